@@ -1,0 +1,95 @@
+// Package ids makes and reads Perform's public ids. An id is a short prefix
+// that names its kind, an underscore and 26 lowercase base32 characters
+// (48 bits of milliseconds then 80 random bits), so ids sort roughly by
+// creation and an error can say what kind of id the caller passed.
+package ids
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/binary"
+	"strings"
+	"time"
+)
+
+// Kind is the prefix of an id.
+type Kind string
+
+// The kinds of id Perform hands out.
+const (
+	Studio          Kind = "std"
+	Coach           Kind = "coa"
+	Tag             Kind = "tag"
+	Trainee         Kind = "trn"
+	Product         Kind = "prd"
+	Subscription    Kind = "sub"
+	ProgramTemplate Kind = "ptm"
+	Program         Kind = "prg"
+	FormTemplate    Kind = "frm"
+	FormAssignment  Kind = "fas"
+	FormResponse    Kind = "frs"
+	Weight          Kind = "wgt"
+	Task            Kind = "tsk"
+	APIKey          Kind = "key"
+	Audit           Kind = "aud"
+	Notification    Kind = "ntf"
+	Request         Kind = "req"
+	AgentMessage    Kind = "amg"
+)
+
+// kinds maps each kind to the noun a person would use and the tool that
+// lists valid ids of that kind.
+var kinds = map[Kind]struct{ noun, source string }{
+	Studio:          {"studio", "GET /validate"},
+	Coach:           {"coach", "list_coaches"},
+	Tag:             {"tag", "list_tags"},
+	Trainee:         {"trainee", "search_trainees"},
+	Product:         {"plan", "list_plans"},
+	Subscription:    {"subscription", "list_trainee_subscriptions"},
+	ProgramTemplate: {"program template", "list_program_templates"},
+	Program:         {"program", "list_trainee_programs"},
+	FormTemplate:    {"form", "list_forms"},
+	FormAssignment:  {"form assignment", "send_form"},
+	FormResponse:    {"form response", "list_trainee_form_responses"},
+	Weight:          {"weight entry", "list_trainee_weights"},
+	Task:            {"task", "list_tasks"},
+	APIKey:          {"API key", "GET /keys"},
+	Audit:           {"audit event", "perform audit"},
+	Notification:    {"notification", "GET /notifications"},
+	Request:         {"request", ""},
+	AgentMessage:    {"agent message", ""},
+}
+
+var enc = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
+
+// New returns a fresh id of the given kind.
+func New(k Kind) string {
+	var b [16]byte
+	ms := uint64(time.Now().UnixMilli())
+	binary.BigEndian.PutUint64(b[:8], ms<<16)
+	_, _ = rand.Read(b[6:])
+	return string(k) + "_" + enc.EncodeToString(b[:])
+}
+
+// KindOf returns the kind an id claims by its prefix, and whether that
+// prefix is one Perform uses.
+func KindOf(id string) (Kind, bool) {
+	prefix, _, ok := strings.Cut(id, "_")
+	if !ok {
+		return "", false
+	}
+	k := Kind(prefix)
+	_, known := kinds[k]
+	return k, known
+}
+
+// Is reports whether id carries kind k's prefix.
+func Is(id string, k Kind) bool {
+	return len(id) > len(k)+1 && strings.HasPrefix(id, string(k)) && id[len(k)] == '_'
+}
+
+// Noun is how a person calls the kind ("trainee", "plan").
+func (k Kind) Noun() string { return kinds[k].noun }
+
+// Source is the tool or endpoint that lists valid ids of the kind.
+func (k Kind) Source() string { return kinds[k].source }

@@ -1,0 +1,71 @@
+// Package phone normalises the phone numbers people type into E.164.
+package phone
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/nyaruka/phonenumbers"
+)
+
+// DefaultRegion is the region assumed for a number typed without a country
+// code when a studio has not set one.
+const DefaultRegion = "IL"
+
+// ErrInvalid is returned for input that is not a possible phone number.
+var ErrInvalid = errors.New("not a valid phone number")
+
+// Normalize returns the E.164 form of raw ("+972501234567"). It accepts the
+// forms people type: national ("050-123-4567"), international with spaces
+// ("+972 50 123 4567") and international without the plus ("972501234567").
+func Normalize(raw, region string) (string, error) {
+	if region == "" {
+		region = DefaultRegion
+	}
+	s := strings.TrimSpace(raw)
+	if s == "" || len(s) > 40 {
+		return "", ErrInvalid
+	}
+	digits := Digits(s)
+	if len(digits) < 6 || len(digits) > 15 {
+		return "", ErrInvalid
+	}
+	if n, err := parse(s, region); err == nil {
+		return n, nil
+	}
+	// "972501234567": digits that already start with a country code.
+	if !strings.HasPrefix(s, "+") && !strings.HasPrefix(digits, "0") {
+		if n, err := parse("+"+digits, region); err == nil {
+			return n, nil
+		}
+	}
+	return "", ErrInvalid
+}
+
+func parse(s, region string) (string, error) {
+	num, err := phonenumbers.Parse(s, region)
+	if err != nil {
+		return "", err
+	}
+	if !phonenumbers.IsPossibleNumber(num) {
+		return "", ErrInvalid
+	}
+	return phonenumbers.Format(num, phonenumbers.E164), nil
+}
+
+// Digits returns only the ASCII digits of s.
+func Digits(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// ValidRegion reports whether region is a region code the library knows.
+func ValidRegion(region string) bool {
+	return phonenumbers.GetCountryCodeForRegion(strings.ToUpper(region)) != 0
+}

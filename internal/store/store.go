@@ -1,0 +1,198 @@
+// Package store is Perform's persistence: one set of interfaces, two engines
+// (embedded SQLite by default, Postgres for scale-out) behind one
+// database/sql implementation that differs only in dialect and migrations.
+//
+// Everything a studio owns is reached through Store.Studio(id), so a query
+// cannot forget its tenant: an id from another studio is simply not found.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+)
+
+// ErrNotFound is returned when a row does not exist in the studio asked.
+var ErrNotFound = errors.New("not found")
+
+// ConflictError is returned when a write would break a uniqueness rule.
+// Message is a sentence fit for the caller; ExistingID names the row in the way.
+type ConflictError struct {
+	Message    string
+	ExistingID string
+}
+
+func (e *ConflictError) Error() string { return e.Message }
+
+// Page selects a window of a list. Limit is 1..200 (the lane validates it).
+type Page struct {
+	Limit  int
+	Offset int
+}
+
+// List is one page of a list and the total number of matching rows.
+type List[T any] struct {
+	Items []T
+	Total int
+}
+
+// TraineeFilter narrows SearchTrainees. Q matches a substring of the name
+// (first, last or "first last"), phone digits or email, case-insensitively.
+type TraineeFilter struct {
+	Q            string
+	Status       string
+	CoachID      string
+	Tag          string // tag name
+	CreatedAfter *time.Time
+	UpdatedAfter *time.Time
+	Page
+}
+
+// TaskFilter narrows ListTasks.
+type TaskFilter struct {
+	Status   string
+	ClientID string
+	CoachID  string
+	Page
+}
+
+// DueForm is a form assignment waiting for the periodic announcement.
+type DueForm struct {
+	StudioID   string
+	Assignment domain.FormAssignment
+}
+
+// CoachRef is an active coach with a phone, across studios (for the agent).
+type CoachRef struct {
+	Coach      domain.Coach
+	StudioID   string
+	StudioName string
+}
+
+// Store is the whole database.
+type Store interface {
+	Global
+	// Studio returns the store of one studio's data.
+	Studio(studioID string) StudioStore
+	// InTx runs fn in one transaction. The Store given to fn is bound to it;
+	// fn's error rolls everything back.
+	InTx(ctx context.Context, fn func(tx Store) error) error
+	// SQLTx is the transaction this Store is bound to (nil outside InTx), so
+	// River jobs can be inserted in the same transaction as their data.
+	SQLTx() *sql.Tx
+	// DB is the underlying pool (River's driver and the agent's tables use it).
+	DB() *sql.DB
+	// Engine is "sqlite" or "postgres".
+	Engine() string
+	// Rebind turns a query written with ? placeholders into the engine's form.
+	Rebind(query string) string
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// Global holds what is not inside one studio: studios themselves, API keys,
+// the audit trail and the cross-studio reads of background work.
+type Global interface {
+	CreateStudio(ctx context.Context, s *domain.Studio) error // ConflictError on a taken slug
+	StudioByID(ctx context.Context, id string) (domain.Studio, error)
+	StudioBySlug(ctx context.Context, slug string) (domain.Studio, error)
+	ListStudios(ctx context.Context) ([]domain.Studio, error)
+	UpdateStudioSettings(ctx context.Context, studioID string, settings json.RawMessage) error
+
+	CreateAPIKey(ctx context.Context, k *domain.APIKey) error
+	// APIKeyByHash finds a key and its studio in one indexed query. A revoked
+	// key is returned too (RevokedAt set); the caller decides.
+	APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey, domain.Studio, error)
+	// TouchAPIKey sets last_used_at to at unless it was set less than a minute before at.
+	TouchAPIKey(ctx context.Context, keyID string, at time.Time) error
+	ListAPIKeys(ctx context.Context, studioID string) ([]domain.APIKey, error)
+	// FindAPIKey finds a key by id or display prefix, in any studio when studioID is "".
+	FindAPIKey(ctx context.Context, studioID, idOrPrefix string) (domain.APIKey, error)
+	RevokeAPIKey(ctx context.Context, keyID string, at time.Time) error
+	CountLiveAPIKeys(ctx context.Context, studioID string) (int, error)
+
+	InsertAudit(ctx context.Context, events []domain.AuditEvent) error
+	// ListAudit is newest first.
+	ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error)
+
+	// DueForms lists assignments with notify unset, not yet announced,
+	// created at or before createdBefore, oldest first.
+	DueForms(ctx context.Context, createdBefore time.Time, limit int) ([]DueForm, error)
+	// MarkFormAnnounced sets announced_at; false when it was already set
+	// (another worker won), so the outbox row is written once.
+	MarkFormAnnounced(ctx context.Context, assignmentID string, at time.Time) (bool, error)
+
+	ActiveCoachesWithPhone(ctx context.Context) ([]CoachRef, error)
+	ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error)
+}
+
+// StudioStore is one studio's data. Every method is scoped to that studio:
+// an id that belongs to another studio gives ErrNotFound.
+type StudioStore interface {
+	ListCoaches(ctx context.Context, page Page) (List[domain.Coach], error)
+	GetCoach(ctx context.Context, id string) (domain.Coach, error)
+	CreateCoach(ctx context.Context, c *domain.Coach) error
+	UpdateCoach(ctx context.Context, c *domain.Coach) error
+
+	ListTags(ctx context.Context, page Page) (List[domain.Tag], error)
+	CreateTag(ctx context.Context, t *domain.Tag) error // ConflictError on a taken name
+	DeleteTag(ctx context.Context, id string) error
+
+	SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error)
+	GetTrainee(ctx context.Context, id string) (domain.Trainee, error)
+	TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error)
+	// CreateTrainee and UpdateTrainee write the tag and coach lists too,
+	// creating tags that do not exist yet. ConflictError on a taken phone.
+	CreateTrainee(ctx context.Context, t *domain.Trainee) error
+	UpdateTrainee(ctx context.Context, t *domain.Trainee) error
+	DeleteTrainee(ctx context.Context, id string) error
+	CountActiveTrainees(ctx context.Context) (int, error)
+
+	ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error)
+	GetProduct(ctx context.Context, id string) (domain.Product, error)
+	CreateProduct(ctx context.Context, p *domain.Product) error
+	UpdateProduct(ctx context.Context, p *domain.Product) error
+
+	// Subscriptions come back with Status set to the stored state (active,
+	// frozen or cancelled); domain.Subscription.Derive reads the rest off the dates.
+	ListSubscriptions(ctx context.Context, traineeID string) ([]domain.Subscription, error)
+	GetSubscription(ctx context.Context, id string) (domain.Subscription, error)
+	CreateSubscription(ctx context.Context, s *domain.Subscription) error
+	SetSubscriptionState(ctx context.Context, id, state string) error
+
+	ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error)
+	GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error)
+	CreateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
+	ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error)
+	CreateProgram(ctx context.Context, p *domain.Program) error
+	// ReplaceActivePrograms marks the trainee's active programs replaced.
+	ReplaceActivePrograms(ctx context.Context, traineeID string) error
+
+	ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error)
+	GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error)
+	CreateFormTemplate(ctx context.Context, t *domain.FormTemplate) error
+	CreateFormAssignment(ctx context.Context, a *domain.FormAssignment) error
+	GetFormAssignment(ctx context.Context, id string) (domain.FormAssignment, error)
+	// CreateFormResponse also completes its assignment when it has one.
+	CreateFormResponse(ctx context.Context, r *domain.FormResponse) error
+	// ListFormResponses is newest first.
+	ListFormResponses(ctx context.Context, traineeID string, page Page) (List[domain.FormResponse], error)
+
+	// ListWeights is newest recordedAt first.
+	ListWeights(ctx context.Context, traineeID string, page Page) (List[domain.Weight], error)
+	CreateWeight(ctx context.Context, w *domain.Weight) error
+
+	ListTasks(ctx context.Context, f TaskFilter) (List[domain.Task], error)
+	GetTask(ctx context.Context, id string) (domain.Task, error)
+	CreateTask(ctx context.Context, t *domain.Task) error
+	UpdateTask(ctx context.Context, t *domain.Task) error
+
+	// AddNotification writes one outbox row.
+	AddNotification(ctx context.Context, n *domain.Notification) error
+	// ListNotifications is newest first.
+	ListNotifications(ctx context.Context, page Page) (List[domain.Notification], error)
+}
