@@ -1,0 +1,59 @@
+package ratelimit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// KeyFor names the caller of r for limiting: its bearer token (hashed, so the
+// token never sits in a limiter's memory or in Redis) or, without one, the
+// client address.
+func KeyFor(r *http.Request) string {
+	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && tok != "" {
+		h := sha256.Sum256([]byte(tok))
+		return "key:" + hex.EncodeToString(h[:12])
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return "ip:" + host
+}
+
+// Middleware counts every request against l and answers over-limit ones with
+// deny (after setting Retry-After and the RateLimit headers). A limiter error
+// lets the request through: a broken Redis must not take the API down.
+func Middleware(l Limiter, deny func(w http.ResponseWriter, r *http.Request, d Decision)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if l == nil {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			d, err := l.Allow(r.Context(), KeyFor(r))
+			if err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			h := w.Header()
+			h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
+			h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+			if !d.Allowed {
+				h.Set("Retry-After", strconv.Itoa(RetryAfterSeconds(d.RetryAfter)))
+				deny(w, r, d)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// RetryAfterSeconds rounds a wait up to whole seconds, at least one.
+func RetryAfterSeconds(d time.Duration) int {
+	return max(int(math.Ceil(d.Seconds())), 1)
+}
