@@ -1,0 +1,329 @@
+// Package config reads Perform's server configuration from the environment.
+// Every variable has a documented default; a bad value stops start-up with
+// one sentence naming the variable and what it accepts.
+package config
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+)
+
+// DefaultAgentModel is the model the WhatsApp agent asks when AGENT_MODEL is unset.
+const DefaultAgentModel = "claude-sonnet-4-5"
+
+// DefaultSQLiteFile is the database used when PERFORM_DATABASE_URL is unset.
+const DefaultSQLiteFile = "perform.db"
+
+// Config is everything the server reads from its environment.
+type Config struct {
+	Port int // PORT, default 8080; 0 picks a free port
+	// DatabaseURL is a postgres:// URL or a SQLite file path (default perform.db).
+	DatabaseURL string
+	RedisURL    string // empty: rate limits are kept in memory
+	// PublicURL is the root URL clients reach the server at. Empty means
+	// http://127.0.0.1:<port>, with the port actually bound (see BaseURL).
+	PublicURL string
+	SecretKey []byte // 32 bytes, nil when PERFORM_SECRET_KEY is unset
+
+	// GCPercent is the garbage collector target (debug.SetGCPercent). The
+	// MCP SDK allocates ~200 KB per stateless request, so the server is
+	// GC-bound under load; 400 trades some memory for far fewer collections.
+	GCPercent int
+
+	RateLimitMax    int
+	RateLimitWindow time.Duration
+
+	LogFormat string // "json", "text" or "" (text on a terminal, json otherwise)
+	LogLevel  slog.Level
+
+	SmartSendWebhookSecret string
+	SmartSendAPIURL        string
+	AgentSmartSendAPIKey   string
+	AgentPilotPhones       []string          // E.164; empty opens the agent to every coach
+	AgentPhoneCoaches      map[string]string // E.164 phone -> coach id
+	AgentModel             string
+	AgentDebounce          time.Duration
+
+	AnthropicAPIKey      string
+	AnthropicBaseURL     string
+	AnthropicWorkspaceID string
+}
+
+// Defaults returns the configuration with nothing set.
+func Defaults() Config {
+	return Config{
+		Port:            8080,
+		DatabaseURL:     DefaultSQLiteFile,
+		GCPercent:       400,
+		RateLimitMax:    300,
+		RateLimitWindow: 60 * time.Second,
+		LogLevel:        slog.LevelInfo,
+		AgentModel:      DefaultAgentModel,
+		AgentDebounce:   8 * time.Second,
+	}
+}
+
+// FromEnv reads the configuration through getenv (os.Getenv in production).
+// The error for a bad value is one sentence naming the variable.
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Defaults()
+	r := reader{getenv: getenv}
+
+	c.Port = r.int("PORT", c.Port, 0, 65535)
+	if v := r.str("PERFORM_DATABASE_URL"); v != "" {
+		c.DatabaseURL = v
+	}
+	c.RedisURL = r.url("PERFORM_REDIS_URL", "redis", "rediss", "unix")
+	c.PublicURL = strings.TrimRight(r.url("PERFORM_PUBLIC_URL", "http", "https"), "/")
+	c.SecretKey = r.secret("PERFORM_SECRET_KEY")
+	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
+	c.RateLimitMax = r.int("RATE_LIMIT_MAX", c.RateLimitMax, 1, maxSetting)
+	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
+	c.LogFormat = r.oneOf("LOG_FORMAT", "json", "text")
+	c.LogLevel = r.level("LOG_LEVEL", c.LogLevel)
+
+	c.SmartSendWebhookSecret = r.str("SMARTSEND_WEBHOOK_SECRET")
+	c.SmartSendAPIURL = r.url("SMARTSEND_API_URL", "http", "https")
+	c.AgentSmartSendAPIKey = r.str("AGENT_SMARTSEND_API_KEY")
+	c.AgentPilotPhones = r.phones("AGENT_PILOT_PHONES")
+	c.AgentPhoneCoaches = r.phoneCoaches("AGENT_PHONE_COACHES")
+	if v := r.str("AGENT_MODEL"); v != "" {
+		c.AgentModel = v
+	}
+	c.AgentDebounce = time.Duration(r.int("AGENT_DEBOUNCE_MS", int(c.AgentDebounce.Milliseconds()), 0, maxSetting)) * time.Millisecond
+
+	c.AnthropicAPIKey = r.str("ANTHROPIC_API_KEY")
+	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")
+	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
+
+	if r.err != nil {
+		return Config{}, r.err
+	}
+	return c, nil
+}
+
+// Engine is "postgres" when DatabaseURL is a Postgres URL and "sqlite" otherwise.
+func (c Config) Engine() string {
+	if strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// BaseURL is PublicURL, or http://127.0.0.1:<port> when it is unset.
+// boundPort is the port the server actually listens on (PORT may be 0).
+func (c Config) BaseURL(boundPort int) string {
+	if c.PublicURL != "" {
+		return c.PublicURL
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(boundPort)
+}
+
+// NewLogger builds the slog logger the configuration asks for, writing to w.
+// With LOG_FORMAT unset it writes text when w is a terminal and JSON otherwise.
+func (c Config) NewLogger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	format := c.LogFormat
+	if format == "" {
+		format = "json"
+		if isTerminal(w) {
+			format = "text"
+		}
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// reader parses variables and keeps the first error, so FromEnv reads
+// top to bottom without an error check per line.
+type reader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (r *reader) str(name string) string { return strings.TrimSpace(r.getenv(name)) }
+
+// maxSetting bounds the open-ended numeric settings (about 24 days in ms),
+// so a duration cannot overflow.
+const maxSetting = 1 << 31
+
+func (r *reader) int(name string, def, lo, hi int) int {
+	v := r.str(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		switch {
+		case hi < maxSetting:
+			r.fail("%s must be a whole number from %d to %d; got %q.", name, lo, hi, v)
+		case lo == 1:
+			r.fail("%s must be a whole number above 0; got %q.", name, v)
+		default:
+			r.fail("%s must be a whole number of at least %d; got %q.", name, lo, v)
+		}
+		return def
+	}
+	return n
+}
+
+func (r *reader) gcPercent(name string, def int) int {
+	v := r.str(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || (n < 1 && n != -1) {
+		r.fail("%s must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got %q.", name, v)
+		return def
+	}
+	return n
+}
+
+func (r *reader) url(name string, schemes ...string) string {
+	v := r.str(name)
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme == "" || (u.Host == "" && u.Scheme != "unix") {
+		r.fail("%s must be an absolute URL such as %s://host; got %q.", name, schemes[0], v)
+		return ""
+	}
+	for _, s := range schemes {
+		if strings.EqualFold(u.Scheme, s) {
+			return v
+		}
+	}
+	r.fail("%s must be a %s URL; got %q.", name, strings.Join(schemes, " or "), v)
+	return ""
+}
+
+// secret accepts 32 bytes as hex (64 characters) or base64 (standard or
+// URL alphabet, padded or not).
+func (r *reader) secret(name string) []byte {
+	v := r.str(name)
+	if v == "" {
+		return nil
+	}
+	if b, err := hex.DecodeString(v); err == nil && len(b) == 32 {
+		return b
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(v); err == nil && len(b) == 32 {
+			return b
+		}
+	}
+	// The value is a secret: name its length, never echo it.
+	r.fail("%s must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got %d characters that are neither.", name, len(v))
+	return nil
+}
+
+func (r *reader) oneOf(name string, allowed ...string) string {
+	v := strings.ToLower(r.str(name))
+	if v == "" {
+		return ""
+	}
+	for _, a := range allowed {
+		if v == a {
+			return v
+		}
+	}
+	r.fail("%s must be %s; got %q.", name, strings.Join(allowed, " or "), v)
+	return ""
+}
+
+func (r *reader) level(name string, def slog.Level) slog.Level {
+	v := r.str(name)
+	if v == "" {
+		return def
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(v)); err != nil {
+		r.fail("%s must be debug, info, warn or error; got %q.", name, v)
+		return def
+	}
+	return l
+}
+
+func (r *reader) phones(name string) []string {
+	var out []string
+	for _, p := range strings.Split(r.str(name), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		e164, err := phone.Normalize(p, phone.DefaultRegion)
+		if err != nil {
+			r.fail("%s must be a comma-separated list of phone numbers; %q is not a phone number.", name, p)
+			return nil
+		}
+		out = append(out, e164)
+	}
+	return out
+}
+
+func (r *reader) phoneCoaches(name string) map[string]string {
+	v := r.str(name)
+	if v == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, pair := range strings.Split(v, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		p, coach, ok := strings.Cut(pair, "=")
+		p, coach = strings.TrimSpace(p), strings.TrimSpace(coach)
+		if !ok || !ids.Is(coach, ids.Coach) {
+			r.fail("%s must be a comma-separated list of phone=coachId pairs with coach ids such as coa_…; %q is not one.", name, pair)
+			return nil
+		}
+		e164, err := phone.Normalize(p, phone.DefaultRegion)
+		if err != nil {
+			r.fail("%s must be a comma-separated list of phone=coachId pairs; %q is not a phone number.", name, p)
+			return nil
+		}
+		out[e164] = coach
+	}
+	return out
+}
+
+// BindFlags registers command-line flags that override the environment.
+// Call it after FromEnv and before fs.Parse: each flag's default is the
+// value the environment gave.
+func (c *Config) BindFlags(fs *flag.FlagSet) {
+	fs.IntVar(&c.Port, "port", c.Port, "port to listen on (PORT; 0 picks a free one)")
+	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "postgres:// URL or SQLite file path (PERFORM_DATABASE_URL)")
+	fs.StringVar(&c.RedisURL, "redis-url", c.RedisURL, "Redis URL for shared rate limits (PERFORM_REDIS_URL)")
+	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "root URL clients reach the server at (PERFORM_PUBLIC_URL)")
+	fs.TextVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (LOG_LEVEL)")
+}

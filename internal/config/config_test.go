@@ -1,0 +1,210 @@
+package config
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"flag"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := FromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Port != 8080 || c.DatabaseURL != "perform.db" || c.Engine() != "sqlite" {
+		t.Errorf("port %d db %q engine %q", c.Port, c.DatabaseURL, c.Engine())
+	}
+	if c.GCPercent != 400 || c.RateLimitMax != 300 || c.RateLimitWindow != time.Minute {
+		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
+	}
+	if c.AgentModel != DefaultAgentModel || c.AgentDebounce != 8*time.Second {
+		t.Errorf("model %q debounce %v", c.AgentModel, c.AgentDebounce)
+	}
+	if c.LogLevel != slog.LevelInfo || c.LogFormat != "" || c.SecretKey != nil || c.RedisURL != "" {
+		t.Errorf("unexpected %+v", c)
+	}
+	if got := c.BaseURL(8080); got != "http://127.0.0.1:8080" {
+		t.Errorf("BaseURL = %q", got)
+	}
+}
+
+func TestEverythingSet(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	c, err := FromEnv(env(map[string]string{
+		"PORT":                     "9090",
+		"PERFORM_DATABASE_URL":     "postgres://u@db:5432/perform",
+		"PERFORM_REDIS_URL":        "redis://127.0.0.1:6379/2",
+		"PERFORM_PUBLIC_URL":       "https://perform.example/",
+		"PERFORM_SECRET_KEY":       base64.StdEncoding.EncodeToString(key),
+		"PERFORM_GC_PERCENT":       "-1",
+		"RATE_LIMIT_MAX":           "5",
+		"RATE_LIMIT_WINDOW_MS":     "1500",
+		"LOG_FORMAT":               "JSON",
+		"LOG_LEVEL":                "debug",
+		"SMARTSEND_WEBHOOK_SECRET": "s3cret",
+		"SMARTSEND_API_URL":        "https://smartsend.example/api",
+		"AGENT_SMARTSEND_API_KEY":  "ak",
+		"AGENT_PILOT_PHONES":       "050-123-4567, +972 52 765 4321",
+		"AGENT_PHONE_COACHES":      "0501234567=coa_0123456789abcdefghjkmnpqrs",
+		"AGENT_MODEL":              "claude-haiku-4-5",
+		"AGENT_DEBOUNCE_MS":        "0",
+		"ANTHROPIC_API_KEY":        "sk",
+		"ANTHROPIC_BASE_URL":       "http://127.0.0.1:9999",
+		"ANTHROPIC_WORKSPACE_ID":   "ws",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Port != 9090 || c.Engine() != "postgres" || c.RedisURL != "redis://127.0.0.1:6379/2" {
+		t.Errorf("port %d engine %q redis %q", c.Port, c.Engine(), c.RedisURL)
+	}
+	if c.BaseURL(1) != "https://perform.example" {
+		t.Errorf("public URL %q: the trailing slash should be dropped", c.BaseURL(1))
+	}
+	if !bytes.Equal(c.SecretKey, key) {
+		t.Errorf("secret key %x", c.SecretKey)
+	}
+	if c.GCPercent != -1 || c.RateLimitMax != 5 || c.RateLimitWindow != 1500*time.Millisecond {
+		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
+	}
+	if c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
+		t.Errorf("log %q %v", c.LogFormat, c.LogLevel)
+	}
+	if strings.Join(c.AgentPilotPhones, ",") != "+972501234567,+972527654321" {
+		t.Errorf("pilot phones %v", c.AgentPilotPhones)
+	}
+	if c.AgentPhoneCoaches["+972501234567"] != "coa_0123456789abcdefghjkmnpqrs" || len(c.AgentPhoneCoaches) != 1 {
+		t.Errorf("phone coaches %v", c.AgentPhoneCoaches)
+	}
+	if c.AgentModel != "claude-haiku-4-5" || c.AgentDebounce != 0 || c.AnthropicWorkspaceID != "ws" {
+		t.Errorf("agent %q %v %q", c.AgentModel, c.AgentDebounce, c.AnthropicWorkspaceID)
+	}
+}
+
+func TestSecretKeyForms(t *testing.T) {
+	key := bytes.Repeat([]byte{0xfb}, 32) // base64 of 0xfb uses + and / (or - and _)
+	for _, form := range []string{
+		hex.EncodeToString(key),
+		base64.StdEncoding.EncodeToString(key),
+		base64.RawStdEncoding.EncodeToString(key),
+		base64.URLEncoding.EncodeToString(key),
+		base64.RawURLEncoding.EncodeToString(key),
+	} {
+		c, err := FromEnv(env(map[string]string{"PERFORM_SECRET_KEY": form}))
+		if err != nil || !bytes.Equal(c.SecretKey, key) {
+			t.Errorf("%q: key %x, err %v", form, c.SecretKey, err)
+		}
+	}
+}
+
+func TestBadValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, value, want string
+	}{
+		{"RATE_LIMIT_MAX", "abc", `RATE_LIMIT_MAX must be a whole number above 0; got "abc".`},
+		{"RATE_LIMIT_MAX", "0", `RATE_LIMIT_MAX must be a whole number above 0; got "0".`},
+		{"RATE_LIMIT_WINDOW_MS", "-5", `RATE_LIMIT_WINDOW_MS must be a whole number above 0; got "-5".`},
+		{"RATE_LIMIT_WINDOW_MS", "99999999999999", `RATE_LIMIT_WINDOW_MS must be a whole number above 0; got "99999999999999".`},
+		{"PORT", "70000", `PORT must be a whole number from 0 to 65535; got "70000".`},
+		{"PORT", "http", `PORT must be a whole number from 0 to 65535; got "http".`},
+		{"AGENT_DEBOUNCE_MS", "soon", `AGENT_DEBOUNCE_MS must be a whole number of at least 0; got "soon".`},
+		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
+		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
+		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
+		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL must be an absolute URL such as http://host; got "perform.example".`},
+		{"PERFORM_PUBLIC_URL", "ftp://perform.example", `PERFORM_PUBLIC_URL must be a http or https URL; got "ftp://perform.example".`},
+		{"PERFORM_REDIS_URL", "localhost:6379", `PERFORM_REDIS_URL must be an absolute URL such as redis://host; got "localhost:6379".`},
+		{"ANTHROPIC_BASE_URL", "::", `ANTHROPIC_BASE_URL must be an absolute URL such as http://host; got "::".`},
+		{"PERFORM_SECRET_KEY", "short", `PERFORM_SECRET_KEY must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got 5 characters that are neither.`},
+		{"AGENT_PILOT_PHONES", "0501234567,nope", `AGENT_PILOT_PHONES must be a comma-separated list of phone numbers; "nope" is not a phone number.`},
+		{"AGENT_PHONE_COACHES", "0501234567=trn_x", `AGENT_PHONE_COACHES must be a comma-separated list of phone=coachId pairs with coach ids such as coa_…; "0501234567=trn_x" is not one.`},
+		{"AGENT_PHONE_COACHES", "12=coa_abc", `AGENT_PHONE_COACHES must be a comma-separated list of phone=coachId pairs; "12" is not a phone number.`},
+	} {
+		_, err := FromEnv(env(map[string]string{tc.name: tc.value}))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s=%q:\n got  %v\n want %s", tc.name, tc.value, err, tc.want)
+		}
+	}
+}
+
+func TestSecretNeverEchoed(t *testing.T) {
+	_, err := FromEnv(env(map[string]string{"PERFORM_SECRET_KEY": "hunter2-is-not-a-key"}))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("error %v must exist and must not contain the value", err)
+	}
+}
+
+func TestFirstBadVariableIsReported(t *testing.T) {
+	_, err := FromEnv(env(map[string]string{"PORT": "x", "RATE_LIMIT_MAX": "y"}))
+	if err == nil || !strings.HasPrefix(err.Error(), "PORT ") || strings.Contains(err.Error(), "RATE_LIMIT_MAX") {
+		t.Fatalf("want one sentence about PORT, got %v", err)
+	}
+}
+
+func TestFlagsOverrideEnvironment(t *testing.T) {
+	c, err := FromEnv(env(map[string]string{"PORT": "9000", "PERFORM_DATABASE_URL": "a.db"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c.BindFlags(fs)
+	if err := fs.Parse([]string{"--database-url", "b.db", "--log-level", "warn"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Port != 9000 || c.DatabaseURL != "b.db" || c.LogLevel != slog.LevelWarn {
+		t.Errorf("port %d db %q level %v", c.Port, c.DatabaseURL, c.LogLevel)
+	}
+	if err := fs.Parse([]string{"--port", "0"}); err != nil || c.Port != 0 {
+		t.Errorf("port %d err %v", c.Port, err)
+	}
+}
+
+func TestNewLoggerFormat(t *testing.T) {
+	var buf bytes.Buffer
+	Config{}.NewLogger(&buf).Info("hello", "k", 1)
+	if !strings.HasPrefix(buf.String(), "{") {
+		t.Errorf("a buffer is not a terminal, want JSON: %s", buf.String())
+	}
+	buf.Reset()
+	Config{LogFormat: "text", LogLevel: slog.LevelWarn}.NewLogger(&buf).Info("dropped")
+	if buf.Len() != 0 {
+		t.Errorf("info logged at warn level: %s", buf.String())
+	}
+	Config{LogFormat: "text"}.NewLogger(&buf).Info("hello")
+	if !strings.Contains(buf.String(), "msg=hello") {
+		t.Errorf("want text: %s", buf.String())
+	}
+}
+
+// FuzzFromEnv feeds arbitrary values to every variable: FromEnv must never
+// panic, and an error must be one sentence naming a variable.
+func FuzzFromEnv(f *testing.F) {
+	f.Add("PORT", "8080")
+	f.Add("RATE_LIMIT_MAX", "abc")
+	f.Add("RATE_LIMIT_WINDOW_MS", "-1")
+	f.Add("PERFORM_SECRET_KEY", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+	f.Add("AGENT_PHONE_COACHES", "050-123-4567=coa_x,=")
+	f.Add("AGENT_PILOT_PHONES", ",,+972 50 123 4567")
+	f.Add("PERFORM_PUBLIC_URL", "http://[::1]:80/")
+	f.Add("LOG_LEVEL", "DEBUG+2")
+	f.Add("PERFORM_REDIS_URL", "unix:///tmp/redis.sock")
+	f.Fuzz(func(t *testing.T, name, value string) {
+		_, err := FromEnv(env(map[string]string{name: value}))
+		if err == nil {
+			return
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, name+" ") || !strings.HasSuffix(msg, ".") {
+			t.Errorf("error for %s=%q is not a sentence naming it: %s", name, value, msg)
+		}
+	})
+}
