@@ -4,8 +4,6 @@
 package config
 
 import (
-	"encoding/base64"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/secret"
 )
 
 // DefaultAgentModel is the model the WhatsApp agent asks when AGENT_MODEL is unset.
@@ -228,24 +227,19 @@ func (r *reader) url(name string, schemes ...string) string {
 	return ""
 }
 
-// secret accepts 32 bytes as hex (64 characters) or base64 (standard or
-// URL alphabet, padded or not).
+// secret accepts 32 bytes as hex or base64 (secret.ParseKey's forms).
 func (r *reader) secret(name string) []byte {
 	v := r.str(name)
 	if v == "" {
 		return nil
 	}
-	if b, err := hex.DecodeString(v); err == nil && len(b) == 32 {
-		return b
+	k, err := secret.ParseKey(v)
+	if err != nil {
+		// The value is a secret: name its length, never echo it.
+		r.fail("%s must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got %d characters that are neither.", name, len(v))
+		return nil
 	}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(v); err == nil && len(b) == 32 {
-			return b
-		}
-	}
-	// The value is a secret: name its length, never echo it.
-	r.fail("%s must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got %d characters that are neither.", name, len(v))
-	return nil
+	return k
 }
 
 func (r *reader) oneOf(name string, allowed ...string) string {
