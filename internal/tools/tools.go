@@ -30,3 +30,36 @@ type Tool struct {
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
 }
+
+// all is built once: schemas are inferred and resolved at start-up, never per call.
+var all = append(reads(), writes()...)
+
+// All returns the 21 coach tools in their documented order: 13 reads, then 8 writes.
+// The slice is fresh; the tools in it share their schemas, which callers must not modify.
+func All() []Tool {
+	return append([]Tool(nil), all...)
+}
+
+// AgentSubset is what the WhatsApp assistant may use: every read-only tool
+// plus create_task, the one write that only reaches the coach. The other
+// writes change a trainee's world from a chat message and wait for a
+// confirmation step.
+func AgentSubset() []Tool {
+	var subset []Tool
+	for _, t := range all {
+		if t.ReadOnly || t.Name == "create_task" {
+			subset = append(subset, t)
+		}
+	}
+	return subset
+}
+
+// ByName finds a tool of the set.
+func ByName(name string) (Tool, bool) {
+	for _, t := range all {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}

@@ -1,0 +1,289 @@
+package tools
+
+import (
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var wantReads = []string{
+	"search_trainees", "find_trainee_by_phone", "get_trainee", "list_trainee_programs",
+	"list_trainee_form_responses", "list_trainee_weights", "list_trainee_subscriptions",
+	"list_plans", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks",
+}
+
+var wantWrites = []string{
+	"create_trainee", "update_trainee", "assign_plan", "assign_program",
+	"send_form", "create_task", "update_task", "log_weight",
+}
+
+func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
+	var names []string
+	for _, tool := range All() {
+		names = append(names, tool.Name)
+		wantRead := slices.Contains(wantReads, tool.Name)
+		if tool.ReadOnly != wantRead {
+			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, wantRead)
+		}
+		if tool.Title == "" || len(tool.Description) < 40 {
+			t.Errorf("%s: needs a title and a description written for a model", tool.Name)
+		}
+		if tool.InputSchema.Type != "object" {
+			t.Errorf("%s: input schema type %q, want object", tool.Name, tool.InputSchema.Type)
+		}
+		for name, p := range tool.InputSchema.Properties {
+			if p.Description == "" {
+				t.Errorf("%s: argument %s has no description", tool.Name, name)
+			}
+		}
+	}
+	want := append(slices.Clone(wantReads), wantWrites...)
+	if !slices.Equal(names, want) {
+		t.Fatalf("tools = %v\nwant    %v", names, want)
+	}
+}
+
+func TestAgentSubsetIsEveryReadPlusCreateTask(t *testing.T) {
+	var got []string
+	for _, tool := range AgentSubset() {
+		got = append(got, tool.Name)
+	}
+	want := append(slices.Clone(wantReads), "create_task")
+	if !slices.Equal(got, want) {
+		t.Fatalf("AgentSubset = %v, want %v", got, want)
+	}
+}
+
+func TestAllReturnsACopy(t *testing.T) {
+	a := All()
+	a[0].Name = "changed"
+	if All()[0].Name != "search_trainees" {
+		t.Fatal("All shares its slice with callers")
+	}
+}
+
+func TestDescriptionsSayWhereIDsComeFrom(t *testing.T) {
+	for _, tool := range All() {
+		for name, p := range tool.InputSchema.Properties {
+			if strings.HasSuffix(name, "Id") && !strings.Contains(p.Description, "from ") {
+				t.Errorf("%s.%s: description %q does not say which tool gives the id", tool.Name, name, p.Description)
+			}
+		}
+	}
+	plan, _ := ByName("assign_plan")
+	if !strings.Contains(plan.Description, "last live plan ends") || strings.Contains(plan.Description, "defaults to today") {
+		t.Errorf("assign_plan must describe what the lane does when startedOn is omitted: %q", plan.Description)
+	}
+	plans, _ := ByName("list_plans")
+	if !strings.Contains(plans.Description, "price null") || !strings.Contains(plans.Description, "durationDays null") {
+		t.Errorf("list_plans must say what null price and duration mean: %q", plans.Description)
+	}
+}
+
+func build(t *testing.T, name, args string) (Request, error) {
+	t.Helper()
+	tool, ok := ByName(name)
+	if !ok {
+		t.Fatalf("no tool %s", name)
+	}
+	return tool.Build(json.RawMessage(args))
+}
+
+func bodyJSON(t *testing.T, r Request) string {
+	t.Helper()
+	if r.Body == nil {
+		return ""
+	}
+	b, err := json.Marshal(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
+	cases := []struct {
+		tool, args          string
+		method, path, query string
+		body                string
+	}{
+		{"search_trainees", `{"q":"dana","status":"active","coachId":"coa_1","tag":"vip","createdAfter":"2026-01-01","updatedAfter":"2026-02-01","offset":50}`,
+			"GET", "/trainees/search", "coachId=coa_1&createdAfter=2026-01-01&limit=50&offset=50&q=dana&status=active&tag=vip&updatedAfter=2026-02-01", ""},
+		{"search_trainees", `{}`, "GET", "/trainees/search", "limit=50", ""},
+		{"search_trainees", ``, "GET", "/trainees/search", "limit=50", ""},
+		{"find_trainee_by_phone", `{"phone":"+972 50-123 4567"}`, "GET", "/trainees/by-phone/+972%2050-123%204567", "", ""},
+		{"get_trainee", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1", "", ""},
+		{"get_trainee", `{"traineeId":"../keys"}`, "GET", "/trainees/..%2Fkeys", "", ""},
+		{"list_trainee_programs", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/programs", "", ""},
+		{"list_trainee_form_responses", `{"traineeId":"trn_1","limit":10}`, "GET", "/trainees/trn_1/form-responses", "limit=10", ""},
+		{"list_trainee_weights", `{"traineeId":"trn_1","limit":200,"offset":3}`, "GET", "/trainees/trn_1/weights", "limit=200&offset=3", ""},
+		{"list_trainee_subscriptions", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/subscriptions", "", ""},
+		{"list_plans", `{"search":"gold"}`, "GET", "/products", "limit=50&search=gold", ""},
+		{"list_program_templates", `{"limit":1}`, "GET", "/program-templates", "limit=1", ""},
+		{"list_forms", `{"search":"check-in"}`, "GET", "/forms", "limit=50&search=check-in", ""},
+		{"list_coaches", `{}`, "GET", "/rpc/coaches", "", ""},
+		{"list_tags", `null`, "GET", "/rpc/tags", "", ""},
+		{"list_tasks", `{"status":"open","clientId":"trn_1","coachId":"coa_1"}`, "GET", "/tasks", "clientId=trn_1&coachId=coa_1&limit=50&status=open", ""},
+		{"create_trainee", `{"firstName":"Dana","lastName":"Levi","phone":"050-123-4567","tags":["vip"],"productId":"prd_1"}`,
+			"POST", "/trainees", "",
+			`{"firstName":"Dana","lastName":"Levi","phone":"050-123-4567","tags":["vip"],"productId":"prd_1","sendWhatsappInvite":false,"notify":false}`},
+		{"update_trainee", `{"traineeId":"trn_1","goal":"run 10k","tags":[]}`, "PATCH", "/trainees/trn_1", "", `{"goal":"run 10k","tags":[]}`},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1"}`, "POST", "/trainees/trn_1/subscription", "", `{"productId":"prd_1","notify":false}`},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","startedOn":"2026-04-01","price":0,"durationDays":30}`,
+			"POST", "/trainees/trn_1/subscription", "", `{"productId":"prd_1","startedOn":"2026-04-01","price":0,"durationDays":30,"notify":false}`},
+		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","startsOn":"2026-04-01"}`,
+			"POST", "/trainees/trn_1/programs/assign", "", `{"templateId":"ptm_1","startsOn":"2026-04-01","notify":false,"replaceExisting":false}`},
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1"}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1"}`},
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":{"sleep":7}}`,
+			"POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","prompt":"Sunday check-in","notify":false,"fieldValues":{"sleep":7}}`},
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":true}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","notify":true}`},
+		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"title":"Call Dana","clientId":"trn_1","priority":0}`},
+		{"update_task", `{"taskId":"tsk_1","status":"done"}`, "PATCH", "/tasks/tsk_1", "", `{"status":"done"}`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":72.5}`, "POST", "/trainees/trn_1/weights", "", `{"weightKg":72.5}`},
+	}
+	for _, c := range cases {
+		r, err := build(t, c.tool, c.args)
+		if err != nil {
+			t.Errorf("%s %s: %v", c.tool, c.args, err)
+			continue
+		}
+		if r.Method != c.method || r.Path != c.path || url.Values(r.Query).Encode() != c.query {
+			t.Errorf("%s %s: %s %s ?%s, want %s %s ?%s", c.tool, c.args, r.Method, r.Path, url.Values(r.Query).Encode(), c.method, c.path, c.query)
+		}
+		if got := bodyJSON(t, r); got != c.body {
+			t.Errorf("%s %s: body %s\nwant %s", c.tool, c.args, got, c.body)
+		}
+	}
+}
+
+func TestForcedSilentFlagsAreNotInputs(t *testing.T) {
+	for _, c := range []struct{ tool, args string }{
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"0501234567","notify":true}`},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"0501234567","sendWhatsappInvite":true}`},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","notify":true}`},
+		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","notify":true}`},
+		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","replaceExisting":true}`},
+	} {
+		_, err := build(t, c.tool, c.args)
+		if err == nil || !strings.Contains(err.Error(), "there is no argument") {
+			t.Errorf("%s %s: err = %v, want the flag refused as an unknown argument", c.tool, c.args, err)
+		}
+	}
+}
+
+func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
+	long := strings.Repeat("x", 501)
+	cases := []struct{ tool, args, want string }{
+		{"search_trainees", `{"limit":0}`, "limit must be a whole number from 1 to 200; got 0."},
+		{"search_trainees", `{"limit":201}`, "limit must be a whole number from 1 to 200; got 201."},
+		{"search_trainees", `{"offset":-1}`, "offset must be a whole number of at least 0; got -1."},
+		{"search_trainees", `{"status":"gone"}`, `status must be one of "active", "paused", "archived"`},
+		{"search_trainees", `{"q":5}`, "q must be a string; got 5."},
+		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
+		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, limit, offset)"},
+		{"get_trainee", `{}`, "traineeId is required. The trainee's id (trn_…), from search_trainees"},
+		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
+		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
+		{"list_coaches", `{"limit":5}`, `there is no argument "limit"; the arguments are: none.`},
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + long + `"}`, "prompt must be a string of at most 500 characters"},
+		{"create_task", `{"title":"t","detail":"` + strings.Repeat("y", 2001) + `"}`, "detail must be a string of at most 2000 characters"},
+		{"create_task", `{"title":"t","priority":6}`, "priority must be a whole number from 0 to 5; got 6."},
+		{"update_task", `{"taskId":"tsk_1","priority":-1}`, "priority must be a whole number from 0 to 5"},
+		{"update_task", `{"taskId":"tsk_1","status":"closed"}`, `status must be one of "open", "done", "snoozed"`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":0}`, "weightKg must be a number above 0 and at most 500; got 0."},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":500.5}`, "weightKg must be a number above 0 and at most 500"},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[1]}`, "tags must be a list of strings"},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","price":-5}`, "price must be a number of at least 0"},
+	}
+	for _, c := range cases {
+		_, err := build(t, c.tool, c.args)
+		if err == nil {
+			t.Errorf("%s %s: accepted", c.tool, c.args)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s:\n got %q\nwant it to contain %q", c.tool, c.args, err, c.want)
+		}
+		if !strings.Contains(err.Error(), c.tool) {
+			t.Errorf("%s: the sentence %q does not name the tool", c.tool, err)
+		}
+	}
+}
+
+func TestBoundaryValuesAreAccepted(t *testing.T) {
+	for _, c := range []struct{ tool, args string }{
+		{"search_trainees", `{"limit":1,"offset":0}`},
+		{"search_trainees", `{"limit":200}`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":500}`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":0.1}`},
+		{"create_task", `{"title":"t","priority":5,"detail":"` + strings.Repeat("y", 2000) + `"}`},
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + strings.Repeat("ש", 500) + `"}`},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":null,"email":"a@b.c"}`},
+	} {
+		if _, err := build(t, c.tool, c.args); err != nil {
+			t.Errorf("%s %s: %v", c.tool, c.args, err)
+		}
+	}
+}
+
+// FuzzBuild feeds every tool arbitrary arguments: Build never panics, and
+// what it accepts is a well-formed lane call whose path keeps ids inside
+// their own segment.
+func FuzzBuild(f *testing.F) {
+	f.Add(0, `{"traineeId":"trn_1"}`)
+	f.Add(2, `{"traineeId":"a/b?c#d"}`)
+	f.Add(1, `{"phone":"+972 50-123-4567"}`)
+	f.Add(13, `{"firstName":"A","lastName":"B","phone":"0501234567","tags":["x"]}`)
+	f.Add(14, `{"traineeId":"trn_1","coachIds":[],"heightCm":170.5}`)
+	f.Add(17, `{"traineeId":"%2e%2e","formTemplateId":"frm_1","fieldValues":{"a":[1,{"b":null}]}}`)
+	f.Add(19, `{"taskId":"tsk_1","status":"snoozed","snoozeUntil":"2026-01-01"}`)
+	f.Add(20, `{"traineeId":"trn_1","weightKg":1e308}`)
+	f.Add(0, `{"limit":1e30}`)
+	f.Add(0, `null`)
+	f.Add(3, ``)
+	f.Fuzz(func(t *testing.T, i int, args string) {
+		tools := All()
+		tool := tools[((i%len(tools))+len(tools))%len(tools)]
+		r, err := tool.Build(json.RawMessage(args))
+		if err != nil {
+			if !strings.Contains(err.Error(), tool.Name) {
+				t.Fatalf("%s: error %q does not name the tool", tool.Name, err)
+			}
+			return
+		}
+		if r.Method == "" || !strings.HasPrefix(r.Path, "/") {
+			t.Fatalf("%s: malformed request %+v", tool.Name, r)
+		}
+		if _, err := json.Marshal(r.Body); err != nil {
+			t.Fatalf("%s: body does not encode: %v", tool.Name, err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal([]byte(args), &m)
+		for _, key := range []string{"traineeId", "taskId"} {
+			id, ok := m[key].(string)
+			if !ok {
+				continue
+			}
+			segs := strings.Split(r.Path, "/")
+			if len(segs) < 3 {
+				t.Fatalf("%s: path %q lost the id", tool.Name, r.Path)
+			}
+			if got, err := url.PathUnescape(segs[2]); err != nil || got != id {
+				t.Fatalf("%s: path %q does not carry id %q in one segment", tool.Name, r.Path, id)
+			}
+		}
+	})
+}
+
+func BenchmarkBuildGetTrainee(b *testing.B) {
+	tool, _ := ByName("get_trainee")
+	args := json.RawMessage(`{"traineeId":"trn_01jqz7x8m3c5v9r2t4w6y8a0b2"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tool.Build(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
