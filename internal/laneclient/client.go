@@ -1,7 +1,8 @@
 // Package laneclient calls the automation lane for the tools: bearer auth,
 // the {ok,data}|{ok:false,error} envelope unwrapped, lane errors kept as the
 // lane's own sentences. It takes an http.RoundTripper: inside the server one
-// that runs the lane's handler chain in process, in perform-mcp the network.
+// that runs the lane's handler chain in process (HandlerTransport), in
+// perform-mcp the network.
 package laneclient
 
 import (
@@ -22,33 +23,37 @@ const SourceHeader = "X-Perform-Source"
 
 // Error is a lane error answer. Message is the lane's sentence, meant for a model.
 type Error struct {
-	Status    int
-	Code      string
-	Message   string
-	RequestID string
+	Status    int    `json:"-"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Message }
 
-// Client calls one lane.
+// Client calls one lane. It is safe for concurrent use.
 type Client struct {
 	base   string // root URL + /v1/automation
-	hc     *http.Client
+	rt     http.RoundTripper
 	source string
 }
 
 // New returns a client for the lane under rootURL (the server's root; the
 // client appends /v1/automation). rt nil means http.DefaultTransport.
+// source names the calling surface for the lane's audit (mcp, agent).
 func New(rootURL string, rt http.RoundTripper, source string) *Client {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
 	return &Client{
 		base:   strings.TrimRight(rootURL, "/") + "/v1/automation",
-		hc:     &http.Client{Transport: rt},
+		rt:     rt,
 		source: source,
 	}
 }
+
+// BaseURL is the lane's URL, root + /v1/automation.
+func (c *Client) BaseURL() string { return c.base }
 
 type envelope struct {
 	OK        bool            `json:"ok"`
@@ -58,7 +63,8 @@ type envelope struct {
 }
 
 // Do makes the call with apiKey as bearer and returns the lane's data.
-// A lane error is an *Error; anything else is a transport failure.
+// A lane error is an *Error; anything else is a transport failure, worded
+// for the person or model who has to fix it.
 func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.RawMessage, error) {
 	u := c.base + r.Path
 	if len(r.Query) > 0 {
@@ -68,13 +74,13 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 	if r.Body != nil {
 		b, err := json.Marshal(r.Body)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the request body: %w", err)
+			return nil, fmt.Errorf("encoding the request body for %s %s: %w", r.Method, r.Path, err)
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, u, body)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("building the lane request %s %s: %w", r.Method, r.Path, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+apiKey)
 	req.Header.Set("Accept", "application/json")
@@ -84,25 +90,41 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 	if c.source != "" {
 		req.Header.Set(SourceHeader, c.source)
 	}
-	resp, err := c.hc.Do(req)
+	// The round tripper is called directly: the lane never redirects, and
+	// http.Client would only add its own allocations.
+	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("the call to %s %s was cancelled: %w", r.Method, r.Path, ctx.Err())
+		}
 		return nil, fmt.Errorf("the Perform server at %s could not be reached: %w", c.base, err)
 	}
-	defer resp.Body.Close()
-	var env envelope
-	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
-		return nil, fmt.Errorf("the Perform server answered %d with something that is not the lane's JSON envelope", resp.StatusCode)
+	raw, err := readBody(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer to %s %s: %w", r.Method, r.Path, err)
 	}
-	if !env.OK || env.Error != nil {
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil || (!env.OK && env.Error == nil) {
+		return nil, fmt.Errorf("the Perform server at %s answered %s to %s %s without the lane's JSON envelope; check that the URL is a Perform server's root",
+			c.base, resp.Status, r.Method, r.Path)
+	}
+	if !env.OK {
 		e := env.Error
-		if e == nil {
-			e = &Error{Code: "INTERNAL", Message: "the lane answered without data or error"}
-		}
 		e.Status = resp.StatusCode
 		e.RequestID = env.RequestID
 		return nil, e
 	}
 	return env.Data, nil
+}
+
+// readBody reads and closes an answer's body, without a copy when it comes
+// from HandlerTransport.
+func readBody(body io.ReadCloser) ([]byte, error) {
+	defer body.Close()
+	if m, ok := body.(*memoryBody); ok {
+		return m.Bytes(), nil
+	}
+	return io.ReadAll(body)
 }
 
 // StudioInfo is what GET /validate answers.
@@ -118,6 +140,8 @@ func (c *Client) Validate(ctx context.Context, apiKey string) (StudioInfo, error
 	if err != nil {
 		return s, err
 	}
-	err = json.Unmarshal(data, &s)
-	return s, err
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("the Perform server at %s answered GET /validate with data that does not name a studio: %w", c.base, err)
+	}
+	return s, nil
 }
