@@ -1,0 +1,374 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+)
+
+// Table names the existence checks use.
+const (
+	tableTrainees         = "trainees"
+	tableCoaches          = "coaches"
+	tableProducts         = "products"
+	tableProgramTemplates = "program_templates"
+	tableFormTemplates    = "form_templates"
+	tableFormAssignments  = "form_assignments"
+)
+
+// listPage runs a count and a page query sharing one FROM … WHERE clause
+// and its arguments; scan reads one row of columns.
+func listPage[T any](ctx context.Context, s *studioStore, columns, from, where, orderBy string, args []any, page Page, scan func(*sql.Rows) (T, error)) (List[T], error) {
+	out := List[T]{Items: []T{}}
+	if err := s.queryRow(ctx, `SELECT count(*) `+from+` WHERE `+where, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	limit, offset := pageArgs(page)
+	if out.Total == 0 || offset >= out.Total {
+		return out, nil
+	}
+	rows, err := s.query(ctx, `SELECT `+columns+` `+from+` WHERE `+where+` ORDER BY `+orderBy+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return out, err
+		}
+		out.Items = append(out.Items, v)
+	}
+	return out, rows.Err()
+}
+
+// nameSearch adds a case-insensitive substring match on name when search is set.
+func nameSearch(where string, args []any, column, search string) (string, []any) {
+	if search == "" {
+		return where, args
+	}
+	return where + ` AND lower(` + column + `) LIKE ? ESCAPE '\'`, append(args, likePattern(search))
+}
+
+// Coaches.
+
+const coachColumns = `c.id, c.name, c.phone, c.email, c.active, c.last_active_at, c.created_at`
+
+func scanCoach(row interface{ Scan(...any) error }, c *domain.Coach, extra ...any) error {
+	var phone, email sql.NullString
+	var lastActive sql.NullInt64
+	var created int64
+	if err := row.Scan(append([]any{&c.ID, &c.Name, &phone, &email, &c.Active, &lastActive, &created}, extra...)...); err != nil {
+		return err
+	}
+	c.Phone, c.Email = nullString(phone), nullString(email)
+	c.LastActiveAt = fromNullMS(lastActive)
+	c.CreatedAt = fromMS(created)
+	return nil
+}
+
+func (s *studioStore) ListCoaches(ctx context.Context, page Page) (List[domain.Coach], error) {
+	return listPage(ctx, s, coachColumns, `FROM coaches c`, `c.studio_id = ?`, `c.name, c.id`, []any{s.studioID}, page,
+		func(r *sql.Rows) (c domain.Coach, err error) { err = scanCoach(r, &c); return })
+}
+
+func (s *studioStore) GetCoach(ctx context.Context, id string) (domain.Coach, error) {
+	var c domain.Coach
+	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+` FROM coaches c WHERE c.studio_id = ? AND c.id = ?`, s.studioID, id), &c)
+	return c, notFoundAs(notFound(err), "coach", id)
+}
+
+func (s *studioStore) CreateCoach(ctx context.Context, c *domain.Coach) error {
+	if c.ID == "" {
+		c.ID = ids.New(ids.Coach)
+	}
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = now()
+	}
+	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, s.studioID, c.Name, c.Phone, c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
+	return s.writeErr(err, "coach", c.ID)
+}
+
+// writeErr explains the constraint failures of a plain insert.
+func (s *studioStore) writeErr(err error, noun, id string) error {
+	switch {
+	case err == nil:
+		return nil
+	case isUniqueViolation(err):
+		return &ConflictError{Message: fmt.Sprintf("A %s with id %s already exists.", noun, id), ExistingID: id}
+	case isForeignKeyViolation(err):
+		return missing("studio", s.studioID)
+	}
+	return err
+}
+
+func (s *studioStore) UpdateCoach(ctx context.Context, c *domain.Coach) error {
+	res, err := s.exec(ctx, `UPDATE coaches SET name = ?, phone = ?, email = ?, active = ?, last_active_at = ? WHERE studio_id = ? AND id = ?`,
+		c.Name, c.Phone, c.Email, c.Active, msPtr(c.LastActiveAt), s.studioID, c.ID)
+	return affected(res, err, "coach", c.ID)
+}
+
+// Tags.
+
+func (s *studioStore) ListTags(ctx context.Context, page Page) (List[domain.Tag], error) {
+	return listPage(ctx, s, `g.id, g.name, g.created_at`, `FROM tags g`, `g.studio_id = ?`, `g.name, g.id`, []any{s.studioID}, page,
+		func(r *sql.Rows) (t domain.Tag, err error) {
+			var created int64
+			err = r.Scan(&t.ID, &t.Name, &created)
+			t.CreatedAt = fromMS(created)
+			return
+		})
+}
+
+func (s *studioStore) CreateTag(ctx context.Context, t *domain.Tag) error {
+	if t.ID == "" {
+		t.ID = ids.New(ids.Tag)
+	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = now()
+	}
+	_, err := s.exec(ctx, `INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)`, t.ID, s.studioID, t.Name, ms(t.CreatedAt))
+	if isUniqueViolation(err) {
+		var existing string
+		if s.queryRow(ctx, `SELECT id FROM tags WHERE studio_id = ? AND name = ?`, s.studioID, t.Name).Scan(&existing) == nil {
+			return &ConflictError{Message: fmt.Sprintf("The tag %q already exists with id %s.", t.Name, existing), ExistingID: existing}
+		}
+	}
+	return s.writeErr(err, "tag", t.ID)
+}
+
+func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
+	res, err := s.exec(ctx, `DELETE FROM tags WHERE studio_id = ? AND id = ?`, s.studioID, id)
+	return affected(res, err, "tag", id)
+}
+
+// Products.
+
+const productColumns = `p.id, p.name, p.price, p.currency, p.duration_days, p.active, p.created_at`
+
+func scanProduct(row interface{ Scan(...any) error }, p *domain.Product) error {
+	var price sql.NullFloat64
+	var duration sql.NullInt64
+	var created int64
+	if err := row.Scan(&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created); err != nil {
+		return err
+	}
+	p.Price, p.DurationDays, p.CreatedAt = nullFloat(price), nullInt(duration), fromMS(created)
+	return nil
+}
+
+func (s *studioStore) ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error) {
+	where, args := nameSearch(`p.studio_id = ?`, []any{s.studioID}, "p.name", search)
+	return listPage(ctx, s, productColumns, `FROM products p`, where, `p.name, p.id`, args, page,
+		func(r *sql.Rows) (p domain.Product, err error) { err = scanProduct(r, &p); return })
+}
+
+func (s *studioStore) GetProduct(ctx context.Context, id string) (domain.Product, error) {
+	var p domain.Product
+	err := scanProduct(s.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.studio_id = ? AND p.id = ?`, s.studioID, id), &p)
+	return p, notFoundAs(notFound(err), "plan", id)
+}
+
+func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) error {
+	if p.ID == "" {
+		p.ID = ids.New(ids.Product)
+	}
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = now()
+	}
+	_, err := s.exec(ctx, `INSERT INTO products (id, studio_id, name, price, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, s.studioID, p.Name, p.Price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
+	return s.writeErr(err, "plan", p.ID)
+}
+
+func (s *studioStore) UpdateProduct(ctx context.Context, p *domain.Product) error {
+	res, err := s.exec(ctx, `UPDATE products SET name = ?, price = ?, currency = ?, duration_days = ?, active = ? WHERE studio_id = ? AND id = ?`,
+		p.Name, p.Price, p.Currency, p.DurationDays, p.Active, s.studioID, p.ID)
+	return affected(res, err, "plan", p.ID)
+}
+
+// Subscriptions.
+
+const subscriptionColumns = `b.id, b.trainee_id, b.product_id, p.name, b.started_on, b.ends_on, b.price, b.currency, b.state, b.created_at`
+const subscriptionFrom = ` FROM subscriptions b JOIN products p ON p.studio_id = b.studio_id AND p.id = b.product_id`
+
+func scanSubscription(row interface{ Scan(...any) error }, b *domain.Subscription) error {
+	var ends sql.NullString
+	var price sql.NullFloat64
+	var created int64
+	if err := row.Scan(&b.ID, &b.TraineeID, &b.ProductID, &b.ProductName, &b.StartedOn, &ends, &price, &b.Currency, &b.Status, &created); err != nil {
+		return err
+	}
+	b.EndsOn, b.Price, b.CreatedAt = nullString(ends), nullFloat(price), fromMS(created)
+	return nil
+}
+
+func (s *studioStore) ListSubscriptions(ctx context.Context, traineeID string) ([]domain.Subscription, error) {
+	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
+		return nil, err
+	}
+	rows, err := s.query(ctx, `SELECT `+subscriptionColumns+subscriptionFrom+`
+		WHERE b.studio_id = ? AND b.trainee_id = ? ORDER BY b.started_on, b.created_at, b.id`, s.studioID, traineeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Subscription{}
+	for rows.Next() {
+		var b domain.Subscription
+		if err := scanSubscription(rows, &b); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+func (s *studioStore) GetSubscription(ctx context.Context, id string) (domain.Subscription, error) {
+	var b domain.Subscription
+	err := scanSubscription(s.queryRow(ctx, `SELECT `+subscriptionColumns+subscriptionFrom+` WHERE b.studio_id = ? AND b.id = ?`, s.studioID, id), &b)
+	return b, notFoundAs(notFound(err), "subscription", id)
+}
+
+// CreateSubscription stores s with Status "active" unless set; an empty
+// Currency takes the plan's. ProductName is filled from the plan.
+func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscription) error {
+	if b.ID == "" {
+		b.ID = ids.New(ids.Subscription)
+	}
+	if b.Status == "" {
+		b.Status = "active"
+	}
+	if b.CreatedAt.IsZero() {
+		b.CreatedAt = now()
+	}
+	return s.atomic(ctx, func(q querier) error {
+		if err := s.mustExist(ctx, q, tableTrainees, "trainee", b.TraineeID); err != nil {
+			return err
+		}
+		var productName, currency string
+		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).Scan(&productName, &currency)
+		if err != nil {
+			return notFoundAs(notFound(err), "plan", b.ProductID)
+		}
+		b.ProductName = productName
+		if b.Currency == "" {
+			b.Currency = currency
+		}
+		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price, currency, state, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			b.ID, s.studioID, b.TraineeID, b.ProductID, b.StartedOn, b.EndsOn, b.Price, b.Currency, b.Status, ms(b.CreatedAt))
+		return s.writeErr(err, "subscription", b.ID)
+	})
+}
+
+func (s *studioStore) SetSubscriptionState(ctx context.Context, id, state string) error {
+	res, err := s.exec(ctx, `UPDATE subscriptions SET state = ? WHERE studio_id = ? AND id = ?`, state, s.studioID, id)
+	return affected(res, err, "subscription", id)
+}
+
+// Program templates and programs.
+
+const programTemplateColumns = `m.id, m.name, m.description, m.weeks, m.created_at`
+
+func scanProgramTemplate(row interface{ Scan(...any) error }, m *domain.ProgramTemplate) error {
+	var desc sql.NullString
+	var weeks sql.NullInt64
+	var created int64
+	if err := row.Scan(&m.ID, &m.Name, &desc, &weeks, &created); err != nil {
+		return err
+	}
+	m.Description, m.Weeks, m.CreatedAt = nullString(desc), nullInt(weeks), fromMS(created)
+	return nil
+}
+
+func (s *studioStore) ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error) {
+	where, args := nameSearch(`m.studio_id = ?`, []any{s.studioID}, "m.name", search)
+	return listPage(ctx, s, programTemplateColumns, `FROM program_templates m`, where, `m.name, m.id`, args, page,
+		func(r *sql.Rows) (m domain.ProgramTemplate, err error) { err = scanProgramTemplate(r, &m); return })
+}
+
+func (s *studioStore) GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error) {
+	var m domain.ProgramTemplate
+	err := scanProgramTemplate(s.queryRow(ctx, `SELECT `+programTemplateColumns+` FROM program_templates m WHERE m.studio_id = ? AND m.id = ?`, s.studioID, id), &m)
+	return m, notFoundAs(notFound(err), "program template", id)
+}
+
+func (s *studioStore) CreateProgramTemplate(ctx context.Context, m *domain.ProgramTemplate) error {
+	if m.ID == "" {
+		m.ID = ids.New(ids.ProgramTemplate)
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = now()
+	}
+	_, err := s.exec(ctx, `INSERT INTO program_templates (id, studio_id, name, description, weeks, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		m.ID, s.studioID, m.Name, m.Description, m.Weeks, ms(m.CreatedAt))
+	return s.writeErr(err, "program template", m.ID)
+}
+
+func (s *studioStore) ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error) {
+	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
+		return nil, err
+	}
+	rows, err := s.query(ctx, `SELECT id, trainee_id, template_id, name, starts_on, status, created_at FROM programs
+		WHERE studio_id = ? AND trainee_id = ? ORDER BY starts_on DESC, created_at DESC, id DESC`, s.studioID, traineeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Program{}
+	for rows.Next() {
+		var p domain.Program
+		var created int64
+		if err := rows.Scan(&p.ID, &p.TraineeID, &p.TemplateID, &p.Name, &p.StartsOn, &p.Status, &created); err != nil {
+			return nil, err
+		}
+		p.CreatedAt = fromMS(created)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// CreateProgram stores p with Status "active" unless set; an empty Name
+// takes the template's.
+func (s *studioStore) CreateProgram(ctx context.Context, p *domain.Program) error {
+	if p.ID == "" {
+		p.ID = ids.New(ids.Program)
+	}
+	if p.Status == "" {
+		p.Status = domain.ProgramActive
+	}
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = now()
+	}
+	return s.atomic(ctx, func(q querier) error {
+		if err := s.mustExist(ctx, q, tableTrainees, "trainee", p.TraineeID); err != nil {
+			return err
+		}
+		var name string
+		if err := q.QueryRowContext(ctx, s.q(`SELECT name FROM program_templates WHERE studio_id = ? AND id = ?`), s.studioID, p.TemplateID).Scan(&name); err != nil {
+			return notFoundAs(notFound(err), "program template", p.TemplateID)
+		}
+		if p.Name == "" {
+			p.Name = name
+		}
+		_, err := q.ExecContext(ctx, s.q(`INSERT INTO programs (id, studio_id, trainee_id, template_id, name, starts_on, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+			p.ID, s.studioID, p.TraineeID, p.TemplateID, p.Name, p.StartsOn, p.Status, ms(p.CreatedAt))
+		return s.writeErr(err, "program", p.ID)
+	})
+}
+
+func (s *studioStore) ReplaceActivePrograms(ctx context.Context, traineeID string) error {
+	return s.atomic(ctx, func(q querier) error {
+		if err := s.mustExist(ctx, q, tableTrainees, "trainee", traineeID); err != nil {
+			return err
+		}
+		_, err := q.ExecContext(ctx, s.q(`UPDATE programs SET status = ? WHERE studio_id = ? AND trainee_id = ? AND status = ?`),
+			domain.ProgramReplaced, s.studioID, traineeID, domain.ProgramActive)
+		return err
+	})
+}

@@ -1,0 +1,387 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+)
+
+// Studios.
+
+const studioColumns = `s.id, s.name, s.slug, s.region, s.tier, s.settings, s.created_at`
+
+func scanStudio(row interface{ Scan(...any) error }, st *domain.Studio, extra ...any) error {
+	var settings sql.NullString
+	var created int64
+	dest := append([]any{&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &created}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return err
+	}
+	if settings.Valid && settings.String != "" {
+		st.Settings = json.RawMessage(settings.String)
+	}
+	st.CreatedAt = fromMS(created)
+	return nil
+}
+
+func rawOrNil(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return string(r)
+}
+
+func (s *sqlStore) CreateStudio(ctx context.Context, st *domain.Studio) error {
+	if st.ID == "" {
+		st.ID = ids.New(ids.Studio)
+	}
+	if st.Region == "" {
+		st.Region = phone.DefaultRegion
+	}
+	if st.Tier == "" {
+		st.Tier = "free"
+	}
+	if st.CreatedAt.IsZero() {
+		st.CreatedAt = now()
+	}
+	_, err := s.exec(ctx, `INSERT INTO studios (id, name, slug, region, tier, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		st.ID, st.Name, st.Slug, st.Region, st.Tier, rawOrNil(st.Settings), ms(st.CreatedAt))
+	if isUniqueViolation(err) {
+		existing, lookupErr := s.StudioBySlug(ctx, st.Slug)
+		if lookupErr == nil {
+			return &ConflictError{Message: fmt.Sprintf("The slug %q is taken by studio %s; choose another slug.", st.Slug, existing.ID), ExistingID: existing.ID}
+		}
+		return &ConflictError{Message: fmt.Sprintf("A studio with id %s or slug %q already exists.", st.ID, st.Slug)}
+	}
+	return err
+}
+
+func (s *sqlStore) StudioByID(ctx context.Context, id string) (domain.Studio, error) {
+	var st domain.Studio
+	err := scanStudio(s.queryRow(ctx, `SELECT `+studioColumns+` FROM studios s WHERE s.id = ?`, id), &st)
+	return st, notFound(err)
+}
+
+func (s *sqlStore) StudioBySlug(ctx context.Context, slug string) (domain.Studio, error) {
+	var st domain.Studio
+	err := scanStudio(s.queryRow(ctx, `SELECT `+studioColumns+` FROM studios s WHERE s.slug = ?`, slug), &st)
+	return st, notFound(err)
+}
+
+func (s *sqlStore) ListStudios(ctx context.Context) ([]domain.Studio, error) {
+	rows, err := s.query(ctx, `SELECT `+studioColumns+` FROM studios s ORDER BY s.name, s.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.Studio
+	for rows.Next() {
+		var st domain.Studio
+		if err := scanStudio(rows, &st); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) UpdateStudioSettings(ctx context.Context, studioID string, settings json.RawMessage) error {
+	res, err := s.exec(ctx, `UPDATE studios SET settings = ? WHERE id = ?`, rawOrNil(settings), studioID)
+	return affected(res, err, "studio", studioID)
+}
+
+// affected turns "no row changed" into a not-found error for the id.
+func affected(res sql.Result, err error, noun, id string) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return missing(noun, id)
+	}
+	return nil
+}
+
+// API keys.
+
+const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at`
+
+func scanAPIKey(row interface{ Scan(...any) error }, k *domain.APIKey, extra ...any) error {
+	var created int64
+	var lastUsed, revoked sql.NullInt64
+	dest := append([]any{&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return err
+	}
+	k.CreatedAt = fromMS(created)
+	k.LastUsedAt = fromNullMS(lastUsed)
+	k.RevokedAt = fromNullMS(revoked)
+	return nil
+}
+
+func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
+	if k.ID == "" {
+		k.ID = ids.New(ids.APIKey)
+	}
+	if k.CreatedAt.IsZero() {
+		k.CreatedAt = now()
+	}
+	res, err := s.exec(ctx, `INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at, last_used_at, revoked_at)
+		SELECT ?, id, ?, ?, ?, ?, ?, ? FROM studios WHERE id = ?`,
+		k.ID, k.Name, k.Prefix, k.Hash, ms(k.CreatedAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), k.StudioID)
+	if isUniqueViolation(err) {
+		return &ConflictError{Message: "An API key with the same id or secret already exists; mint a new key."}
+	}
+	return affected(res, err, "studio", k.StudioID)
+}
+
+// notFoundAs names the id in a not-found error and passes others through.
+func notFoundAs(err error, noun, id string) error {
+	if err == ErrNotFound {
+		return missing(noun, id)
+	}
+	return err
+}
+
+func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey, domain.Studio, error) {
+	var k domain.APIKey
+	var st domain.Studio
+	var created int64
+	var lastUsed, revoked, studioCreated sql.NullInt64
+	var settings sql.NullString
+	err := s.queryRow(ctx, `SELECT `+apiKeyColumns+`, `+studioColumns+`
+		FROM api_keys k JOIN studios s ON s.id = k.studio_id WHERE k.hash = ?`, hash).Scan(
+		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked,
+		&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &studioCreated)
+	if err != nil {
+		return k, st, notFound(err)
+	}
+	k.CreatedAt = fromMS(created)
+	k.LastUsedAt = fromNullMS(lastUsed)
+	k.RevokedAt = fromNullMS(revoked)
+	if settings.Valid && settings.String != "" {
+		st.Settings = json.RawMessage(settings.String)
+	}
+	st.CreatedAt = fromMS(studioCreated.Int64)
+	return k, st, nil
+}
+
+// touchInterval is how stale last_used_at may get: at most one write a
+// minute per key, so authentication stays a read.
+const touchInterval = time.Minute
+
+func (s *sqlStore) TouchAPIKey(ctx context.Context, keyID string, at time.Time) error {
+	_, err := s.exec(ctx, `UPDATE api_keys SET last_used_at = ?
+		WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`,
+		ms(at), keyID, ms(at.Add(-touchInterval)))
+	return err
+}
+
+func (s *sqlStore) ListAPIKeys(ctx context.Context, studioID string) ([]domain.APIKey, error) {
+	rows, err := s.query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys k WHERE k.studio_id = ? ORDER BY k.created_at, k.id`, studioID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.APIKey{}
+	for rows.Next() {
+		var k domain.APIKey
+		if err := scanAPIKey(rows, &k); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) FindAPIKey(ctx context.Context, studioID, idOrPrefix string) (domain.APIKey, error) {
+	query := `SELECT ` + apiKeyColumns + ` FROM api_keys k WHERE (k.id = ? OR k.prefix = ?)`
+	args := []any{idOrPrefix, idOrPrefix}
+	if studioID != "" {
+		query += ` AND k.studio_id = ?`
+		args = append(args, studioID)
+	}
+	query += ` ORDER BY k.created_at DESC, k.id LIMIT 2`
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return domain.APIKey{}, err
+	}
+	defer rows.Close()
+	var found []domain.APIKey
+	for rows.Next() {
+		var k domain.APIKey
+		if err := scanAPIKey(rows, &k); err != nil {
+			return domain.APIKey{}, err
+		}
+		found = append(found, k)
+	}
+	if err := rows.Err(); err != nil {
+		return domain.APIKey{}, err
+	}
+	switch len(found) {
+	case 0:
+		return domain.APIKey{}, missing("API key", idOrPrefix)
+	case 1:
+		return found[0], nil
+	default:
+		return domain.APIKey{}, &ConflictError{Message: fmt.Sprintf("More than one API key has the prefix %s; use the key id instead (perform key list).", idOrPrefix)}
+	}
+}
+
+func (s *sqlStore) RevokeAPIKey(ctx context.Context, keyID string, at time.Time) error {
+	res, err := s.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`, ms(at), keyID)
+	return affected(res, err, "API key", keyID)
+}
+
+func (s *sqlStore) CountLiveAPIKeys(ctx context.Context, studioID string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM api_keys WHERE studio_id = ? AND revoked_at IS NULL`, studioID).Scan(&n)
+	return n, err
+}
+
+// Audit.
+
+// auditBatch bounds the rows of one multi-row INSERT (well under both
+// engines' bind-parameter limits).
+const auditBatch = 200
+
+func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	return s.atomic(ctx, func(q querier) error {
+		for start := 0; start < len(events); start += auditBatch {
+			chunk := events[start:min(start+auditBatch, len(events))]
+			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at) VALUES `
+			args := make([]any, 0, len(chunk)*11)
+			for i := range chunk {
+				e := &chunk[i]
+				if e.ID == "" {
+					e.ID = ids.New(ids.Audit)
+				}
+				if e.At.IsZero() {
+					e.At = now()
+				}
+				if i > 0 {
+					query += ", "
+				}
+				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At))
+			}
+			if _, err := q.ExecContext(ctx, s.q(query), args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (s *sqlStore) ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error) {
+	limit, offset := pageArgs(page)
+	out := List[domain.AuditEvent]{Items: []domain.AuditEvent{}}
+	if err := s.queryRow(ctx, `SELECT count(*) FROM audit_events WHERE studio_id = ?`, studioID).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	rows, err := s.query(ctx, `SELECT id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at
+		FROM audit_events WHERE studio_id = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`, studioID, limit, offset)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e domain.AuditEvent
+		var at int64
+		if err := rows.Scan(&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at); err != nil {
+			return out, err
+		}
+		e.At = fromMS(at)
+		out.Items = append(out.Items, e)
+	}
+	return out, rows.Err()
+}
+
+// Background work across studios.
+
+func (s *sqlStore) DueForms(ctx context.Context, createdBefore time.Time, limit int) ([]DueForm, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.query(ctx, `SELECT `+formAssignmentColumns+`, a.studio_id
+		FROM form_assignments a JOIN form_templates f ON f.studio_id = a.studio_id AND f.id = a.form_template_id
+		WHERE a.notify IS NULL AND a.announced_at IS NULL AND a.created_at <= ?
+		ORDER BY a.created_at, a.id LIMIT ?`, ms(createdBefore), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []DueForm{}
+	for rows.Next() {
+		var d DueForm
+		if err := scanFormAssignment(rows, &d.Assignment, &d.StudioID); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, at time.Time) (bool, error) {
+	res, err := s.exec(ctx, `UPDATE form_assignments SET announced_at = ? WHERE id = ? AND announced_at IS NULL`, ms(at), assignmentID)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	if n == 0 {
+		var exists int
+		if err := s.queryRow(ctx, `SELECT count(*) FROM form_assignments WHERE id = ?`, assignmentID).Scan(&exists); err != nil {
+			return false, err
+		}
+		if exists == 0 {
+			return false, missing("form assignment", assignmentID)
+		}
+	}
+	return n == 1, nil
+}
+
+func (s *sqlStore) ActiveCoachesWithPhone(ctx context.Context) ([]CoachRef, error) {
+	rows, err := s.query(ctx, `SELECT `+coachColumns+`, s.id, s.name
+		FROM coaches c JOIN studios s ON s.id = c.studio_id
+		WHERE c.active = ? AND c.phone IS NOT NULL AND c.phone <> ''
+		ORDER BY s.id, c.name, c.id`, true)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []CoachRef{}
+	for rows.Next() {
+		var r CoachRef
+		if err := scanCoach(rows, &r.Coach, &r.StudioID, &r.StudioName); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error) {
+	var r CoachRef
+	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+`, s.id, s.name
+		FROM coaches c JOIN studios s ON s.id = c.studio_id
+		WHERE c.id = ? AND c.active = ?`, coachID, true), &r.Coach, &r.StudioID, &r.StudioName)
+	if err != nil {
+		return r, notFoundAs(notFound(err), "active coach", coachID)
+	}
+	return r, nil
+}

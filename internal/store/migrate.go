@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+)
+
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
+var migrationFiles embed.FS
+
+// migrationLockID is the Postgres advisory lock key that serialises
+// migrations of processes starting at once ("perform" in ASCII).
+const migrationLockID int64 = 0x706572666f726d
+
+// Migrate applies every pending migration of the engine's dialect, in
+// lexical order, each once and in its own transaction, then River's.
+// Two processes may call it at once: Postgres serialises them on an advisory
+// lock, SQLite on its immediate write transaction.
+func Migrate(ctx context.Context, db *sql.DB, engine string) error {
+	return migrate(ctx, db, engine, slog.Default())
+}
+
+// Migration is one embedded migration file.
+type Migration struct {
+	Version string // the file name without ".sql", e.g. "0001_core"
+	SQL     string
+}
+
+// Migrations lists the embedded migrations of an engine in the order they apply.
+func Migrations(engine string) ([]Migration, error) {
+	dir := path.Join("migrations", engine)
+	entries, err := fs.ReadDir(migrationFiles, dir)
+	if err != nil {
+		return nil, fmt.Errorf("no migrations for engine %q: %w", engine, err)
+	}
+	var out []Migration
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
+		body, err := fs.ReadFile(migrationFiles, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Migration{Version: strings.TrimSuffix(e.Name(), ".sql"), SQL: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out, nil
+}
+
+func migrate(ctx context.Context, db *sql.DB, engine string, logger *slog.Logger) error {
+	migrations, err := Migrations(engine)
+	if err != nil {
+		return err
+	}
+	switch engine {
+	case EnginePostgres:
+		// A session advisory lock held on one connection for the whole run,
+		// River's migrations included, so a second process waits and then
+		// finds nothing left to do.
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockID); err != nil {
+			return fmt.Errorf("migrate: take the migration lock: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockID) //nolint:errcheck // released with the session anyway
+		if err := applyMigrations(ctx, db, engine, migrations, logger); err != nil {
+			return err
+		}
+		return migrateRiver(ctx, db, engine, logger)
+	case EngineSQLite:
+		if err := applyMigrations(ctx, db, engine, migrations, logger); err != nil {
+			return err
+		}
+		// River migrates each version in its own transaction; when another
+		// process applies the same version first, ours fails on the
+		// duplicate and a second pass finds it done.
+		var riverErr error
+		for attempt := 0; attempt < 5; attempt++ {
+			if riverErr = migrateRiver(ctx, db, engine, logger); riverErr == nil {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(attempt+1) * 50 * time.Millisecond):
+			}
+		}
+		return riverErr
+	default:
+		return fmt.Errorf("unknown database engine %q", engine)
+	}
+}
+
+// applyMigrations runs each pending file in a transaction with its record in
+// schema_migrations. On SQLite the transaction is BEGIN IMMEDIATE (the DSN's
+// _txlock), so the check for "already applied" and the apply are one step.
+func applyMigrations(ctx context.Context, db *sql.DB, engine string, migrations []Migration, logger *slog.Logger) error {
+	create := `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		return fmt.Errorf("migrate: create schema_migrations: %w", err)
+	}
+	check := rebind(engine, `SELECT count(*) FROM schema_migrations WHERE version = ?`)
+	record := rebind(engine, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`)
+	for _, m := range migrations {
+		err := func() error {
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback() //nolint:errcheck // no-op after commit
+			var n int
+			if err := tx.QueryRowContext(ctx, check, m.Version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, record, m.Version, time.Now().UnixMilli()); err != nil {
+				return err
+			}
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+			logger.InfoContext(ctx, "applied migration", "engine", engine, "version", m.Version)
+			return nil
+		}()
+		if err != nil {
+			return fmt.Errorf("migrate %s %s: %w", engine, m.Version, err)
+		}
+	}
+	return nil
+}
+
+func migrateRiver(ctx context.Context, db *sql.DB, engine string, logger *slog.Logger) error {
+	var err error
+	cfg := &rivermigrate.Config{Logger: logger}
+	if engine == EnginePostgres {
+		var m *rivermigrate.Migrator[*sql.Tx]
+		if m, err = rivermigrate.New(riverdatabasesql.New(db), cfg); err == nil {
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	} else {
+		var m *rivermigrate.Migrator[*sql.Tx]
+		if m, err = rivermigrate.New(riversqlite.New(db), cfg); err == nil {
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("migrate river on %s: %w", engine, err)
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+-- Perform's core tables on SQLite. Instants are unix milliseconds (INTEGER),
+-- dates are 'YYYY-MM-DD' TEXT, JSON is TEXT, booleans are 0/1.
+-- Child rows reference their parent by (studio_id, id), so a row can never
+-- point at another studio's data, and deleting a trainee cascades.
+
+CREATE TABLE studios (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    slug       TEXT NOT NULL UNIQUE,
+    region     TEXT NOT NULL,
+    tier       TEXT NOT NULL,
+    settings   TEXT,
+    created_at INTEGER NOT NULL
+);
+
+CREATE TABLE api_keys (
+    id           TEXT PRIMARY KEY,
+    studio_id    TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name         TEXT NOT NULL,
+    prefix       TEXT NOT NULL,
+    hash         BLOB NOT NULL UNIQUE,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at   INTEGER
+);
+CREATE INDEX api_keys_studio ON api_keys (studio_id, created_at);
+CREATE INDEX api_keys_prefix ON api_keys (prefix);
+
+CREATE TABLE coaches (
+    id             TEXT PRIMARY KEY,
+    studio_id      TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name           TEXT NOT NULL,
+    phone          TEXT,
+    email          TEXT,
+    active         INTEGER NOT NULL,
+    last_active_at INTEGER,
+    created_at     INTEGER NOT NULL,
+    UNIQUE (studio_id, id)
+);
+CREATE INDEX coaches_studio_name ON coaches (studio_id, name, id);
+CREATE INDEX coaches_phone ON coaches (phone) WHERE phone IS NOT NULL;
+
+CREATE TABLE tags (
+    id         TEXT PRIMARY KEY,
+    studio_id  TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (studio_id, name),
+    UNIQUE (studio_id, id)
+);
+
+-- seq is the rowid the search index points at: an INTEGER PRIMARY KEY is
+-- stable across VACUUM, an implicit rowid is not.
+CREATE TABLE trainees (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE,
+    studio_id      TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    first_name     TEXT NOT NULL,
+    last_name      TEXT NOT NULL,
+    phone          TEXT NOT NULL,
+    email          TEXT,
+    birth_date     TEXT,
+    gender         TEXT,
+    height_cm      REAL,
+    weight_kg      REAL,
+    goal           TEXT,
+    steps_goal     INTEGER,
+    status         TEXT NOT NULL,
+    started_on     TEXT,
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    -- lower-cased "first last", phone digits, national digits and email,
+    -- written by the store; the trigram index below serves substring search.
+    search_doc     TEXT NOT NULL,
+    UNIQUE (studio_id, phone),
+    UNIQUE (studio_id, id)
+);
+CREATE INDEX trainees_studio_order ON trainees (studio_id, last_name, first_name, id);
+CREATE INDEX trainees_studio_status ON trainees (studio_id, status, last_name, first_name, id);
+CREATE INDEX trainees_studio_created ON trainees (studio_id, created_at);
+CREATE INDEX trainees_studio_updated ON trainees (studio_id, updated_at);
+
+CREATE VIRTUAL TABLE trainee_search USING fts5 (
+    search_doc,
+    content = 'trainees',
+    content_rowid = 'seq',
+    tokenize = 'trigram'
+);
+CREATE TRIGGER trainees_search_insert AFTER INSERT ON trainees BEGIN
+    INSERT INTO trainee_search (rowid, search_doc) VALUES (new.seq, new.search_doc);
+END;
+CREATE TRIGGER trainees_search_delete AFTER DELETE ON trainees BEGIN
+    INSERT INTO trainee_search (trainee_search, rowid, search_doc) VALUES ('delete', old.seq, old.search_doc);
+END;
+CREATE TRIGGER trainees_search_update AFTER UPDATE OF search_doc ON trainees BEGIN
+    INSERT INTO trainee_search (trainee_search, rowid, search_doc) VALUES ('delete', old.seq, old.search_doc);
+    INSERT INTO trainee_search (rowid, search_doc) VALUES (new.seq, new.search_doc);
+END;
+
+CREATE TABLE trainee_tags (
+    studio_id  TEXT NOT NULL,
+    trainee_id TEXT NOT NULL,
+    tag_id     TEXT NOT NULL,
+    PRIMARY KEY (trainee_id, tag_id),
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, tag_id) REFERENCES tags (studio_id, id) ON DELETE CASCADE
+);
+CREATE INDEX trainee_tags_tag ON trainee_tags (studio_id, tag_id, trainee_id);
+
+CREATE TABLE trainee_coaches (
+    studio_id  TEXT NOT NULL,
+    trainee_id TEXT NOT NULL,
+    coach_id   TEXT NOT NULL,
+    PRIMARY KEY (trainee_id, coach_id),
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, coach_id) REFERENCES coaches (studio_id, id) ON DELETE CASCADE
+);
+CREATE INDEX trainee_coaches_coach ON trainee_coaches (studio_id, coach_id, trainee_id);
+
+CREATE TABLE products (
+    id            TEXT PRIMARY KEY,
+    studio_id     TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name          TEXT NOT NULL,
+    price         REAL,
+    currency      TEXT NOT NULL,
+    duration_days INTEGER,
+    active        INTEGER NOT NULL,
+    created_at    INTEGER NOT NULL,
+    UNIQUE (studio_id, id)
+);
+CREATE INDEX products_studio_name ON products (studio_id, name, id);
+
+CREATE TABLE subscriptions (
+    id         TEXT PRIMARY KEY,
+    studio_id  TEXT NOT NULL,
+    trainee_id TEXT NOT NULL,
+    product_id TEXT NOT NULL,
+    started_on TEXT NOT NULL,
+    ends_on    TEXT,
+    price      REAL,
+    currency   TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, product_id) REFERENCES products (studio_id, id)
+);
+CREATE INDEX subscriptions_trainee ON subscriptions (studio_id, trainee_id, started_on);
+CREATE INDEX subscriptions_product ON subscriptions (studio_id, product_id);
+
+CREATE TABLE program_templates (
+    id          TEXT PRIMARY KEY,
+    studio_id   TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name        TEXT NOT NULL,
+    description TEXT,
+    weeks       INTEGER,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (studio_id, id)
+);
+CREATE INDEX program_templates_studio_name ON program_templates (studio_id, name, id);
+
+CREATE TABLE programs (
+    id          TEXT PRIMARY KEY,
+    studio_id   TEXT NOT NULL,
+    trainee_id  TEXT NOT NULL,
+    template_id TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    starts_on   TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, template_id) REFERENCES program_templates (studio_id, id)
+);
+CREATE INDEX programs_trainee ON programs (studio_id, trainee_id, starts_on);
+CREATE INDEX programs_template ON programs (studio_id, template_id);
+
+CREATE TABLE form_templates (
+    id          TEXT PRIMARY KEY,
+    studio_id   TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    name        TEXT NOT NULL,
+    description TEXT,
+    fields      TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (studio_id, id)
+);
+CREATE INDEX form_templates_studio_name ON form_templates (studio_id, name, id);
+
+CREATE TABLE form_assignments (
+    id               TEXT PRIMARY KEY,
+    studio_id        TEXT NOT NULL,
+    trainee_id       TEXT NOT NULL,
+    form_template_id TEXT NOT NULL,
+    due_at           INTEGER,
+    prompt           TEXT,
+    notify           INTEGER,
+    field_values     TEXT,
+    status           TEXT NOT NULL,
+    announced_at     INTEGER,
+    created_at       INTEGER NOT NULL,
+    UNIQUE (studio_id, id),
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, form_template_id) REFERENCES form_templates (studio_id, id)
+);
+CREATE INDEX form_assignments_trainee ON form_assignments (studio_id, trainee_id, created_at);
+CREATE INDEX form_assignments_template ON form_assignments (studio_id, form_template_id);
+-- The periodic announcer reads only the few assignments still waiting.
+CREATE INDEX form_assignments_due ON form_assignments (created_at, id)
+    WHERE notify IS NULL AND announced_at IS NULL;
+
+CREATE TABLE form_responses (
+    id               TEXT PRIMARY KEY,
+    studio_id        TEXT NOT NULL,
+    trainee_id       TEXT NOT NULL,
+    form_template_id TEXT NOT NULL,
+    assignment_id    TEXT,
+    answers          TEXT NOT NULL,
+    submitted_at     INTEGER NOT NULL,
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, form_template_id) REFERENCES form_templates (studio_id, id),
+    FOREIGN KEY (studio_id, assignment_id) REFERENCES form_assignments (studio_id, id) ON DELETE CASCADE
+);
+CREATE INDEX form_responses_trainee ON form_responses (studio_id, trainee_id, submitted_at);
+CREATE INDEX form_responses_template ON form_responses (studio_id, form_template_id);
+CREATE INDEX form_responses_assignment ON form_responses (studio_id, assignment_id);
+
+CREATE TABLE weights (
+    id          TEXT PRIMARY KEY,
+    studio_id   TEXT NOT NULL,
+    trainee_id  TEXT NOT NULL,
+    weight_kg   REAL NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    created_at  INTEGER NOT NULL,
+    FOREIGN KEY (studio_id, trainee_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE
+);
+CREATE INDEX weights_trainee ON weights (studio_id, trainee_id, recorded_at);
+
+CREATE TABLE tasks (
+    id           TEXT PRIMARY KEY,
+    studio_id    TEXT NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+    title        TEXT NOT NULL,
+    client_id    TEXT,
+    detail       TEXT,
+    due_at       INTEGER,
+    priority     INTEGER NOT NULL,
+    coach_id     TEXT,
+    status       TEXT NOT NULL,
+    snooze_until INTEGER,
+    source       TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL,
+    FOREIGN KEY (studio_id, client_id) REFERENCES trainees (studio_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (studio_id, coach_id) REFERENCES coaches (studio_id, id)
+);
+CREATE INDEX tasks_studio ON tasks (studio_id, status, created_at);
+CREATE INDEX tasks_client ON tasks (studio_id, client_id);
+CREATE INDEX tasks_coach ON tasks (studio_id, coach_id);
+
+-- The audit trail and the outbox are records of what happened, so they keep
+-- no foreign keys: they outlive the rows they mention.
+CREATE TABLE audit_events (
+    id            TEXT PRIMARY KEY,
+    studio_id     TEXT NOT NULL,
+    credential_id TEXT NOT NULL,
+    method        TEXT NOT NULL,
+    route         TEXT NOT NULL,
+    resource_id   TEXT NOT NULL,
+    status        INTEGER NOT NULL,
+    duration_ms   REAL NOT NULL,
+    request_id    TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    at            INTEGER NOT NULL
+);
+CREATE INDEX audit_events_studio ON audit_events (studio_id, at, id);
+
+CREATE TABLE notifications (
+    id         TEXT PRIMARY KEY,
+    studio_id  TEXT NOT NULL,
+    trainee_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    payload    TEXT,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX notifications_studio ON notifications (studio_id, created_at, id);
+CREATE INDEX notifications_trainee ON notifications (studio_id, trainee_id);

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
+)
+
+// Engines.
+const (
+	EngineSQLite   = "sqlite"
+	EnginePostgres = "postgres"
+)
+
+// DefaultSQLitePath is the database file used when no URL is configured.
+const DefaultSQLitePath = "perform.db"
+
+// sqlitePragmas make one file safe to share between a server and a CLI
+// process: WAL lets readers run beside the one writer, busy_timeout makes a
+// writer wait for the lock instead of failing, and immediate transactions
+// take the write lock up front so two transactions never deadlock upgrading
+// a read lock.
+var sqlitePragmas = []string{
+	"busy_timeout(10000)",
+	"journal_mode(WAL)",
+	"synchronous(NORMAL)",
+	"foreign_keys(ON)",
+}
+
+// EngineOf tells which engine a database URL selects: "" and anything that
+// is not a postgres:// or postgresql:// URL is a SQLite file path.
+func EngineOf(databaseURL string) string {
+	lower := strings.ToLower(databaseURL)
+	if strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") {
+		return EnginePostgres
+	}
+	return EngineSQLite
+}
+
+// SQLiteDSN is the modernc.org/sqlite data source name for a file path.
+func SQLiteDSN(path string) string {
+	if path == "" {
+		path = DefaultSQLitePath
+	}
+	path = strings.TrimPrefix(path, "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i] // options of our own are set below
+	}
+	q := url.Values{}
+	for _, p := range sqlitePragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open connects to the database the URL names, applies every pending
+// migration (Perform's, then River's) and returns the store.
+func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	engine := EngineOf(databaseURL)
+	var (
+		db  *sql.DB
+		err error
+	)
+	switch engine {
+	case EnginePostgres:
+		db, err = sql.Open("pgx", databaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		db.SetMaxOpenConns(max(8, 2*runtime.GOMAXPROCS(0)))
+		db.SetMaxIdleConns(max(8, 2*runtime.GOMAXPROCS(0)))
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	default:
+		db, err = sql.Open("sqlite", SQLiteDSN(databaseURL))
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", databaseURL, err)
+		}
+		// WAL serves readers concurrently; writes serialise on the file lock
+		// (busy_timeout queues them). A handful of connections keeps reads
+		// parallel without many writers sleeping on the lock.
+		n := max(4, runtime.GOMAXPROCS(0))
+		db.SetMaxOpenConns(n)
+		db.SetMaxIdleConns(n)
+		db.SetConnMaxIdleTime(0)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to the %s database: %w", engine, err)
+	}
+	if err := migrate(ctx, db, engine, logger); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return newSQLStore(db, engine), nil
+}

@@ -1,0 +1,428 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nyaruka/phonenumbers"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+)
+
+// studioStore is one studio's view of the store: every query carries its id.
+type studioStore struct {
+	*sqlStore
+	studioID string
+}
+
+func (s *sqlStore) Studio(studioID string) StudioStore {
+	return &studioStore{sqlStore: s, studioID: studioID}
+}
+
+// exists reports whether table holds id in this studio. table is one of
+// the store's own constant names, never input.
+func (s *studioStore) exists(ctx context.Context, q querier, table, id string) (bool, error) {
+	var one int
+	err := q.QueryRowContext(ctx, s.q(`SELECT 1 FROM `+table+` WHERE studio_id = ? AND id = ?`), s.studioID, id).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// mustExist is exists with a not-found error naming the kind of id.
+func (s *studioStore) mustExist(ctx context.Context, q querier, table, noun, id string) error {
+	ok, err := s.exists(ctx, q, table, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return missing(noun, id)
+	}
+	return nil
+}
+
+// SearchDoc is what trainee search matches against: the lower-cased
+// "first last", the phone's E.164 digits, its national digits ("0501234567")
+// and the lower-cased email.
+func SearchDoc(firstName, lastName, e164 string, email *string) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(strings.TrimSpace(firstName) + " " + strings.TrimSpace(lastName)))
+	b.WriteString(" | ")
+	b.WriteString(phone.Digits(e164))
+	if national := nationalDigits(e164); national != "" {
+		b.WriteString(" | ")
+		b.WriteString(national)
+	}
+	if email != nil && *email != "" {
+		b.WriteString(" | ")
+		b.WriteString(strings.ToLower(*email))
+	}
+	return b.String()
+}
+
+// nationalDigits is the number as dialled inside its country, digits only
+// ("+972501234567" -> "0501234567").
+func nationalDigits(e164 string) string {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil {
+		return ""
+	}
+	return phone.Digits(phonenumbers.Format(num, phonenumbers.NATIONAL))
+}
+
+// SearchTerm is the form of a query that SearchDoc contains: the digits of
+// something typed like a phone ("050-123 45", "+972 50"), else the query
+// lower-cased.
+func SearchTerm(q string) string {
+	q = strings.TrimSpace(q)
+	hasDigit := false
+	for _, r := range q {
+		switch {
+		case r >= '0' && r <= '9':
+			hasDigit = true
+		case strings.ContainsRune("+-(). ", r):
+		default:
+			return strings.ToLower(q)
+		}
+	}
+	if hasDigit {
+		return phone.Digits(q)
+	}
+	return strings.ToLower(q)
+}
+
+// ftsPhrase quotes term as one FTS5 phrase: with the trigram tokenizer that
+// matches it as a substring.
+func ftsPhrase(term string) string {
+	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+}
+
+const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.birth_date, t.gender, t.height_cm, t.weight_kg,
+	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
+
+func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee) error {
+	var email, birth, gender, goal, started sql.NullString
+	var height, weight sql.NullFloat64
+	var steps sql.NullInt64
+	var created, updated int64
+	if err := row.Scan(&t.ID, &t.FirstName, &t.LastName, &t.Phone, &email, &birth, &gender, &height, &weight,
+		&goal, &steps, &t.Status, &started, &created, &updated); err != nil {
+		return err
+	}
+	t.Email, t.BirthDate, t.Gender, t.Goal, t.StartedOn = nullString(email), nullString(birth), nullString(gender), nullString(goal), nullString(started)
+	t.HeightCm, t.WeightKg = nullFloat(height), nullFloat(weight)
+	t.StepsGoal = nullInt(steps)
+	t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
+	t.Tags, t.CoachIDs = []string{}, []string{}
+	return nil
+}
+
+func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
+	where := []string{"t.studio_id = ?"}
+	args := []any{s.studioID}
+	if term := SearchTerm(f.Q); term != "" {
+		if s.engine == EngineSQLite && utf8.RuneCountInString(term) >= 3 {
+			where = append(where, "t.seq IN (SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?)")
+			args = append(args, ftsPhrase(term))
+		} else {
+			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
+			// a term under 3 characters has no trigram, so it scans.
+			where = append(where, `t.search_doc LIKE ? ESCAPE '\'`)
+			args = append(args, likePattern(term))
+		}
+	}
+	if f.Status != "" {
+		where = append(where, "t.status = ?")
+		args = append(args, f.Status)
+	}
+	if f.CoachID != "" {
+		where = append(where, "t.id IN (SELECT tc.trainee_id FROM trainee_coaches tc WHERE tc.studio_id = ? AND tc.coach_id = ?)")
+		args = append(args, s.studioID, f.CoachID)
+	}
+	if f.Tag != "" {
+		where = append(where, `t.id IN (SELECT tt.trainee_id FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
+			WHERE g.studio_id = ? AND g.name = ?)`)
+		args = append(args, s.studioID, f.Tag)
+	}
+	if f.CreatedAfter != nil {
+		where = append(where, "t.created_at > ?")
+		args = append(args, ms(*f.CreatedAfter))
+	}
+	if f.UpdatedAfter != nil {
+		where = append(where, "t.updated_at > ?")
+		args = append(args, ms(*f.UpdatedAfter))
+	}
+	cond := strings.Join(where, " AND ")
+	out := List[domain.Trainee]{Items: []domain.Trainee{}}
+	if err := s.queryRow(ctx, `SELECT count(*) FROM trainees t WHERE `+cond, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	limit, offset := pageArgs(f.Page)
+	if out.Total == 0 || offset >= out.Total {
+		return out, nil
+	}
+	rows, err := s.query(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE `+cond+`
+		ORDER BY t.last_name, t.first_name, t.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t domain.Trainee
+		if err := scanTrainee(rows, &t); err != nil {
+			return out, err
+		}
+		out.Items = append(out.Items, t)
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	return out, s.loadTraineeLinks(ctx, out.Items)
+}
+
+// loadTraineeLinks fills Tags and CoachIDs of the trainees, two queries for
+// the whole page.
+func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	index := make(map[string]*domain.Trainee, len(ts))
+	args := []any{s.studioID}
+	for i := range ts {
+		index[ts[i].ID] = &ts[i]
+		args = append(args, ts[i].ID)
+	}
+	in := placeholders(len(ts))
+	rows, err := s.query(ctx, `SELECT tt.trainee_id, g.name FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
+		WHERE tt.studio_id = ? AND tt.trainee_id IN (`+in+`)`, args...)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
+			return err
+		}
+		index[id].Tags = append(index[id].Tags, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = s.query(ctx, `SELECT trainee_id, coach_id FROM trainee_coaches WHERE studio_id = ? AND trainee_id IN (`+in+`)`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, coach string
+		if err := rows.Scan(&id, &coach); err != nil {
+			return err
+		}
+		index[id].CoachIDs = append(index[id].CoachIDs, coach)
+	}
+	for i := range ts {
+		slices.Sort(ts[i].Tags)
+		slices.Sort(ts[i].CoachIDs)
+	}
+	return rows.Err()
+}
+
+func (s *studioStore) getTrainee(ctx context.Context, where string, arg any) (domain.Trainee, error) {
+	var t domain.Trainee
+	err := scanTrainee(s.queryRow(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE t.studio_id = ? AND `+where, s.studioID, arg), &t)
+	if err != nil {
+		return t, notFound(err)
+	}
+	one := []domain.Trainee{t}
+	if err := s.loadTraineeLinks(ctx, one); err != nil {
+		return t, err
+	}
+	return one[0], nil
+}
+
+func (s *studioStore) GetTrainee(ctx context.Context, id string) (domain.Trainee, error) {
+	t, err := s.getTrainee(ctx, "t.id = ?", id)
+	return t, notFoundAs(err, "trainee", id)
+}
+
+func (s *studioStore) TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error) {
+	t, err := s.getTrainee(ctx, "t.phone = ?", e164)
+	if err == ErrNotFound {
+		return t, fmt.Errorf("%w: no trainee with phone %s in this studio", ErrNotFound, e164)
+	}
+	return t, err
+}
+
+// normalizeLinks trims, drops empties and duplicates, and sorts.
+func normalizeLinks(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, v := range in {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) error {
+	if t.ID == "" {
+		t.ID = ids.New(ids.Trainee)
+	}
+	if t.Status == "" {
+		t.Status = domain.TraineeActive
+	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = now()
+	}
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = t.CreatedAt
+	}
+	t.Tags, t.CoachIDs = normalizeLinks(t.Tags), normalizeLinks(t.CoachIDs)
+	return s.atomic(ctx, func(q querier) error {
+		_, err := q.ExecContext(ctx, s.q(`INSERT INTO trainees (id, studio_id, first_name, last_name, phone, email, birth_date, gender,
+			height_cm, weight_kg, goal, steps_goal, status, started_on, created_at, updated_at, search_doc)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, s.studioID, t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender,
+			t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal, t.Status, t.StartedOn, ms(t.CreatedAt), ms(t.UpdatedAt),
+			SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email))
+		if err != nil {
+			return s.traineeConflict(ctx, q, err, t)
+		}
+		return s.writeLinks(ctx, q, t)
+	})
+}
+
+// traineeConflict turns a unique violation into a ConflictError naming the
+// trainee that has the phone; a foreign key failure means the studio is gone.
+func (s *studioStore) traineeConflict(ctx context.Context, q querier, err error, t *domain.Trainee) error {
+	if isForeignKeyViolation(err) {
+		return missing("studio", s.studioID)
+	}
+	if !isUniqueViolation(err) {
+		return err
+	}
+	var existing string
+	lookup := q.QueryRowContext(ctx, s.q(`SELECT id FROM trainees WHERE studio_id = ? AND phone = ? AND id <> ?`), s.studioID, t.Phone, t.ID).Scan(&existing)
+	if lookup != nil {
+		return &ConflictError{Message: fmt.Sprintf("A trainee with id %s already exists.", t.ID), ExistingID: t.ID}
+	}
+	return &ConflictError{
+		Message:    fmt.Sprintf("The phone %s already belongs to trainee %s in this studio. Use get_trainee with that id, or update it instead of creating a new one.", t.Phone, existing),
+		ExistingID: existing,
+	}
+}
+
+// writeLinks replaces the trainee's tags (creating missing tags) and coaches.
+func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Trainee) error {
+	if _, err := q.ExecContext(ctx, s.q(`DELETE FROM trainee_tags WHERE studio_id = ? AND trainee_id = ?`), s.studioID, t.ID); err != nil {
+		return err
+	}
+	if _, err := q.ExecContext(ctx, s.q(`DELETE FROM trainee_coaches WHERE studio_id = ? AND trainee_id = ?`), s.studioID, t.ID); err != nil {
+		return err
+	}
+	if len(t.Tags) > 0 {
+		created := ms(now())
+		for _, name := range t.Tags {
+			if _, err := q.ExecContext(ctx, s.q(`INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)
+				ON CONFLICT (studio_id, name) DO NOTHING`), ids.New(ids.Tag), s.studioID, name, created); err != nil {
+				return err
+			}
+		}
+		args := []any{t.ID, s.studioID}
+		for _, name := range t.Tags {
+			args = append(args, name)
+		}
+		if _, err := q.ExecContext(ctx, s.q(`INSERT INTO trainee_tags (studio_id, trainee_id, tag_id)
+			SELECT studio_id, ?, id FROM tags WHERE studio_id = ? AND name IN (`+placeholders(len(t.Tags))+`)`), args...); err != nil {
+			return err
+		}
+	}
+	if len(t.CoachIDs) > 0 {
+		args := []any{s.studioID}
+		for _, id := range t.CoachIDs {
+			args = append(args, id)
+		}
+		rows, err := q.QueryContext(ctx, s.q(`SELECT id FROM coaches WHERE studio_id = ? AND id IN (`+placeholders(len(t.CoachIDs))+`)`), args...)
+		if err != nil {
+			return err
+		}
+		found := map[string]bool{}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			found[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range t.CoachIDs {
+			if !found[id] {
+				return missing("coach", id)
+			}
+		}
+		values := make([]string, len(t.CoachIDs))
+		vargs := make([]any, 0, 3*len(t.CoachIDs))
+		for i, id := range t.CoachIDs {
+			values[i] = "(?, ?, ?)"
+			vargs = append(vargs, s.studioID, t.ID, id)
+		}
+		if _, err := q.ExecContext(ctx, s.q(`INSERT INTO trainee_coaches (studio_id, trainee_id, coach_id) VALUES `+strings.Join(values, ", ")), vargs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateTrainee writes every field of t, the tag and coach lists included
+// (the lane merges a PATCH onto the current trainee first).
+func (s *studioStore) UpdateTrainee(ctx context.Context, t *domain.Trainee) error {
+	t.UpdatedAt = now()
+	t.Tags, t.CoachIDs = normalizeLinks(t.Tags), normalizeLinks(t.CoachIDs)
+	if t.Status == "" {
+		t.Status = domain.TraineeActive
+	}
+	return s.atomic(ctx, func(q querier) error {
+		res, err := q.ExecContext(ctx, s.q(`UPDATE trainees SET first_name = ?, last_name = ?, phone = ?, email = ?, birth_date = ?, gender = ?,
+			height_cm = ?, weight_kg = ?, goal = ?, steps_goal = ?, status = ?, started_on = ?, updated_at = ?, search_doc = ?
+			WHERE studio_id = ? AND id = ?`),
+			t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender, t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal,
+			t.Status, t.StartedOn, ms(t.UpdatedAt), SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email), s.studioID, t.ID)
+		if err != nil {
+			return s.traineeConflict(ctx, q, err, t)
+		}
+		if err := affected(res, nil, "trainee", t.ID); err != nil {
+			return err
+		}
+		var created int64
+		if err := q.QueryRowContext(ctx, s.q(`SELECT created_at FROM trainees WHERE studio_id = ? AND id = ?`), s.studioID, t.ID).Scan(&created); err != nil {
+			return err
+		}
+		t.CreatedAt = fromMS(created)
+		return s.writeLinks(ctx, q, t)
+	})
+}
+
+func (s *studioStore) DeleteTrainee(ctx context.Context, id string) error {
+	res, err := s.exec(ctx, `DELETE FROM trainees WHERE studio_id = ? AND id = ?`, s.studioID, id)
+	return affected(res, err, "trainee", id)
+}
+
+func (s *studioStore) CountActiveTrainees(ctx context.Context) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM trainees WHERE studio_id = ? AND status = ?`, s.studioID, domain.TraineeActive).Scan(&n)
+	return n, err
+}
