@@ -20,8 +20,8 @@ type (
 		Status       string `json:"status,omitempty" jsonschema:"Only trainees with this status: active, paused or archived. Omit for all."`
 		CoachID      string `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (coa_…), from list_coaches."`
 		Tag          string `json:"tag,omitempty" jsonschema:"Only trainees carrying this tag name, from list_tags."`
-		CreatedAfter string `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant (RFC 3339, or a date YYYY-MM-DD)."`
-		UpdatedAfter string `json:"updatedAfter,omitempty" jsonschema:"Only trainees whose profile changed after this instant (RFC 3339, or a date YYYY-MM-DD)."`
+		CreatedAfter string `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant, RFC 3339 (2026-03-01T00:00:00Z)."`
+		UpdatedAfter string `json:"updatedAfter,omitempty" jsonschema:"Only trainees whose profile changed after this instant, RFC 3339 (2026-03-01T00:00:00Z)."`
 		Paging
 	}
 	FindTraineeByPhoneInput struct {
@@ -104,11 +104,11 @@ func reads() []Tool {
 
 		define("list_coaches", "List coaches", true,
 			"List the studio's coaches with their ids (coa_…), for coachId and coachIds in other tools.",
-			func(NoInput) Request { return get("/rpc/coaches", nil) }),
+			func(in Paging) Request { return get("/rpc/coaches", paging(in)) }),
 
 		define("list_tags", "List tags", true,
 			"List the tags the studio uses to group trainees; tag names go into search_trainees, create_trainee and update_trainee.",
-			func(NoInput) Request { return get("/rpc/tags", nil) }),
+			func(in Paging) Request { return get("/rpc/tags", paging(in)) }),
 
 		define("list_tasks", "List tasks", true,
 			"List the coaches' to-do tasks, filtered by status, trainee or coach. Use it to get a taskId for update_task.",

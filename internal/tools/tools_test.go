@@ -73,7 +73,7 @@ func TestDescriptionsSayWhereIDsComeFrom(t *testing.T) {
 		}
 	}
 	plan, _ := ByName("assign_plan")
-	if !strings.Contains(plan.Description, "last live plan ends") || strings.Contains(plan.Description, "defaults to today") {
+	if !strings.Contains(plan.Description, "last live") || strings.Contains(plan.Description, "defaults to today") {
 		t.Errorf("assign_plan must describe what the lane does when startedOn is omitted: %q", plan.Description)
 	}
 	plans, _ := ByName("list_plans")
@@ -123,8 +123,8 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		{"list_plans", `{"search":"gold"}`, "GET", "/products", "limit=50&search=gold", ""},
 		{"list_program_templates", `{"limit":1}`, "GET", "/program-templates", "limit=1", ""},
 		{"list_forms", `{"search":"check-in"}`, "GET", "/forms", "limit=50&search=check-in", ""},
-		{"list_coaches", `{}`, "GET", "/rpc/coaches", "", ""},
-		{"list_tags", `null`, "GET", "/rpc/tags", "", ""},
+		{"list_coaches", `{}`, "GET", "/rpc/coaches", "limit=50", ""},
+		{"list_tags", `null`, "GET", "/rpc/tags", "limit=50", ""},
 		{"list_tasks", `{"status":"open","clientId":"trn_1","coachId":"coa_1"}`, "GET", "/tasks", "clientId=trn_1&coachId=coa_1&limit=50&status=open", ""},
 		{"create_trainee", `{"firstName":"Dana","lastName":"Levi","phone":"050-123-4567","tags":["vip"],"productId":"prd_1"}`,
 			"POST", "/trainees", "",
@@ -186,7 +186,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"get_trainee", `{}`, "traineeId is required. The trainee's id (trn_…), from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
-		{"list_coaches", `{"limit":5}`, `there is no argument "limit"; the arguments are: none.`},
+		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + long + `"}`, "prompt must be a string of at most 500 characters"},
 		{"create_task", `{"title":"t","detail":"` + strings.Repeat("y", 2001) + `"}`, "detail must be a string of at most 2000 characters"},
 		{"create_task", `{"title":"t","priority":6}`, "priority must be a whole number from 0 to 5; got 6."},

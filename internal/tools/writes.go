@@ -7,11 +7,11 @@ import "net/http"
 type TraineeProfile struct {
 	Email     string   `json:"email,omitempty" jsonschema:"Email address."`
 	BirthDate string   `json:"birthDate,omitempty" jsonschema:"Date of birth, YYYY-MM-DD."`
-	Gender    string   `json:"gender,omitempty" jsonschema:"Gender, as the coach states it (for example female or male)."`
-	HeightCm  float64  `json:"heightCm,omitempty" jsonschema:"Height in centimetres."`
+	Gender    string   `json:"gender,omitempty" jsonschema:"Gender: female, male or other."`
+	HeightCm  float64  `json:"heightCm,omitempty" jsonschema:"Height in centimetres, above 0 and at most 300."`
 	WeightKg  float64  `json:"weightKg,omitempty" jsonschema:"Current body weight in kilograms, above 0 and at most 500. To record a weigh-in with a date, use log_weight."`
 	Goal      string   `json:"goal,omitempty" jsonschema:"The trainee's goal in the coach's words (for example: lose 5 kg before the summer)."`
-	StepsGoal int      `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal."`
+	StepsGoal int      `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal, 0 to 100000."`
 	Tags      []string `json:"tags,omitzero" jsonschema:"Tag names, from list_tags; a new name creates the tag."`
 	CoachIDs  []string `json:"coachIds,omitzero" jsonschema:"Ids of the trainee's coaches (coa_…), from list_coaches."`
 }
@@ -37,6 +37,7 @@ type (
 		LastName  string `json:"lastName,omitempty" jsonschema:"New last name."`
 		Phone     string `json:"phone,omitempty" jsonschema:"New mobile number in any usual form; it must not belong to another trainee."`
 		Status    string `json:"status,omitempty" jsonschema:"New status: active, paused or archived."`
+		StartedOn string `json:"startedOn,omitempty" jsonschema:"The day the trainee started, YYYY-MM-DD."`
 		TraineeProfile
 	}
 	UpdateTraineeInput struct {
@@ -47,7 +48,7 @@ type (
 	AssignPlanInput struct {
 		TraineeRef
 		ProductID    string   `json:"productId" jsonschema:"The plan's id (prd_…), from list_plans."`
-		StartedOn    string   `json:"startedOn,omitempty" jsonschema:"First day of the plan, YYYY-MM-DD. When omitted the plan starts the day after the trainee's last live plan ends, or today if the trainee has no live plan."`
+		StartedOn    string   `json:"startedOn,omitempty" jsonschema:"First day of the plan, YYYY-MM-DD. When omitted the plan starts the day after the trainee's last live (or scheduled) plan ends, or today if there is none."`
 		Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee, overriding the plan's list price. Needed to price a plan whose list price is null; without it such a plan stays unpriced."`
 		DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days for this trainee, overriding the plan's duration. Omit to keep the plan's duration (null there means open-ended)."`
 	}
@@ -74,7 +75,7 @@ type (
 	SendFormInput struct {
 		TraineeRef
 		FormTemplateID string         `json:"formTemplateId" jsonschema:"The form's id (frm_…), from list_forms."`
-		DueAt          string         `json:"dueAt,omitempty" jsonschema:"When the form should be filled in, RFC 3339 (2026-03-01T09:00:00Z) or a date YYYY-MM-DD. Omit for no due date."`
+		DueAt          string         `json:"dueAt,omitempty" jsonschema:"When the answers are due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date."`
 		Prompt         string         `json:"prompt,omitempty" jsonschema:"A short note shown to the trainee with the form, at most 500 characters."`
 		Notify         *bool          `json:"notify,omitempty" jsonschema:"Omit (recommended) to let the studio announce the form to the trainee once, within the hour; false never announces it; true announces it now."`
 		FieldValues    map[string]any `json:"fieldValues,omitempty" jsonschema:"Answers to fill in ahead, keyed by the form field's key (see list_forms)."`
@@ -91,16 +92,16 @@ type (
 		Title    string `json:"title" jsonschema:"What the coach should do, in a short line."`
 		ClientID string `json:"clientId,omitempty" jsonschema:"The trainee the task is about (trn_…), from search_trainees."`
 		Detail   string `json:"detail,omitempty" jsonschema:"More detail for the coach, at most 2000 characters."`
-		DueAt    string `json:"dueAt,omitempty" jsonschema:"When it is due, RFC 3339 or a date YYYY-MM-DD. Omit for no due date."`
-		Priority *int   `json:"priority,omitempty" jsonschema:"Priority from 0 (lowest, the default) to 5 (highest)."`
+		DueAt    string `json:"dueAt,omitempty" jsonschema:"When it is due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date."`
+		Priority *int   `json:"priority,omitempty" jsonschema:"Priority from 0 (none, the default) to 5 (most urgent)."`
 		CoachID  string `json:"coachId,omitempty" jsonschema:"The coach who should do it (coa_…), from list_coaches. Omit for the studio as a whole."`
 	}
 
 	UpdateTaskInput struct {
 		TaskID      string `json:"taskId" jsonschema:"The task's id (tsk_…), from list_tasks or create_task."`
 		Status      string `json:"status,omitempty" jsonschema:"New status: open, done or snoozed."`
-		SnoozeUntil string `json:"snoozeUntil,omitempty" jsonschema:"With status snoozed: when the task comes back, RFC 3339 or a date YYYY-MM-DD."`
-		Priority    *int   `json:"priority,omitempty" jsonschema:"New priority from 0 (lowest) to 5 (highest)."`
+		SnoozeUntil string `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps, an RFC 3339 instant (2026-03-01T09:00:00Z). Sending it alone snoozes the task; status snoozed needs it."`
+		Priority    *int   `json:"priority,omitempty" jsonschema:"New priority from 0 (none) to 5 (most urgent)."`
 	}
 	updateTaskBody struct {
 		Status      string `json:"status,omitempty"`
@@ -111,7 +112,7 @@ type (
 	LogWeightInput struct {
 		TraineeRef
 		WeightKg   float64 `json:"weightKg" jsonschema:"The weight in kilograms, above 0 and at most 500."`
-		RecordedAt string  `json:"recordedAt,omitempty" jsonschema:"When the trainee weighed in, RFC 3339 or a date YYYY-MM-DD. Omit for now."`
+		RecordedAt string  `json:"recordedAt,omitempty" jsonschema:"When the trainee weighed in, an RFC 3339 instant (2026-03-01T07:30:00Z). Omit for now."`
 	}
 	logWeightBody struct {
 		WeightKg   float64 `json:"weightKg"`
@@ -128,7 +129,7 @@ func writes() []Tool {
 				"Answers the new trainee's profile with its id.",
 			func(in CreateTraineeInput) Request {
 				return send(http.MethodPost, "/trainees", createTraineeBody{CreateTraineeInput: in})
-			}),
+			}, oneOf("gender", "female", "male", "other")),
 
 		define("update_trainee", "Update a trainee", false,
 			"Change a trainee's profile: only the fields given change. "+
@@ -136,11 +137,11 @@ func writes() []Tool {
 				"Answers the updated profile.",
 			func(in UpdateTraineeInput) Request {
 				return send(http.MethodPatch, "/trainees/"+segment(in.TraineeID), in.UpdateTraineeFields)
-			}, oneOf("status", "active", "paused", "archived")),
+			}, oneOf("status", "active", "paused", "archived"), oneOf("gender", "female", "male", "other")),
 
 		define("assign_plan", "Assign a plan", false,
 			"Start a plan (productId from list_plans) for a trainee. "+
-				"When startedOn is omitted the plan starts the day after the trainee's last live plan ends, or today if none is live; "+
+				"When startedOn is omitted the plan starts the day after the trainee's last live (or scheduled) plan ends, or today if there is none; "+
 				"check list_trainee_subscriptions to see which. A plan with a null list price needs price to be priced. "+
 				"The trainee is not notified. Answers the new subscription.",
 			func(in AssignPlanInput) Request {
