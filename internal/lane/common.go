@@ -1,0 +1,133 @@
+package lane
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// defaultLimit is the page size when limit is not given.
+const defaultLimit = 50
+
+// pageQuery is the paging every list takes.
+type pageQuery struct {
+	Limit  int `json:"limit,omitempty" jsonschema:"How many items to return, 1 to 200; 50 when omitted." lane:"min=1,max=200"`
+	Offset int `json:"offset,omitempty" jsonschema:"How many items to skip; 0 when omitted. Pass the previous answer's nextOffset." lane:"min=0"`
+}
+
+func (p pageQuery) page() store.Page {
+	limit := p.Limit
+	if limit == 0 {
+		limit = defaultLimit
+	}
+	return store.Page{Limit: limit, Offset: p.Offset}
+}
+
+// searchQuery is a name search plus paging (products, templates, forms).
+type searchQuery struct {
+	Search string `json:"search,omitempty" jsonschema:"Part of the name to look for, case-insensitive." lane:"maxLength=200"`
+	pageQuery
+}
+
+// listOf is a list answer: one page, the total and where the next page starts.
+type listOf[T any] struct {
+	Items      []T  `json:"items"`
+	Total      int  `json:"total"`
+	NextOffset *int `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
+}
+
+func pageOf[T any](l store.List[T], p store.Page) listOf[T] {
+	out := listOf[T]{Items: l.Items, Total: l.Total}
+	if out.Items == nil {
+		out.Items = []T{}
+	}
+	if next := p.Offset + len(l.Items); len(l.Items) > 0 && next < l.Total {
+		out.NextOffset = &next
+	}
+	return out
+}
+
+// pageSlice pages a list the store returns whole.
+func pageSlice[T any](all []T, p store.Page) listOf[T] {
+	start := min(p.Offset, len(all))
+	end := min(start+p.Limit, len(all))
+	return pageOf(store.List[T]{Items: all[start:end], Total: len(all)}, p)
+}
+
+// lookup fetches one row of kind by id, answering the lane's not-found
+// sentence for an id that is not in this studio. An id with another kind's
+// prefix is refused without a query.
+func lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(context.Context, string) (T, error)) (T, error) {
+	var zero T
+	if !ids.Is(id, kind) {
+		return zero, notFound(kind, id)
+	}
+	v, err := get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return zero, notFound(kind, id)
+	}
+	return v, err
+}
+
+func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }
+
+// notify writes one outbox row with the request's source.
+func (c *call) notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
+	n := &domain.Notification{
+		ID:        ids.New(ids.Notification),
+		TraineeID: traineeID,
+		Kind:      kind,
+		Source:    c.p.Source,
+		CreatedAt: c.l.now().UTC(),
+	}
+	if payload != nil {
+		b, err := json.Marshal(payload)
+		if err != nil {
+			return err
+		}
+		n.Payload = b
+	}
+	return ss.AddNotification(c.ctx, n)
+}
+
+// inTx runs fn on this studio's store inside one transaction.
+func (c *call) inTx(fn func(ss store.StudioStore) error) error {
+	return c.l.store.InTx(c.ctx, func(tx store.Store) error { return fn(tx.Studio(c.p.StudioID)) })
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// cleanStrings trims, drops empties and duplicates, keeping order.
+func cleanStrings(in []string) []string {
+	out := make([]string, 0, len(in))
+	seen := map[string]bool{}
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// addDays adds n days to an ISO date.
+func addDays(date string, n int) string {
+	t, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return date
+	}
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s) // validated by the schema
+	return t.UTC()
+}

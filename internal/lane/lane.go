@@ -1,0 +1,369 @@
+// Package lane is the automation lane /v1/automation: the one HTTP API
+// through which every AI surface and integration reads and writes a studio's
+// data. A request goes through: request id -> audit -> rate limit -> auth
+// (studio API key) -> route -> validation -> plan limits -> store.
+//
+// Every answer is the envelope {"ok":true,"data":…,"requestId":…} or
+// {"ok":false,"error":{"code":…,"message":…},"requestId":…}; messages are
+// sentences a model can act on. Request schemas are Go structs whose JSON
+// schemas (github.com/google/jsonschema-go) validate requests and make the
+// OpenAPI document at /v1/automation/openapi.json.
+package lane
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/otherwise/perform/internal/audit"
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// Prefix is where the lane is mounted.
+const Prefix = "/v1/automation"
+
+// SourceHeader names the surface that made a call (api, mcp, agent).
+const SourceHeader = "X-Perform-Source"
+
+// maxBody bounds a request body; the largest legitimate one is a form template.
+const maxBody = 1 << 20
+
+// touchEvery is how often a key's lastUsedAt is written at most.
+const touchEvery = time.Minute
+
+// Options configure a Lane.
+type Options struct {
+	Store   store.Store
+	Limiter ratelimit.Limiter // nil: unlimited
+	Audit   audit.Sink        // nil: no audit
+	// Jobs is the River client; the lane itself enqueues nothing today (the
+	// form announcer is periodic), but handlers that add jobs insert them in
+	// the write's transaction through it. May be nil.
+	Jobs   *river.Client[*sql.Tx]
+	Logger *slog.Logger
+	Now    func() time.Time // nil: time.Now
+}
+
+// Lane is the automation lane's http.Handler; it serves the full paths
+// under /v1/automation.
+type Lane struct {
+	store   store.Store
+	limiter ratelimit.Limiter
+	audit   audit.Sink
+	jobs    *river.Client[*sql.Tx]
+	logger  *slog.Logger
+	now     func() time.Time
+
+	mux     *http.ServeMux
+	routes  []*route
+	handler http.Handler
+	byPhone http.Handler
+	openAPI []byte
+
+	// touched remembers when each key's lastUsedAt was last written, so most
+	// requests do not write.
+	touchMu sync.Mutex
+	touched map[string]time.Time
+}
+
+// New builds the lane.
+func New(o Options) *Lane {
+	l := &Lane{
+		store:   o.Store,
+		limiter: o.Limiter,
+		audit:   o.Audit,
+		jobs:    o.Jobs,
+		logger:  o.Logger,
+		now:     o.Now,
+		mux:     http.NewServeMux(),
+		touched: map[string]time.Time{},
+	}
+	if l.logger == nil {
+		l.logger = slog.New(slog.DiscardHandler)
+	}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	l.registerRoutes()
+	for _, rt := range l.routes {
+		if rt.path == byPhonePath {
+			// ServeMux cannot tell /trainees/by-phone/{phone} from
+			// /trainees/{id}/weights; authenticate routes it by prefix.
+			l.byPhone = l.endpoint(rt)
+			continue
+		}
+		l.mux.Handle(rt.method+" "+Prefix+rt.path, l.endpoint(rt))
+	}
+	l.mux.HandleFunc(Prefix+"/", l.noRoute)
+	l.openAPI = l.buildOpenAPI()
+
+	limited := ratelimit.Middleware(l.limiter, l.denyRateLimited)(http.HandlerFunc(l.authenticate))
+	l.handler = l.withRequestID(l.withAudit(limited))
+	return l
+}
+
+func (l *Lane) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.handler.ServeHTTP(w, r) }
+
+// OpenAPI returns the lane's OpenAPI 3.1 document.
+func (l *Lane) OpenAPI() []byte { return l.openAPI }
+
+// reqInfo is the per-request record the middlewares and the handler fill
+// in; the audit middleware writes it out when the answer is sent.
+type reqInfo struct {
+	id         string
+	principal  *auth.Principal
+	route      string
+	resourceID string
+	status     int
+}
+
+type reqInfoKey struct{}
+
+func infoFrom(ctx context.Context) *reqInfo {
+	if ri, ok := ctx.Value(reqInfoKey{}).(*reqInfo); ok {
+		return ri
+	}
+	return &reqInfo{}
+}
+
+func (l *Lane) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := &reqInfo{id: ids.New(ids.Request)}
+		w.Header().Set("X-Request-Id", ri.id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri)))
+	})
+}
+
+// statusWriter remembers the status sent.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// withAudit records one event per request whose studio is known: every
+// authenticated request, whatever its status, and requests with a revoked
+// key. Requests without a studio (no key, an unknown key, over the rate
+// limit before the key is read) are logged only: there is no studio to file
+// them under.
+func (l *Lane) withAudit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		ri := infoFrom(r.Context())
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		elapsed := time.Since(start)
+		route := ri.route
+		if route == "" {
+			route = r.URL.Path
+		}
+		l.logger.Debug("lane request", "requestId", ri.id, "method", r.Method, "route", route, "status", status, "durationMs", float64(elapsed.Microseconds())/1000)
+		if ri.principal == nil || l.audit == nil {
+			return
+		}
+		l.audit.Record(domain.AuditEvent{
+			ID:           ids.New(ids.Audit),
+			StudioID:     ri.principal.StudioID,
+			CredentialID: ri.principal.CredentialID,
+			Method:       r.Method,
+			Route:        route,
+			ResourceID:   ri.resourceID,
+			Status:       status,
+			DurationMs:   float64(elapsed.Microseconds()) / 1000,
+			RequestID:    ri.id,
+			Source:       ri.principal.Source,
+			At:           l.now().UTC(),
+		})
+	})
+}
+
+func (l *Lane) denyRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+	l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited,
+		Message: "Too many requests for this key. Wait " + (time.Duration(ratelimit.RetryAfterSeconds(d.RetryAfter)) * time.Second).String() + " (see Retry-After) and try again."})
+}
+
+// authenticate checks the studio API key on every request (no cache, so a
+// revocation from another process holds on the next request), puts the
+// principal into the context and hands over to the routes.
+func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == Prefix+"/openapi.json" {
+		l.serveOpenAPI(w, r)
+		return
+	}
+	ri := infoFrom(r.Context())
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized,
+			Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."})
+		return
+	}
+	token = strings.TrimSpace(token)
+	invalid := &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "invalid partner api key"}
+	if !auth.WellFormed(token) {
+		l.writeError(w, r, invalid)
+		return
+	}
+	hash := auth.Hash(token)
+	key, studio, err := l.store.APIKeyByHash(r.Context(), hash)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
+		l.writeError(w, r, invalid)
+		return
+	}
+	if err != nil {
+		l.internal(w, r, "looking up the API key", err)
+		return
+	}
+	p := &auth.Principal{
+		StudioID:     studio.ID,
+		StudioName:   studio.Name,
+		StudioSlug:   studio.Slug,
+		Region:       studio.Region,
+		Tier:         studio.Tier,
+		CredentialID: key.ID,
+		Source:       sourceOf(r),
+	}
+	ri.principal = p
+	if key.RevokedAt != nil {
+		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized,
+			Message: "This API key was revoked. Ask the studio for a new key (perform key create)."})
+		return
+	}
+	l.touch(r.Context(), key.ID)
+	r = r.WithContext(auth.WithPrincipal(r.Context(), p))
+	if phone, ok := strings.CutPrefix(r.URL.Path, Prefix+"/trainees/by-phone/"); ok && r.Method == http.MethodGet {
+		r.SetPathValue("phone", phone)
+		l.byPhone.ServeHTTP(w, r)
+		return
+	}
+	l.mux.ServeHTTP(w, r)
+}
+
+func sourceOf(r *http.Request) string {
+	switch s := strings.ToLower(strings.TrimSpace(r.Header.Get(SourceHeader))); s {
+	case domain.SourceMCP, domain.SourceAgent:
+		return s
+	default:
+		return domain.SourceAPI
+	}
+}
+
+// touch writes the key's lastUsedAt at most once a minute per key from this
+// process (the store also refuses more often than that across processes).
+func (l *Lane) touch(ctx context.Context, keyID string) {
+	now := l.now()
+	l.touchMu.Lock()
+	last, seen := l.touched[keyID]
+	due := !seen || now.Sub(last) >= touchEvery
+	if due {
+		l.touched[keyID] = now
+		if len(l.touched) > 10_000 { // forget old entries; keys are few in practice
+			for k, t := range l.touched {
+				if now.Sub(t) >= touchEvery {
+					delete(l.touched, k)
+				}
+			}
+		}
+	}
+	l.touchMu.Unlock()
+	if !due {
+		return
+	}
+	if err := l.store.TouchAPIKey(ctx, keyID, now.UTC()); err != nil {
+		l.logger.Warn("recording the key's last use failed", "keyId", keyID, "err", err)
+	}
+}
+
+// noRoute answers paths no route serves: 405 when the path exists under
+// another method, 404 otherwise.
+func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := l.mux.Handler(probe); pattern != Prefix+"/" && pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		l.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+			Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + strings.Join(allowed, " or ") + "."})
+		return
+	}
+	l.writeError(w, r, &Error{Status: http.StatusNotFound, Code: CodeNotFound,
+		Message: "There is no endpoint " + r.Method + " " + truncate(r.URL.Path, 100) + "; the lane's endpoints are listed in " + Prefix + "/openapi.json."})
+}
+
+type envelope struct {
+	OK        bool   `json:"ok"`
+	Data      any    `json:"data,omitempty"`
+	Error     *Error `json:"error,omitempty"`
+	RequestID string `json:"requestId"`
+}
+
+func (l *Lane) writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		l.logger.Warn("writing the answer failed", "err", err)
+	}
+}
+
+func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
+	l.writeJSON(w, status, envelope{OK: true, Data: data, RequestID: infoFrom(r.Context()).id})
+}
+
+func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
+	l.writeJSON(w, e.Status, envelope{OK: false, Error: e, RequestID: infoFrom(r.Context()).id})
+}
+
+// internal logs err with the request id and answers 500 without internals.
+func (l *Lane) internal(w http.ResponseWriter, r *http.Request, doing string, err error) {
+	l.logger.Error("lane request failed", "requestId", infoFrom(r.Context()).id, "doing", doing, "method", r.Method, "path", r.URL.Path, "err", err)
+	l.writeError(w, r, errInternal)
+}
+
+func readBody(r *http.Request) ([]byte, *Error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeBadRequest, Message: "The request body is larger than 1 MiB."}
+		}
+		return nil, &Error{Status: http.StatusBadRequest, Code: CodeBadRequest, Message: "The request body could not be read."}
+	}
+	return b, nil
+}

@@ -1,0 +1,163 @@
+package lane
+
+import (
+	"fmt"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+)
+
+type assignPlanInput struct {
+	ProductID    string   `json:"productId" jsonschema:"The plan to assign (an id from list_plans)." lane:"minLength=1,maxLength=100"`
+	StartedOn    *string  `json:"startedOn,omitempty" jsonschema:"First day of the plan. When omitted the plan starts the day after the trainee's last live or scheduled plan ends, or today if there is none." lane:"format=date"`
+	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee; when omitted the plan's list price (a plan without one stays unpriced)." lane:"min=0,max=1000000"`
+	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days for this trainee; when omitted the plan's own duration (none means open-ended)." lane:"min=1,max=3650"`
+	Notify       *bool    `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
+}
+
+// planTerms are the per-trainee choices of a new subscription.
+type planTerms struct {
+	StartedOn    *string
+	Price        *float64
+	DurationDays *int
+}
+
+func (l *Lane) planRoutes() {
+	add(l, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *call, _ *noInput) (listOf[domain.Subscription], error) {
+		ss := c.studio()
+		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return listOf[domain.Subscription]{}, err
+		}
+		subs, err := ss.ListSubscriptions(c.ctx, c.id())
+		if err != nil {
+			return listOf[domain.Subscription]{}, err
+		}
+		today := l.today()
+		for i := range subs {
+			subs[i].Derive(today)
+		}
+		return pageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
+	}, tool("list_trainee_subscriptions"), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created(), idOf(ids.Trainee))
+	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
+		return c.setSubscriptionState(domain.SubFrozen)
+	}, appOnly(), idOf(ids.Subscription))
+	add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *call, _ *noInput) (domain.Subscription, error) {
+		return c.setSubscriptionState(domain.SubCancelled)
+	}, appOnly(), idOf(ids.Subscription))
+}
+
+func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, error) {
+	var out domain.Subscription
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		product, err := lookup(c.ctx, ids.Product, in.ProductID, ss.GetProduct)
+		if err != nil {
+			return err
+		}
+		out, err = c.startSubscription(ss, t.ID, product, planTerms{StartedOn: in.StartedOn, Price: in.Price, DurationDays: in.DurationDays})
+		if err != nil {
+			return err
+		}
+		if isTrue(in.Notify) {
+			return c.notify(ss, t.ID, domain.NotifyPlanAssigned, map[string]any{"subscriptionId": out.ID, "productId": product.ID})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// startSubscription writes a new subscription. Without a start date it
+// begins the day after the trainee's last live or scheduled plan with an end
+// ends (open-ended plans do not push it), or today. EndsOn is inclusive:
+// start + duration - 1. Price is the override, else the list price, else none.
+func (c *call) startSubscription(ss store.StudioStore, traineeID string, product domain.Product, terms planTerms) (domain.Subscription, error) {
+	today := c.l.today()
+	start := today
+	if terms.StartedOn != nil {
+		start = *terms.StartedOn
+	} else {
+		subs, err := ss.ListSubscriptions(c.ctx, traineeID)
+		if err != nil {
+			return domain.Subscription{}, err
+		}
+		for _, s := range subs {
+			s.Derive(today)
+			if (s.Status == domain.SubLive || s.Status == domain.SubScheduled) && s.EndsOn != nil {
+				if next := addDays(*s.EndsOn, 1); next > start {
+					start = next
+				}
+			}
+		}
+	}
+	sub := domain.Subscription{
+		ID:          ids.New(ids.Subscription),
+		TraineeID:   traineeID,
+		ProductID:   product.ID,
+		ProductName: product.Name,
+		StartedOn:   start,
+		Price:       product.Price,
+		Currency:    product.Currency,
+		Status:      "active",
+		CreatedAt:   c.l.now().UTC(),
+	}
+	if terms.Price != nil {
+		sub.Price = terms.Price
+	}
+	duration := product.DurationDays
+	if terms.DurationDays != nil {
+		duration = terms.DurationDays
+	}
+	if duration != nil {
+		end := addDays(start, *duration-1)
+		sub.EndsOn = &end
+	}
+	if err := ss.CreateSubscription(c.ctx, &sub); err != nil {
+		return domain.Subscription{}, err
+	}
+	sub.Derive(today)
+	return sub, nil
+}
+
+func (c *call) setSubscriptionState(state string) (domain.Subscription, error) {
+	var out domain.Subscription
+	err := c.inTx(func(ss store.StudioStore) error {
+		sub, err := lookup(c.ctx, ids.Subscription, c.id(), ss.GetSubscription)
+		if err != nil {
+			return err
+		}
+		sub.Derive(c.l.today())
+		switch {
+		case sub.Status == domain.SubCancelled:
+			return conflict(fmt.Sprintf("Subscription %s is already cancelled.", sub.ID))
+		case sub.Status == domain.SubEnded:
+			return conflict(fmt.Sprintf("Subscription %s ended on %s; there is nothing to %s.", sub.ID, *sub.EndsOn, verbOf(state)))
+		case sub.Status == state:
+			return conflict(fmt.Sprintf("Subscription %s is already %s.", sub.ID, state))
+		}
+		if err := ss.SetSubscriptionState(c.ctx, sub.ID, state); err != nil {
+			return err
+		}
+		if state == domain.SubFrozen {
+			// A freeze always tells the trainee: that is why it is not a tool.
+			if err := c.notify(ss, sub.TraineeID, domain.NotifyFreeze, map[string]any{"subscriptionId": sub.ID}); err != nil {
+				return err
+			}
+		}
+		out, err = ss.GetSubscription(c.ctx, sub.ID)
+		out.Derive(c.l.today())
+		return err
+	})
+	return out, err
+}
+
+func verbOf(state string) string {
+	if state == domain.SubFrozen {
+		return "freeze"
+	}
+	return "cancel"
+}

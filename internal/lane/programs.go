@@ -1,0 +1,298 @@
+package lane
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+)
+
+type assignProgramInput struct {
+	TemplateID      string  `json:"templateId" jsonschema:"The program template (an id from list_program_templates)." lane:"minLength=1,maxLength=100"`
+	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date"`
+	Notify          *bool   `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
+	ReplaceExisting *bool   `json:"replaceExisting,omitempty" jsonschema:"true marks the trainee's current programs replaced; false or omitted keeps them beside the new one."`
+}
+
+type assignFormInput struct {
+	FormTemplateID string                     `json:"formTemplateId" jsonschema:"The form to send (an id from list_forms)." lane:"minLength=1,maxLength=100"`
+	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due."`
+	Prompt         *string                    `json:"prompt,omitempty" jsonschema:"A note shown with the form." lane:"maxLength=500"`
+	Notify         *bool                      `json:"notify,omitempty" jsonschema:"true announces the form now; false never; omitted lets the periodic announcer tell the trainee once within the hour."`
+	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key."`
+}
+
+type logWeightInput struct {
+	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500." lane:"gt=0,max=500"`
+	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted."`
+}
+
+type formResponseInput struct {
+	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (an id from list_forms); taken from the assignment when assignmentId is given." lane:"maxLength=100"`
+	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
+	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key."`
+	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted."`
+}
+
+type messageInput struct {
+	Text string `json:"text" jsonschema:"The message to the trainee." lane:"minLength=1,maxLength=4000"`
+}
+
+type queued struct {
+	NotificationID string `json:"notificationId"`
+	TraineeID      string `json:"traineeId"`
+	Kind           string `json:"kind"`
+}
+
+func (l *Lane) traineeRecordRoutes() {
+	add(l, "GET", "/trainees/{id}/programs", "A trainee's programs.", func(c *call, _ *noInput) (listOf[domain.Program], error) {
+		ss := c.studio()
+		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return listOf[domain.Program]{}, err
+		}
+		progs, err := ss.ListPrograms(c.ctx, c.id())
+		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
+	}, tool("list_trainee_programs"), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template.", l.assignProgram, tool("assign_program"), created(), idOf(ids.Trainee))
+
+	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
+		ss := c.studio()
+		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return listOf[domain.FormResponse]{}, err
+		}
+		res, err := ss.ListFormResponses(c.ctx, c.id(), q.page())
+		return pageOf(res, q.page()), err
+	}, tool("list_trainee_form_responses"), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created(), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, appOnly(), created(), idOf(ids.Trainee))
+
+	add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *call, q *pageQuery) (listOf[domain.Weight], error) {
+		ss := c.studio()
+		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return listOf[domain.Weight]{}, err
+		}
+		res, err := ss.ListWeights(c.ctx, c.id(), q.page())
+		return pageOf(res, q.page()), err
+	}, tool("list_trainee_weights"), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created(), idOf(ids.Trainee))
+
+	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {
+		return c.queueForTrainee(domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
+	}, appOnly(), created(), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *call, _ *noInput) (queued, error) {
+		return c.queueForTrainee(domain.NotifyWhatsAppInvite, nil)
+	}, appOnly(), created(), idOf(ids.Trainee))
+}
+
+func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, error) {
+	var out domain.Program
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		tmpl, err := lookup(c.ctx, ids.ProgramTemplate, in.TemplateID, ss.GetProgramTemplate)
+		if err != nil {
+			return err
+		}
+		if isTrue(in.ReplaceExisting) {
+			if err := ss.ReplaceActivePrograms(c.ctx, t.ID); err != nil {
+				return err
+			}
+		}
+		out = domain.Program{
+			ID:         ids.New(ids.Program),
+			TraineeID:  t.ID,
+			TemplateID: tmpl.ID,
+			Name:       tmpl.Name,
+			StartsOn:   l.today(),
+			Status:     domain.ProgramActive,
+			CreatedAt:  l.now().UTC(),
+		}
+		if in.StartsOn != nil {
+			out.StartsOn = *in.StartsOn
+		}
+		if err := ss.CreateProgram(c.ctx, &out); err != nil {
+			return err
+		}
+		if isTrue(in.Notify) {
+			return c.notify(ss, t.ID, domain.NotifyProgramAssigned, map[string]any{"programId": out.ID, "templateId": tmpl.ID})
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, error) {
+	var out domain.FormAssignment
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		form, err := lookup(c.ctx, ids.FormTemplate, in.FormTemplateID, ss.GetFormTemplate)
+		if err != nil {
+			return err
+		}
+		if e := checkFieldKeys("fieldValues", form, in.FieldValues); e != nil {
+			return e
+		}
+		now := l.now().UTC()
+		out = domain.FormAssignment{
+			ID:             ids.New(ids.FormAssignment),
+			TraineeID:      t.ID,
+			FormTemplateID: form.ID,
+			FormName:       form.Name,
+			DueAt:          utcPtr(in.DueAt),
+			Prompt:         in.Prompt,
+			Notify:         in.Notify,
+			Status:         "pending",
+			CreatedAt:      now,
+		}
+		if len(in.FieldValues) > 0 {
+			if out.FieldValues, err = json.Marshal(in.FieldValues); err != nil {
+				return err
+			}
+		}
+		if isTrue(in.Notify) {
+			out.AnnouncedAt = &now
+		}
+		if err := ss.CreateFormAssignment(c.ctx, &out); err != nil {
+			return err
+		}
+		// notify true announces now; false never; omitted is left to the
+		// periodic FormAnnouncer.
+		if isTrue(in.Notify) {
+			return c.notify(ss, t.ID, domain.NotifyFormAssigned, map[string]any{"assignmentId": out.ID, "formTemplateId": form.ID})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// checkFieldKeys answers 422 naming field for keys the form does not have.
+func checkFieldKeys(field string, form domain.FormTemplate, values map[string]json.RawMessage) *Error {
+	keys := make([]string, 0, len(form.Fields))
+	for _, f := range form.Fields {
+		keys = append(keys, f.Key)
+	}
+	var errs []fieldError
+	for k := range values {
+		known := false
+		for _, f := range form.Fields {
+			known = known || f.Key == k
+		}
+		if !known {
+			errs = append(errs, fieldError{field + "." + k, fmt.Sprintf("%s.%s is not a field of form %s; its fields are %s.", field, k, form.ID, strings.Join(keys, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return validationError(errs)
+	}
+	return nil
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormResponse, error) {
+	var out domain.FormResponse
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		formID := ""
+		if in.FormTemplateID != nil {
+			formID = *in.FormTemplateID
+		}
+		if in.AssignmentID != nil {
+			a, err := lookup(c.ctx, ids.FormAssignment, *in.AssignmentID, ss.GetFormAssignment)
+			if err != nil {
+				return err
+			}
+			if a.TraineeID != t.ID {
+				return notFound(ids.FormAssignment, a.ID)
+			}
+			if formID != "" && formID != a.FormTemplateID {
+				return invalidField("formTemplateId", fmt.Sprintf("formTemplateId %s does not match assignment %s, which is form %s; omit formTemplateId or send that one.", formID, a.ID, a.FormTemplateID))
+			}
+			formID = a.FormTemplateID
+		}
+		if formID == "" {
+			return invalidField("formTemplateId", "formTemplateId is required when there is no assignmentId; get one from list_forms.")
+		}
+		form, err := lookup(c.ctx, ids.FormTemplate, formID, ss.GetFormTemplate)
+		if err != nil {
+			return err
+		}
+		if e := checkFieldKeys("answers", form, in.Answers); e != nil {
+			return e
+		}
+		answers, err := json.Marshal(in.Answers)
+		if err != nil {
+			return err
+		}
+		out = domain.FormResponse{
+			ID:             ids.New(ids.FormResponse),
+			TraineeID:      t.ID,
+			FormTemplateID: form.ID,
+			FormName:       form.Name,
+			AssignmentID:   in.AssignmentID,
+			Answers:        answers,
+			SubmittedAt:    l.now().UTC(),
+		}
+		if in.SubmittedAt != nil {
+			out.SubmittedAt = in.SubmittedAt.UTC()
+		}
+		return ss.CreateFormResponse(c.ctx, &out)
+	})
+	return out, err
+}
+
+func (l *Lane) logWeight(c *call, in *logWeightInput) (domain.Weight, error) {
+	var out domain.Weight
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		now := l.now().UTC()
+		out = domain.Weight{ID: ids.New(ids.Weight), TraineeID: t.ID, WeightKg: in.WeightKg, RecordedAt: now, CreatedAt: now}
+		if in.RecordedAt != nil {
+			out.RecordedAt = in.RecordedAt.UTC()
+		}
+		return ss.CreateWeight(c.ctx, &out)
+	})
+	return out, err
+}
+
+// queueForTrainee writes the outbox row that is the whole point of the
+// request (a message, an invite).
+func (c *call) queueForTrainee(kind string, payload map[string]any) (queued, error) {
+	var out queued
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		n := &domain.Notification{ID: ids.New(ids.Notification), TraineeID: t.ID, Kind: kind, Source: c.p.Source, CreatedAt: c.l.now().UTC()}
+		if payload != nil {
+			if n.Payload, err = json.Marshal(payload); err != nil {
+				return err
+			}
+		}
+		out = queued{NotificationID: n.ID, TraineeID: t.ID, Kind: kind}
+		return ss.AddNotification(c.ctx, n)
+	})
+	return out, err
+}

@@ -1,0 +1,144 @@
+package lane
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// route is one endpoint: how it is served and how the OpenAPI document
+// describes it. Both read the same request schema.
+type route struct {
+	method  string
+	path    string // relative to Prefix, with {id} wildcards
+	summary string
+	// tool is the coach tool that calls this endpoint; appOnly marks the
+	// endpoints that exist for the studio's own apps and never become tools.
+	tool    string
+	appOnly bool
+	idKind  ids.Kind // the kind of the {id} wildcard, if any
+	status  int      // success status
+	input   *inputSchema
+	output  *jsonschema.Schema
+	handle  func(c *call) (any, error)
+}
+
+// call is one request as a handler sees it.
+type call struct {
+	ctx context.Context
+	r   *http.Request
+	l   *Lane
+	p   *auth.Principal
+	// present is the body's fields as sent, so a PATCH tells absent from null.
+	present map[string]json.RawMessage
+}
+
+// studio is this studio's store (outside any transaction).
+func (c *call) studio() store.StudioStore { return c.l.store.Studio(c.p.StudioID) }
+
+// id is the path's {id}.
+func (c *call) id() string { return c.r.PathValue("id") }
+
+// has reports whether the body carried field.
+func (c *call) has(field string) bool { _, ok := c.present[field]; return ok }
+
+// setResource names the resource the request concerns, for the audit.
+func (c *call) setResource(id string) { infoFrom(c.ctx).resourceID = id }
+
+// noInput is the input of an endpoint that takes none.
+type noInput struct{}
+
+type opt func(*route)
+
+func tool(name string) opt { return func(r *route) { r.tool = name } }
+func appOnly() opt         { return func(r *route) { r.appOnly = true } }
+func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
+func idOf(k ids.Kind) opt  { return func(r *route) { r.idKind = k } }
+
+// add registers an endpoint whose input (query for GET and DELETE, JSON
+// body otherwise) is In and whose data is Out.
+func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in *In) (Out, error), opts ...opt) {
+	rt := &route{method: method, path: path, summary: summary, status: http.StatusOK, input: schemaFor[In]()}
+	out, err := jsonschema.For[Out](inferOptions)
+	if err != nil {
+		panic("lane: output schema of " + path + ": " + err.Error())
+	}
+	rt.output = out
+	for _, o := range opts {
+		o(rt)
+	}
+	usesQuery := method == http.MethodGet || method == http.MethodDelete
+	rt.handle = func(c *call) (any, error) {
+		in := new(In)
+		if usesQuery {
+			if e := rt.input.decodeQuery(c.r.URL.Query(), in); e != nil {
+				return nil, e
+			}
+		} else {
+			body, e := readBody(c.r)
+			if e != nil {
+				return nil, e
+			}
+			present, e := rt.input.decodeBody(body, in)
+			if e != nil {
+				return nil, e
+			}
+			c.present = present
+		}
+		return fn(c, in)
+	}
+	l.routes = append(l.routes, rt)
+}
+
+func (l *Lane) endpoint(rt *route) http.Handler {
+	pattern := rt.method + " " + Prefix + rt.path
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := infoFrom(r.Context())
+		ri.route = pattern
+		if strings.Contains(rt.path, "{id}") {
+			ri.resourceID = r.PathValue("id")
+		}
+		p, _ := auth.PrincipalFrom(r.Context())
+		c := &call{ctx: r.Context(), r: r, l: l, p: p}
+		data, err := rt.handle(c)
+		if err != nil {
+			l.fail(w, r, rt, err)
+			return
+		}
+		l.writeData(w, r, rt.status, data)
+	})
+}
+
+// fail answers a handler's error: lane errors as they are, a store's
+// not-found about the path's id and conflicts as sentences, the rest 500.
+func (l *Lane) fail(w http.ResponseWriter, r *http.Request, rt *route, err error) {
+	var le *Error
+	var ce *store.ConflictError
+	switch {
+	case errors.As(err, &le):
+		l.writeError(w, r, le)
+	case errors.As(err, &ce):
+		l.writeError(w, r, conflict(ce.Message))
+	case errors.Is(err, store.ErrNotFound) && rt.idKind != "":
+		l.writeError(w, r, notFound(rt.idKind, r.PathValue("id")))
+	default:
+		l.internal(w, r, rt.method+" "+rt.path, err)
+	}
+}
+
+// typeName is a type's name for the OpenAPI components.
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	return t.Name()
+}

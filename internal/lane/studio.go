@@ -1,0 +1,276 @@
+package lane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/store"
+)
+
+type studioInfo struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Slug   string `json:"slug"`
+	Region string `json:"region"`
+	Tier   string `json:"tier"`
+}
+
+type coachInput struct {
+	Name   string  `json:"name" jsonschema:"The coach's name." lane:"minLength=1,maxLength=200"`
+	Phone  *string `json:"phone,omitempty" jsonschema:"Mobile phone; the WhatsApp assistant recognises the coach by it." lane:"maxLength=40"`
+	Email  *string `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
+	Active *bool   `json:"active,omitempty" jsonschema:"Whether the coach is active; true when omitted."`
+}
+
+type updateCoachInput struct {
+	Name   *string `json:"name,omitempty" jsonschema:"The coach's name." lane:"minLength=1,maxLength=200,null=false"`
+	Phone  *string `json:"phone,omitempty" jsonschema:"Mobile phone; null removes it." lane:"maxLength=40"`
+	Email  *string `json:"email,omitempty" jsonschema:"Email address; null removes it." lane:"format=email,maxLength=200"`
+	Active *bool   `json:"active,omitempty" jsonschema:"Whether the coach is active." lane:"null=false"`
+}
+
+type tagInput struct {
+	Name string `json:"name" jsonschema:"The tag's name." lane:"minLength=1,maxLength=50"`
+}
+
+// Tasks: priority is 0 (none, the default) to 5 (most urgent).
+type createTaskInput struct {
+	Title    string     `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
+	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns (an id from search_trainees)." lane:"maxLength=100"`
+	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
+	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due."`
+	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches)." lane:"maxLength=100"`
+}
+
+type updateTaskInput struct {
+	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil." lane:"enum=open|done|snoozed,null=false"`
+	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task."`
+	Priority    *int       `json:"priority,omitempty" jsonschema:"0 (none) to 5 (most urgent)." lane:"min=0,max=5,null=false"`
+}
+
+type tasksQuery struct {
+	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
+	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100"`
+	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100"`
+	pageQuery
+}
+
+func (l *Lane) studioRoutes() {
+	add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *call, _ *noInput) (studioInfo, error) {
+		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier}, nil
+	})
+
+	add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *call, q *pageQuery) (listOf[domain.Coach], error) {
+		res, err := c.studio().ListCoaches(c.ctx, q.page())
+		return pageOf(res, q.page()), err
+	}, tool("list_coaches"))
+	add(l, "POST", "/coaches", "Add a coach.", l.createCoach, appOnly(), created())
+	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, appOnly(), idOf(ids.Coach))
+
+	add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *call, q *pageQuery) (listOf[domain.Tag], error) {
+		res, err := c.studio().ListTags(c.ctx, q.page())
+		return pageOf(res, q.page()), err
+	}, tool("list_tags"))
+	add(l, "POST", "/tags", "Create a tag.", func(c *call, in *tagInput) (domain.Tag, error) {
+		t := domain.Tag{ID: ids.New(ids.Tag), Name: strings.TrimSpace(in.Name), CreatedAt: l.now().UTC()}
+		if err := c.studio().CreateTag(c.ctx, &t); err != nil {
+			return t, err
+		}
+		c.setResource(t.ID)
+		return t, nil
+	}, appOnly(), created())
+	add(l, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *call, _ *noInput) (deleted, error) {
+		if !ids.Is(c.id(), ids.Tag) {
+			return deleted{}, notFound(ids.Tag, c.id())
+		}
+		if err := c.studio().DeleteTag(c.ctx, c.id()); err != nil {
+			return deleted{}, err
+		}
+		return deleted{ID: c.id(), Deleted: true}, nil
+	}, appOnly(), idOf(ids.Tag))
+
+	add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *call, q *tasksQuery) (listOf[domain.Task], error) {
+		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.page()}
+		res, err := c.studio().ListTasks(c.ctx, f)
+		return pageOf(res, f.Page), err
+	}, tool("list_tasks"))
+	add(l, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, tool("create_task"), created())
+	add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, tool("update_task"), idOf(ids.Task))
+
+	add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *call, q *pageQuery) (listOf[domain.APIKey], error) {
+		keys, err := l.store.ListAPIKeys(c.ctx, c.p.StudioID)
+		return pageSlice(keys, q.page()), err
+	}, appOnly())
+	add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *call, _ *noInput) (domain.APIKey, error) {
+		k, err := l.store.FindAPIKey(c.ctx, c.p.StudioID, c.id())
+		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.p.StudioID) {
+			return k, notFound(ids.APIKey, c.id())
+		}
+		if err != nil {
+			return k, err
+		}
+		c.setResource(k.ID)
+		if k.RevokedAt != nil {
+			return k, nil // revoking twice is harmless
+		}
+		now := l.now().UTC()
+		if err := l.store.RevokeAPIKey(c.ctx, k.ID, now); err != nil {
+			return k, err
+		}
+		k.RevokedAt = &now
+		return k, nil
+	}, appOnly())
+
+	add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *call, q *pageQuery) (listOf[domain.Notification], error) {
+		res, err := c.studio().ListNotifications(c.ctx, q.page())
+		return pageOf(res, q.page()), err
+	}, appOnly())
+}
+
+func (c *call) coachPhone(raw *string) (*string, *Error) {
+	if raw == nil || strings.TrimSpace(*raw) == "" {
+		return nil, nil
+	}
+	e164, err := phone.Normalize(*raw, c.p.Region)
+	if err != nil {
+		return nil, invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", truncate(*raw, 40)))
+	}
+	return &e164, nil
+}
+
+func (l *Lane) createCoach(c *call, in *coachInput) (domain.Coach, error) {
+	p, perr := c.coachPhone(in.Phone)
+	if perr != nil {
+		return domain.Coach{}, perr
+	}
+	co := domain.Coach{ID: ids.New(ids.Coach), Name: strings.TrimSpace(in.Name), Phone: p, Email: in.Email, Active: in.Active == nil || *in.Active, CreatedAt: l.now().UTC()}
+	if err := c.studio().CreateCoach(c.ctx, &co); err != nil {
+		return co, err
+	}
+	c.setResource(co.ID)
+	return co, nil
+}
+
+func (l *Lane) updateCoach(c *call, in *updateCoachInput) (domain.Coach, error) {
+	ss := c.studio()
+	co, err := lookup(c.ctx, ids.Coach, c.id(), ss.GetCoach)
+	if err != nil {
+		return co, err
+	}
+	if in.Name != nil {
+		co.Name = strings.TrimSpace(*in.Name)
+	}
+	if c.has("phone") {
+		p, perr := c.coachPhone(in.Phone)
+		if perr != nil {
+			return co, perr
+		}
+		co.Phone = p
+	}
+	if c.has("email") {
+		co.Email = in.Email
+	}
+	if in.Active != nil {
+		co.Active = *in.Active
+	}
+	return co, ss.UpdateCoach(c.ctx, &co)
+}
+
+func (l *Lane) createTask(c *call, in *createTaskInput) (domain.Task, error) {
+	ss := c.studio()
+	if in.ClientID != nil {
+		if _, err := lookup(c.ctx, ids.Trainee, *in.ClientID, ss.GetTrainee); err != nil {
+			return domain.Task{}, err
+		}
+	}
+	if in.CoachID != nil {
+		if _, err := lookup(c.ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
+			return domain.Task{}, err
+		}
+	}
+	now := l.now().UTC()
+	t := domain.Task{
+		ID:        ids.New(ids.Task),
+		Title:     strings.TrimSpace(in.Title),
+		ClientID:  in.ClientID,
+		Detail:    in.Detail,
+		DueAt:     utcPtr(in.DueAt),
+		CoachID:   in.CoachID,
+		Status:    domain.TaskOpen,
+		Source:    c.p.Source,
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
+	if in.Priority != nil {
+		t.Priority = *in.Priority
+	}
+	if err := ss.CreateTask(c.ctx, &t); err != nil {
+		return t, err
+	}
+	c.setResource(t.ID)
+	return t, nil
+}
+
+// updateTask: status snoozed needs snoozeUntil (in the request or already on
+// the task); snoozeUntil alone snoozes; open and done clear the snooze.
+func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
+	ss := c.studio()
+	t, err := lookup(c.ctx, ids.Task, c.id(), ss.GetTask)
+	if err != nil {
+		return t, err
+	}
+	status := t.Status
+	if in.Status != nil {
+		status = *in.Status
+	} else if in.SnoozeUntil != nil {
+		status = domain.TaskSnoozed
+	}
+	switch status {
+	case domain.TaskSnoozed:
+		if in.SnoozeUntil == nil {
+			return t, invalidField("snoozeUntil", "snoozeUntil is required when status is snoozed; send the date and time the task should wake, like 2026-03-01T09:00:00Z.")
+		}
+		t.SnoozeUntil = utcPtr(in.SnoozeUntil)
+	default:
+		if in.SnoozeUntil != nil {
+			return t, invalidField("snoozeUntil", fmt.Sprintf("snoozeUntil only goes with status snoozed, not %s; drop it or send status snoozed.", status))
+		}
+		t.SnoozeUntil = nil
+	}
+	t.Status = status
+	if in.Priority != nil {
+		t.Priority = *in.Priority
+	}
+	t.UpdatedAt = l.now().UTC()
+	return t, ss.UpdateTask(c.ctx, &t)
+}
+
+// CheckKeyLimit answers a PLAN_LIMIT *Error when the studio already has as
+// many live API keys as its tier allows. Whoever creates keys (the CLI, the
+// agent minting its own) calls it first.
+func CheckKeyLimit(ctx context.Context, st store.Global, studio domain.Studio) error {
+	n, err := st.CountLiveAPIKeys(ctx, studio.ID)
+	if err != nil {
+		return err
+	}
+	tier := studio.Limits()
+	if n >= tier.MaxAPIKeys {
+		return planLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE /v1/automation/keys/{id}) or upgrade the studio's plan.", tier.Name, tier.MaxAPIKeys, studio.Slug, n))
+	}
+	return nil
+}
+
+func (l *Lane) registerRoutes() {
+	l.studioRoutes()
+	l.traineeRoutes()
+	l.planRoutes()
+	l.traineeRecordRoutes()
+	l.catalogRoutes()
+}

@@ -1,0 +1,318 @@
+package lane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/store"
+)
+
+type searchTraineesQuery struct {
+	Q            string     `json:"q,omitempty" jsonschema:"Part of a name, phone number or email, case-insensitive." lane:"maxLength=200"`
+	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
+	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100"`
+	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100"`
+	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
+	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
+	pageQuery
+}
+
+// profile is what a trainee create and update share.
+type profile struct {
+	Email     *string  `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
+	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date"`
+	Gender    *string  `json:"gender,omitempty" jsonschema:"Gender." lane:"enum=female|male|other"`
+	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres." lane:"gt=0,max=300"`
+	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms." lane:"gt=0,max=500"`
+	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
+	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
+	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
+	CoachIDs  []string `json:"coachIds,omitempty" jsonschema:"Coach ids from list_coaches. On update the list replaces the trainee's coaches." lane:"maxLength=100,maxItems=20"`
+}
+
+type createTraineeInput struct {
+	FirstName string  `json:"firstName" jsonschema:"First name." lane:"minLength=1,maxLength=100"`
+	LastName  string  `json:"lastName" jsonschema:"Last name." lane:"minLength=1,maxLength=100"`
+	Phone     string  `json:"phone" jsonschema:"Mobile phone in any usual form; numbers without a country code are read in the studio's region." lane:"minLength=1,maxLength=40"`
+	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
+	profile
+	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start now (an id from list_plans)." lane:"maxLength=100"`
+	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today when omitted." lane:"format=date"`
+	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
+	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
+}
+
+type updateTraineeInput struct {
+	FirstName *string `json:"firstName,omitempty" jsonschema:"First name." lane:"minLength=1,maxLength=100,null=false"`
+	LastName  *string `json:"lastName,omitempty" jsonschema:"Last name." lane:"minLength=1,maxLength=100,null=false"`
+	Phone     *string `json:"phone,omitempty" jsonschema:"Mobile phone in any usual form." lane:"minLength=1,maxLength=40,null=false"`
+	Status    *string `json:"status,omitempty" jsonschema:"active, paused or archived." lane:"enum=active|paused|archived,null=false"`
+	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started." lane:"format=date"`
+	profile
+}
+
+type traineeCreated struct {
+	domain.Trainee
+	Subscription *domain.Subscription `json:"subscription,omitempty"`
+}
+
+type deleted struct {
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
+// byPhonePath is served by prefix (see Lane.authenticate).
+const byPhonePath = "/trainees/by-phone/{phone}"
+
+func (l *Lane) traineeRoutes() {
+	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging.", l.searchTrainees, tool("search_trainees"))
+	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
+	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
+		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
+	}, tool("get_trainee"), idOf(ids.Trainee))
+	add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, tool("create_trainee"), created())
+	add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, tool("update_trainee"), idOf(ids.Trainee))
+	add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *call, _ *noInput) (deleted, error) {
+		ss := c.studio()
+		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return deleted{}, err
+		}
+		if err := ss.DeleteTrainee(c.ctx, c.id()); err != nil {
+			return deleted{}, err
+		}
+		return deleted{ID: c.id(), Deleted: true}, nil
+	}, appOnly(), idOf(ids.Trainee))
+}
+
+func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Trainee], error) {
+	f := store.TraineeFilter{
+		Q:            strings.TrimSpace(q.Q),
+		Status:       q.Status,
+		CoachID:      q.CoachID,
+		Tag:          q.Tag,
+		CreatedAfter: q.CreatedAfter,
+		UpdatedAfter: q.UpdatedAfter,
+		Page:         q.page(),
+	}
+	res, err := c.studio().SearchTrainees(c.ctx, f)
+	if err != nil {
+		return listOf[domain.Trainee]{}, err
+	}
+	return pageOf(res, f.Page), nil
+}
+
+func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
+	raw := c.r.PathValue("phone")
+	e164, err := phone.Normalize(raw, c.p.Region)
+	if err != nil {
+		return domain.Trainee{}, invalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", truncate(raw, 40)))
+	}
+	t, err := c.studio().TraineeByPhone(c.ctx, e164)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, &Error{Status: http.StatusNotFound, Code: CodeNotFound,
+			Message: fmt.Sprintf("No trainee with phone %s exists in this studio. Use search_trainees to look by name.", e164)}
+	}
+	if err == nil {
+		c.setResource(t.ID)
+	}
+	return t, err
+}
+
+// normalisePhone answers the 422 naming phone for a number that is not one.
+func (c *call) normalisePhone(raw string) (string, *Error) {
+	e164, err := phone.Normalize(raw, c.p.Region)
+	if err != nil {
+		return "", invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", truncate(raw, 40)))
+	}
+	return e164, nil
+}
+
+// checkCoaches answers the not-found sentence for the first coach id that
+// is not this studio's.
+func checkCoaches(ctx context.Context, ss store.StudioStore, coachIDs []string) error {
+	for _, id := range coachIDs {
+		if _, err := lookup(ctx, ids.Coach, id, ss.GetCoach); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkActiveLimit answers PLAN_LIMIT when one more active trainee would
+// exceed the studio's tier.
+func (c *call) checkActiveLimit(ss store.StudioStore) error {
+	n, err := ss.CountActiveTrainees(c.ctx)
+	if err != nil {
+		return err
+	}
+	tier := domain.Studio{Tier: c.p.Tier}.Limits()
+	if n >= tier.MaxActiveTrainees {
+		return planLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, tier.MaxActiveTrainees, n))
+	}
+	return nil
+}
+
+func (p profile) apply(t *domain.Trainee) {
+	t.Email, t.BirthDate, t.Gender, t.Goal = p.Email, p.BirthDate, p.Gender, p.Goal
+	t.HeightCm, t.WeightKg, t.StepsGoal = p.HeightCm, p.WeightKg, p.StepsGoal
+}
+
+func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, error) {
+	e164, perr := c.normalisePhone(in.Phone)
+	if perr != nil {
+		return traineeCreated{}, perr
+	}
+	now := l.now().UTC()
+	t := domain.Trainee{
+		ID:        ids.New(ids.Trainee),
+		FirstName: strings.TrimSpace(in.FirstName),
+		LastName:  strings.TrimSpace(in.LastName),
+		Phone:     e164,
+		Status:    domain.TraineeActive,
+		Tags:      cleanStrings(in.Tags),
+		CoachIDs:  cleanStrings(in.CoachIDs),
+		StartedOn: in.StartedOn,
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
+	in.profile.apply(&t)
+	if in.Status != nil {
+		t.Status = *in.Status
+	}
+	var out traineeCreated
+	err := c.inTx(func(ss store.StudioStore) error {
+		if err := checkCoaches(c.ctx, ss, t.CoachIDs); err != nil {
+			return err
+		}
+		var product domain.Product
+		if in.ProductID != nil {
+			p, err := lookup(c.ctx, ids.Product, *in.ProductID, ss.GetProduct)
+			if err != nil {
+				return err
+			}
+			product = p
+		}
+		if t.Status == domain.TraineeActive {
+			if err := c.checkActiveLimit(ss); err != nil {
+				return err
+			}
+		}
+		if err := ss.CreateTrainee(c.ctx, &t); err != nil {
+			return err
+		}
+		if in.ProductID != nil {
+			start := in.StartedOn
+			if start == nil {
+				today := l.today()
+				start = &today
+			}
+			sub, err := c.startSubscription(ss, t.ID, product, planTerms{StartedOn: start})
+			if err != nil {
+				return err
+			}
+			out.Subscription = &sub
+		}
+		if isTrue(in.Notify) {
+			if err := c.notify(ss, t.ID, domain.NotifyWelcome, nil); err != nil {
+				return err
+			}
+		}
+		if isTrue(in.SendWhatsappInvite) {
+			if err := c.notify(ss, t.ID, domain.NotifyWhatsAppInvite, map[string]any{"phone": t.Phone}); err != nil {
+				return err
+			}
+		}
+		got, err := ss.GetTrainee(c.ctx, t.ID)
+		out.Trainee = got
+		return err
+	})
+	if err != nil {
+		return traineeCreated{}, traineeConflict(err)
+	}
+	c.setResource(t.ID)
+	return out, nil
+}
+
+// traineeConflict turns a taken phone into a sentence naming the trainee.
+func traineeConflict(err error) error {
+	var ce *store.ConflictError
+	if errors.As(err, &ce) && ce.ExistingID != "" {
+		return conflict(strings.TrimSuffix(ce.Message, ".") + fmt.Sprintf(". The existing trainee is %s; use get_trainee or update_trainee with that id.", ce.ExistingID))
+	}
+	return err
+}
+
+func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, error) {
+	var out domain.Trainee
+	err := c.inTx(func(ss store.StudioStore) error {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
+			return err
+		}
+		wasActive := t.Status == domain.TraineeActive
+		// A field sent as null clears it; an absent field is kept.
+		set := func(field string, dst **string, v *string) {
+			if c.has(field) {
+				*dst = v
+			}
+		}
+		if in.FirstName != nil {
+			t.FirstName = strings.TrimSpace(*in.FirstName)
+		}
+		if in.LastName != nil {
+			t.LastName = strings.TrimSpace(*in.LastName)
+		}
+		if in.Phone != nil {
+			e164, perr := c.normalisePhone(*in.Phone)
+			if perr != nil {
+				return perr
+			}
+			t.Phone = e164
+		}
+		if in.Status != nil {
+			t.Status = *in.Status
+		}
+		set("startedOn", &t.StartedOn, in.StartedOn)
+		set("email", &t.Email, in.Email)
+		set("birthDate", &t.BirthDate, in.BirthDate)
+		set("gender", &t.Gender, in.Gender)
+		set("goal", &t.Goal, in.Goal)
+		if c.has("heightCm") {
+			t.HeightCm = in.HeightCm
+		}
+		if c.has("weightKg") {
+			t.WeightKg = in.WeightKg
+		}
+		if c.has("stepsGoal") {
+			t.StepsGoal = in.StepsGoal
+		}
+		if c.has("tags") {
+			t.Tags = cleanStrings(in.Tags)
+		}
+		if c.has("coachIds") {
+			t.CoachIDs = cleanStrings(in.CoachIDs)
+			if err := checkCoaches(c.ctx, ss, t.CoachIDs); err != nil {
+				return err
+			}
+		}
+		if !wasActive && t.Status == domain.TraineeActive {
+			if err := c.checkActiveLimit(ss); err != nil {
+				return err
+			}
+		}
+		t.UpdatedAt = l.now().UTC()
+		if err := ss.UpdateTrainee(c.ctx, &t); err != nil {
+			return err
+		}
+		out, err = ss.GetTrainee(c.ctx, t.ID)
+		return err
+	})
+	return out, traineeConflict(err)
+}
