@@ -1,0 +1,86 @@
+// Package metrics holds Perform's Prometheus collectors and the helpers the
+// rest of the server calls to feed them. The server exposes Registry at
+// /metrics. Collectors are process-wide, as Prometheus expects: they count
+// the process's work, never carry a request's data.
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Registry holds every Perform collector plus the Go runtime and process ones.
+var Registry = prometheus.NewRegistry()
+
+var (
+	httpRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_http_requests_total",
+		Help: "HTTP requests answered, by route pattern and status code.",
+	}, []string{"route", "status"})
+
+	httpDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "perform_http_request_duration_seconds",
+		Help: "Time to answer an HTTP request, by route pattern.",
+		// From 250 µs (an in-process lane read) to 10 s (an MCP call under load).
+		Buckets: []float64{.00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"route"})
+
+	toolCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_mcp_tool_calls_total",
+		Help: "MCP tool calls, by tool and outcome (ok, invalid_arguments, lane_error, unavailable).",
+	}, []string{"tool", "outcome"})
+
+	jobs = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_jobs_total",
+		Help: "Background job runs finished, by job kind and outcome (completed, failed, cancelled, snoozed).",
+	}, []string{"kind", "outcome"})
+
+	jobDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "perform_job_duration_seconds",
+		Help:    "Time a background job ran, by job kind.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10), // 1 ms to ~4 min
+	}, []string{"kind"})
+
+	agentTurns = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_agent_turns_total",
+		Help: "WhatsApp agent turns finished, by outcome (replied, welcome, failed, …).",
+	}, []string{"outcome"})
+)
+
+func init() {
+	Registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns,
+	)
+}
+
+// Handler serves Registry in the Prometheus text format.
+func Handler() http.Handler {
+	return promhttp.HandlerFor(Registry, promhttp.HandlerOpts{Registry: Registry})
+}
+
+// ObserveHTTP counts one answered request. route must be a pattern
+// ("GET /v1/automation/trainees/{id}"), never a raw path, so the number of
+// series stays bounded.
+func ObserveHTTP(route string, status int, d time.Duration) {
+	httpRequests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	httpDuration.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// ToolCall counts one MCP tool call.
+func ToolCall(tool, outcome string) { toolCalls.WithLabelValues(tool, outcome).Inc() }
+
+// Job counts one finished run of a background job.
+func Job(kind, outcome string, ran time.Duration) {
+	jobs.WithLabelValues(kind, outcome).Inc()
+	jobDuration.WithLabelValues(kind).Observe(ran.Seconds())
+}
+
+// AgentTurn counts one finished WhatsApp agent turn.
+func AgentTurn(outcome string) { agentTurns.WithLabelValues(outcome).Inc() }
