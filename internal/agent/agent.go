@@ -1,0 +1,193 @@
+// Package agent is the coach WhatsApp assistant. A SmartSend flow posts each
+// inbound message to the webhook; the message is stored and a River job is
+// scheduled a few seconds later, so a burst of messages gets one reply. The
+// reply turn works out which coach is writing, asks an Anthropic model with
+// the coach tools scoped to the coach's studio (run through the automation
+// lane with a studio key the agent mints for itself) and sends the reply back
+// through SmartSend.
+//
+// Everything a turn needs lives in the database (agent_* tables, migration
+// 0100_agent.sql): a SIGKILL between any two steps loses no message, and a
+// resumed turn sends only the chunks not yet recorded as sent.
+package agent
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/tools"
+)
+
+// Defaults and limits from the specification.
+const (
+	DefaultDebounce = 8 * time.Second
+	DefaultModel    = "claude-sonnet-4-5"
+	DailyCap        = 200            // handled bursts per phone per UTC day
+	pendingMaxAge   = time.Hour      // older pending messages are dropped, never answered late
+	historyEntries  = 24             // entries handed to the model
+	historyMaxAge   = 48 * time.Hour // entries older than this are forgotten
+	maxModelSteps   = 8
+	maxOutputTokens = 1200
+	chunkMaxRunes   = 3500
+	jobMaxAttempts  = 10 // retries cover crashes and gateway outages; model failures are answered, not retried
+)
+
+// LLM configures the Anthropic Messages API.
+type LLM struct {
+	APIKey      string // ANTHROPIC_API_KEY; empty makes every model call fail with "agent AI is not configured"
+	BaseURL     string // ANTHROPIC_BASE_URL; empty means Anthropic's
+	WorkspaceID string // ANTHROPIC_WORKSPACE_ID; sent as anthropic-workspace-id when set
+	Model       string // AGENT_MODEL; empty means DefaultModel
+}
+
+// Options configure an Agent. Store, Lane and SecretKey are required.
+type Options struct {
+	Store store.Store
+	// Lane runs the tools; build it with source "agent" so the audit says who called.
+	Lane *laneclient.Client
+	// Gateway sends replies; nil means SmartSend at SmartSendURL with SmartSendKey.
+	Gateway      Gateway
+	SmartSendKey string // AGENT_SMARTSEND_API_KEY; empty disables the agent
+	SmartSendURL string // SMARTSEND_API_URL
+	// WebhookSecret is SMARTSEND_WEBHOOK_SECRET; empty refuses every webhook call.
+	WebhookSecret string
+	// PilotPhones (AGENT_PILOT_PHONES) limits the agent to these coaches; empty means everyone.
+	PilotPhones []string
+	// PhoneCoaches (AGENT_PHONE_COACHES) pins a phone to a coach id.
+	PhoneCoaches map[string]string
+	LLM          LLM
+	// Debounce is how long after a message its reply job runs (AGENT_DEBOUNCE_MS); 0 means 8 s.
+	Debounce time.Duration
+	// SecretKey (PERFORM_SECRET_KEY, 32 bytes) seals the studio keys the agent keeps.
+	SecretKey []byte
+	// Tools is the tool set offered to the model; nil means tools.AgentSubset().
+	Tools []tools.Tool
+	// Now is the clock of the business rules (message age, daily cap, history);
+	// nil means time.Now. Job scheduling and leases always use the real clock.
+	Now    func() time.Time
+	Logger *slog.Logger
+	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
+	LeaseTTL time.Duration
+}
+
+// Agent is the WhatsApp assistant. Build it with New, add its worker with
+// Register before the River client is built, hand it the client with SetJobs,
+// and serve Webhook at POST /v1/agent/webhook.
+type Agent struct {
+	st           store.Store
+	db           *sql.DB
+	lane         *laneclient.Client
+	gateway      Gateway
+	enabled      bool
+	secret       []byte // webhook token
+	pilot        map[string]bool
+	pins         map[string]string
+	box          *secret.Box
+	model        *model
+	debounce     time.Duration
+	leaseTTL     time.Duration
+	now          func() time.Time
+	log          *slog.Logger
+	jobs         atomic.Pointer[river.Client[*sql.Tx]]
+	q            queries
+	turnObserver func(outcome string) // metrics hook; nil means none
+}
+
+// New checks the options and builds an Agent.
+func New(o Options) (*Agent, error) {
+	if o.Store == nil {
+		return nil, errors.New("agent: a store is required")
+	}
+	if o.Lane == nil {
+		return nil, errors.New("agent: a lane client is required to run the tools")
+	}
+	box, err := secret.New(o.SecretKey)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	a := &Agent{
+		st:       o.Store,
+		db:       o.Store.DB(),
+		lane:     o.Lane,
+		gateway:  o.Gateway,
+		enabled:  o.SmartSendKey != "",
+		secret:   []byte(o.WebhookSecret),
+		pilot:    map[string]bool{},
+		pins:     map[string]string{},
+		box:      box,
+		debounce: o.Debounce,
+		leaseTTL: o.LeaseTTL,
+		now:      o.Now,
+		log:      o.Logger,
+	}
+	if a.gateway == nil {
+		a.gateway = NewSmartSend(o.SmartSendURL, o.SmartSendKey, nil)
+	}
+	if a.debounce <= 0 {
+		a.debounce = DefaultDebounce
+	}
+	if a.leaseTTL <= 0 {
+		a.leaseTTL = 15 * time.Second
+	}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	for _, p := range o.PilotPhones {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		a.pilot[phoneKey(p)] = true
+	}
+	for p, coachID := range o.PhoneCoaches {
+		a.pins[phoneKey(p)] = coachID
+	}
+	toolSet := o.Tools
+	if toolSet == nil {
+		toolSet = tools.AgentSubset()
+	}
+	if a.model, err = newModel(o.LLM, toolSet); err != nil {
+		return nil, err
+	}
+	a.q = newQueries(o.Store)
+	return a, nil
+}
+
+// ObserveTurns sets a hook called once per finished turn with its outcome
+// (for metrics): replied, welcome, not_linked, cap_reached, capped,
+// revoked, disconnected, reconnected, failed, not_in_pilot.
+func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
+
+// Register adds the reply worker. Call it before the River client is built.
+func (a *Agent) Register(workers *river.Workers) {
+	river.AddWorker(workers, &replyWorker{a: a})
+}
+
+// SetJobs hands the agent the River client it schedules replies on.
+func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) { a.jobs.Store(c) }
+
+// phoneKey is how a phone is stored and compared: E.164 when it parses
+// (the default region is Israel), else "+" and its digits.
+func phoneKey(raw string) string {
+	if e164, err := phone.Normalize(raw, phone.DefaultRegion); err == nil {
+		return e164
+	}
+	return "+" + phone.Digits(raw)
+}
+
+func (a *Agent) inPilot(key string) bool {
+	return len(a.pilot) == 0 || a.pilot[key]
+}

@@ -1,0 +1,118 @@
+package agent
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// decide works out a turn's reply in the specification's order: pilot
+// recheck, coach, daily cap, studio key, welcome menu, model.
+func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
+	if !a.inPilot(t.Phone) {
+		return decision{outcome: "not_in_pilot"}, nil // queued before the allowlist shrank
+	}
+	coach, err := a.resolveCoach(ctx, t.Phone)
+	if errors.Is(err, errNoCoach) {
+		return decision{messages: []string{msgNotLinked}, outcome: "not_linked"}, nil
+	}
+	if err != nil {
+		return decision{}, err
+	}
+	count, err := a.countTurn(ctx, t)
+	if err != nil {
+		return decision{}, err
+	}
+	switch {
+	case count == DailyCap+1:
+		return decision{messages: []string{msgCapReached}, outcome: "cap_reached"}, nil
+	case count > DailyCap:
+		return decision{outcome: "capped"}, nil // silent until tomorrow
+	}
+	apiKey, d, stop, err := a.studioKey(ctx, t, coach)
+	if err != nil || stop {
+		return d, err
+	}
+	history, err := a.loadHistory(ctx, t.Phone)
+	if err != nil {
+		return decision{}, err
+	}
+	var out decision
+	if menu := isMenuRequest(t.Text); len(history) == 0 || menu {
+		w := welcome(coach.Coach.Name)
+		out.messages = append(out.messages, w)
+		if menu || isGreeting(t.Text) {
+			out.history = []historyEntry{{"user", t.Text}, {"assistant", w}}
+			out.outcome = "welcome"
+			return out, nil
+		}
+	}
+	reply, err := a.model.run(ctx, systemPrompt(coach, a.now()), history, t.Text, a.laneTools(apiKey))
+	out.outcome = "replied"
+	switch {
+	case errors.Is(err, errKeyRevoked):
+		if err := a.revoke(ctx, coach.StudioID, t.ID); err != nil {
+			return decision{}, err
+		}
+		a.log.WarnContext(ctx, "agent: the studio key was revoked; the studio is disconnected", "studio", coach.StudioID)
+		out.messages = append(out.messages, msgRevoked)
+		out.outcome = "revoked"
+		return out, nil
+	case err != nil && ctx.Err() != nil:
+		return decision{}, ctx.Err() // shutting down or lease lost: the retry answers
+	case err != nil:
+		a.log.ErrorContext(ctx, "agent: the model call failed; sending the failure message", "err", err)
+		reply, out.outcome = msgFailure, "failed"
+	case reply == "":
+		reply, out.outcome = msgFailure, "failed"
+	}
+	out.messages = append(out.messages, reply)
+	out.history = []historyEntry{{"user", t.Text}, {"assistant", reply}}
+	return out, nil
+}
+
+// countTurn adds the turn to the phone's daily count once (a resumed turn
+// is not counted again) and returns the day's count.
+func (a *Agent) countTurn(ctx context.Context, t *turn) (int, error) {
+	day := a.now().UTC().Format(time.DateOnly)
+	var count int
+	err := a.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, a.q.markCounted, t.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return tx.QueryRowContext(ctx, a.q.bumpCap, t.Phone, day).Scan(&count)
+		}
+		err = tx.QueryRowContext(ctx, a.q.readCap, t.Phone, day).Scan(&count)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return count, err
+}
+
+// loadHistory is the phone's last 24 entries of the past 48 hours, oldest first.
+func (a *Agent) loadHistory(ctx context.Context, phoneKey string) ([]historyEntry, error) {
+	since := a.now().Add(-historyMaxAge).UnixMilli()
+	rows, err := a.db.QueryContext(ctx, a.q.loadHistory, phoneKey, since, historyEntries)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []historyEntry
+	for rows.Next() {
+		var e historyEntry
+		if err := rows.Scan(&e.Role, &e.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, rows.Err()
+}
+
