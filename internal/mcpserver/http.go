@@ -1,0 +1,103 @@
+package mcpserver
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// codeUnauthorized is the JSON-RPC error code of a refused credential
+// (the implementation-defined server error range).
+const codeUnauthorized = -32001
+
+// UnauthorizedMessage tells a person without a key where to get one.
+const UnauthorizedMessage = "Perform needs a studio API key as a bearer token (Authorization: Bearer pf_live_…). " +
+	"Create one with `perform key create --studio SLUG --name NAME`, or on your studio's integrations page, and add it to your MCP client."
+
+// StatelessMessage answers GET and DELETE: there is no stream or session.
+const StatelessMessage = "This server is stateless; use POST."
+
+// New returns the hosted endpoint for POST /mcp: stateless Streamable HTTP
+// with JSON answers, every protocol version from 2024-11-05 to the newest
+// the SDK speaks, DNS-rebinding and cross-origin protection on.
+//
+// It checks only that the bearer token has a studio key's shape; the lane
+// checks the key itself on each tool call, so a well-formed wrong key
+// connects and lists tools, then every call answers "invalid partner api key".
+func New(opts Options) http.Handler {
+	server := NewServer(opts)
+	streamable := mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger},
+	)
+	return &endpoint{next: http.NewCrossOriginProtection().Handler(streamable)}
+}
+
+type endpoint struct{ next http.Handler }
+
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tw := &trackingWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			if !tw.wrote {
+				writeError(w, http.StatusInternalServerError, jsonrpc.CodeInternalError,
+					"Perform failed unexpectedly while answering this MCP request; try again.")
+			}
+		}
+	}()
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, StatelessMessage)
+		return
+	}
+	if token, ok := bearer(r.Header.Get("Authorization")); !ok || !wellFormedKey(token) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
+		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
+		return
+	}
+	e.next.ServeHTTP(tw, r)
+}
+
+// writeError answers with a JSON-RPC error that belongs to no request.
+func writeError(w http.ResponseWriter, status int, code int64, message string) {
+	body, err := jsonrpc.EncodeMessage(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`, code, message)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// trackingWriter remembers whether an answer has begun, so a late failure
+// does not write a second one.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(status int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(status)
+}
+
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer (flushes).
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// Flush keeps streamed answers flowing through the wrapper.
+func (t *trackingWriter) Flush() {
+	t.wrote = true
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

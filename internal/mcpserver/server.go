@@ -1,0 +1,166 @@
+// Package mcpserver serves Perform's coach tools over MCP with the official
+// go-sdk: NewServer binds the tool set to a lane client (for any transport,
+// stdio included), New is the hosted, stateless POST /mcp endpoint.
+//
+// A tool call is one lane call: the answer's data goes back as JSON text and
+// structuredContent, a lane error as the lane's own sentence with isError.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/tools"
+)
+
+// Version is what the server reports at initialize.
+const Version = "1.0.0"
+
+// Instructions are sent to the client at initialize, for the model.
+const Instructions = `These tools read and change one coaching studio in Perform; the API key chose the studio.
+Find a trainee first: search_trainees (name, phone or email) or find_trainee_by_phone, then pass its id (trn_…) as traineeId.
+Other ids come from the list tools: plans (prd_…) from list_plans, program templates from list_program_templates, forms from list_forms, coaches from list_coaches, tags from list_tags, tasks from list_tasks.
+Lists take limit (1-200, default 50) and offset, and answer {items, total, nextOffset}; nextOffset null is the last page.
+No tool messages a trainee, deletes anything, freezes or cancels a plan: writes are silent, except send_form, which by default announces the form once. To have a coach act, use create_task.
+A failed call answers a sentence saying what to fix (often which tool gives a valid id): follow it and call again.`
+
+// Options configure the MCP server.
+type Options struct {
+	// Client calls the lane; in the server it runs the lane in process.
+	Client *laneclient.Client
+	Logger *slog.Logger
+	// APIKey, when set, is used for every tool call (perform-mcp over stdio).
+	// When empty, each call uses the bearer token of its HTTP request.
+	APIKey string
+}
+
+// Outcomes of a tool call, as the perform_mcp_tool_calls_total metric counts them.
+const (
+	OutcomeOK               = "ok"
+	OutcomeInvalidArguments = "invalid_arguments"
+	OutcomeLaneError        = "lane_error"
+	OutcomeUnavailable      = "unavailable"
+)
+
+// NewServer returns an MCP server holding the 21 coach tools, each bound to
+// the lane through opts.Client. Tools are static, so one server can serve
+// every session and request.
+func NewServer(opts Options) *mcp.Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
+		&mcp.ServerOptions{Instructions: Instructions, Logger: logger})
+	for _, t := range tools.All() {
+		s.AddTool(&mcp.Tool{
+			Name:        t.Name,
+			Title:       t.Title,
+			Description: t.Description,
+			InputSchema: t.InputSchema,
+			Annotations: &mcp.ToolAnnotations{
+				Title:           t.Title,
+				ReadOnlyHint:    t.ReadOnly,
+				DestructiveHint: new(false),
+				OpenWorldHint:   new(true),
+			},
+		}, handler(t, opts, logger))
+	}
+	return s
+}
+
+func handler(t tools.Tool, opts Options, logger *slog.Logger) mcp.ToolHandler {
+	report := func(outcome string) { metrics.ToolCall(t.Name, outcome) }
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				logger.Error("tool call panicked", "tool", t.Name, "panic", fmt.Sprint(p))
+				report(OutcomeUnavailable)
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Perform failed unexpectedly while running " + t.Name + "; try again."}
+			}
+		}()
+		lane, err := t.Build(req.Params.Arguments)
+		if err != nil {
+			report(OutcomeInvalidArguments)
+			return toolError(err.Error()), nil
+		}
+		data, err := opts.Client.Do(ctx, apiKey(opts, req), lane)
+		var laneErr *laneclient.Error
+		switch {
+		case errors.As(err, &laneErr):
+			report(OutcomeLaneError)
+			return toolError(laneErr.Message), nil
+		case err != nil:
+			logger.Warn("lane call failed", "tool", t.Name, "err", err)
+			report(OutcomeUnavailable)
+			return toolError(upperFirst(err.Error()) + "."), nil
+		}
+		report(OutcomeOK)
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}
+		// structuredContent is a JSON object; every lane answer is one, but
+		// the text above carries the data whatever its shape.
+		if isObject(data) {
+			res.StructuredContent = data
+		}
+		return res, nil
+	}
+}
+
+// apiKey is the studio key for a call: the fixed one of a stdio server, or
+// the bearer token of the HTTP request that carried the call.
+func apiKey(opts Options, req *mcp.CallToolRequest) string {
+	if opts.APIKey != "" || req.Extra == nil {
+		return opts.APIKey
+	}
+	token, _ := bearer(req.Extra.Header.Get("Authorization"))
+	return token
+}
+
+// bearer returns the token of an Authorization header value.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+// wellFormedKey reports whether token has the shape of a studio API key;
+// whether it is a real one only the lane can say.
+func wellFormedKey(token string) bool { return strings.HasPrefix(token, auth.KeyPrefix) }
+
+func toolError(sentence string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sentence}}}
+}
+
+func isObject(data json.RawMessage) bool {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
