@@ -234,23 +234,31 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		return err
 	})
 	if err != nil {
-		return traineeCreated{}, traineeConflict(err)
+		return traineeCreated{}, c.phoneConflict(err, t.Phone)
 	}
 	c.setResource(t.ID)
 	return out, nil
 }
 
-// traineeConflict turns a taken phone into a sentence naming the trainee.
-func traineeConflict(err error) error {
+// phoneConflict turns a taken phone into a sentence naming the trainee who
+// has it. The lookup runs after the transaction rolled back: on Postgres a
+// failed statement poisons the rest of its transaction.
+func (c *call) phoneConflict(err error, e164 string) error {
 	var ce *store.ConflictError
-	if errors.As(err, &ce) && ce.ExistingID != "" {
-		return conflict(strings.TrimSuffix(ce.Message, ".") + fmt.Sprintf(". The existing trainee is %s; use get_trainee or update_trainee with that id.", ce.ExistingID))
+	if !errors.As(err, &ce) {
+		return err
 	}
-	return err
+	if e164 != "" {
+		if existing, lerr := c.studio().TraineeByPhone(c.ctx, e164); lerr == nil {
+			return conflict(fmt.Sprintf("Trainee %s already has the phone %s. Use get_trainee or update_trainee with that id instead of creating another.", existing.ID, e164))
+		}
+	}
+	return conflict(ce.Message)
 }
 
 func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, error) {
 	var out domain.Trainee
+	var newPhone string
 	err := c.inTx(func(ss store.StudioStore) error {
 		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
@@ -274,7 +282,7 @@ func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, e
 			if perr != nil {
 				return perr
 			}
-			t.Phone = e164
+			t.Phone, newPhone = e164, e164
 		}
 		if in.Status != nil {
 			t.Status = *in.Status
@@ -314,5 +322,8 @@ func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, e
 		out, err = ss.GetTrainee(c.ctx, t.ID)
 		return err
 	})
-	return out, traineeConflict(err)
+	if err != nil {
+		return out, c.phoneConflict(err, newPhone)
+	}
+	return out, nil
 }
