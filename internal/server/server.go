@@ -1,0 +1,385 @@
+// Package server composes Perform's HTTP server from its parts: the store
+// (migrated on open), the batching audit writer, the rate limiter (memory or
+// Redis), River on the store's database, the automation lane at
+// /v1/automation/, plug-ins such as the hosted MCP endpoint and the WhatsApp
+// agent, and the operations endpoints /healthz, /readyz and /metrics.
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/riverqueue/river"
+
+	"github.com/otherwise/perform/internal/audit"
+	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/jobs"
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// Shutdown budgets: how long draining HTTP and stopping River may take
+// before in-flight work is cut off.
+const (
+	drainTimeout     = 20 * time.Second
+	jobsStopTimeout  = 10 * time.Second
+	readyPingTimeout = 2 * time.Second
+)
+
+// Server is a composed Perform server. Build it with New, then Run it (or
+// serve Handler yourself and Close it).
+type Server struct {
+	cfg     config.Config
+	logger  *slog.Logger
+	store   store.Store
+	audit   *audit.Writer
+	limiter ratelimit.Limiter
+	redis   *redis.Client
+	jobs    *river.Client[*sql.Tx]
+	lane    *lane.Lane
+	mux     *http.ServeMux
+	handler http.Handler
+	routes  *routeNamer
+
+	onJobs []func(*river.Client[*sql.Tx])
+
+	jobsStarted bool
+	closeOnce   sync.Once
+	closeErr    error
+	url         string
+}
+
+// Parts is what a plug-in builds on while the server is composed.
+type Parts struct {
+	Config config.Config
+	Store  store.Store
+	Logger *slog.Logger
+	Redis  *redis.Client // nil when PERFORM_REDIS_URL is unset
+	// Lane serves /v1/automation in process with its full middleware chain
+	// (auth, rate limit, validation, audit): wrap it in
+	// laneclient.HandlerTransport to call the lane without a TCP hop.
+	Lane http.Handler
+	// Workers takes the plug-in's River workers (river.AddWorker).
+	Workers *river.Workers
+
+	s            *Server
+	periodicJobs []*river.PeriodicJob
+}
+
+// Handle mounts h at pattern (http.ServeMux syntax, e.g. "POST /v1/agent/webhook").
+// rateLimited puts it behind the server's limiter, shared with the lane.
+func (p *Parts) Handle(pattern string, h http.Handler, rateLimited bool) {
+	if rateLimited {
+		h = ratelimit.Middleware(p.s.limiter, denyRateLimited)(h)
+	}
+	p.s.mux.Handle(pattern, h)
+}
+
+// AddPeriodicJob schedules a River periodic job.
+func (p *Parts) AddPeriodicJob(j *river.PeriodicJob) { p.periodicJobs = append(p.periodicJobs, j) }
+
+// OnJobs is called with the River client once it is built (before serving),
+// for plug-ins that insert jobs.
+func (p *Parts) OnJobs(f func(*river.Client[*sql.Tx])) { p.s.onJobs = append(p.s.onJobs, f) }
+
+// Plugin adds an optional part to the server (the hosted MCP endpoint, the
+// WhatsApp agent). It runs during New, before River is built.
+type Plugin func(p *Parts) error
+
+// Option configures New.
+type Option func(*options)
+
+type options struct{ plugins []Plugin }
+
+// WithPlugin adds a plug-in.
+func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
+
+// New opens the store (applying migrations) and composes the server.
+// Nothing listens until Run or Serve.
+func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Option) (*Server, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, logger: logger, mux: http.NewServeMux()}
+
+	st, err := store.Open(ctx, cfg.DatabaseURL, logger)
+	if err != nil {
+		return nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL): %w", err)
+	}
+	s.store = st
+	fail := func(err error) (*Server, error) {
+		s.closeParts()
+		return nil, err
+	}
+
+	if cfg.RedisURL != "" {
+		ropts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return fail(fmt.Errorf("PERFORM_REDIS_URL is not a Redis URL: %w", err))
+		}
+		s.redis = redis.NewClient(ropts)
+		pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := s.redis.Ping(pingCtx).Err(); err != nil {
+			return fail(fmt.Errorf("the Redis at PERFORM_REDIS_URL does not answer (%v); start it or unset the variable to keep rate limits in memory", err))
+		}
+		s.limiter = ratelimit.NewRedis(s.redis, cfg.RateLimitMax, cfg.RateLimitWindow)
+	} else {
+		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
+	}
+
+	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
+
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &lane.FormAnnouncer{Store: st, Logger: logger})
+	parts := &Parts{
+		Config:       cfg,
+		Store:        st,
+		Logger:       logger,
+		Redis:        s.redis,
+		Lane:         http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
+		Workers:      workers,
+		s:            s,
+		periodicJobs: []*river.PeriodicJob{lane.FormAnnouncerPeriodicJob()},
+	}
+	for _, plug := range o.plugins {
+		if err := plug(parts); err != nil {
+			return fail(err)
+		}
+	}
+
+	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Logger: logger})
+	if err != nil {
+		return fail(fmt.Errorf("setting up background jobs: %w", err))
+	}
+	for _, f := range s.onJobs {
+		f(s.jobs)
+	}
+
+	s.lane = lane.New(lane.Options{Store: st, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+	s.routes = newRouteNamer(s.lane.OpenAPI())
+
+	s.mux.Handle(lane.Prefix+"/", s.lane)
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.Handle("GET /metrics", metrics.Handler())
+	s.mux.HandleFunc("GET /{$}", s.index)
+	s.mux.HandleFunc("/", notFound)
+	s.handler = s.observe(s.mux)
+	return s, nil
+}
+
+// Handler is the whole server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Store is the server's store.
+func (s *Server) Store() store.Store { return s.store }
+
+// Jobs is the server's River client.
+func (s *Server) Jobs() *river.Client[*sql.Tx] { return s.jobs }
+
+// URL is the root URL the server is reached at, known once it serves.
+func (s *Server) URL() string { return s.url }
+
+// Run listens on PORT on every interface and serves until ctx is cancelled,
+// then shuts down gracefully (see Serve).
+func (s *Server) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.cfg.Port))
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("listening on PORT %d: %w", s.cfg.Port, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is cancelled (SIGTERM or SIGINT in the
+// command), then shuts down in order: stop accepting and drain in-flight
+// requests, stop River (letting running jobs finish), flush the audit
+// writer, close Redis and the store.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// The MCP SDK allocates heavily per stateless request, so the server is
+	// GC-bound under load; PERFORM_GC_PERCENT trades memory for fewer cycles.
+	previousGC := debug.SetGCPercent(s.cfg.GCPercent)
+	defer debug.SetGCPercent(previousGC)
+
+	port := 0
+	if addr, ok := ln.Addr().(*net.TCPAddr); ok {
+		port = addr.Port
+	}
+	s.url = s.cfg.BaseURL(port)
+
+	// River gets its own context: it is stopped explicitly, after HTTP drains.
+	if err := s.jobs.Start(context.WithoutCancel(ctx)); err != nil {
+		ln.Close()
+		s.Close()
+		return fmt.Errorf("starting background jobs: %w", err)
+	}
+	s.jobsStarted = true
+	stopEvents := s.observeJobs()
+
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	s.logger.Info("perform serving", "address", ln.Addr().String(), "url", s.url, "engine", s.store.Engine(),
+		"rateLimiter", s.limiterName(), "gcPercent", s.cfg.GCPercent)
+
+	var err error
+	select {
+	case <-ctx.Done():
+		s.logger.Info("shutting down: draining requests")
+	case err = <-serveErr:
+		s.logger.Error("the HTTP server stopped", "error", err)
+	}
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
+	defer cancel()
+	if shutdownErr := srv.Shutdown(drainCtx); shutdownErr != nil {
+		s.logger.Warn("requests still running after the drain timeout were cut off", "error", shutdownErr)
+		srv.Close()
+	}
+	stopEvents()
+	closeErr := s.Close()
+	if err == nil || errors.Is(err, http.ErrServerClosed) {
+		err = closeErr
+	}
+	s.logger.Info("perform stopped")
+	return err
+}
+
+// Close stops River, flushes the audit writer and closes Redis and the
+// store. Serve calls it; call it yourself when you only used Handler.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		if s.jobs != nil && s.jobsStarted {
+			stopCtx, cancel := context.WithTimeout(context.Background(), jobsStopTimeout)
+			if err := s.jobs.Stop(stopCtx); err != nil {
+				s.logger.Warn("jobs did not finish in time; cancelling them", "error", err)
+				cancelCtx, cancel2 := context.WithTimeout(context.Background(), jobsStopTimeout)
+				_ = s.jobs.StopAndCancel(cancelCtx)
+				cancel2()
+			}
+			cancel()
+		}
+		s.closeErr = s.closeParts()
+	})
+	return s.closeErr
+}
+
+// closeParts flushes the audit writer, then closes Redis and the store.
+func (s *Server) closeParts() error {
+	var errs []error
+	if s.audit != nil {
+		errs = append(errs, s.audit.Close())
+	}
+	if s.redis != nil {
+		errs = append(errs, s.redis.Close())
+	}
+	if s.store != nil {
+		errs = append(errs, s.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Server) limiterName() string {
+	if s.redis != nil {
+		return "redis"
+	}
+	return "memory"
+}
+
+// observeJobs counts finished River jobs in metrics until the returned
+// func is called.
+func (s *Server) observeJobs() (stop func()) {
+	events, cancel := s.jobs.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+		river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range events {
+			outcome := strings.TrimPrefix(string(e.Kind), "job_")
+			var ran time.Duration
+			if e.JobStats != nil {
+				ran = e.JobStats.RunDuration
+			}
+			metrics.Job(e.Job.Kind, outcome, ran)
+			if e.Kind == river.EventKindJobFailed {
+				s.logger.Warn("job failed", "kind", e.Job.Kind, "id", e.Job.ID, "attempt", e.Job.Attempt)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// healthz answers while the process is up: it checks nothing else.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "up"})
+}
+
+// readyz answers 200 when the database answers, 503 otherwise, so a load
+// balancer stops sending traffic to an instance that lost its database.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyPingTimeout)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.logger.Warn("not ready: the database does not answer", "error", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "the database does not answer", "engine": s.store.Engine()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "ready", "engine": s.store.Engine()})
+}
+
+// index tells a person who opens the root URL where things are.
+func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"ok":      true,
+		"name":    "Perform",
+		"lane":    lane.Prefix,
+		"openapi": lane.Prefix + "/openapi.json",
+		"health":  "/healthz",
+		"ready":   "/readyz",
+		"metrics": "/metrics",
+	})
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, map[string]any{"ok": false, "error": map[string]string{
+		"code":    "NOT_FOUND",
+		"message": fmt.Sprintf("Perform has no endpoint %s %s. The automation lane is under %s/ (see %s/openapi.json).", r.Method, r.URL.Path, lane.Prefix, lane.Prefix),
+	}})
+}
+
+// denyRateLimited answers an over-limit request to a plug-in route.
+func denyRateLimited(w http.ResponseWriter, _ *http.Request, d ratelimit.Decision) {
+	writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": map[string]string{
+		"code":    "RATE_LIMITED",
+		"message": fmt.Sprintf("Too many requests for this key. Wait %d seconds (see Retry-After) and try again.", ratelimit.RetryAfterSeconds(d.RetryAfter)),
+	}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
