@@ -289,37 +289,53 @@ func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) erro
 	}
 	t.Tags, t.CoachIDs = normalizeLinks(t.Tags), normalizeLinks(t.CoachIDs)
 	return s.atomic(ctx, func(q querier) error {
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO trainees (id, studio_id, first_name, last_name, phone, email, birth_date, gender,
+		// ON CONFLICT keeps a Postgres transaction usable after a taken
+		// phone, so the trainee holding it can be named.
+		res, err := q.ExecContext(ctx, s.q(`INSERT INTO trainees (id, studio_id, first_name, last_name, phone, email, birth_date, gender,
 			height_cm, weight_kg, goal, steps_goal, status, started_on, created_at, updated_at, search_doc)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (studio_id, phone) DO NOTHING`),
 			t.ID, s.studioID, t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender,
 			t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal, t.Status, t.StartedOn, ms(t.CreatedAt), ms(t.UpdatedAt),
 			SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email))
 		if err != nil {
-			return s.traineeConflict(ctx, q, err, t)
+			return s.traineeWriteErr(err, t)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return s.phoneTaken(ctx, q, t)
 		}
 		return s.writeLinks(ctx, q, t)
 	})
 }
 
-// traineeConflict turns a unique violation into a ConflictError naming the
-// trainee that has the phone; a foreign key failure means the studio is gone.
-func (s *studioStore) traineeConflict(ctx context.Context, q querier, err error, t *domain.Trainee) error {
-	if isForeignKeyViolation(err) {
-		return missing("studio", s.studioID)
+// phoneTaken is the conflict of a phone another trainee of the studio has.
+func (s *studioStore) phoneTaken(ctx context.Context, q querier, t *domain.Trainee) error {
+	var existing string
+	err := q.QueryRowContext(ctx, s.q(`SELECT id FROM trainees WHERE studio_id = ? AND phone = ? AND id <> ?`), s.studioID, t.Phone, t.ID).Scan(&existing)
+	if err == sql.ErrNoRows {
+		return nil
 	}
-	if !isUniqueViolation(err) {
+	if err != nil {
 		return err
 	}
-	var existing string
-	lookup := q.QueryRowContext(ctx, s.q(`SELECT id FROM trainees WHERE studio_id = ? AND phone = ? AND id <> ?`), s.studioID, t.Phone, t.ID).Scan(&existing)
-	if lookup != nil {
-		return &ConflictError{Message: fmt.Sprintf("A trainee with id %s already exists.", t.ID), ExistingID: t.ID}
-	}
 	return &ConflictError{
-		Message:    fmt.Sprintf("The phone %s already belongs to trainee %s in this studio. Use get_trainee with that id, or update it instead of creating a new one.", t.Phone, existing),
+		Message:    fmt.Sprintf("The phone %s already belongs to trainee %s in this studio; get_trainee with that id shows them.", t.Phone, existing),
 		ExistingID: existing,
 	}
+}
+
+// traineeWriteErr explains a constraint failure of a trainee write that
+// the checks before it could not foresee (a concurrent write).
+func (s *studioStore) traineeWriteErr(err error, t *domain.Trainee) error {
+	switch {
+	case isForeignKeyViolation(err):
+		return missing("studio", s.studioID)
+	case isUniqueViolation(err):
+		return &ConflictError{Message: fmt.Sprintf("Another trainee of this studio took the phone %s or the id %s at the same moment; search_trainees finds it.", t.Phone, t.ID)}
+	}
+	return err
 }
 
 // writeLinks replaces the trainee's tags (creating missing tags) and coaches.
@@ -396,15 +412,18 @@ func (s *studioStore) UpdateTrainee(ctx context.Context, t *domain.Trainee) erro
 		t.Status = domain.TraineeActive
 	}
 	return s.atomic(ctx, func(q querier) error {
+		if err := s.mustExist(ctx, q, tableTrainees, "trainee", t.ID); err != nil {
+			return err
+		}
+		if err := s.phoneTaken(ctx, q, t); err != nil {
+			return err
+		}
 		res, err := q.ExecContext(ctx, s.q(`UPDATE trainees SET first_name = ?, last_name = ?, phone = ?, email = ?, birth_date = ?, gender = ?,
 			height_cm = ?, weight_kg = ?, goal = ?, steps_goal = ?, status = ?, started_on = ?, updated_at = ?, search_doc = ?
 			WHERE studio_id = ? AND id = ?`),
 			t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender, t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal,
 			t.Status, t.StartedOn, ms(t.UpdatedAt), SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email), s.studioID, t.ID)
-		if err != nil {
-			return s.traineeConflict(ctx, q, err, t)
-		}
-		if err := affected(res, nil, "trainee", t.ID); err != nil {
+		if err := affected(res, s.traineeWriteErr(err, t), "trainee", t.ID); err != nil {
 			return err
 		}
 		var created int64
