@@ -474,10 +474,12 @@ func testTenancy(t *testing.T, st store.Store) {
 		"CreateFormResponse": func() error {
 			return sa.CreateFormResponse(ctx, &domain.FormResponse{TraineeID: wb.trainee.ID, FormTemplateID: wb.form.ID})
 		},
-		"CreateWeight":    func() error { return sa.CreateWeight(ctx, &domain.Weight{TraineeID: wb.trainee.ID, WeightKg: 1}) },
-		"CreateTask":      func() error { return sa.CreateTask(ctx, &domain.Task{Title: "x", ClientID: &wb.trainee.ID}) },
-		"UpdateTask":      func() error { k := wb.task; k.Title = "x"; return sa.UpdateTask(ctx, &k) },
-		"AddNotification": func() error { return sa.AddNotification(ctx, &domain.Notification{TraineeID: wb.trainee.ID, Kind: "message", Source: "api"}) },
+		"CreateWeight": func() error { return sa.CreateWeight(ctx, &domain.Weight{TraineeID: wb.trainee.ID, WeightKg: 1}) },
+		"CreateTask":   func() error { return sa.CreateTask(ctx, &domain.Task{Title: "x", ClientID: &wb.trainee.ID}) },
+		"UpdateTask":   func() error { k := wb.task; k.Title = "x"; return sa.UpdateTask(ctx, &k) },
+		"AddNotification": func() error {
+			return sa.AddNotification(ctx, &domain.Notification{TraineeID: wb.trainee.ID, Kind: "message", Source: "api"})
+		},
 		"CreateTrainee with B's coach": func() error {
 			return sa.CreateTrainee(ctx, &domain.Trainee{FirstName: "x", LastName: "y", Phone: newPhone(), CoachIDs: []string{wb.coach.ID}})
 		},

@@ -88,7 +88,6 @@ func OpenPostgresSchema(t testing.TB, base string) (store.Store, string) {
 	return st, u.String()
 }
 
-
 // ensureTrigram installs pg_trgm in public once per database, so each
 // test schema finds it there (CREATE EXTENSION IF NOT EXISTS then no-ops).
 func ensureTrigram(t testing.TB, db *sql.DB) {
