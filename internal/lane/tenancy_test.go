@@ -1,0 +1,231 @@
+package lane_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// probe is one request with studio A's key that names studio B's data.
+type probe struct {
+	method, path string
+	body         any
+}
+
+// tenancyProbes covers every endpoint that takes an id in its path, and
+// every body field that names another row, each given studio B's ids.
+func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
+	at := "/trainees/" + a.trainee.ID
+	bt := "/trainees/" + b.trainee.ID
+	return []probe{
+		{"GET", bt, nil},
+		{"PATCH", bt, map[string]any{"goal": "taken over"}},
+		{"DELETE", bt, nil},
+		{"GET", bt + "/programs", nil},
+		{"GET", bt + "/form-responses", nil},
+		{"GET", bt + "/weights", nil},
+		{"GET", bt + "/subscriptions", nil},
+		{"POST", bt + "/subscription", map[string]any{"productId": a.product.ID}},
+		{"POST", bt + "/programs/assign", map[string]any{"templateId": a.template.ID}},
+		{"POST", bt + "/forms/assign", map[string]any{"formTemplateId": a.form.ID, "notify": true}},
+		{"POST", bt + "/form-responses", map[string]any{"formTemplateId": a.form.ID, "answers": map[string]any{"sleep": 1}}},
+		{"POST", bt + "/weights", map[string]any{"weightKg": 70}},
+		{"POST", bt + "/messages", map[string]any{"text": "hello"}},
+		{"POST", bt + "/whatsapp-invite", nil},
+		{"GET", "/trainees/by-phone/" + bOnlyPhone, nil},
+		{"POST", "/subscriptions/" + b.subscription.ID + "/freeze", nil},
+		{"POST", "/subscriptions/" + b.subscription.ID + "/cancel", nil},
+		{"PATCH", "/products/" + b.product.ID, map[string]any{"name": "taken over"}},
+		{"PATCH", "/coaches/" + b.coach.ID, map[string]any{"name": "taken over"}},
+		{"DELETE", "/tags/" + b.tag.ID, nil},
+		{"PATCH", "/tasks/" + b.task.ID, map[string]any{"status": "done"}},
+		{"DELETE", "/keys/" + b.keyID, nil},
+		// Ids of B inside A's writes.
+		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990001", "coachIds": []string{b.coach.ID}}},
+		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990002", "productId": b.product.ID}},
+		{"PATCH", at, map[string]any{"coachIds": []string{b.coach.ID}}},
+		{"POST", at + "/subscription", map[string]any{"productId": b.product.ID}},
+		{"POST", at + "/programs/assign", map[string]any{"templateId": b.template.ID}},
+		{"POST", at + "/forms/assign", map[string]any{"formTemplateId": b.form.ID}},
+		{"POST", at + "/form-responses", map[string]any{"formTemplateId": b.form.ID, "answers": map[string]any{"sleep": 1}}},
+		{"POST", at + "/form-responses", map[string]any{"assignmentId": b.assignment.ID, "answers": map[string]any{"sleep": 1}}},
+		{"POST", "/tasks", map[string]any{"title": "x", "clientId": b.trainee.ID}},
+		{"POST", "/tasks", map[string]any{"title": "x", "coachId": b.coach.ID}},
+	}
+}
+
+// listProbes read lists filtered by B's ids: they answer, with nothing of B.
+func listProbes(b fixture) []probe {
+	return []probe{
+		{"GET", "/trainees/search?q=" + url.QueryEscape(strings.ToLower(b.trainee.LastName)), nil},
+		{"GET", "/trainees/search?coachId=" + b.coach.ID, nil},
+		{"GET", "/trainees/search?tag=" + url.QueryEscape(b.tag.Name), nil},
+		{"GET", "/tasks?clientId=" + b.trainee.ID, nil},
+		{"GET", "/tasks?coachId=" + b.coach.ID, nil},
+		{"GET", "/products?search=" + url.QueryEscape(strings.ToLower(b.product.Name)), nil},
+		{"GET", "/program-templates", nil},
+		{"GET", "/forms", nil},
+		{"GET", "/rpc/coaches", nil},
+		{"GET", "/rpc/tags", nil},
+		{"GET", "/keys", nil},
+		{"GET", "/notifications", nil},
+	}
+}
+
+// secretsOf are strings only studio B's data contains.
+func secretsOf(b fixture) []string {
+	return []string{b.trainee.LastName, b.coach.Name, b.product.Name, b.template.Name, b.form.Name, b.tag.Name,
+		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID}
+}
+
+// check runs one probe and explains what is wrong, or "".
+func check(e *env, key string, p probe, wantStatus int, secrets []string) string {
+	a, err := e.try(key, p.method, p.path, p.body)
+	if err != nil {
+		return err.Error()
+	}
+	if a.Status != wantStatus || (wantStatus == 404 && a.code() != "NOT_FOUND") {
+		return fmt.Sprintf("%s %s: want %d, got %d %s", p.method, p.path, wantStatus, a.Status, a.Raw)
+	}
+	// The answer may repeat the id the caller sent, nothing else of B.
+	sent, _ := json.Marshal(p.body)
+	for _, s := range secrets {
+		if strings.Contains(a.Raw, s) && !strings.Contains(p.path, s) && !strings.Contains(string(sent), s) {
+			return fmt.Sprintf("%s %s: the answer leaks %q: %s", p.method, p.path, s, a.Raw)
+		}
+	}
+	return ""
+}
+
+func TestTenancy(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		a := e.seed("tena")
+		b := e.seed("tenb")
+		var bOnly domain.Trainee
+		e.ok(201, e.call(b.key, "POST", "/trainees", map[string]any{"firstName": "Only", "lastName": "InB", "phone": "053-333-3333"})).into(t, &bOnly)
+		bNotes := len(e.notifications(b.studio.ID))
+		secrets := append(secretsOf(b), bOnly.ID, "InB")
+
+		probes := tenancyProbes(a, b, "053-333-3333")
+		assertCoversEveryIDRoute(t, e, probes)
+
+		t.Run("sequential", func(t *testing.T) {
+			for _, p := range probes {
+				if msg := check(e, a.key, p, 404, secrets); msg != "" {
+					t.Error(msg)
+				}
+			}
+			for _, p := range listProbes(b) {
+				if msg := check(e, a.key, p, 200, secrets); msg != "" {
+					t.Error(msg)
+				}
+			}
+		})
+
+		t.Run("64 concurrent clients", func(t *testing.T) {
+			all := append(tenancyProbes(a, b, "053-333-3333"), listProbes(b)...)
+			var wg sync.WaitGroup
+			errs := make(chan string, 64*len(all))
+			for c := range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range all {
+						p := all[(i+c)%len(all)] // each client in its own order
+						want := 404
+						if p.method == "GET" && !strings.Contains(p.path, "/trainees/") && !strings.Contains(p.path, "by-phone") {
+							want = 200
+						}
+						if strings.HasPrefix(p.path, "/trainees/search") {
+							want = 200
+						}
+						if msg := check(e, a.key, p, want, secrets); msg != "" {
+							errs <- msg
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			n := 0
+			for msg := range errs {
+				if n++; n <= 10 {
+					t.Error(msg)
+				}
+			}
+		})
+
+		// B is untouched: its data, its key, its outbox.
+		var got domain.Trainee
+		e.ok(200, e.call(b.key, "GET", "/trainees/"+b.trainee.ID, nil)).into(t, &got)
+		if got.Goal != nil || len(got.CoachIDs) != 1 {
+			t.Errorf("B's trainee changed: %+v", got)
+		}
+		var subs list[domain.Subscription]
+		e.ok(200, e.call(b.key, "GET", "/trainees/"+b.trainee.ID+"/subscriptions", nil)).into(t, &subs)
+		if subs.Total != 1 || subs.Items[0].Status != "live" {
+			t.Errorf("B's plan changed: %+v", subs)
+		}
+		var tags list[domain.Tag]
+		e.ok(200, e.call(b.key, "GET", "/rpc/tags", nil)).into(t, &tags)
+		if tags.Total != 1 {
+			t.Errorf("B's tag was deleted")
+		}
+		if n := len(e.notifications(b.studio.ID)); n != bNotes {
+			t.Errorf("B's outbox grew from %d to %d", bNotes, n)
+		}
+		if p, err := st.Studio(b.studio.ID).GetProduct(context.Background(), b.product.ID); err != nil || p.Name != b.product.Name {
+			t.Errorf("B's product changed: %+v %v", p, err)
+		}
+	})
+}
+
+// assertCoversEveryIDRoute fails when an endpoint with an {id} in its path
+// has no tenancy probe, so a new endpoint cannot skip the test.
+func assertCoversEveryIDRoute(t *testing.T, e *env, probes []probe) {
+	t.Helper()
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal(e.lane.OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path, "{") {
+			continue
+		}
+		for method := range ops {
+			covered := false
+			for _, p := range probes {
+				if strings.EqualFold(p.method, method) && matches(path, p.path) {
+					covered = true
+				}
+			}
+			if !covered {
+				t.Errorf("no tenancy probe for %s %s", strings.ToUpper(method), path)
+			}
+		}
+	}
+}
+
+// matches reports whether a concrete path fits a pattern with {wildcards}.
+func matches(pattern, path string) bool {
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i := range ps {
+		if !strings.HasPrefix(ps[i], "{") && ps[i] != xs[i] {
+			return false
+		}
+	}
+	return true
+}
