@@ -1,12 +1,27 @@
+// Package mcpserver is the hosted MCP endpoint, POST /mcp: the coach tools
+// (package toolset) over stateless Streamable HTTP, behind Perform's own
+// bearer-shape check, with tool calls counted in the metrics.
 package mcpserver
 
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/mcpserver/toolset"
+	"github.com/otherwise/perform/internal/metrics"
 )
+
+// Options configure the endpoint; see toolset.Options. OnToolCall defaults
+// to counting calls in perform_mcp_tool_calls_total.
+type Options = toolset.Options
+
+// Instructions are sent to the client at initialize.
+const Instructions = toolset.Instructions
 
 // codeUnauthorized is the JSON-RPC error code of a refused credential
 // (the implementation-defined server error range).
@@ -27,7 +42,10 @@ const StatelessMessage = "This server is stateless; use POST."
 // checks the key itself on each tool call, so a well-formed wrong key
 // connects and lists tools, then every call answers "invalid partner api key".
 func New(opts Options) http.Handler {
-	server := NewServer(opts)
+	if opts.OnToolCall == nil {
+		opts.OnToolCall = metrics.ToolCall
+	}
+	server := toolset.NewServer(opts)
 	streamable := mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger},
@@ -55,7 +73,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, StatelessMessage)
 		return
 	}
-	if token, ok := bearer(r.Header.Get("Authorization")); !ok || !wellFormedKey(token) {
+	if token, ok := toolset.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return

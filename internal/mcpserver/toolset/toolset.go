@@ -1,10 +1,11 @@
-// Package mcpserver serves Perform's coach tools over MCP with the official
-// go-sdk: NewServer binds the tool set to a lane client (for any transport,
-// stdio included), New is the hosted, stateless POST /mcp endpoint.
+// Package toolset binds Perform's coach tools to a lane client as an MCP
+// server (official go-sdk), for any transport: the hosted endpoint
+// (package mcpserver) and perform-mcp over stdio. It links no metrics, store
+// or server configuration, so the stdio binary stays small.
 //
 // A tool call is one lane call: the answer's data goes back as JSON text and
 // structuredContent, a lane error as the lane's own sentence with isError.
-package mcpserver
+package toolset
 
 import (
 	"context"
@@ -17,9 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/laneclient"
-	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -42,9 +41,11 @@ type Options struct {
 	// APIKey, when set, is used for every tool call (perform-mcp over stdio).
 	// When empty, each call uses the bearer token of its HTTP request.
 	APIKey string
+	// OnToolCall, when set, is told each call's tool and outcome (metrics).
+	OnToolCall func(tool, outcome string)
 }
 
-// Outcomes of a tool call, as the perform_mcp_tool_calls_total metric counts them.
+// Outcomes of a tool call, as OnToolCall receives them.
 const (
 	OutcomeOK               = "ok"
 	OutcomeInvalidArguments = "invalid_arguments"
@@ -80,7 +81,11 @@ func NewServer(opts Options) *mcp.Server {
 }
 
 func handler(t tools.Tool, opts Options, logger *slog.Logger) mcp.ToolHandler {
-	report := func(outcome string) { metrics.ToolCall(t.Name, outcome) }
+	report := func(outcome string) {
+		if opts.OnToolCall != nil {
+			opts.OnToolCall(t.Name, outcome)
+		}
+	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -122,12 +127,12 @@ func apiKey(opts Options, req *mcp.CallToolRequest) string {
 	if opts.APIKey != "" || req.Extra == nil {
 		return opts.APIKey
 	}
-	token, _ := bearer(req.Extra.Header.Get("Authorization"))
+	token, _ := Bearer(req.Extra.Header.Get("Authorization"))
 	return token
 }
 
-// bearer returns the token of an Authorization header value.
-func bearer(header string) (string, bool) {
+// Bearer returns the token of an Authorization header value.
+func Bearer(header string) (string, bool) {
 	scheme, token, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return "", false
@@ -135,10 +140,6 @@ func bearer(header string) (string, bool) {
 	token = strings.TrimSpace(token)
 	return token, token != ""
 }
-
-// wellFormedKey reports whether token has the shape of a studio API key;
-// whether it is a real one only the lane can say.
-func wellFormedKey(token string) bool { return strings.HasPrefix(token, auth.KeyPrefix) }
 
 func toolError(sentence string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sentence}}}

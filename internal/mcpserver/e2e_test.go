@@ -1,0 +1,292 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/mcpserver"
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/tools"
+)
+
+func TestToolsListShowsThe21ToolsWithAnnotations(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	if got := cs.InitializeResult().Instructions; got != mcpserver.Instructions {
+		t.Errorf("instructions = %q", got)
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		def, ok := tools.ByName(tool.Name)
+		if !ok {
+			t.Errorf("unexpected tool %s", tool.Name)
+			continue
+		}
+		a := tool.Annotations
+		if a == nil || a.ReadOnlyHint != def.ReadOnly || a.DestructiveHint == nil || *a.DestructiveHint ||
+			a.OpenWorldHint == nil || !*a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
+		if tool.Description != def.Description || tool.Title != def.Title {
+			t.Errorf("%s: title or description differ from the definition", tool.Name)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(schema), `"type":"object"`) {
+			t.Errorf("%s: input schema %s", tool.Name, schema)
+		}
+	}
+	var want []string
+	for _, def := range tools.All() {
+		want = append(want, def.Name)
+	}
+	slices.Sort(names)
+	slices.Sort(want)
+	if len(names) != 21 || !slices.Equal(names, want) {
+		t.Fatalf("tools/list = %v (%d), want the 21 tools", names, len(names))
+	}
+}
+
+// TestEveryToolSucceeds calls each of the 21 tools with valid arguments over
+// the SDK's client and checks each answer carries the lane's data.
+func TestEveryToolSucceeds(t *testing.T) {
+	f := mcptest.New(t)
+	a := f.A
+	calls := []struct {
+		tool string
+		args map[string]any
+		want string // a piece of the answer's JSON
+	}{
+		{"search_trainees", map[string]any{"q": "Dana"}, a.TraineeID},
+		{"search_trainees", map[string]any{"tag": a.Tag, "coachId": a.CoachID, "status": "active"}, a.TraineeID},
+		{"find_trainee_by_phone", map[string]any{"phone": "050-100-0001"}, a.TraineeID},
+		{"get_trainee", map[string]any{"traineeId": a.TraineeID}, a.TraineeLastName},
+		{"list_trainee_programs", map[string]any{"traineeId": a.TraineeID}, `"items"`},
+		{"list_trainee_form_responses", map[string]any{"traineeId": a.TraineeID}, a.FormID},
+		{"list_trainee_weights", map[string]any{"traineeId": a.TraineeID, "limit": 10}, "81.5"},
+		{"list_trainee_subscriptions", map[string]any{"traineeId": a.TraineeID}, `"items"`},
+		{"list_plans", map[string]any{"search": "gold"}, a.ProductID},
+		{"list_program_templates", map[string]any{}, a.TemplateID},
+		{"list_forms", map[string]any{}, a.FormID},
+		{"list_coaches", map[string]any{}, a.CoachID},
+		{"list_tags", nil, `"vip"`},
+		{"list_tasks", map[string]any{"status": "open", "clientId": a.TraineeID}, a.TaskID},
+		{"create_trainee", map[string]any{"firstName": "Maya", "lastName": "Bar", "phone": "+972 52 555 0101", "gender": "female",
+			"tags": []string{"new"}, "productId": a.ProductID}, `"Maya"`},
+		{"update_trainee", map[string]any{"traineeId": a.OtherTraineeID, "goal": "Run 10 km", "tags": []string{"runner"}}, "Run 10 km"},
+		{"assign_plan", map[string]any{"traineeId": a.OtherTraineeID, "productId": a.OpenProductID, "price": 250}, a.OpenProductID},
+		{"assign_program", map[string]any{"traineeId": a.TraineeID, "templateId": a.TemplateID, "startsOn": "2026-12-01"}, a.TemplateID},
+		{"send_form", map[string]any{"traineeId": a.TraineeID, "formTemplateId": a.FormID, "prompt": "How was your week?", "notify": false}, a.FormID},
+		{"create_task", map[string]any{"title": "Check Yoav's plan", "clientId": a.OtherTraineeID, "priority": 3}, "Check Yoav's plan"},
+		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
+		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
+	}
+	cs := mcptest.Connect(t, f.URL+"/mcp", a.Key)
+	called := map[string]bool{}
+	for _, c := range calls {
+		res := mcptest.Call(t, cs, c.tool, c.args)
+		body := mcptest.Text(res)
+		if res.IsError {
+			t.Errorf("%s %v: tool error %q", c.tool, c.args, body)
+			continue
+		}
+		called[c.tool] = true
+		if !strings.Contains(body, c.want) {
+			t.Errorf("%s: answer %s does not contain %s", c.tool, body, c.want)
+		}
+		structured, _ := json.Marshal(res.StructuredContent)
+		var fromText, fromStructured any
+		if json.Unmarshal([]byte(body), &fromText) != nil || json.Unmarshal(structured, &fromStructured) != nil ||
+			!jsonEqual(fromText, fromStructured) {
+			t.Errorf("%s: text and structuredContent differ:\n%s\n%s", c.tool, body, structured)
+		}
+	}
+	for _, def := range tools.All() {
+		if !called[def.Name] {
+			t.Errorf("%s was not called successfully", def.Name)
+		}
+	}
+	if len(called) != 21 {
+		t.Errorf("called %d tools successfully: %v", len(called), slices.Sorted(maps.Keys(called)))
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func TestErrorsAreSentencesWithIsError(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	cases := []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		// The lane's sentences, passed through.
+		{"get_trainee", map[string]any{"traineeId": "trn_00000000000000000000000000"}, []string{"trn_00000000000000000000000000", "search_trainees"}},
+		{"get_trainee", map[string]any{"traineeId": f.A.ProductID}, []string{"plan", "search_trainees"}},
+		{"update_task", map[string]any{"taskId": "tsk_nope", "status": "done"}, []string{"list_tasks"}},
+		{"assign_plan", map[string]any{"traineeId": f.A.TraineeID, "productId": "prd_missing"}, []string{"list_plans"}},
+		{"create_trainee", map[string]any{"firstName": "A", "lastName": "B", "phone": "+972501000001"}, []string{"phone"}},
+		{"create_trainee", map[string]any{"firstName": "A", "lastName": "B", "phone": "0525550199", "birthDate": "yesterday"}, []string{"birthDate"}},
+		{"log_weight", map[string]any{"traineeId": f.A.TraineeID, "weightKg": 70, "recordedAt": "last monday"}, []string{"recordedAt"}},
+		// The tool's own refusals, before any lane call.
+		{"search_trainees", map[string]any{"limit": 500}, []string{"search_trainees", "limit", "1 to 200"}},
+		{"log_weight", map[string]any{"traineeId": f.A.TraineeID, "weightKg": 0}, []string{"weightKg", "above 0"}},
+		{"assign_plan", map[string]any{"traineeId": f.A.TraineeID, "productId": f.A.ProductID, "notify": true}, []string{`no argument "notify"`}},
+		{"get_trainee", map[string]any{}, []string{"traineeId is required"}},
+	}
+	for _, c := range cases {
+		res := mcptest.Call(t, cs, c.tool, c.args)
+		body := mcptest.Text(res)
+		if !res.IsError {
+			t.Errorf("%s %v: not an error: %s", c.tool, c.args, body)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s %v: %q does not mention %q", c.tool, c.args, body, w)
+			}
+		}
+		if strings.HasPrefix(body, "{") {
+			t.Errorf("%s: error is JSON, not a sentence: %s", c.tool, body)
+		}
+	}
+}
+
+func TestAWellFormedWrongKeyConnectsThenEveryCallFails(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", "pf_live_"+strings.Repeat("x", 43))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(list.Tools) != 21 {
+		t.Fatalf("tools/list with a wrong key: %v, %d tools", err, len(list.Tools))
+	}
+	for name, args := range map[string]map[string]any{"list_coaches": {}, "get_trainee": {"traineeId": f.A.TraineeID}} {
+		res := mcptest.Call(t, cs, name, args)
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "invalid partner api key") {
+			t.Errorf("%s: %v %q", name, res.IsError, mcptest.Text(res))
+		}
+	}
+}
+
+// TestForcedSilentWritesLeaveTheOutboxUntouched makes every write that could
+// notify a trainee through the tools, then reads the outbox; a send_form with
+// notify true afterwards shows the outbox does record what it should.
+func TestForcedSilentWritesLeaveTheOutboxUntouched(t *testing.T) {
+	f := mcptest.New(t)
+	a := f.A
+	before := len(f.Notifications(t, a.Key))
+	cs := mcptest.Connect(t, f.URL+"/mcp", a.Key)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"create_trainee", map[string]any{"firstName": "Silent", "lastName": "One", "phone": "0525550111", "productId": a.ProductID}},
+		{"assign_plan", map[string]any{"traineeId": a.OtherTraineeID, "productId": a.ProductID}},
+		{"assign_program", map[string]any{"traineeId": a.OtherTraineeID, "templateId": a.TemplateID}},
+		{"send_form", map[string]any{"traineeId": a.OtherTraineeID, "formTemplateId": a.FormID, "notify": false}},
+		{"update_trainee", map[string]any{"traineeId": a.OtherTraineeID, "status": "paused"}},
+		{"create_task", map[string]any{"title": "Silent task", "clientId": a.OtherTraineeID}},
+		{"log_weight", map[string]any{"traineeId": a.OtherTraineeID, "weightKg": 70}},
+	} {
+		if res := mcptest.Call(t, cs, c.tool, c.args); res.IsError {
+			t.Fatalf("%s: %s", c.tool, mcptest.Text(res))
+		}
+	}
+	if after := f.Notifications(t, a.Key); len(after) != before {
+		t.Fatalf("outbox grew from %d to %d after forced-silent writes: %+v", before, len(after), after)
+	}
+
+	if res := mcptest.Call(t, cs, "send_form", map[string]any{"traineeId": a.TraineeID, "formTemplateId": a.FormID, "notify": true}); res.IsError {
+		t.Fatal(mcptest.Text(res))
+	}
+	after := f.Notifications(t, a.Key)
+	if len(after) != before+1 || after[0].TraineeID != a.TraineeID || after[0].Source != "mcp" {
+		t.Fatalf("send_form notify:true should add one outbox row from source mcp: %+v", after)
+	}
+}
+
+// TestStudioAKeyNeverReachesStudioB gives every tool that takes an id
+// studio B's ids with studio A's key.
+func TestStudioAKeyNeverReachesStudioB(t *testing.T) {
+	f := mcptest.New(t)
+	b := f.B
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"find_trainee_by_phone", map[string]any{"phone": b.Phone}},
+		{"get_trainee", map[string]any{"traineeId": b.TraineeID}},
+		{"list_trainee_programs", map[string]any{"traineeId": b.TraineeID}},
+		{"list_trainee_form_responses", map[string]any{"traineeId": b.TraineeID}},
+		{"list_trainee_weights", map[string]any{"traineeId": b.TraineeID}},
+		{"list_trainee_subscriptions", map[string]any{"traineeId": b.TraineeID}},
+		{"update_trainee", map[string]any{"traineeId": b.TraineeID, "goal": "hijacked"}},
+		{"assign_plan", map[string]any{"traineeId": b.TraineeID, "productId": b.ProductID}},
+		{"assign_plan", map[string]any{"traineeId": f.A.TraineeID, "productId": b.ProductID}},
+		{"assign_program", map[string]any{"traineeId": f.A.TraineeID, "templateId": b.TemplateID}},
+		{"send_form", map[string]any{"traineeId": f.A.TraineeID, "formTemplateId": b.FormID}},
+		{"send_form", map[string]any{"traineeId": b.TraineeID, "formTemplateId": b.FormID}},
+		{"create_task", map[string]any{"title": "x", "clientId": b.TraineeID}},
+		{"create_task", map[string]any{"title": "x", "coachId": b.CoachID}},
+		{"update_task", map[string]any{"taskId": b.TaskID, "status": "done"}},
+		{"log_weight", map[string]any{"traineeId": b.TraineeID, "weightKg": 60}},
+	}
+	for _, c := range calls {
+		res := mcptest.Call(t, cs, c.tool, c.args)
+		body := mcptest.Text(res)
+		if !res.IsError {
+			t.Errorf("%s %v reached studio B: %s", c.tool, c.args, body)
+		}
+		if strings.Contains(body, b.TraineeLastName) || strings.Contains(body, b.Slug) || strings.Contains(body, "forbidden") {
+			t.Errorf("%s leaks studio B: %s", c.tool, body)
+		}
+	}
+	// Lists with A's key show none of B's rows.
+	for _, tool := range []string{"search_trainees", "list_plans", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks"} {
+		body := mcptest.Text(mcptest.Call(t, cs, tool, map[string]any{}))
+		for _, id := range []string{b.TraineeID, b.ProductID, b.TemplateID, b.FormID, b.CoachID, b.TaskID} {
+			if strings.Contains(body, id) {
+				t.Errorf("%s with A's key lists B's %s", tool, id)
+			}
+		}
+	}
+	// And B's data is as it was.
+	csB := mcptest.Connect(t, f.URL+"/mcp", b.Key)
+	if body := mcptest.Text(mcptest.Call(t, csB, "get_trainee", map[string]any{"traineeId": b.TraineeID})); strings.Contains(body, "hijacked") {
+		t.Errorf("B's trainee was changed through A's key: %s", body)
+	}
+}
+
+// TestInProcessAndTCPLaneAnswerAlike runs the same reads through /mcp (lane
+// in process) and /mcp-tcp (lane over loopback).
+func TestInProcessAndTCPLaneAnswerAlike(t *testing.T) {
+	f := mcptest.New(t)
+	inProc := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	overTCP := mcptest.Connect(t, f.URL+"/mcp-tcp", f.A.Key)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_trainee", map[string]any{"traineeId": f.A.TraineeID}},
+		{"get_trainee", map[string]any{"traineeId": f.B.TraineeID}},
+		{"list_plans", map[string]any{}},
+	} {
+		x, y := mcptest.Call(t, inProc, c.tool, c.args), mcptest.Call(t, overTCP, c.tool, c.args)
+		if x.IsError != y.IsError || mcptest.Text(x) != mcptest.Text(y) {
+			t.Errorf("%s: in process %v %s\nover TCP %v %s", c.tool, x.IsError, mcptest.Text(x), y.IsError, mcptest.Text(y))
+		}
+	}
+}
