@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -36,11 +36,8 @@ func (FormAnnounceArgs) Kind() string { return "perform_form_announce" }
 func (FormAnnounceArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{
 		MaxAttempts: 5,
-		UniqueOpts: river.UniqueOpts{
-			ByArgs: true,
-			// Completed jobs do not block the next run.
-			ByState: []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled},
-		},
+		// Unique while waiting or running; a completed run never blocks the next.
+		UniqueOpts: jobs.UniqueOpts(),
 	}
 }
 
@@ -51,9 +48,6 @@ type FormAnnouncer struct {
 	Now    func() time.Time // nil: time.Now
 	Logger *slog.Logger
 }
-
-// Timeout bounds one run; River's rescuer retries a crashed one.
-func (w *FormAnnouncer) Timeout(*river.Job[FormAnnounceArgs]) time.Duration { return time.Minute }
 
 // Work announces every due form.
 func (w *FormAnnouncer) Work(ctx context.Context, _ *river.Job[FormAnnounceArgs]) error {
