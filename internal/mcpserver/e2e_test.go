@@ -4,12 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -288,5 +294,56 @@ func TestInProcessAndTCPLaneAnswerAlike(t *testing.T) {
 		if x.IsError != y.IsError || mcptest.Text(x) != mcptest.Text(y) {
 			t.Errorf("%s: in process %v %s\nover TCP %v %s", c.tool, x.IsError, mcptest.Text(x), y.IsError, mcptest.Text(y))
 		}
+	}
+}
+
+// Tool calls go through the lane's audit with source mcp, like any API call.
+func TestToolCallsAreAuditedAsMCP(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	mcptest.Call(t, cs, "get_trainee", map[string]any{"traineeId": f.A.TraineeID})
+	mcptest.Call(t, cs, "create_task", map[string]any{"title": "Audited", "clientId": f.A.TraineeID})
+	f.Audit.Flush()
+	ctx := context.Background()
+	studio, err := f.Store.StudioBySlug(ctx, f.A.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := f.Store.ListAudit(ctx, studio.ID, store.Page{Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, e := range events.Items {
+		if e.Source == "mcp" {
+			seen[e.Route] = e.ResourceID
+		}
+	}
+	if seen["GET /v1/automation/trainees/{id}"] != f.A.TraineeID {
+		t.Errorf("get_trainee not audited as mcp with its trainee: %v", seen)
+	}
+	if _, ok := seen["POST /v1/automation/tasks"]; !ok {
+		t.Errorf("create_task not audited as mcp: %v", seen)
+	}
+}
+
+// Tool calls count against the lane's limiter; the model reads the lane's
+// sentence when the key is over its limit.
+func TestToolCallsPassTheLanesLimiter(t *testing.T) {
+	f := mcptest.New(t)
+	limited := lane.New(lane.Options{Store: f.Store, Limiter: ratelimit.NewMemory(3, time.Minute), Logger: mcptest.Quiet()})
+	srv := httptest.NewServer(mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(limited), "mcp"),
+	}))
+	defer srv.Close()
+	cs := mcptest.Connect(t, srv.URL, f.A.Key)
+	for i := range 3 {
+		if res := mcptest.Call(t, cs, "list_tags", nil); res.IsError {
+			t.Fatalf("call %d: %s", i+1, mcptest.Text(res))
+		}
+	}
+	res := mcptest.Call(t, cs, "list_tags", nil)
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "Too many requests") {
+		t.Fatalf("fourth call: %v %s", res.IsError, mcptest.Text(res))
 	}
 }

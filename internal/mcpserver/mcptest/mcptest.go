@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -41,6 +42,7 @@ type Fixture struct {
 	URL   string
 	Store store.Store
 	Lane  http.Handler
+	Audit *audit.Writer // the lane's audit, batched; Flush before reading it
 	A, B  Studio
 	// App calls the lane over the network, as the studio's own apps do.
 	App *laneclient.Client
@@ -53,7 +55,9 @@ func Quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 func New(t testing.TB) *Fixture {
 	t.Helper()
 	st := storetest.OpenSQLite(t)
-	ln := lane.New(lane.Options{Store: st, Logger: Quiet()})
+	aw := audit.NewWriter(st, audit.Options{Logger: Quiet()})
+	t.Cleanup(func() { aw.Close() })
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet()})
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	mux.Handle("/mcp", mcpserver.New(mcpserver.Options{
@@ -66,7 +70,7 @@ func New(t testing.TB) *Fixture {
 		Client: laneclient.New(srv.URL, &http.Transport{MaxIdleConnsPerHost: 256}, "mcp"),
 		Logger: Quiet(),
 	}))
-	f := &Fixture{URL: srv.URL, Store: st, Lane: ln, App: laneclient.New(srv.URL, nil, "api")}
+	f := &Fixture{URL: srv.URL, Store: st, Lane: ln, Audit: aw, App: laneclient.New(srv.URL, nil, "api")}
 	f.A = f.SeedStudio(t, "Studio Aleph", "aleph", "+972501000001")
 	f.B = f.SeedStudio(t, "Studio Bet", "bet", "+972502000002")
 	return f
