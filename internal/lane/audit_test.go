@@ -1,0 +1,99 @@
+package lane_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// Every request with a known studio leaves an audit row: route pattern,
+// resource, status, credential, request id and the caller's source.
+func TestAuditRowsPerRequest(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		s, key, keyID := e.studio("audited", "pro")
+
+		var created domain.Trainee
+		okA := e.ok(201, e.call(key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234567"}, "X-Perform-Source", "mcp"))
+		okA.into(t, &created)
+		missing := e.fails(404, "NOT_FOUND", e.call(key, "GET", "/trainees/trn_00000000000000000000000000", nil, "X-Perform-Source", "agent"))
+		invalid := e.fails(422, "VALIDATION", e.call(key, "GET", "/trainees/search?limit=0", nil))
+		e.fails(401, "UNAUTHORIZED", e.call("", "GET", "/validate", nil)) // no studio: not audited
+		e.audit.Flush()
+
+		l, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Total != 3 {
+			t.Fatalf("audit rows: %d, want 3: %+v", l.Total, l.Items)
+		}
+		byReq := map[string]domain.AuditEvent{}
+		for _, ev := range l.Items {
+			byReq[ev.RequestID] = ev
+			if ev.CredentialID != keyID || ev.StudioID != s.ID || ev.DurationMs <= 0 {
+				t.Errorf("event: %+v", ev)
+			}
+		}
+		want := []struct {
+			req, route, resource, source string
+			status                       int
+		}{
+			{okA.RequestID, "POST /v1/automation/trainees", created.ID, "mcp", 201},
+			{missing.RequestID, "GET /v1/automation/trainees/{id}", "trn_00000000000000000000000000", "agent", 404},
+			{invalid.RequestID, "GET /v1/automation/trainees/search", "", "api", 422},
+		}
+		for _, w := range want {
+			ev, ok := byReq[w.req]
+			if !ok {
+				t.Errorf("no audit row for request %s", w.req)
+				continue
+			}
+			if ev.Route != w.route || ev.ResourceID != w.resource || ev.Source != w.source || ev.Status != w.status || ev.Method != w.route[:len(ev.Method)] {
+				t.Errorf("audit row %+v, want %+v", ev, w)
+			}
+		}
+	})
+}
+
+// lastUsedAt is written at most once a minute per key.
+func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
+	st := openSQLite(t)
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	l := lane.New(lane.Options{Store: st, Now: clock})
+	srv := httptest.NewServer(l)
+	defer srv.Close()
+	e := &env{t: t, st: st, lane: l, srv: srv}
+	s, key, keyID := e.studio("touch", "free")
+	lastUsed := func() time.Time {
+		k, err := st.FindAPIKey(context.Background(), s.ID, keyID)
+		if err != nil || k.LastUsedAt == nil {
+			t.Fatalf("key %+v %v", k, err)
+		}
+		return k.LastUsedAt.UTC()
+	}
+	e.ok(200, e.call(key, "GET", "/validate", nil))
+	first := lastUsed()
+	if !first.Equal(now) {
+		t.Fatalf("lastUsedAt %v, want %v", first, now)
+	}
+	advance(30 * time.Second)
+	e.ok(200, e.call(key, "GET", "/validate", nil))
+	if got := lastUsed(); !got.Equal(first) {
+		t.Errorf("written again within the minute: %v", got)
+	}
+	advance(31 * time.Second)
+	e.ok(200, e.call(key, "GET", "/validate", nil))
+	if got := lastUsed(); !got.Equal(first.Add(61 * time.Second)) {
+		t.Errorf("not written after a minute: %v", got)
+	}
+}
