@@ -1,0 +1,133 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/mcpserver"
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+)
+
+// These benchmarks compare one get_trainee three ways on the same seeded
+// server: the hosted /mcp with the lane in process, the same endpoint
+// calling the lane over TCP loopback, and the lane's GET itself.
+//
+//	go test ./internal/mcpserver -run '^$' -bench . -benchmem
+//
+// The Handler benchmarks call ServeHTTP directly, so -benchmem counts the
+// server's allocations only; the Loopback ones go through a real client and
+// socket, as mcpload does.
+
+func getTraineeCall(id string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_trainee","arguments":{"traineeId":"` + id + `"}}}`
+}
+
+// memoryResponse is a minimal ResponseWriter for calling handlers directly.
+type memoryResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (m *memoryResponse) Header() http.Header { return m.header }
+func (m *memoryResponse) WriteHeader(s int)   { m.status = s }
+func (m *memoryResponse) Write(p []byte) (int, error) {
+	if m.status == 0 {
+		m.status = 200
+	}
+	return m.body.Write(p)
+}
+func (m *memoryResponse) Flush() {}
+
+func serveOnce(b *testing.B, h http.Handler, method, target, key, body string, want string) {
+	req, _ := http.NewRequest(method, target, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	w := &memoryResponse{header: http.Header{}}
+	h.ServeHTTP(w, req)
+	if w.status != 200 || !bytes.Contains(w.body.Bytes(), []byte(want)) || bytes.Contains(w.body.Bytes(), []byte(`"isError":true`)) {
+		b.Fatalf("%s %s: %d %s", method, target, w.status, w.body.Bytes())
+	}
+}
+
+func BenchmarkGetTraineeHandler(b *testing.B) {
+	f := mcptest.New(b)
+	inProcess := mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(f.Lane), "mcp"), Logger: mcptest.Quiet(),
+	})
+	overTCP := mcpserver.New(mcpserver.Options{
+		Client: laneclient.New(f.URL, &http.Transport{MaxIdleConnsPerHost: 64}, "mcp"), Logger: mcptest.Quiet(),
+	})
+	call := getTraineeCall(f.A.TraineeID)
+	b.Run("mcp-lane-in-process", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, inProcess, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
+		}
+	})
+	b.Run("mcp-lane-tcp", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, overTCP, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
+		}
+	})
+	b.Run("lane-get", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, f.Lane, "GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, f.A.Key, "", f.A.TraineeLastName)
+		}
+	})
+}
+
+// BenchmarkGetTraineeLoopback is end to end over 127.0.0.1 with parallel
+// keep-alive clients, under several GC targets (the server's
+// PERFORM_GC_PERCENT); req/s is reported.
+func BenchmarkGetTraineeLoopback(b *testing.B) {
+	f := mcptest.New(b)
+	call := getTraineeCall(f.A.TraineeID)
+	targets := []struct{ name, method, url, body string }{
+		{"mcp-lane-in-process", "POST", f.URL + "/mcp", call},
+		{"mcp-lane-tcp", "POST", f.URL + "/mcp-tcp", call},
+		{"lane-get", "GET", f.URL + "/v1/automation/trainees/" + f.A.TraineeID, ""},
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	for _, gc := range []int{100, 400, 800} {
+		for _, tg := range targets {
+			b.Run(tg.name+"/gc="+strconv.Itoa(gc), func(b *testing.B) {
+				previous := debug.SetGCPercent(gc)
+				defer debug.SetGCPercent(previous)
+				b.ReportAllocs()
+				b.SetParallelism(4)
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						req, _ := http.NewRequest(tg.method, tg.url, strings.NewReader(tg.body))
+						req.Header.Set("Authorization", "Bearer "+f.A.Key)
+						req.Header.Set("Content-Type", "application/json")
+						req.Header.Set("Accept", "application/json, text/event-stream")
+						req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+						resp, err := client.Do(req)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						body, _ := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != 200 || !bytes.Contains(body, []byte(f.A.TraineeLastName)) {
+							b.Errorf("%d %s", resp.StatusCode, body)
+							return
+						}
+					}
+				})
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+			})
+		}
+	}
+}
