@@ -1,0 +1,249 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
+)
+
+// Two processes starting at once on one database both come up, and each
+// migration is recorded once.
+func TestOpenConcurrently(t *testing.T) {
+	ctx := context.Background()
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "shared.db")
+		openMany(t, path, 4)
+		st, err := store.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		checkMigrationsOnce(t, st)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv(storetest.PostgresEnv)
+		if base == "" {
+			t.Skip(storetest.PostgresEnv + " is not set")
+		}
+		// A fresh, empty schema: the concurrent opens race to migrate it.
+		st, url := storetest.OpenPostgresSchema(t, base)
+		if _, err := st.DB().ExecContext(ctx, `DROP TABLE schema_migrations, studios, river_migration CASCADE`); err != nil {
+			t.Fatal(err)
+		}
+		schema := strings.TrimSuffix(strings.SplitN(strings.SplitN(url, "search_path=", 2)[1], "&", 2)[0], "%2Cpublic")
+		if _, err := st.DB().ExecContext(ctx, `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.DB().ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+			t.Fatal(err)
+		}
+		openMany(t, url, 4)
+		again, err := store.Open(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		checkMigrationsOnce(t, again)
+	})
+}
+
+func openMany(t *testing.T, url string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, err := store.Open(context.Background(), url, nil)
+			if err == nil {
+				st.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("concurrent Open: %v", err)
+	}
+}
+
+func checkMigrationsOnce(t *testing.T, st store.Store) {
+	t.Helper()
+	want, err := store.Migrations(st.Engine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, distinct int
+	if err := st.DB().QueryRow(`SELECT count(*), count(DISTINCT version) FROM schema_migrations`).Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(want) || distinct != len(want) {
+		t.Fatalf("schema_migrations has %d rows (%d distinct), want %d", n, distinct, len(want))
+	}
+	if err := store.Migrate(context.Background(), st.DB(), st.Engine()); err != nil {
+		t.Fatalf("Migrate on an up-to-date database: %v", err)
+	}
+	var riverVersions int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM river_migration`).Scan(&riverVersions); err != nil || riverVersions == 0 {
+		t.Fatalf("river migrations: %d rows, %v", riverVersions, err)
+	}
+}
+
+// A CLI process and a server share one SQLite file: a key the CLI revokes
+// is revoked for the server's very next lookup.
+func TestSQLiteSharedBetweenProcesses(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "perform.db")
+	server, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	cli, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+
+	studio := domain.Studio{Name: "Shared", Slug: "shared"}
+	if err := cli.CreateStudio(ctx, &studio); err != nil {
+		t.Fatal(err)
+	}
+	secret := auth.NewKey()
+	key := domain.APIKey{StudioID: studio.ID, Name: "ci", Prefix: auth.Display(secret), Hash: auth.Hash(secret)}
+	if err := cli.CreateAPIKey(ctx, &key); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := server.APIKeyByHash(ctx, auth.Hash(secret))
+	if err != nil || got.RevokedAt != nil {
+		t.Fatalf("server sees the new key: %+v, %v", got, err)
+	}
+	if err := cli.RevokeAPIKey(ctx, key.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = server.APIKeyByHash(ctx, auth.Hash(secret))
+	if err != nil || got.RevokedAt == nil {
+		t.Fatalf("server after the CLI revoked: %+v, %v", got, err)
+	}
+}
+
+// Many concurrent writers on SQLite wait for the lock instead of failing
+// with SQLITE_BUSY, from one store and from a second one on the same file.
+func TestSQLiteConcurrentWriters(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "perform.db")
+	a, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	studio := domain.Studio{Name: "Busy", Slug: "busy"}
+	if err := a.CreateStudio(ctx, &studio); err != nil {
+		t.Fatal(err)
+	}
+	const writers, each = 64, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := a
+			if w%2 == 1 {
+				st = b
+			}
+			for i := range each {
+				tr := domain.Trainee{FirstName: "W", LastName: fmt.Sprint(w), Phone: fmt.Sprintf("+9725%08d", w*100+i), Tags: []string{fmt.Sprint("t", w%4)}}
+				if err := st.Studio(studio.ID).CreateTrainee(ctx, &tr); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := st.Studio(studio.ID).SearchTrainees(ctx, store.TraineeFilter{Q: "w", Page: store.Page{Limit: 5}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("concurrent write: %v", err)
+	}
+	n, err := a.Studio(studio.ID).CountActiveTrainees(ctx)
+	if err != nil || n != writers*each {
+		t.Fatalf("CountActiveTrainees = %d, %v; want %d", n, err, writers*each)
+	}
+}
+
+// FuzzTraineeSearchFindsSubstring: any piece of a trainee's name, searched
+// for, finds that trainee (through the trigram index or the short-query
+// scan, whatever quotes or wildcards it holds), with an exact total.
+func FuzzTraineeSearchFindsSubstring(f *testing.F) {
+	f.Add("Dana", "Cohen", 0, 4)
+	f.Add("יעל", "כהן", 1, 3)
+	f.Add(`O"Brien`, "Smith", 0, 3)
+	f.Add("50%", "Off_Peak", 2, 6)
+	f.Add("a", "b", 0, 3)
+	f.Add("Ärzte", "ÉCOLE", 0, 7)
+	st := storetest.OpenSQLite(f)
+	ctx := context.Background()
+	studio := domain.Studio{Name: "Fuzz", Slug: "fuzz"}
+	if err := st.CreateStudio(ctx, &studio); err != nil {
+		f.Fatal(err)
+	}
+	ss := st.Studio(studio.ID)
+	f.Fuzz(func(t *testing.T, first, last string, from, length int) {
+		first, last = strings.TrimSpace(first), strings.TrimSpace(last)
+		if first == "" || last == "" || !utf8.ValidString(first+last) || strings.ContainsRune(first+last, 0) || len(first)+len(last) > 200 {
+			return
+		}
+		full := []rune(first + " " + last)
+		if from < 0 || length <= 0 || from >= len(full) {
+			return
+		}
+		sub := string(full[from:min(len(full), from+length)])
+		term := store.SearchTerm(sub)
+		if term == "" || term != strings.ToLower(strings.TrimSpace(sub)) || !strings.Contains(strings.ToLower(first+" "+last), term) {
+			return // phone-like or case-folding-changed input: another property
+		}
+		tr := domain.Trainee{FirstName: first, LastName: last, Phone: fmt.Sprintf("+97259%07d", time.Now().UnixNano()%10_000_000)}
+		if err := ss.CreateTrainee(ctx, &tr); err != nil {
+			var ce *store.ConflictError
+			if errors.As(err, &ce) {
+				return
+			}
+			t.Fatal(err)
+		}
+		defer ss.DeleteTrainee(ctx, tr.ID)
+		got, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: sub, Page: store.Page{Limit: 200}})
+		if err != nil {
+			t.Fatalf("search %q: %v", sub, err)
+		}
+		found := false
+		for _, it := range got.Items {
+			found = found || it.ID == tr.ID
+		}
+		if !found || got.Total < len(got.Items) {
+			t.Fatalf("search %q for %q %q: total %d, found=%v", sub, first, last, got.Total, found)
+		}
+	})
+}
