@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nyaruka/phonenumbers"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// adminStore reads the configuration (with --database-url as an override),
+// parses the command's flags and opens the store, applying migrations.
+func adminStore(ctx context.Context, e env, fs *flag.FlagSet, args []string) (store.Store, []string, error) {
+	cfg, err := config.FromEnv(e.getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs.StringVar(&cfg.DatabaseURL, "database-url", cfg.DatabaseURL, "postgres:// URL or SQLite file path (PERFORM_DATABASE_URL)")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Administrative commands stay quiet unless something is wrong.
+	cfg.LogLevel = max(cfg.LogLevel, slog.LevelWarn)
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.NewLogger(e.stderr))
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL): %w", err)
+	}
+	return st, rest, nil
+}
+
+func noArgs(name string, rest []string) error {
+	if len(rest) > 0 {
+		return usagef("perform %s takes no arguments; got %q", name, rest[0])
+	}
+	return nil
+}
+
+func required(flagName, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return usagef("--%s is required", flagName)
+	}
+	return nil
+}
+
+func cmdMigrate(ctx context.Context, e env, args []string) error {
+	st, rest, err := adminStore(ctx, e, newFlags("migrate"), args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := noArgs("migrate", rest); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "The %s database is up to date.\n", st.Engine())
+	return nil
+}
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}[a-z0-9]$`)
+
+func cmdStudioCreate(ctx context.Context, e env, args []string) error {
+	fs := newFlags("studio create")
+	name := fs.String("name", "", "the studio's name")
+	slug := fs.String("slug", "", "short unique name: lowercase letters, digits and hyphens")
+	region := fs.String("region", "IL", "default phone region (ISO 3166 code)")
+	tier := fs.String("tier", "free", "plan: free, pro or business")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := errors.Join(noArgs("studio create", rest), required("name", *name), required("slug", *slug)); err != nil {
+		return firstUsage(err)
+	}
+	if !slugPattern.MatchString(*slug) {
+		return usagef("--slug must be 2 to 64 lowercase letters, digits and hyphens, starting and ending with a letter or digit; got %q", *slug)
+	}
+	r := strings.ToUpper(strings.TrimSpace(*region))
+	if phonenumbers.GetCountryCodeForRegion(r) == 0 {
+		return usagef("--region must be a two-letter country code such as IL or US; got %q", *region)
+	}
+	if _, ok := domain.Tiers[*tier]; !ok {
+		return usagef("--tier must be free, pro or business; got %q", *tier)
+	}
+	studio := domain.Studio{Name: strings.TrimSpace(*name), Slug: *slug, Region: r, Tier: *tier}
+	if err := st.CreateStudio(ctx, &studio); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Created studio %s %q (slug %s, region %s, tier %s).\n", studio.ID, studio.Name, studio.Slug, studio.Region, studio.Tier)
+	return nil
+}
+
+// firstUsage reports only the first of joined usage errors: one sentence.
+func firstUsage(err error) error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		return joined.Unwrap()[0]
+	}
+	return err
+}
+
+// studioBySlug names the command that lists nothing: a missing slug is a
+// sentence telling how to create the studio.
+func studioBySlug(ctx context.Context, st store.Store, slug string) (domain.Studio, error) {
+	s, err := st.StudioBySlug(ctx, slug)
+	if errors.Is(err, store.ErrNotFound) {
+		return s, fmt.Errorf("no studio has the slug %q; create it with perform studio create --name NAME --slug %s", slug, slug)
+	}
+	return s, err
+}
+
+// mintKey creates an API key for the studio within its tier's key limit and
+// returns the key (the only time it exists in clear).
+func mintKey(ctx context.Context, st store.Store, studio domain.Studio, name string) (string, domain.APIKey, error) {
+	key := auth.NewKey()
+	k := domain.APIKey{StudioID: studio.ID, Name: name, Prefix: auth.Display(key), Hash: auth.Hash(key)}
+	err := st.InTx(ctx, func(tx store.Store) error {
+		live, err := tx.CountLiveAPIKeys(ctx, studio.ID)
+		if err != nil {
+			return err
+		}
+		if limit := studio.Limits().MaxAPIKeys; live >= limit {
+			return fmt.Errorf("studio %s is on the %s tier, which allows %d live API keys, and has %d; revoke one with perform key revoke PREFIX (see perform key list --studio %s)",
+				studio.Slug, studio.Limits().Name, limit, live, studio.Slug)
+		}
+		return tx.CreateAPIKey(ctx, &k)
+	})
+	return key, k, err
+}
+
+func cmdKeyCreate(ctx context.Context, e env, args []string) error {
+	fs := newFlags("key create")
+	slug := fs.String("studio", "", "the studio's slug")
+	name := fs.String("name", "", "what the key is for, e.g. the integration's name")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := errors.Join(noArgs("key create", rest), required("studio", *slug), required("name", *name)); err != nil {
+		return firstUsage(err)
+	}
+	studio, err := studioBySlug(ctx, st, *slug)
+	if err != nil {
+		return err
+	}
+	key, k, err := mintKey(ctx, st, studio, strings.TrimSpace(*name))
+	if err != nil {
+		return err
+	}
+	// The key alone on stdout, so it can be captured; the rest on stderr.
+	fmt.Fprintln(e.stdout, key)
+	fmt.Fprintf(e.stderr, "Created API key %s (%s) for studio %s. It is shown only this once: store it now.\n", k.Prefix, k.ID, studio.Slug)
+	return nil
+}
+
+func cmdKeyList(ctx context.Context, e env, args []string) error {
+	fs := newFlags("key list")
+	slug := fs.String("studio", "", "the studio's slug")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := errors.Join(noArgs("key list", rest), required("studio", *slug)); err != nil {
+		return firstUsage(err)
+	}
+	studio, err := studioBySlug(ctx, st, *slug)
+	if err != nil {
+		return err
+	}
+	keys, err := st.ListAPIKeys(ctx, studio.ID)
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		fmt.Fprintf(e.stderr, "Studio %s has no API keys; create one with perform key create --studio %s --name NAME.\n", studio.Slug, studio.Slug)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, k := range keys {
+		lastUsed, revoked := "never used", "live"
+		if k.LastUsedAt != nil {
+			lastUsed = "last used " + stamp(*k.LastUsedAt)
+		}
+		if k.RevokedAt != nil {
+			revoked = "revoked " + stamp(*k.RevokedAt)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\tcreated %s\t%s\t%s\n", k.Prefix, k.ID, k.Name, stamp(k.CreatedAt), lastUsed, revoked)
+	}
+	return tw.Flush()
+}
+
+func cmdKeyRevoke(ctx context.Context, e env, args []string) error {
+	st, rest, err := adminStore(ctx, e, newFlags("key revoke"), args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if len(rest) != 1 {
+		return usagef("give exactly one key prefix (pf_live_…) or key id (key_…), as perform key list shows")
+	}
+	k, err := st.FindAPIKey(ctx, "", rest[0])
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no API key has the prefix or id %q; perform key list --studio SLUG shows them", rest[0])
+	}
+	if err != nil {
+		return err
+	}
+	if k.RevokedAt != nil {
+		fmt.Fprintf(e.stdout, "Key %s (%s) was already revoked at %s.\n", k.Prefix, k.Name, stamp(*k.RevokedAt))
+		return nil
+	}
+	if err := st.RevokeAPIKey(ctx, k.ID, time.Now()); err != nil {
+		return err
+	}
+	studio, err := st.StudioByID(ctx, k.StudioID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Revoked key %s (%s) of studio %s; the next request with it is refused.\n", k.Prefix, k.Name, studio.Slug)
+	return nil
+}
+
+func cmdAudit(ctx context.Context, e env, args []string) error {
+	fs := newFlags("audit")
+	slug := fs.String("studio", "", "the studio's slug")
+	limit := fs.Int("limit", 50, "how many events, newest first (1 to 200)")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := errors.Join(noArgs("audit", rest), required("studio", *slug)); err != nil {
+		return firstUsage(err)
+	}
+	if *limit < 1 || *limit > 200 {
+		return usagef("--limit must be from 1 to 200; got %d", *limit)
+	}
+	studio, err := studioBySlug(ctx, st, *slug)
+	if err != nil {
+		return err
+	}
+	events, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: *limit})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, ev := range events.Items {
+		resource := ev.ResourceID
+		if resource == "" {
+			resource = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1fms\t%s\t%s\t%s\t%s\n",
+			stamp(ev.At), ev.Method, ev.Route, ev.Status, ev.DurationMs, ev.Source, ev.CredentialID, resource, ev.RequestID)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if events.Total > len(events.Items) {
+		fmt.Fprintf(e.stderr, "Showing the newest %d of %d events (--limit).\n", len(events.Items), events.Total)
+	}
+	return nil
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/otherwise/perform/internal/agent"
+	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/mcpserver"
+	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/server"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// inProcessRoot is the root URL tools use for the lane inside the server;
+// the in-process transport never dials it.
+const inProcessRoot = "http://perform.internal"
+
+// serveConfig reads the environment and the serve flags.
+func serveConfig(e env, name string, args []string) (config.Config, string, error) {
+	cfg, err := config.FromEnv(e.getenv)
+	if err != nil {
+		return cfg, "", err
+	}
+	fs := newFlags(name)
+	cfg.BindFlags(fs)
+	host := fs.String("host", "", "interface to listen on (default: all)")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return cfg, "", err
+	}
+	if len(rest) > 0 {
+		return cfg, "", usagef("perform %s takes no arguments; got %q", name, rest[0])
+	}
+	if cfg.Port < 0 || cfg.Port > 65535 {
+		return cfg, "", usagef("--port must be a whole number from 0 to 65535; got %d", cfg.Port)
+	}
+	return cfg, *host, nil
+}
+
+func cmdServe(ctx context.Context, e env, args []string) error {
+	cfg, host, err := serveConfig(e, "serve", args)
+	if err != nil {
+		return err
+	}
+	logger := cfg.NewLogger(e.stderr)
+	s, err := server.New(ctx, cfg, logger, plugins(cfg)...)
+	if err != nil {
+		return err
+	}
+	ln, err := listen(host, cfg.Port)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// cmdDemo seeds the demo studio, mints a fresh key and serves exactly as
+// serve does.
+func cmdDemo(ctx context.Context, e env, args []string) error {
+	cfg, host, err := serveConfig(e, "demo", args)
+	if err != nil {
+		return err
+	}
+	logger := cfg.NewLogger(e.stderr)
+	s, err := server.New(ctx, cfg, logger, plugins(cfg)...)
+	if err != nil {
+		return err
+	}
+	studio, err := demo.Seed(ctx, s.Store())
+	if err != nil {
+		s.Close()
+		return err
+	}
+	key, err := mintDemoKey(ctx, s.Store(), studio)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	ln, err := listen(host, cfg.Port)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	base := cfg.BaseURL(ln.Addr().(*net.TCPAddr).Port)
+	fmt.Fprintf(e.stdout, `Perform demo: studio %q (slug %s) on %s.
+  Lane:     %s/v1/automation
+  API key:  %s
+  Health:   %s/healthz
+  MCP:      %s/mcp
+Try:
+  curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
+`, studio.Name, studio.Slug, cfg.DatabaseURL, base, key, base, base, key, base)
+	return s.Serve(ctx, ln)
+}
+
+// mintDemoKey revokes the keys earlier demo runs minted (so repeated runs
+// never reach the tier's key limit) and mints a fresh one named "demo".
+func mintDemoKey(ctx context.Context, st store.Store, studio domain.Studio) (string, error) {
+	keys, err := st.ListAPIKeys(ctx, studio.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, k := range keys {
+		if k.Name == "demo" && k.RevokedAt == nil {
+			if err := st.RevokeAPIKey(ctx, k.ID, time.Now()); err != nil {
+				return "", err
+			}
+		}
+	}
+	key, _, err := mintKey(ctx, st, studio, "demo")
+	return key, err
+}
+
+func listen(host string, port int) (net.Listener, error) {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s (PORT or --port): %w", addr, err)
+	}
+	return ln, nil
+}
+
+// plugins are the optional parts of the server: the hosted MCP endpoint
+// and the WhatsApp agent. Both call the lane in process.
+func plugins(cfg config.Config) []server.Option {
+	return []server.Option{
+		server.WithPlugin(mountMCP),
+		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
+	}
+}
+
+// mountMCP serves the coach tools at /mcp, behind the same limiter as the lane.
+func mountMCP(p *server.Parts) error {
+	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
+	p.Handle("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall}), true)
+	return nil
+}
+
+// mountAgent serves the WhatsApp agent's webhook and works its reply jobs.
+func mountAgent(cfg config.Config, p *server.Parts) error {
+	key, err := agentSecretKey(cfg, p.Logger)
+	if err != nil {
+		return err
+	}
+	a, err := agent.New(agent.Options{
+		Store:         p.Store,
+		Lane:          laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceAgent),
+		SmartSendKey:  cfg.AgentSmartSendAPIKey,
+		SmartSendURL:  cfg.SmartSendAPIURL,
+		WebhookSecret: cfg.SmartSendWebhookSecret,
+		PilotPhones:   cfg.AgentPilotPhones,
+		PhoneCoaches:  cfg.AgentPhoneCoaches,
+		LLM: agent.LLM{
+			APIKey:      cfg.AnthropicAPIKey,
+			BaseURL:     cfg.AnthropicBaseURL,
+			WorkspaceID: cfg.AnthropicWorkspaceID,
+			Model:       cfg.AgentModel,
+		},
+		Debounce:  cfg.AgentDebounce,
+		SecretKey: key,
+		Logger:    p.Logger,
+	})
+	if err != nil {
+		return err
+	}
+	a.ObserveTurns(metrics.AgentTurn)
+	a.Register(p.Workers)
+	p.OnJobs(a.SetJobs)
+	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
+	return nil
+}
+
+// agentSecretKey is PERFORM_SECRET_KEY, or on SQLite a key kept in a file
+// beside the database (created on first use). On Postgres an enabled agent
+// needs the variable: instances must share the key that seals studio keys.
+func agentSecretKey(cfg config.Config, logger *slog.Logger) ([]byte, error) {
+	if cfg.SecretKey != nil {
+		return cfg.SecretKey, nil
+	}
+	if cfg.Engine() == store.EngineSQLite {
+		path := cfg.DatabaseURL + ".secret"
+		if cfg.DatabaseURL == "" {
+			path = filepath.Join(".", store.DefaultSQLitePath+".secret")
+		}
+		return secret.LoadOrCreateKeyFile(path)
+	}
+	if cfg.AgentSmartSendAPIKey != "" {
+		return nil, errors.New("PERFORM_SECRET_KEY must be set when the WhatsApp agent is on (AGENT_SMARTSEND_API_KEY) with Postgres, so every instance reads the keys the agent seals; try: openssl rand -base64 32")
+	}
+	// The agent is off: it seals nothing, so a throwaway key will do.
+	logger.Debug("PERFORM_SECRET_KEY is unset and the agent is off; using a throwaway key")
+	return secret.NewKey(), nil
+}
