@@ -14,7 +14,7 @@ import (
 // census counts what a studio holds, to compare before and after a reseed.
 type census struct {
 	Trainees, Coaches, Tags, Products, Templates, Forms, Tasks int
-	Weights, Subscriptions, Programs, Responses              int
+	Weights, Subscriptions, Programs, Responses                int
 }
 
 func count(t *testing.T, st store.Store, studioID string) census {

@@ -82,7 +82,7 @@ func newRouteNamer(openAPI []byte) *routeNamer {
 	nop := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
 	for path, ops := range doc.Paths {
 		for method := range ops {
-			n.register(strings.ToUpper(method) + " " + lane.Prefix + path, nop)
+			n.register(strings.ToUpper(method)+" "+lane.Prefix+path, nop)
 		}
 	}
 	n.register("GET "+lane.Prefix+"/openapi.json", nop)
