@@ -1,0 +1,42 @@
+package mcpserver_test
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+)
+
+// TestServeForLoad keeps the seeded test server up for an external load
+// tool (mcpload) until SIGINT or SIGTERM. It runs only when
+// PERFORM_MCP_LOAD_INFO names a file, to which it writes shell assignments:
+// URL (the root; /mcp, /mcp-tcp and /v1/automation under it), KEY and
+// TRAINEE. PERFORM_GC_PERCENT sets the GC target as the server's does.
+//
+//	PERFORM_MCP_LOAD_INFO=/tmp/load.env go test ./internal/mcpserver -run TestServeForLoad -timeout 0
+func TestServeForLoad(t *testing.T) {
+	info := os.Getenv("PERFORM_MCP_LOAD_INFO")
+	if info == "" {
+		t.Skip("PERFORM_MCP_LOAD_INFO is not set; this is a server for load runs, not a test")
+	}
+	if v := os.Getenv("PERFORM_GC_PERCENT"); v != "" {
+		gc, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("PERFORM_GC_PERCENT %q is not a number", v)
+		}
+		debug.SetGCPercent(gc)
+	}
+	f := mcptest.New(t)
+	env := fmt.Sprintf("URL=%s\nKEY=%s\nTRAINEE=%s\n", f.URL, f.A.Key, f.A.TraineeID)
+	if err := os.WriteFile(info, []byte(env), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	<-stop
+}
