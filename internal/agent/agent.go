@@ -67,7 +67,8 @@ type Options struct {
 	// PhoneCoaches (AGENT_PHONE_COACHES) pins a phone to a coach id.
 	PhoneCoaches map[string]string
 	LLM          LLM
-	// Debounce is how long after a message its reply job runs (AGENT_DEBOUNCE_MS); 0 means 8 s.
+	// Debounce is how long after a message its reply job runs
+	// (AGENT_DEBOUNCE_MS); 0 means 8 s, negative means at once.
 	Debounce time.Duration
 	// SecretKey (PERFORM_SECRET_KEY, 32 bytes) seals the studio keys the agent keeps.
 	SecretKey []byte
@@ -134,8 +135,11 @@ func New(o Options) (*Agent, error) {
 	if a.gateway == nil {
 		a.gateway = NewSmartSend(o.SmartSendURL, o.SmartSendKey, nil)
 	}
-	if a.debounce <= 0 {
+	switch {
+	case a.debounce == 0:
 		a.debounce = DefaultDebounce
+	case a.debounce < 0:
+		a.debounce = 0 // reply at once
 	}
 	if a.leaseTTL <= 0 {
 		a.leaseTTL = 15 * time.Second

@@ -115,4 +115,3 @@ func (a *Agent) loadHistory(ctx context.Context, phoneKey string) ([]historyEntr
 	}
 	return out, rows.Err()
 }
-

@@ -12,7 +12,7 @@ import (
 // rebound for the engine when the Agent is built.
 type queries struct {
 	insertMessage, newerPending, pendingMessages, dropStale, claimMessages string
-	insertTurn, openTurn, markCounted, bumpCap, readCap, finishTurn         string
+	insertTurn, openTurn, markCounted, bumpCap, readCap, finishTurn        string
 	insertChunk, unsentChunks, markChunkSent, startSending                 string
 	insertHistory, loadHistory, trimHistory                                string
 	acquireLease, renewLease, releaseLease                                 string

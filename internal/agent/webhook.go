@@ -154,11 +154,11 @@ func (a *Agent) HandleInbound(ctx context.Context, in Inbound) (int, error) {
 	if err := tx.QueryRowContext(ctx, a.q.insertMessage, key, in.ConversationID, text, a.now().UnixMilli()).Scan(&seq); err != nil {
 		return 0, fmt.Errorf("storing the message: %w", err)
 	}
-	_, err = jobs.InsertTx(ctx, tx, replyArgs{Phone: key, Seq: seq}, &river.InsertOpts{
-		// River schedules on the real clock.
-		ScheduledAt: time.Now().Add(a.debounce),
-		MaxAttempts: jobMaxAttempts,
-	})
+	opts := &river.InsertOpts{MaxAttempts: jobMaxAttempts}
+	if a.debounce > 0 {
+		opts.ScheduledAt = time.Now().Add(a.debounce) // River schedules on the real clock
+	}
+	_, err = jobs.InsertTx(ctx, tx, replyArgs{Phone: key, Seq: seq}, opts)
 	if err != nil {
 		return 0, fmt.Errorf("scheduling the reply: %w", err)
 	}
