@@ -506,7 +506,9 @@ func TestGatewayFailureResumesWithoutResending(t *testing.T) {
 		h := newHarness(t, st)
 		studioWithCoach(t, st, "Studio", "Yoni", "0501616161", time.Now())
 		seedHistory(t, h, "+972501616161")
-		h.setScript(func(int, fakes.MessagesRequest) fakes.Reply { return fakes.Text("part one\n\n" + strings.Repeat("x", 3495) + "\n\npart three") })
+		h.setScript(func(int, fakes.MessagesRequest) fakes.Reply {
+			return fakes.Text("part one\n\n" + strings.Repeat("x", 3495) + "\n\npart three")
+		})
 		var failed atomic.Bool
 		h.sms.Fail = func(n int, s fakes.Sent) int {
 			if strings.HasPrefix(s.Text, "x") && failed.CompareAndSwap(false, true) {
