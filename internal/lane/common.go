@@ -126,8 +126,3 @@ func addDays(date string, n int) string {
 	}
 	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }
-
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339, s) // validated by the schema
-	return t.UTC()
-}

@@ -127,7 +127,6 @@ type reqInfo struct {
 	principal  *auth.Principal
 	route      string
 	resourceID string
-	status     int
 }
 
 type reqInfoKey struct{}

@@ -147,7 +147,7 @@ func errorEnvelopeSchema() *jsonschema.Schema {
 				Type:     "object",
 				Required: []string{"code", "message"},
 				Properties: map[string]*jsonschema.Schema{
-					"code": {Type: "string", Enum: []any{CodeUnauthorized, CodeNotFound, CodeConflict, CodeValidation, CodePlanLimit, CodeRateLimited, CodeInternal, CodeBadRequest, CodeMethodNotAllowed}},
+					"code":    {Type: "string", Enum: []any{CodeUnauthorized, CodeNotFound, CodeConflict, CodeValidation, CodePlanLimit, CodeRateLimited, CodeInternal, CodeBadRequest, CodeMethodNotAllowed}},
 					"message": {Type: "string", Description: "A sentence for the caller (or a model) to act on."},
 					"fields": {Type: "array", Description: "On VALIDATION: every bad field and its sentence.", Items: &jsonschema.Schema{
 						Type:       "object",

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -133,12 +132,4 @@ func (l *Lane) fail(w http.ResponseWriter, r *http.Request, rt *route, err error
 	default:
 		l.internal(w, r, rt.method+" "+rt.path, err)
 	}
-}
-
-// typeName is a type's name for the OpenAPI components.
-func typeName(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-		t = t.Elem()
-	}
-	return t.Name()
 }
