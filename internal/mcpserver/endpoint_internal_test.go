@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -42,6 +44,39 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 		if w.Code != 500 || json.Unmarshal(w.Body.Bytes(), &body) != nil || body.JSONRPC != "2.0" || body.Error.Code != -32603 ||
 			strings.Contains(body.Error.Message, "store exploded") {
 			t.Errorf("%s: %d %s", name, w.Code, w.Body)
+		}
+	}
+}
+
+func TestOriginPolicy(t *testing.T) {
+	cases := []struct {
+		local, host, origin string
+		allowed             bool
+	}{
+		{"10.0.0.5:443", "perform.example", "", true},
+		{"10.0.0.5:443", "perform.example", "https://perform.example", true},
+		{"10.0.0.5:443", "perform.example:443", "https://PERFORM.example:8443", true},
+		{"10.0.0.5:443", "perform.example", "https://evil.example", false},
+		{"10.0.0.5:443", "perform.example", "http://localhost:3000", false},
+		{"10.0.0.5:443", "perform.example", "null", false},
+		{"127.0.0.1:8080", "127.0.0.1:8080", "http://localhost:5173", true},
+		{"127.0.0.1:8080", "127.0.0.1:8080", "http://[::1]:5173", true},
+		{"127.0.0.1:8080", "127.0.0.1:8080", "http://evil.example", false},
+		{"[::1]:8080", "[::1]:8080", "http://127.0.0.1", true},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("POST", "/mcp", nil)
+		req.Host = c.host
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		addr, err := net.ResolveTCPAddr("tcp", c.local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, addr))
+		if got := originAllowed(req); got != c.allowed {
+			t.Errorf("listening on %s, Host %s, Origin %q: allowed = %v, want %v", c.local, c.host, c.origin, got, c.allowed)
 		}
 	}
 }

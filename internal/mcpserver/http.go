@@ -5,7 +5,9 @@ package mcpserver
 
 import (
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -50,7 +52,7 @@ func New(opts Options) http.Handler {
 		func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger},
 	)
-	return &endpoint{next: http.NewCrossOriginProtection().Handler(streamable)}
+	return &endpoint{next: streamable}
 }
 
 type endpoint struct{ next http.Handler }
@@ -73,12 +75,53 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, StatelessMessage)
 		return
 	}
+	if !originAllowed(r) {
+		writeError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
+			"Requests from the web page at "+r.Header.Get("Origin")+" are not accepted by this MCP server.")
+		return
+	}
 	if token, ok := toolset.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return
 	}
 	e.next.ServeHTTP(tw, r)
+}
+
+// originAllowed is the Origin half of DNS-rebinding protection (go-sdk
+// checks the Host). Clients other than browsers send no Origin. A browser's
+// Origin must name the host the request was sent to, or, when the server
+// listens on loopback, any loopback name. Ports are not compared: a reverse
+// proxy or TLS terminator in front changes them.
+func originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Hostname(), hostname(r.Host)) {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return ok && isLoopback(hostname(local.String())) && isLoopback(u.Hostname())
+}
+
+func hostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // writeError answers with a JSON-RPC error that belongs to no request.

@@ -201,8 +201,14 @@ func TestForeignHostAndOriginAreRefused(t *testing.T) {
 			t.Errorf("%s: status %d, want 403", name, a.status)
 		}
 	}
-	if a := post(t, "POST", f.URL+"/mcp", f.A.Key, initialize("2025-06-18"), map[string]string{"Host": "localhost"}); a.status != 200 {
-		t.Errorf("localhost Host: status %d", a.status)
+	for _, header := range []map[string]string{
+		{"Host": "localhost"},
+		{"Origin": "http://localhost:1234"}, // a loopback page, through a proxy on another port
+		{"Origin": strings.Replace(f.URL, "127.0.0.1", "LOCALHOST", 1)},
+	} {
+		if a := post(t, "POST", f.URL+"/mcp", f.A.Key, initialize("2025-06-18"), header); a.status != 200 {
+			t.Errorf("%v: status %d", header, a.status)
+		}
 	}
 }
 

@@ -62,7 +62,7 @@ func NewServer(opts Options) *mcp.Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
-		&mcp.ServerOptions{Instructions: Instructions, Logger: logger})
+		&mcp.ServerOptions{Instructions: Instructions, Logger: logger, Capabilities: capabilities()})
 	for _, t := range tools.All() {
 		s.AddTool(&mcp.Tool{
 			Name:        t.Name,
@@ -78,6 +78,20 @@ func NewServer(opts Options) *mcp.Server {
 		}, handler(t, opts, logger))
 	}
 	return s
+}
+
+// capabilities are declared rather than inferred: the tool list never
+// changes while a server runs (no listChanged), and the SDK answers
+// prompts/list and resources/list (with empty lists), so those are declared
+// too. Logging stays, as go-sdk servers accept logging/setLevel.
+func capabilities() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{
+		//lint:ignore SA1019 clients on protocols before 2026-07-28 still call logging/setLevel.
+		Logging:   &mcp.LoggingCapabilities{},
+		Tools:     &mcp.ToolCapabilities{},
+		Prompts:   &mcp.PromptCapabilities{},
+		Resources: &mcp.ResourceCapabilities{},
+	}
 }
 
 func handler(t tools.Tool, opts Options, logger *slog.Logger) mcp.ToolHandler {
