@@ -535,3 +535,36 @@ func errorsAs[T any](err error, target *T) bool {
 	}
 	return false
 }
+
+// A failure inside Perform answers 500 INTERNAL with a sentence and the
+// request id, and nothing about the cause.
+func TestInternalErrorsHideTheirCause(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st)
+	_, key, _ := e.studio("broken", "free")
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := e.fails(500, "INTERNAL", e.call(key, "GET", "/validate", nil))
+	for _, leak := range []string{"sql", "closed", "database"} {
+		if strings.Contains(strings.ToLower(a.message()), leak) {
+			t.Errorf("500 message leaks %q: %q", leak, a.message())
+		}
+	}
+	if !strings.Contains(a.message(), "requestId") {
+		t.Errorf("500 message should point at the request id: %q", a.message())
+	}
+}
+
+func TestUpdateToTakenPhoneNamesTheTrainee(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("phones")
+		var other domain.Trainee
+		e.ok(201, e.call(f.key, "POST", "/trainees", map[string]any{"firstName": "O", "lastName": "Ther", "phone": "0545550000"})).into(t, &other)
+		a := e.fails(409, "CONFLICT", e.call(f.key, "PATCH", "/trainees/"+other.ID, map[string]any{"phone": "+972 50 123 4567"}))
+		if !strings.Contains(a.message(), f.trainee.ID) {
+			t.Errorf("conflict: %q", a.message())
+		}
+	})
+}
