@@ -116,20 +116,20 @@ func (l *Lane) catalogRoutes() {
 }
 
 func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.FormTemplate, error) {
-	var errs []fieldError
+	var errs []FieldError
 	if len(in.Fields) == 0 {
-		errs = append(errs, fieldError{"fields", "fields must list at least one question."})
+		errs = append(errs, FieldError{"fields", "fields must list at least one question."})
 	}
 	seen := map[string]bool{}
 	t := domain.FormTemplate{ID: ids.New(ids.FormTemplate), Name: strings.TrimSpace(in.Name), Description: in.Description, CreatedAt: l.now().UTC()}
 	for i, f := range in.Fields {
 		name := fmt.Sprintf("fields[%d]", i)
 		if seen[f.Key] {
-			errs = append(errs, fieldError{name + ".key", fmt.Sprintf("%s.key %q is used by an earlier field; keys must be unique.", name, f.Key)})
+			errs = append(errs, FieldError{name + ".key", fmt.Sprintf("%s.key %q is used by an earlier field; keys must be unique.", name, f.Key)})
 		}
 		seen[f.Key] = true
 		if f.Type == "choice" && len(f.Options) == 0 {
-			errs = append(errs, fieldError{name + ".options", name + ".options must list the choices of a choice field."})
+			errs = append(errs, FieldError{name + ".options", name + ".options must list the choices of a choice field."})
 		}
 		t.Fields = append(t.Fields, domain.FormField{Key: f.Key, Label: f.Label, Type: f.Type, Required: f.Required, Options: f.Options})
 	}

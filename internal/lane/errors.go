@@ -28,14 +28,14 @@ type Error struct {
 	Status  int          `json:"-"`
 	Code    string       `json:"code"`
 	Message string       `json:"message"`
-	Fields  []fieldError `json:"fields,omitempty"`
+	Fields  []FieldError `json:"fields,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }
 
 func errorsAs[T any](err error, target *T) bool { return errors.As(err, target) }
 
-func validationError(errs []fieldError) *Error {
+func validationError(errs []FieldError) *Error {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		msgs[i] = e.Message
@@ -44,7 +44,7 @@ func validationError(errs []fieldError) *Error {
 }
 
 func invalidField(field, message string) *Error {
-	return validationError([]fieldError{{Field: field, Message: message}})
+	return validationError([]FieldError{{Field: field, Message: message}})
 }
 
 func conflict(message string) *Error {

@@ -180,14 +180,14 @@ func checkFieldKeys(field string, form domain.FormTemplate, values map[string]js
 	for _, f := range form.Fields {
 		keys = append(keys, f.Key)
 	}
-	var errs []fieldError
+	var errs []FieldError
 	for k := range values {
 		known := false
 		for _, f := range form.Fields {
 			known = known || f.Key == k
 		}
 		if !known {
-			errs = append(errs, fieldError{field + "." + k, fmt.Sprintf("%s.%s is not a field of form %s; its fields are %s.", field, k, form.ID, strings.Join(keys, ", "))})
+			errs = append(errs, FieldError{field + "." + k, fmt.Sprintf("%s.%s is not a field of form %s; its fields are %s.", field, k, form.ID, strings.Join(keys, ", "))})
 		}
 	}
 	if len(errs) > 0 {

@@ -46,8 +46,8 @@ type property struct {
 	rule string
 }
 
-// fieldError is one bad field of a request.
-type fieldError struct {
+// FieldError is one bad field of a request and its sentence.
+type FieldError struct {
 	Field   string `json:"field"`
 	Message string `json:"message"`
 }
@@ -271,24 +271,24 @@ func plural(d string) string {
 // validate checks every property of obj separately, so the answer names
 // every bad field, and reports unknown and missing ones. present lists the
 // fields obj carries.
-func (is *inputSchema) validate(obj map[string]json.RawMessage) []fieldError {
-	var errs []fieldError
+func (is *inputSchema) validate(obj map[string]json.RawMessage) []FieldError {
+	var errs []FieldError
 	for _, name := range is.order {
 		p := is.props[name]
 		raw, ok := obj[name]
 		if !ok {
 			if p.required {
-				errs = append(errs, fieldError{name, name + " is required; it must be " + describe(p.schema) + "."})
+				errs = append(errs, FieldError{name, name + " is required; it must be " + describe(p.schema) + "."})
 			}
 			continue
 		}
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
-			errs = append(errs, fieldError{name, p.rule + "."})
+			errs = append(errs, FieldError{name, p.rule + "."})
 			continue
 		}
 		if msg := p.check(v); msg != "" {
-			errs = append(errs, fieldError{name, msg})
+			errs = append(errs, FieldError{name, msg})
 		}
 	}
 	var unknown []string
@@ -299,7 +299,7 @@ func (is *inputSchema) validate(obj map[string]json.RawMessage) []fieldError {
 	}
 	slices.Sort(unknown)
 	for _, name := range unknown {
-		errs = append(errs, fieldError{name, fmt.Sprintf("%s is not a field of this request; the fields are %s.", name, strings.Join(is.order, ", "))})
+		errs = append(errs, FieldError{name, fmt.Sprintf("%s is not a field of this request; the fields are %s.", name, strings.Join(is.order, ", "))})
 	}
 	return errs
 }
@@ -385,7 +385,7 @@ func (is *inputSchema) decodeBody(body []byte, dst any) (map[string]json.RawMess
 // validates it like a body and decodes it into dst.
 func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 	obj := make(map[string]json.RawMessage, len(q))
-	var errs []fieldError
+	var errs []FieldError
 	for name, vals := range q {
 		p, ok := is.props[name]
 		if !ok {
@@ -394,19 +394,19 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 		}
 		v, ok := convertQuery(p.schema, vals)
 		if !ok {
-			errs = append(errs, fieldError{name, fmt.Sprintf("%s (got %q).", p.rule, truncate(strings.Join(vals, ","), 60))})
+			errs = append(errs, FieldError{name, fmt.Sprintf("%s (got %q).", p.rule, truncate(strings.Join(vals, ","), 60))})
 			continue
 		}
 		b, _ := json.Marshal(v)
 		obj[name] = b
 	}
 	for _, e := range is.validate(obj) {
-		if !slices.ContainsFunc(errs, func(x fieldError) bool { return x.Field == e.Field }) {
+		if !slices.ContainsFunc(errs, func(x FieldError) bool { return x.Field == e.Field }) {
 			errs = append(errs, e)
 		}
 	}
 	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b fieldError) int { return strings.Compare(a.Field, b.Field) })
+		slices.SortStableFunc(errs, func(a, b FieldError) int { return strings.Compare(a.Field, b.Field) })
 		return validationError(errs)
 	}
 	b, _ := json.Marshal(obj)
