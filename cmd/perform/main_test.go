@@ -19,6 +19,7 @@ import (
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -266,8 +267,24 @@ func TestDemo(t *testing.T) {
 	if status != 200 || body["data"].(map[string]any)["total"] != float64(demo.TraineeCount) {
 		t.Fatalf("search with the demo key: %d %v", status, body)
 	}
-	if status, _ := get(strings.TrimSuffix(lane, "/v1/automation")+"/healthz", ""); status != 200 {
+	root := strings.TrimSuffix(lane, "/v1/automation")
+	if status, _ := get(root+"/healthz", ""); status != 200 {
 		t.Fatalf("/healthz: %d", status)
+	}
+	// The hosted MCP endpoint, through the SDK's own client.
+	session := mcptest.Connect(t, root+"/mcp", key1)
+	if text := mcptest.Text(mcptest.Call(t, session, "list_coaches", map[string]any{})); !strings.Contains(text, "Dana Levi") {
+		t.Fatalf("list_coaches over MCP: %s", text)
+	}
+	session.Close()
+	// The agent's webhook is mounted and checks its token.
+	res, err := http.Post(root+"/v1/agent/webhook?token=wrong", "application/json", strings.NewReader(`{"text":"hi","phone":"0501234567","conversationId":"c1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Fatalf("agent webhook with a wrong token: %d", res.StatusCode)
 	}
 	stop()
 

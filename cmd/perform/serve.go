@@ -168,7 +168,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 			WorkspaceID: cfg.AnthropicWorkspaceID,
 			Model:       cfg.AgentModel,
 		},
-		Debounce:  cfg.AgentDebounce,
+		Debounce:  agentDebounce(cfg.AgentDebounce),
 		SecretKey: key,
 		Logger:    p.Logger,
 	})
@@ -180,6 +180,16 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 	p.OnJobs(a.SetJobs)
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
 	return nil
+}
+
+// agentDebounce maps AGENT_DEBOUNCE_MS to the agent's option, where 0
+// means its default and a negative value means at once: the configuration
+// has already applied the default, so 0 here means "reply at once".
+func agentDebounce(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // agentSecretKey is PERFORM_SECRET_KEY, or on SQLite a key kept in a file
