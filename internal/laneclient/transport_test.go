@@ -131,3 +131,22 @@ func TestUnreachableServerIsASentence(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// BenchmarkDoInProcess is the client's own cost per call: a lane that
+// answers a fixed trainee at once, so what remains is the request, the
+// in-process transport and the envelope.
+func BenchmarkDoInProcess(b *testing.B) {
+	answer := []byte(`{"ok":true,"data":{"id":"trn_06h2qd9jt4dr1bwjgdvhvpx5ar","firstName":"Dana","lastName":"Levi","phone":"+972501000001","tags":["vip"],"coachIds":[]},"requestId":"req_1"}`)
+	lane := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	})
+	c := New("http://perform.internal", HandlerTransport(lane), "mcp")
+	req := tools.Request{Method: http.MethodGet, Path: "/trainees/trn_06h2qd9jt4dr1bwjgdvhvpx5ar"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Do(context.Background(), "pf_live_k", req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
