@@ -27,7 +27,7 @@ import (
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
-func testConfig(t *testing.T) config.Config {
+func testConfig(t testing.TB) config.Config {
 	t.Helper()
 	cfg, err := config.FromEnv(func(string) string { return "" })
 	if err != nil {
@@ -38,7 +38,7 @@ func testConfig(t *testing.T) config.Config {
 	return cfg
 }
 
-func newServer(t *testing.T, cfg config.Config, opts ...Option) *Server {
+func newServer(t testing.TB, cfg config.Config, opts ...Option) *Server {
 	t.Helper()
 	s, err := New(context.Background(), cfg, slog.New(slog.DiscardHandler), opts...)
 	if err != nil {
@@ -49,7 +49,7 @@ func newServer(t *testing.T, cfg config.Config, opts ...Option) *Server {
 }
 
 // studioKey creates a studio and returns a fresh API key of it.
-func studioKey(t *testing.T, st store.Store, slug string) string {
+func studioKey(t testing.TB, st store.Store, slug string) string {
 	t.Helper()
 	ctx := context.Background()
 	studio := domain.Studio{Name: "Studio " + slug, Slug: slug}
