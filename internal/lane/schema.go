@@ -42,9 +42,14 @@ type property struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
 	required bool
-	// rule is the sentence the 422 uses: "limit must be an integer from 1 to 200".
-	rule string
+	// items validates each element of a list of objects, so a 422 can name
+	// "fields[2].type" rather than the whole list.
+	items *inputSchema
 }
+
+// rule is the sentence a 422 uses for the field at path: "limit must be an
+// integer from 1 to 200".
+func (p *property) rule(path string) string { return path + " must be " + describe(p.schema) }
 
 // FieldError is one bad field of a request and its sentence.
 type FieldError struct {
@@ -92,8 +97,16 @@ func newInputSchema(t reflect.Type) (*inputSchema, error) {
 				return nil, fmt.Errorf("field %s: %w", name, err)
 			}
 		}
-		if base := baseType(f.Type); base == reflect.TypeFor[time.Time]() && ps.Format == "" {
+		base := baseType(f.Type)
+		if base == reflect.TypeFor[time.Time]() && ps.Format == "" {
 			ps.Format = "date-time"
+		}
+		var items *inputSchema
+		if base.Kind() == reflect.Slice && baseType(base.Elem()).Kind() == reflect.Struct && baseType(base.Elem()) != reflect.TypeFor[time.Time]() {
+			if items, err = newInputSchema(baseType(base.Elem())); err != nil {
+				return nil, fmt.Errorf("field %s: %w", name, err)
+			}
+			ps.Items = items.schema
 		}
 		resolved, err := ps.Resolve(nil)
 		if err != nil {
@@ -104,7 +117,7 @@ func newInputSchema(t reflect.Type) (*inputSchema, error) {
 			schema:   ps,
 			resolved: resolved,
 			required: slices.Contains(s.Required, name),
-			rule:     name + " must be " + describe(ps),
+			items:    items,
 		}
 		is.order = append(is.order, name)
 	}
@@ -269,26 +282,35 @@ func plural(d string) string {
 }
 
 // validate checks every property of obj separately, so the answer names
-// every bad field, and reports unknown and missing ones. present lists the
-// fields obj carries.
+// every bad field, and reports unknown and missing ones.
 func (is *inputSchema) validate(obj map[string]json.RawMessage) []FieldError {
+	return is.validateAt("", obj)
+}
+
+// validateAt is validate for an object found at prefix ("fields[2].").
+func (is *inputSchema) validateAt(prefix string, obj map[string]json.RawMessage) []FieldError {
 	var errs []FieldError
 	for _, name := range is.order {
 		p := is.props[name]
+		path := prefix + name
 		raw, ok := obj[name]
 		if !ok {
 			if p.required {
-				errs = append(errs, FieldError{name, name + " is required; it must be " + describe(p.schema) + "."})
+				errs = append(errs, FieldError{path, path + " is required; it must be " + describe(p.schema) + "."})
 			}
 			continue
 		}
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
-			errs = append(errs, FieldError{name, p.rule + "."})
+			errs = append(errs, FieldError{path, p.rule(path) + "."})
 			continue
 		}
-		if msg := p.check(v); msg != "" {
-			errs = append(errs, FieldError{name, msg})
+		if list, isList := v.([]any); isList && p.items != nil {
+			errs = append(errs, p.checkItems(path, raw, list)...)
+			continue
+		}
+		if msg := p.check(path, v); msg != "" {
+			errs = append(errs, FieldError{path, msg})
 		}
 	}
 	var unknown []string
@@ -299,18 +321,40 @@ func (is *inputSchema) validate(obj map[string]json.RawMessage) []FieldError {
 	}
 	slices.Sort(unknown)
 	for _, name := range unknown {
-		errs = append(errs, FieldError{name, fmt.Sprintf("%s is not a field of this request; the fields are %s.", name, strings.Join(is.order, ", "))})
+		errs = append(errs, FieldError{prefix + name, fmt.Sprintf("%s is not a field of this request; the fields are %s.", prefix+name, strings.Join(is.order, ", "))})
+	}
+	return errs
+}
+
+// checkItems validates a list of objects element by element.
+func (p *property) checkItems(path string, raw json.RawMessage, list []any) []FieldError {
+	if p.schema.MaxItems != nil && len(list) > *p.schema.MaxItems {
+		return []FieldError{{path, fmt.Sprintf("%s (got %d items).", p.rule(path), len(list))}}
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		return []FieldError{{path, p.rule(path) + "."}}
+	}
+	var errs []FieldError
+	for i, elem := range elems {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(elem, &obj); err != nil || obj == nil {
+			errs = append(errs, FieldError{at, at + " must be an object."})
+			continue
+		}
+		errs = append(errs, p.items.validateAt(at+".", obj)...)
 	}
 	return errs
 }
 
 // check validates one value, answering "" or the field's sentence.
-func (p *property) check(v any) string {
+func (p *property) check(path string, v any) string {
 	if v == nil && p.required {
-		return p.rule + "; null is not allowed."
+		return p.rule(path) + "; null is not allowed."
 	}
 	if err := p.resolved.Validate(v); err != nil {
-		return fmt.Sprintf("%s (got %s).", p.rule, shortJSON(v))
+		return fmt.Sprintf("%s (got %s).", p.rule(path), shortJSON(v))
 	}
 	s, ok := v.(string)
 	if !ok {
@@ -321,7 +365,7 @@ func (p *property) check(v any) string {
 		format = p.schema.Items.Format
 	}
 	if !formatOK(format, s) {
-		return fmt.Sprintf("%s (got %q).", p.rule, truncate(s, 60))
+		return fmt.Sprintf("%s (got %q).", p.rule(path), truncate(s, 60))
 	}
 	return ""
 }
@@ -394,7 +438,7 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 		}
 		v, ok := convertQuery(p.schema, vals)
 		if !ok {
-			errs = append(errs, FieldError{name, fmt.Sprintf("%s (got %q).", p.rule, truncate(strings.Join(vals, ","), 60))})
+			errs = append(errs, FieldError{name, fmt.Sprintf("%s (got %q).", p.rule(name), truncate(strings.Join(vals, ","), 60))})
 			continue
 		}
 		b, _ := json.Marshal(v)
