@@ -259,8 +259,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.logger.Warn("requests still running after the drain timeout were cut off", "error", shutdownErr)
 		srv.Close()
 	}
+	closeErr := s.Close() // stops River first, so the jobs it lets finish are counted
 	stopEvents()
-	closeErr := s.Close()
 	if err == nil || errors.Is(err, http.ErrServerClosed) {
 		err = closeErr
 	}

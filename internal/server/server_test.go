@@ -315,6 +315,19 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	if a := call(t, "GET", url+"/v1/automation/validate", key); a.status != 200 {
 		t.Fatalf("validate: %d %s", a.status, a.body)
 	}
+	// River runs: the periodic form announcer runs once at start, and its
+	// run is counted in the metrics.
+	jobsCounted := false
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if strings.Contains(call(t, "GET", url+"/metrics", "").body, `perform_jobs_total{kind="perform_form_announce",outcome="completed"}`) {
+			jobsCounted = true
+			break
+		}
+	}
+	if !jobsCounted {
+		t.Error("the form announcer's run at start never showed in perform_jobs_total")
+	}
+
 	slowDone := make(chan answer, 1)
 	go func() { slowDone <- call(t, "GET", url+"/slow", "") }()
 	<-started
