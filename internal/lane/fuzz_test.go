@@ -18,6 +18,7 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"title":"Call","priority":5,"dueAt":"2026-03-01T09:00:00Z"}`,
 		`{"status":"snoozed","snoozeUntil":"2026-03-01T09:00:00+02:00","priority":0}`,
 		`{"weightKg":1e400}`, `{"priority":1.5}`, `{"heightCm":-0}`,
+		`{"name":"Check-in","fields":[{"key":"a","label":"A","type":"choice","options":["x"]},7,{"key":"b"}]}`,
 		`null`, `[]`, `""`, `{`, `{"a":`, `{"firstName":"\ud800"}`, ``, `   `, `{"tags":null}`,
 	}
 	for i, s := range seeds {
@@ -30,6 +31,7 @@ func FuzzDecodeBody(f *testing.F) {
 		func() (*inputSchema, any) { return schemaFor[createTaskInput](), new(createTaskInput) },
 		func() (*inputSchema, any) { return schemaFor[updateTaskInput](), new(updateTaskInput) },
 		func() (*inputSchema, any) { return schemaFor[logWeightInput](), new(logWeightInput) },
+		func() (*inputSchema, any) { return schemaFor[createFormTemplateInput](), new(createFormTemplateInput) },
 	}
 	built := make([]struct {
 		s   *inputSchema

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -106,6 +108,15 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		if strings.Contains(rt.path, "{id}") {
 			ri.resourceID = r.PathValue("id")
 		}
+		defer func() {
+			// A bug in a handler answers 500 in the envelope, not a dropped connection.
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				l.internal(w, r, pattern, fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
+			}
+		}()
 		p, _ := auth.PrincipalFrom(r.Context())
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
 		data, err := rt.handle(c)
