@@ -220,8 +220,8 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ri := infoFrom(r.Context())
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized,
 			Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."})
 		return

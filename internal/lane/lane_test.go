@@ -38,6 +38,9 @@ func TestAuth(t *testing.T) {
 		}
 		e.fails(401, "UNAUTHORIZED", e.call("not-a-key", "GET", "/validate", nil))
 
+		e.ok(200, e.call("", "GET", "/validate", nil, "Authorization", "bearer "+key)) // the scheme is case-insensitive
+		e.fails(401, "UNAUTHORIZED", e.call("", "GET", "/validate", nil, "Authorization", "Basic "+key))
+
 		var info struct{ Name, Slug, ID string }
 		e.ok(200, e.call(key, "GET", "/validate", nil)).into(t, &info)
 		if info.Name != s.Name || info.Slug != "auth" || info.ID != s.ID {
