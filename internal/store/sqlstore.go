@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -28,10 +29,132 @@ type sqlStore struct {
 	db     *sql.DB
 	tx     *sql.Tx // set inside InTx
 	engine string
+	stmts  *stmtCache // shared by the store and its transactions
+	// writer is held by this process's one SQLite writer (nil on
+	// Postgres). Writers queue here, holding no connection, instead of
+	// each taking a pooled connection and sleeping on the file lock:
+	// blocked writers cannot starve the pool, and the queue is FIFO-ish
+	// rather than SQLite's backoff sleeps. Other processes still meet
+	// busy_timeout.
+	writer chan struct{}
 }
 
 func newSQLStore(db *sql.DB, engine string) *sqlStore {
-	return &sqlStore{db: db, engine: engine}
+	s := &sqlStore{db: db, engine: engine, stmts: &stmtCache{}}
+	if engine == EngineSQLite {
+		s.writer = make(chan struct{}, 1)
+	}
+	return s
+}
+
+// writerWait bounds the wait for the writer slot, like busy_timeout does
+// for the file lock.
+const writerWait = 10 * time.Second
+
+// errWriterBusy is returned when the writer slot stays taken: usually a
+// write on the store while a transaction of the same store is open.
+var errWriterBusy = errors.New("store: the database stayed busy with another write for 10s; retry the request")
+
+// lockWriter takes the writer slot; the returned func gives it back.
+func (s *sqlStore) lockWriter(ctx context.Context) (func(), error) {
+	if s.writer == nil {
+		return func() {}, nil
+	}
+	timer := time.NewTimer(writerWait)
+	defer timer.Stop()
+	select {
+	case s.writer <- struct{}{}:
+		return func() { <-s.writer }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-timer.C:
+		return nil, errWriterBusy
+	}
+}
+
+// stmtCache keeps SQLite statements prepared: modernc.org/sqlite parses a
+// query on every call otherwise, which costs as much as running a point
+// lookup. (pgx caches prepared statements per connection by itself.)
+type stmtCache struct {
+	m sync.Map // query -> *sql.Stmt
+	n atomic.Int64
+}
+
+// maxCachedStmts bounds the cache; the store's queries are a fixed set plus
+// IN lists of up to a page's length, well under it.
+const maxCachedStmts = 2000
+
+// runner runs queries on the transaction or the pool, through prepared
+// statements on SQLite.
+type runner struct{ s *sqlStore }
+
+func (r runner) stmt(ctx context.Context, query string) *sql.Stmt {
+	if r.s.engine != EngineSQLite {
+		return nil
+	}
+	c := r.s.stmts
+	v, ok := c.m.Load(query)
+	if r.s.tx != nil {
+		// Inside a transaction only a statement already cached is used:
+		// preparing a new one would take a second connection from the pool
+		// while this one holds the write lock, and with every connection
+		// in that state the pool deadlocks.
+		if !ok {
+			return nil
+		}
+		return r.s.tx.StmtContext(ctx, v.(*sql.Stmt))
+	}
+	if !ok {
+		if c.n.Load() >= maxCachedStmts {
+			return nil
+		}
+		st, err := r.s.db.PrepareContext(ctx, query)
+		if err != nil {
+			return nil // let the plain call report the error
+		}
+		var loaded bool
+		if v, loaded = c.m.LoadOrStore(query, st); loaded {
+			st.Close()
+		} else {
+			c.n.Add(1)
+		}
+	}
+	return v.(*sql.Stmt)
+}
+
+func (r runner) plain() querier {
+	if r.s.tx != nil {
+		return r.s.tx
+	}
+	return r.s.db
+}
+
+func (r runner) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if r.s.tx == nil {
+		unlock, err := r.s.lockWriter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	if st := r.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return r.plain().ExecContext(ctx, query, args...)
+}
+
+func (r runner) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := r.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return r.plain().QueryContext(ctx, query, args...)
+}
+
+func (r runner) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := r.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return r.plain().QueryRowContext(ctx, query, args...)
 }
 
 func (s *sqlStore) DB() *sql.DB            { return s.db }
@@ -45,26 +168,30 @@ func (s *sqlStore) Close() error {
 	if s.tx != nil {
 		return errors.New("store: Close called on a transaction-bound store")
 	}
+	s.stmts.m.Range(func(_, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
 	return s.db.Close()
 }
 
-// conn is the transaction when bound to one, else the pool.
-func (s *sqlStore) conn() querier {
-	if s.tx != nil {
-		return s.tx
-	}
-	return s.db
-}
+// conn runs on the transaction when bound to one, else on the pool.
+func (s *sqlStore) conn() querier { return runner{s} }
 
 func (s *sqlStore) InTx(ctx context.Context, fn func(tx Store) error) error {
 	if s.tx != nil {
 		return fn(s) // already in one: join it
 	}
+	unlock, err := s.lockWriter(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(&sqlStore{db: s.db, tx: tx, engine: s.engine}); err != nil {
+	if err := fn(&sqlStore{db: s.db, tx: tx, engine: s.engine, stmts: s.stmts, writer: s.writer}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -74,13 +201,18 @@ func (s *sqlStore) InTx(ctx context.Context, fn func(tx Store) error) error {
 // atomic runs fn in the bound transaction, or in a fresh one.
 func (s *sqlStore) atomic(ctx context.Context, fn func(q querier) error) error {
 	if s.tx != nil {
-		return fn(s.tx)
+		return fn(s.conn())
 	}
+	unlock, err := s.lockWriter(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(runner{&sqlStore{db: s.db, tx: tx, engine: s.engine, stmts: s.stmts, writer: s.writer}}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}

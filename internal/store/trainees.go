@@ -107,13 +107,13 @@ func ftsPhrase(term string) string {
 const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.birth_date, t.gender, t.height_cm, t.weight_kg,
 	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
 
-func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee) error {
+func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee, extra ...any) error {
 	var email, birth, gender, goal, started sql.NullString
 	var height, weight sql.NullFloat64
 	var steps sql.NullInt64
 	var created, updated int64
-	if err := row.Scan(&t.ID, &t.FirstName, &t.LastName, &t.Phone, &email, &birth, &gender, &height, &weight,
-		&goal, &steps, &t.Status, &started, &created, &updated); err != nil {
+	if err := row.Scan(append([]any{&t.ID, &t.FirstName, &t.LastName, &t.Phone, &email, &birth, &gender, &height, &weight,
+		&goal, &steps, &t.Status, &started, &created, &updated}, extra...)...); err != nil {
 		return err
 	}
 	t.Email, t.BirthDate, t.Gender, t.Goal, t.StartedOn = nullString(email), nullString(birth), nullString(gender), nullString(goal), nullString(started)
@@ -125,11 +125,18 @@ func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee) error {
 }
 
 func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
+	from := "FROM trainees t"
+	selective := false // whether a trigram index narrows the rows
 	where := []string{"t.studio_id = ?"}
 	args := []any{s.studioID}
 	if term := SearchTerm(f.Q); term != "" {
-		if s.engine == EngineSQLite && utf8.RuneCountInString(term) >= 3 {
-			where = append(where, "t.seq IN (SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?)")
+		selective = utf8.RuneCountInString(term) >= 3
+		if s.engine == EngineSQLite && selective {
+			// CROSS JOIN fixes the loop order: the few index matches drive,
+			// each joined to its trainee by rowid, rather than a walk over
+			// every trainee of the studio probing the match list.
+			from = "FROM trainee_search CROSS JOIN trainees t NOT INDEXED ON t.seq = trainee_search.rowid"
+			where = append(where, "trainee_search MATCH ?")
 			args = append(args, ftsPhrase(term))
 		} else {
 			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
@@ -160,15 +167,39 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 		args = append(args, ms(*f.UpdatedAfter))
 	}
 	cond := strings.Join(where, " AND ")
+	limit, offset := pageArgs(f.Page)
 	out := List[domain.Trainee]{Items: []domain.Trainee{}}
-	if err := s.queryRow(ctx, `SELECT count(*) FROM trainees t WHERE `+cond, args...).Scan(&out.Total); err != nil {
+	if selective {
+		// The index yields few rows: one pass returns the page and, with
+		// each row, the total, instead of matching twice.
+		rows, err := s.query(ctx, `SELECT `+traineeColumns+`, count(*) OVER () `+from+` WHERE `+cond+`
+			ORDER BY t.last_name, t.first_name, t.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		if err != nil {
+			return out, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var t domain.Trainee
+			if err := scanTrainee(rows, &t, &out.Total); err != nil {
+				return out, err
+			}
+			out.Items = append(out.Items, t)
+		}
+		if err := rows.Err(); err != nil {
+			return out, err
+		}
+		if len(out.Items) > 0 || offset == 0 {
+			return out, s.loadTraineeLinks(ctx, out.Items)
+		}
+		// Past the end: the rows carried no total, so count.
+	}
+	if err := s.queryRow(ctx, `SELECT count(*) `+from+` WHERE `+cond, args...).Scan(&out.Total); err != nil {
 		return out, err
 	}
-	limit, offset := pageArgs(f.Page)
 	if out.Total == 0 || offset >= out.Total {
 		return out, nil
 	}
-	rows, err := s.query(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE `+cond+`
+	rows, err := s.query(ctx, `SELECT `+traineeColumns+` `+from+` WHERE `+cond+`
 		ORDER BY t.last_name, t.first_name, t.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return out, err

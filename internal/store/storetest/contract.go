@@ -541,6 +541,16 @@ func testTraineeSearch(t *testing.T, st store.Store) {
 		t.Fatalf("paging: %d/%d, %d/%d, %d/%d", p1.Total, len(p1.Items), p3.Total, len(p3.Items), past.Total, len(past.Items))
 	}
 
+	// Past the end of a matched list the total stays exact.
+	pastMatch, _ := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "dan", Page: page(2, 5)})
+	if pastMatch.Total != 2 || len(pastMatch.Items) != 0 {
+		t.Fatalf("q past the end: total %d items %d, want 2 and 0", pastMatch.Total, len(pastMatch.Items))
+	}
+	secondMatch, _ := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "dan", Page: page(1, 1)})
+	if secondMatch.Total != 2 || len(secondMatch.Items) != 1 || secondMatch.Items[0].ID != danny.ID {
+		t.Fatalf("q second page: total %d items %v, want 2 and [%s]", secondMatch.Total, traineeIDs(secondMatch.Items), danny.ID)
+	}
+
 	// createdAfter / updatedAfter.
 	cut := time.Now().UTC()
 	time.Sleep(2 * time.Millisecond)
