@@ -16,6 +16,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -64,7 +65,12 @@ func TestToolsListShowsThe21ToolsWithAnnotations(t *testing.T) {
 // TestEveryToolSucceeds calls each of the 21 tools with valid arguments over
 // the SDK's client and checks each answer carries the lane's data.
 func TestEveryToolSucceeds(t *testing.T) {
-	f := mcptest.New(t)
+	for engine, open := range storetest.Engines(t) {
+		t.Run(engine, func(t *testing.T) { everyToolSucceeds(t, mcptest.NewOn(t, open(t))) })
+	}
+}
+
+func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 	a := f.A
 	calls := []struct {
 		tool string
@@ -190,7 +196,12 @@ func TestAWellFormedWrongKeyConnectsThenEveryCallFails(t *testing.T) {
 // notify a trainee through the tools, then reads the outbox; a send_form with
 // notify true afterwards shows the outbox does record what it should.
 func TestForcedSilentWritesLeaveTheOutboxUntouched(t *testing.T) {
-	f := mcptest.New(t)
+	for engine, open := range storetest.Engines(t) {
+		t.Run(engine, func(t *testing.T) { forcedSilentWritesLeaveTheOutboxUntouched(t, mcptest.NewOn(t, open(t))) })
+	}
+}
+
+func forcedSilentWritesLeaveTheOutboxUntouched(t *testing.T, f *mcptest.Fixture) {
 	a := f.A
 	before := len(f.Notifications(t, a.Key))
 	cs := mcptest.Connect(t, f.URL+"/mcp", a.Key)
@@ -226,7 +237,12 @@ func TestForcedSilentWritesLeaveTheOutboxUntouched(t *testing.T) {
 // TestStudioAKeyNeverReachesStudioB gives every tool that takes an id
 // studio B's ids with studio A's key.
 func TestStudioAKeyNeverReachesStudioB(t *testing.T) {
-	f := mcptest.New(t)
+	for engine, open := range storetest.Engines(t) {
+		t.Run(engine, func(t *testing.T) { studioAKeyNeverReachesStudioB(t, mcptest.NewOn(t, open(t))) })
+	}
+}
+
+func studioAKeyNeverReachesStudioB(t *testing.T, f *mcptest.Fixture) {
 	b := f.B
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	calls := []struct {

@@ -51,10 +51,15 @@ type Fixture struct {
 // Quiet is a logger that drops everything.
 func Quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// New starts the server for t and seeds studios A and B.
+// New starts the server for t on a fresh SQLite store and seeds studios A and B.
 func New(t testing.TB) *Fixture {
 	t.Helper()
-	st := storetest.OpenSQLite(t)
+	return NewOn(t, storetest.OpenSQLite(t))
+}
+
+// NewOn is New on a given (fresh, migrated) store, e.g. one of storetest.Engines.
+func NewOn(t testing.TB, st store.Store) *Fixture {
+	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{Logger: Quiet()})
 	t.Cleanup(func() { aw.Close() })
 	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet()})
