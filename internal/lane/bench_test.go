@@ -68,7 +68,7 @@ func BenchmarkLane(b *testing.B) {
 // name containing "levi7", so the name search is selective.
 func seedMany(b *testing.B, st store.Store, n int) (key, someID string) {
 	b.Helper()
-	e := &env{t: &testing.T{}, st: st}
+	e := &env{t: b, st: st}
 	ctx := context.Background()
 	s := domain.Studio{Name: "Bench", Slug: "bench", Tier: "business"}
 	if err := st.CreateStudio(ctx, &s); err != nil {

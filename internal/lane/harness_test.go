@@ -24,7 +24,7 @@ import (
 
 // env is a lane on a real store behind a real HTTP server on 127.0.0.1.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	st    store.Store
 	lane  *lane.Lane
 	srv   *httptest.Server
