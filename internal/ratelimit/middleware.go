@@ -15,8 +15,9 @@ import (
 // token never sits in a limiter's memory or in Redis) or, without one, the
 // client address.
 func KeyFor(r *http.Request) string {
-	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && tok != "" {
-		h := sha256.Sum256([]byte(tok))
+	// The scheme is case-insensitive (RFC 9110), as the lane's auth reads it.
+	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") && tok != "" {
+		h := sha256.Sum256([]byte(strings.TrimSpace(tok)))
 		return "key:" + hex.EncodeToString(h[:12])
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -254,6 +254,11 @@ func TestKeyFor(t *testing.T) {
 	if KeyFor(r2) == got {
 		t.Error("two tokens share a key")
 	}
+	r3 := httptest.NewRequest("GET", "/", nil)
+	r3.Header.Set("Authorization", "bearer pf_live_secret")
+	if KeyFor(r3) != got {
+		t.Error("a lowercase bearer scheme must count against the same key")
+	}
 }
 
 func TestRetryAfterSeconds(t *testing.T) {
