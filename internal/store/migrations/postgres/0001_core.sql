@@ -79,7 +79,9 @@ CREATE INDEX trainees_studio_status ON trainees (studio_id, status, last_name, f
 CREATE INDEX trainees_studio_created ON trainees (studio_id, created_at);
 CREATE INDEX trainees_studio_updated ON trainees (studio_id, updated_at);
 
-CREATE INDEX trainees_search ON trainees USING gin (search_doc gin_trgm_ops);
+-- fastupdate off: searches never scan a pending list that bulk inserts
+-- left behind; trainee writes are rare enough to update the index in place.
+CREATE INDEX trainees_search ON trainees USING gin (search_doc gin_trgm_ops) WITH (fastupdate = off);
 
 CREATE TABLE trainee_tags (
     studio_id  TEXT NOT NULL,
