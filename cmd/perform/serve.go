@@ -94,6 +94,10 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	base := cfg.BaseURL(ln.Addr().(*net.TCPAddr).Port)
+	where := cfg.DatabaseURL
+	if cfg.Engine() == store.EnginePostgres {
+		where = "PostgreSQL" // the URL may carry a password
+	}
 	fmt.Fprintf(e.stdout, `Perform demo: studio %q (slug %s) on %s.
   Lane:     %s/v1/automation
   API key:  %s
@@ -101,7 +105,7 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
   MCP:      %s/mcp
 Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
-`, studio.Name, studio.Slug, cfg.DatabaseURL, base, key, base, base, key, base)
+`, studio.Name, studio.Slug, where, base, key, base, base, key, base)
 	return s.Serve(ctx, ln)
 }
 
