@@ -175,13 +175,25 @@ func New(o Options) (*Agent, error) {
 // revoked, disconnected, reconnected, failed, not_in_pilot.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
-// Register adds the reply worker. Call it before the River client is built.
+// Register adds the reply and recovery workers. Call it before the River
+// client is built.
 func (a *Agent) Register(workers *river.Workers) {
 	river.AddWorker(workers, &replyWorker{a: a})
+	river.AddWorker(workers, &recoverWorker{a: a})
 }
 
-// SetJobs hands the agent the River client it schedules replies on.
-func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) { a.jobs.Store(c) }
+// SetJobs hands the agent the River client it schedules replies on, and
+// adds the periodic job that resumes turns a crashed process left open.
+func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
+	if a.jobs.Swap(c) == c {
+		return
+	}
+	if pj := c.PeriodicJobs(); pj != nil {
+		if _, err := pj.AddSafely(recoveryJob()); err != nil {
+			a.log.Warn("agent: the recovery job could not be added; crashed turns wait for River's rescue", "err", err)
+		}
+	}
+}
 
 // phoneKey is how a phone is stored and compared: E.164 when it parses
 // (the default region is Israel), else "+" and its digits.

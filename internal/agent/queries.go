@@ -17,6 +17,7 @@ type queries struct {
 	insertHistory, loadHistory, trimHistory                                string
 	acquireLease, renewLease, releaseLease                                 string
 	sweepHistory, sweepCaps, sweepTurns, sweepMessages                     string
+	abandonTurns, openPhones                                               string
 }
 
 func newQueries(st store.Store) queries {
@@ -51,6 +52,12 @@ func newQueries(st store.Store) queries {
 			WHERE agent_leases.expires_at < ? OR agent_leases.owner = excluded.owner`),
 		renewLease:   r(`UPDATE agent_leases SET expires_at = ? WHERE name = ? AND owner = ?`),
 		releaseLease: r(`DELETE FROM agent_leases WHERE name = ? AND owner = ?`),
+
+		abandonTurns: r(`UPDATE agent_turns SET state = 'done', outcome = 'abandoned', finished_at = ? WHERE state <> 'done' AND created_at < ?`),
+		// Phones with an open turn and no live lease: their worker died.
+		openPhones: r(`SELECT DISTINCT t.phone FROM agent_turns t
+			LEFT JOIN agent_leases l ON l.name = 'phone:' || t.phone AND l.expires_at >= ?
+			WHERE t.state <> 'done' AND l.name IS NULL`),
 
 		sweepHistory:  r(`DELETE FROM agent_history WHERE created_at < ?`),
 		sweepCaps:     r(`DELETE FROM agent_caps WHERE day < ?`),

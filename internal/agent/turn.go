@@ -26,8 +26,12 @@ type replyWorker struct {
 	a *Agent
 }
 
-// Timeout leaves room for eight model steps and their tools.
-func (w *replyWorker) Timeout(*river.Job[replyArgs]) time.Duration { return 3 * time.Minute }
+// turnTimeout leaves room for eight model steps and their tools. River
+// rescues a crashed job only after it, but the recovery job resumes a
+// crashed turn as soon as its lease expires.
+const turnTimeout = 90 * time.Second
+
+func (w *replyWorker) Timeout(*river.Job[replyArgs]) time.Duration { return turnTimeout }
 
 func (w *replyWorker) Work(ctx context.Context, job *river.Job[replyArgs]) error {
 	// The attempt is part of the owner: a rescued job must not take over a

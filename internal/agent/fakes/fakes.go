@@ -23,6 +23,7 @@ type MessagesRequest struct {
 	Messages  []Message       `json:"messages"`
 	Tools     []Tool          `json:"tools"`
 	Header    http.Header     `json:"-"`
+	Path      string          `json:"-"`
 	Raw       json.RawMessage `json:"-"`
 }
 
@@ -169,7 +170,9 @@ func (a *Anthropic) Requests() []MessagesRequest {
 }
 
 func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+	// Any prefix before /v1/messages is allowed, so several clients can be
+	// told apart by their base URLs.
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
 		apiError(w, http.StatusNotFound, "not_found_error", "no such endpoint "+r.URL.Path)
 		return
 	}
@@ -184,6 +187,7 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Header = r.Header.Clone()
+	req.Path = r.URL.Path
 	req.Raw = body
 	a.mu.Lock()
 	n := len(a.reqs)
