@@ -74,4 +74,3 @@ func (a *Agent) recoverTurns(ctx context.Context, owner string) error {
 	}
 	return nil
 }
-
