@@ -134,6 +134,11 @@ func applyMigrations(ctx context.Context, db *sql.DB, engine string, migrations 
 			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return err
 			}
+			if step := goMigrations[m.Version]; step != nil {
+				if err := step(ctx, tx, engine); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.ExecContext(ctx, record, m.Version, time.Now().UnixMilli()); err != nil {
 				return err
 			}
@@ -166,6 +171,48 @@ func migrateRiver(ctx context.Context, db *sql.DB, engine string, logger *slog.L
 	}
 	if err != nil {
 		return fmt.Errorf("migrate river on %s: %w", engine, err)
+	}
+	return nil
+}
+
+// goMigrations are steps in Go that follow a migration's SQL in its
+// transaction, for data SQL cannot compute (phone formats need libphonenumber).
+var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine string) error{
+	"0002_phone_suffixes": backfillTraineeSearch,
+}
+
+// backfillTraineeSearch rewrites every trainee's search document (phones
+// left it for the suffix table) and phone suffixes.
+func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error {
+	type row struct {
+		studioID, id, first, last, phone string
+		email                            sql.NullString
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT studio_id, id, first_name, last_name, phone, email FROM trainees`)
+	if err != nil {
+		return err
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.studioID, &r.id, &r.first, &r.last, &r.phone, &r.email); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	update := rebind(engine, `UPDATE trainees SET search_doc = ? WHERE studio_id = ? AND id = ?`)
+	for _, r := range all {
+		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, nullString(r.email)), r.studioID, r.id); err != nil {
+			return err
+		}
+		if err := writePhoneSuffixes(ctx, tx, engine, r.studioID, r.id, r.phone); err != nil {
+			return err
+		}
 	}
 	return nil
 }

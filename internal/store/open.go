@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
 // Engines.

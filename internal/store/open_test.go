@@ -247,3 +247,43 @@ func FuzzTraineeSearchFindsSubstring(f *testing.F) {
 		}
 	})
 }
+
+// A database migrated before the phone suffix table existed gets its
+// trainees' suffixes and search documents backfilled.
+func TestPhoneSuffixBackfill(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			studio := domain.Studio{Name: "Old", Slug: "old"}
+			if err := st.CreateStudio(ctx, &studio); err != nil {
+				t.Fatal(err)
+			}
+			email := "noa@example.com"
+			tr := domain.Trainee{FirstName: "Noa", LastName: "Old", Phone: "+972521234567", Email: &email}
+			if err := st.Studio(studio.ID).CreateTrainee(ctx, &tr); err != nil {
+				t.Fatal(err)
+			}
+			// Back to the state before 0002: no suffixes, phones in the document.
+			undo := []string{`DROP TABLE trainee_phone_suffixes`, `UPDATE trainees SET search_doc = 'noa old | 972521234567 | 0521234567'`,
+				`DELETE FROM schema_migrations WHERE version = '0002_phone_suffixes'`}
+			if st.Engine() == store.EnginePostgres {
+				undo = append(undo, `ALTER TABLE trainees DROP COLUMN seq`)
+			}
+			for _, q := range undo {
+				if _, err := st.DB().ExecContext(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			if err := store.Migrate(ctx, st.DB(), st.Engine()); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{"0521234", "97252", "noa old", "example.com"} {
+				got, err := st.Studio(studio.ID).SearchTrainees(ctx, store.TraineeFilter{Q: q, Page: store.Page{Limit: 5}})
+				if err != nil || got.Total != 1 || got.Items[0].ID != tr.ID {
+					t.Fatalf("search %q after backfill: %+v, %v", q, got, err)
+				}
+			}
+		})
+	}
+}

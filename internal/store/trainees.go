@@ -48,23 +48,32 @@ func (s *studioStore) mustExist(ctx context.Context, q querier, table, noun, id 
 	return nil
 }
 
-// SearchDoc is what trainee search matches against: the lower-cased
-// "first last", the phone's E.164 digits, its national digits ("0501234567")
-// and the lower-cased email.
-func SearchDoc(firstName, lastName, e164 string, email *string) string {
-	var b strings.Builder
-	b.WriteString(strings.ToLower(strings.TrimSpace(firstName) + " " + strings.TrimSpace(lastName)))
-	b.WriteString(" | ")
-	b.WriteString(phone.Digits(e164))
-	if national := nationalDigits(e164); national != "" {
-		b.WriteString(" | ")
-		b.WriteString(national)
-	}
+// SearchDoc is what trainee search matches text against: the lower-cased
+// "first last" and email. Phone digits are matched through their suffixes
+// (PhoneSuffixes) instead.
+func SearchDoc(firstName, lastName string, email *string) string {
+	doc := strings.ToLower(strings.TrimSpace(firstName) + " " + strings.TrimSpace(lastName))
 	if email != nil && *email != "" {
-		b.WriteString(" | ")
-		b.WriteString(strings.ToLower(*email))
+		doc += " | " + strings.ToLower(*email)
 	}
-	return b.String()
+	return doc
+}
+
+// PhoneSuffixes lists every suffix of the phone's E.164 digits and of its
+// national digits ("0501234567"), without repeats: a digit string is a
+// substring of either form exactly when it starts one of these.
+func PhoneSuffixes(e164 string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, digits := range []string{phone.Digits(e164), nationalDigits(e164)} {
+		for i := 0; i < len(digits); i++ {
+			if suffix := digits[i:]; !seen[suffix] {
+				seen[suffix] = true
+				out = append(out, suffix)
+			}
+		}
+	}
+	return out
 }
 
 // nationalDigits is the number as dialled inside its country, digits only
@@ -96,6 +105,16 @@ func SearchTerm(q string) string {
 		return phone.Digits(q)
 	}
 	return strings.ToLower(q)
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // ftsPhrase quotes term as one FTS5 phrase: with the trigram tokenizer that
@@ -131,18 +150,32 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	args := []any{s.studioID}
 	if term := SearchTerm(f.Q); term != "" {
 		selective = utf8.RuneCountInString(term) >= 3
+		// textQ selects the trainees whose name or email holds term.
+		var textQ string
+		var textArgs []any
 		if s.engine == EngineSQLite && selective {
-			// CROSS JOIN fixes the loop order: the few index matches drive,
-			// each joined to its trainee by rowid, rather than a walk over
-			// every trainee of the studio probing the match list.
-			from = "FROM trainee_search CROSS JOIN trainees t NOT INDEXED ON t.seq = trainee_search.rowid"
-			where = append(where, "trainee_search MATCH ?")
-			args = append(args, ftsPhrase(term))
+			textQ = "SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?"
+			textArgs = []any{ftsPhrase(term)}
 		} else {
 			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
 			// a term under 3 characters has no trigram, so it scans.
-			where = append(where, `t.search_doc LIKE ? ESCAPE '\'`)
-			args = append(args, likePattern(term))
+			textQ = `SELECT seq FROM trainees WHERE studio_id = ? AND search_doc LIKE ? ESCAPE '\'`
+			textArgs = []any{s.studioID, likePattern(term)}
+		}
+		if isDigits(term) {
+			// A phone too: a prefix range over the suffixes of the phones.
+			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_phone_suffixes
+				WHERE studio_id = ? AND suffix >= ? AND suffix < ? UNION `+textQ+`)`)
+			args = append(args, s.studioID, term, term+":") // ':' sorts right after '9'
+		} else {
+			where = append(where, "t.seq IN ("+textQ+")")
+		}
+		args = append(args, textArgs...)
+		if s.engine == EngineSQLite {
+			// The few matching rowids drive the query, each joined to its
+			// trainee, rather than a walk over every trainee of the studio
+			// probing the match list (which the planner otherwise picks).
+			from = "FROM trainees t NOT INDEXED"
 		}
 	}
 	if f.Status != "" {
@@ -328,7 +361,7 @@ func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) erro
 			ON CONFLICT (studio_id, phone) DO NOTHING`),
 			t.ID, s.studioID, t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender,
 			t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal, t.Status, t.StartedOn, ms(t.CreatedAt), ms(t.UpdatedAt),
-			SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email))
+			SearchDoc(t.FirstName, t.LastName, t.Email))
 		if err != nil {
 			return s.traineeWriteErr(err, t)
 		}
@@ -369,8 +402,39 @@ func (s *studioStore) traineeWriteErr(err error, t *domain.Trainee) error {
 	return err
 }
 
-// writeLinks replaces the trainee's tags (creating missing tags) and coaches.
+// writePhoneSuffixes replaces the rows that let search find t by phone.
+func (s *studioStore) writePhoneSuffixes(ctx context.Context, q querier, t *domain.Trainee) error {
+	return writePhoneSuffixes(ctx, q, s.engine, s.studioID, t.ID, t.Phone)
+}
+
+func writePhoneSuffixes(ctx context.Context, q querier, engine, studioID, traineeID, e164 string) error {
+	if _, err := q.ExecContext(ctx, rebind(engine, `DELETE FROM trainee_phone_suffixes
+		WHERE trainee_seq = (SELECT seq FROM trainees WHERE studio_id = ? AND id = ?)`), studioID, traineeID); err != nil {
+		return err
+	}
+	suffixes := PhoneSuffixes(e164)
+	if len(suffixes) == 0 {
+		return nil
+	}
+	values := make([]string, len(suffixes))
+	args := make([]any, 0, len(suffixes)+2)
+	for i, suffix := range suffixes {
+		values[i] = "SELECT CAST(? AS TEXT) AS suffix"
+		args = append(args, suffix)
+	}
+	args = append(args, studioID, traineeID)
+	_, err := q.ExecContext(ctx, rebind(engine, `INSERT INTO trainee_phone_suffixes (studio_id, suffix, trainee_seq)
+		SELECT t.studio_id, x.suffix, t.seq FROM trainees t, (`+strings.Join(values, " UNION ALL ")+`) x
+		WHERE t.studio_id = ? AND t.id = ?`), args...)
+	return err
+}
+
+// writeLinks replaces the trainee's tags (creating missing tags) and coaches,
+// and the phone suffixes search uses.
 func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Trainee) error {
+	if err := s.writePhoneSuffixes(ctx, q, t); err != nil {
+		return err
+	}
 	if _, err := q.ExecContext(ctx, s.q(`DELETE FROM trainee_tags WHERE studio_id = ? AND trainee_id = ?`), s.studioID, t.ID); err != nil {
 		return err
 	}
@@ -453,7 +517,7 @@ func (s *studioStore) UpdateTrainee(ctx context.Context, t *domain.Trainee) erro
 			height_cm = ?, weight_kg = ?, goal = ?, steps_goal = ?, status = ?, started_on = ?, updated_at = ?, search_doc = ?
 			WHERE studio_id = ? AND id = ?`),
 			t.FirstName, t.LastName, t.Phone, t.Email, t.BirthDate, t.Gender, t.HeightCm, t.WeightKg, t.Goal, t.StepsGoal,
-			t.Status, t.StartedOn, ms(t.UpdatedAt), SearchDoc(t.FirstName, t.LastName, t.Phone, t.Email), s.studioID, t.ID)
+			t.Status, t.StartedOn, ms(t.UpdatedAt), SearchDoc(t.FirstName, t.LastName, t.Email), s.studioID, t.ID)
 		if err := affected(res, s.traineeWriteErr(err, t), "trainee", t.ID); err != nil {
 			return err
 		}

@@ -482,7 +482,7 @@ func testTraineeSearch(t *testing.T, st store.Store) {
 	danny := mk("Danny", "Levi", "+972529876543", nil, domain.TraineePaused, nil, nil)
 	noa := mk("Noa", "Cohenim", "+972541112233", ptr("noa@run.io"), "", []string{"vip"}, nil)
 	hebrew := mk("יעל", "כהן", "+972533334444", nil, "", nil, []string{coach.ID})
-	us := mk("John", "Smith", "+12015550123", nil, "", nil, nil)
+	us := mk("John", "Smith", "+12015550123", ptr("js1987@mail.com"), "", nil, nil)
 	// Another studio's Dana must never appear.
 	foreign := domain.Trainee{FirstName: "Dana", LastName: "Cohen", Phone: "+972501234567"}
 	must(t, "CreateTrainee in b", st.Studio(b.ID).CreateTrainee(ctx, &foreign))
@@ -499,6 +499,9 @@ func testTraineeSearch(t *testing.T, st store.Store) {
 		{"two letters fall back to a scan", store.TraineeFilter{Q: "Vi"}, []string{danny.ID}},
 		{"one letter", store.TraineeFilter{Q: "y"}, []string{danny.ID}},
 		{"national phone prefix", store.TraineeFilter{Q: "0501234"}, []string{dana.ID}},
+		{"phone digits in the middle", store.TraineeFilter{Q: "1234567"}, []string{dana.ID}},
+		{"two phone digits", store.TraineeFilter{Q: "65"}, []string{danny.ID}},
+		{"digits of an email", store.TraineeFilter{Q: "1987"}, []string{us.ID}},
 		{"national phone typed with dashes", store.TraineeFilter{Q: "052-987"}, []string{danny.ID}},
 		{"E.164 digits", store.TraineeFilter{Q: "972541112"}, []string{noa.ID}},
 		{"E.164 with plus and spaces", store.TraineeFilter{Q: "+972 54 111"}, []string{noa.ID}},
