@@ -80,6 +80,8 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"search_trainees", map[string]any{"q": "Dana"}, a.TraineeID},
 		{"search_trainees", map[string]any{"tag": a.Tag, "coachId": a.CoachID, "status": "active"}, a.TraineeID},
 		{"find_trainee_by_phone", map[string]any{"phone": "050-100-0001"}, a.TraineeID},
+		{"find_trainee_by_phone", map[string]any{"phone": "+972 50-100-0001"}, a.TraineeID},
+		{"find_trainee_by_phone", map[string]any{"phone": "972501000001"}, a.TraineeID},
 		{"get_trainee", map[string]any{"traineeId": a.TraineeID}, a.TraineeLastName},
 		{"list_trainee_programs", map[string]any{"traineeId": a.TraineeID}, `"items"`},
 		{"list_trainee_form_responses", map[string]any{"traineeId": a.TraineeID}, a.FormID},
