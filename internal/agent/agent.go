@@ -195,13 +195,21 @@ func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
 	}
 }
 
-// phoneKey is how a phone is stored and compared: E.164 when it parses
-// (the default region is Israel), else "+" and its digits.
+// phoneKey is how a phone is stored and compared: E.164 when it parses,
+// else "+" and its digits. WhatsApp sends international digits without the
+// plus ("972501234567"), so digits not starting with 0 are read as
+// international; a leading 0 is a national number of the default region
+// (Israel), as coaches type their phones ("050-123-4567").
 func phoneKey(raw string) string {
-	if e164, err := phone.Normalize(raw, phone.DefaultRegion); err == nil {
+	digits := phone.Digits(raw)
+	candidate := raw
+	if !strings.HasPrefix(strings.TrimSpace(raw), "+") && !strings.HasPrefix(digits, "0") {
+		candidate = "+" + digits
+	}
+	if e164, err := phone.Normalize(candidate, phone.DefaultRegion); err == nil {
 		return e164
 	}
-	return "+" + phone.Digits(raw)
+	return "+" + digits
 }
 
 func (a *Agent) inPilot(key string) bool {

@@ -1,0 +1,246 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/store"
+)
+
+func TestChunks(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "  \n\n ", nil},
+		{"one paragraph", "hello\nworld", []string{"hello\nworld"}},
+		{"paragraphs pack together", "a\n\nb\n \n\nc", []string{"a\n\nb\n\nc"}},
+		{"crlf", "a\r\n\r\nb", []string{"a\n\nb"}},
+	}
+	for _, c := range cases {
+		if got := Chunks(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Chunks(%q) = %q; want %q", c.name, c.in, got, c.want)
+		}
+	}
+	// Paragraphs that do not fit together go apart, at the blank line.
+	a, b := strings.Repeat("א", 2000), strings.Repeat("ב", 2000)
+	if got := Chunks(a + "\n\n" + b); !slices.Equal(got, []string{a, b}) {
+		t.Errorf("two 2000-character paragraphs: %d chunks", len(got))
+	}
+	// A long paragraph splits at a line break before a space.
+	line := strings.Repeat("word ", 500) // 2500 characters
+	got := Chunks(line + "\n" + line)
+	if len(got) != 2 || got[0] != strings.TrimSpace(line) || got[1] != strings.TrimSpace(line) {
+		t.Errorf("long paragraph of two lines: %d chunks", len(got))
+	}
+	// Without line breaks, at a space; without spaces, anywhere.
+	words := strings.Repeat("שלום ", 1000) // 5000 characters
+	got = Chunks(words)
+	if len(got) != 2 || strings.HasSuffix(got[0], "של") || utf8.RuneCountInString(got[0]) > chunkMaxRunes {
+		t.Errorf("words: %d chunks, first ends %q", len(got), got[0][len(got[0])-8:])
+	}
+	solid := strings.Repeat("x", 8000)
+	got = Chunks(solid)
+	if len(got) != 3 || strings.Join(got, "") != solid {
+		t.Errorf("solid: %d chunks", len(got))
+	}
+}
+
+func FuzzChunks(f *testing.F) {
+	f.Add("hello\n\nworld")
+	f.Add(strings.Repeat("מילה ", 900))
+	f.Add(strings.Repeat("x", 3501))
+	f.Add("a\r\n\r\n\r\nb \n \n c")
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		chunks := Chunks(s)
+		for _, c := range chunks {
+			if n := utf8.RuneCountInString(c); n == 0 || n > chunkMaxRunes {
+				t.Fatalf("chunk of %d characters", n)
+			}
+		}
+		// Nothing but white space is lost or added.
+		strip := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if strip(strings.Join(chunks, "")) != strip(s) {
+			t.Fatalf("chunks of %q lose text", s)
+		}
+	})
+}
+
+func TestPhoneKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"972501234567":     "+972501234567",
+		"+972 50-123-4567": "+972501234567",
+		"050-123-4567":     "+972501234567",
+		"14155550123":      "+14155550123",
+		"00972501234567":   "+972501234567",
+		"+1 415 555 0123":  "+14155550123",
+		"123":              "+123",
+	} {
+		if got := phoneKey(in); got != want {
+			t.Errorf("phoneKey(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestMenuWordsAndGreetings(t *testing.T) {
+	for _, s := range []string{"help", "Menu!", " תפריט ", "עזרה?", "/start"} {
+		if !isMenuRequest(s) {
+			t.Errorf("%q is a menu request", s)
+		}
+	}
+	for _, s := range []string{"Hi!", "שלום", "בוקר טוב 👋", "hey"} {
+		if !isGreeting(s) || isMenuRequest(s) {
+			t.Errorf("%q is a greeting", s)
+		}
+	}
+	for _, s := range []string{"help me find Dana", "שלום, מה המנוי של דנה?"} {
+		if isMenuRequest(s) || isGreeting(s) {
+			t.Errorf("%q is a real question", s)
+		}
+	}
+}
+
+func TestHebrewDate(t *testing.T) {
+	// 22:30 UTC on Monday is already Tuesday in Israel.
+	got := hebrewDate(time.Date(2026, 11, 30, 22, 30, 0, 0, time.UTC))
+	if got != "יום שלישי, 1 בדצמבר 2026 (2026-12-01)" {
+		t.Fatalf("hebrewDate = %q", got)
+	}
+}
+
+func TestLeases(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		ctx := context.Background()
+		a, err := New(Options{Store: st, Lane: newLaneClientForTest(t, st), SecretKey: make([]byte, 32), LeaseTTL: 600 * time.Millisecond, Logger: quietLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		entered := make(chan struct{})
+		release := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- a.withLease(ctx, "phone:x", "one", func(ctx context.Context) error {
+				close(entered)
+				<-release
+				return ctx.Err()
+			})
+		}()
+		<-entered
+		// Held and renewed past its TTL: another owner stays out.
+		time.Sleep(900 * time.Millisecond)
+		if err := a.withLease(ctx, "phone:x", "two", func(context.Context) error { return nil }); !errors.Is(err, errBusy) {
+			t.Fatalf("second owner: %v; want errBusy while the first renews", err)
+		}
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatalf("first owner: %v", err)
+		}
+		// Released: the next owner gets it at once.
+		if err := a.withLease(ctx, "phone:x", "two", func(context.Context) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		// An abandoned lease (a killed process) is taken over once it expires.
+		if ok, err := a.acquireLease(ctx, "phone:y", "dead"); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		if ok, _ := a.acquireLease(ctx, "phone:y", "alive"); ok {
+			t.Fatal("took an unexpired lease")
+		}
+		time.Sleep(700 * time.Millisecond)
+		if ok, err := a.acquireLease(ctx, "phone:y", "alive"); !ok || err != nil {
+			t.Fatalf("could not take an expired lease: %v", err)
+		}
+		// A holder that lost its lease is told so.
+		if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:z"); err != nil {
+			t.Fatal(err)
+		}
+		err = a.withLease(ctx, "phone:z", "me", func(ctx context.Context) error {
+			if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:z"); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			return ctx.Err()
+		})
+		if !errors.Is(err, errLeaseLost) {
+			t.Fatalf("lost lease: %v", err)
+		}
+	})
+}
+
+func TestSmartSendGateway(t *testing.T) {
+	sms := fakes.NewSmartSend()
+	defer sms.Close()
+	g := NewSmartSend(sms.URL+"/", "the-key", nil)
+	if err := g.Send(context.Background(), "conv/with space", "שלום"); err != nil {
+		t.Fatal(err)
+	}
+	sent := sms.Sent()
+	if len(sent) != 1 || sent[0].ConversationID != "conv/with space" || sent[0].Text != "שלום" || sent[0].Authorization != "Bearer the-key" {
+		t.Fatalf("sent %+v", sent)
+	}
+	sms.Fail = func(int, fakes.Sent) int { return http.StatusTooManyRequests }
+	if err := g.Send(context.Background(), "c", "x"); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("err = %v; want the status named", err)
+	}
+	if err := NewSmartSend("", "k", nil).Send(context.Background(), "c", "x"); err == nil || !strings.Contains(err.Error(), "SMARTSEND_API_URL") {
+		t.Fatalf("no URL: %v", err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]string
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		if r.Header.Get("Content-Type") != "application/json" || len(body) != 2 {
+			w.WriteHeader(400)
+		}
+	}))
+	defer srv.Close()
+	if err := NewSmartSend(srv.URL, "k", nil).Send(context.Background(), "c", "x"); err != nil {
+		t.Fatalf("wire shape: %v", err)
+	}
+}
+
+func TestRecoveryResumesAnOrphanedTurn(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		studioWithCoach(t, st, "Studio", "Rina", "0501717171", time.Now())
+		seedHistory(t, h, "+972501717171")
+		ctx := context.Background()
+		// A turn a dead process claimed and decided, with one of two chunks sent.
+		now := h.clock.Now()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := st.DB().Exec(st.Rebind(q), args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		exec(`INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES ('amg_orphan', '+972501717171', 'c', 'q', 'sending', 1, ?)`, now.UnixMilli())
+		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text, sent_at) VALUES ('amg_orphan', 0, 'c', 'first', ?)`, now.UnixMilli())
+		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text) VALUES ('amg_orphan', 1, 'c', 'second')`)
+		// and one so old it must never be sent.
+		exec(`INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES ('amg_old', '+972501717171', 'c', 'q', 'sending', 1, ?)`, now.Add(-2*time.Hour).UnixMilli())
+		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text) VALUES ('amg_old', 0, 'c', 'stale')`)
+		if err := h.agent.recoverTurns(ctx, "test"); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.sms.Texts(); !slices.Equal(got, []string{"second"}) {
+			t.Fatalf("sent %q; want only the unsent chunk of the recent turn", got)
+		}
+		var open int
+		if err := st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open); err != nil || open != 0 {
+			t.Fatalf("%d turns open, %v", open, err)
+		}
+	})
+}
+
