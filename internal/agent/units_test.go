@@ -243,4 +243,3 @@ func TestRecoveryResumesAnOrphanedTurn(t *testing.T) {
 		}
 	})
 }
-
