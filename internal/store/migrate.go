@@ -210,7 +210,8 @@ func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error
 		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, nullString(r.email)), r.studioID, r.id); err != nil {
 			return err
 		}
-		if err := writePhoneSuffixes(ctx, tx, engine, r.studioID, r.id, r.phone); err != nil {
+		suffixes := DigitSuffixes(r.phone, r.first, r.last, r.email.String)
+		if err := writeDigitSuffixes(ctx, tx, engine, r.studioID, r.id, suffixes); err != nil {
 			return err
 		}
 	}

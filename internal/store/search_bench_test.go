@@ -78,19 +78,19 @@ func BenchmarkSearchTrainees(b *testing.B) {
 // seedPhoneSuffixes writes the suffix rows search uses to find phones, as
 // CreateTrainee does, in batches.
 func seedPhoneSuffixes(ctx context.Context, tx store.Store, studioID string) error {
-	rows, err := tx.SQLTx().QueryContext(ctx, tx.Rebind(`SELECT seq, phone FROM trainees WHERE studio_id = ?`), studioID)
+	rows, err := tx.SQLTx().QueryContext(ctx, tx.Rebind(`SELECT seq, phone, first_name, last_name, email FROM trainees WHERE studio_id = ?`), studioID)
 	if err != nil {
 		return err
 	}
 	var args []any
 	for rows.Next() {
 		var seq int64
-		var phone string
-		if err := rows.Scan(&seq, &phone); err != nil {
+		var phone, first, last, email string
+		if err := rows.Scan(&seq, &phone, &first, &last, &email); err != nil {
 			rows.Close()
 			return err
 		}
-		for _, suffix := range store.PhoneSuffixes(phone) {
+		for _, suffix := range store.DigitSuffixes(phone, first, last, email) {
 			args = append(args, studioID, suffix, seq)
 		}
 	}

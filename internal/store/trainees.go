@@ -59,13 +59,19 @@ func SearchDoc(firstName, lastName string, email *string) string {
 	return doc
 }
 
-// PhoneSuffixes lists every suffix of the phone's E.164 digits and of its
-// national digits ("0501234567"), without repeats: a digit string is a
-// substring of either form exactly when it starts one of these.
-func PhoneSuffixes(e164 string) []string {
+// DigitSuffixes lists, without repeats, every suffix of the phone's E.164
+// digits, of its national digits ("0501234567") and of each run of digits
+// in texts (name, email). A digit string occurs in any of them exactly
+// when it starts one of these suffixes, so a digit search is one prefix
+// range over them.
+func DigitSuffixes(e164 string, texts ...string) []string {
+	runs := []string{phone.Digits(e164), nationalDigits(e164)}
+	for _, text := range texts {
+		runs = append(runs, strings.FieldsFunc(text, func(r rune) bool { return r < '0' || r > '9' })...)
+	}
 	seen := map[string]bool{}
 	var out []string
-	for _, digits := range []string{phone.Digits(e164), nationalDigits(e164)} {
+	for _, digits := range runs {
 		for i := 0; i < len(digits); i++ {
 			if suffix := digits[i:]; !seen[suffix] {
 				seen[suffix] = true
@@ -150,28 +156,23 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	args := []any{s.studioID}
 	if term := SearchTerm(f.Q); term != "" {
 		selective = utf8.RuneCountInString(term) >= 3
-		// textQ selects the trainees whose name or email holds term.
-		var textQ string
-		var textArgs []any
-		if s.engine == EngineSQLite && selective {
-			textQ = "SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?"
-			textArgs = []any{ftsPhrase(term)}
-		} else {
+		switch {
+		case isDigits(term):
+			// A phone (or digits of a name or email): a prefix range over
+			// the digit suffixes.
+			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_phone_suffixes
+				WHERE studio_id = ? AND suffix >= ? AND suffix < ?)`)
+			args = append(args, s.studioID, term, term+":") // ':' sorts right after '9'
+		case s.engine == EngineSQLite && selective:
+			where = append(where, "t.seq IN (SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?)")
+			args = append(args, ftsPhrase(term))
+		default:
 			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
 			// a term under 3 characters has no trigram, so it scans.
-			textQ = `SELECT seq FROM trainees WHERE studio_id = ? AND search_doc LIKE ? ESCAPE '\'`
-			textArgs = []any{s.studioID, likePattern(term)}
+			where = append(where, `t.search_doc LIKE ? ESCAPE '\'`)
+			args = append(args, likePattern(term))
 		}
-		if isDigits(term) {
-			// A phone too: a prefix range over the suffixes of the phones.
-			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_phone_suffixes
-				WHERE studio_id = ? AND suffix >= ? AND suffix < ? UNION `+textQ+`)`)
-			args = append(args, s.studioID, term, term+":") // ':' sorts right after '9'
-		} else {
-			where = append(where, "t.seq IN ("+textQ+")")
-		}
-		args = append(args, textArgs...)
-		if s.engine == EngineSQLite {
+		if s.engine == EngineSQLite && (selective || isDigits(term)) {
 			// The few matching rowids drive the query, each joined to its
 			// trainee, rather than a walk over every trainee of the studio
 			// probing the match list (which the planner otherwise picks).
@@ -402,17 +403,20 @@ func (s *studioStore) traineeWriteErr(err error, t *domain.Trainee) error {
 	return err
 }
 
-// writePhoneSuffixes replaces the rows that let search find t by phone.
+// writePhoneSuffixes replaces the rows that let search find t by digits.
 func (s *studioStore) writePhoneSuffixes(ctx context.Context, q querier, t *domain.Trainee) error {
-	return writePhoneSuffixes(ctx, q, s.engine, s.studioID, t.ID, t.Phone)
+	email := ""
+	if t.Email != nil {
+		email = *t.Email
+	}
+	return writeDigitSuffixes(ctx, q, s.engine, s.studioID, t.ID, DigitSuffixes(t.Phone, t.FirstName, t.LastName, email))
 }
 
-func writePhoneSuffixes(ctx context.Context, q querier, engine, studioID, traineeID, e164 string) error {
+func writeDigitSuffixes(ctx context.Context, q querier, engine, studioID, traineeID string, suffixes []string) error {
 	if _, err := q.ExecContext(ctx, rebind(engine, `DELETE FROM trainee_phone_suffixes
 		WHERE trainee_seq = (SELECT seq FROM trainees WHERE studio_id = ? AND id = ?)`), studioID, traineeID); err != nil {
 		return err
 	}
-	suffixes := PhoneSuffixes(e164)
 	if len(suffixes) == 0 {
 		return nil
 	}

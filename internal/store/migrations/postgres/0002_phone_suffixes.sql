@@ -1,5 +1,6 @@
--- Every suffix of each trainee's phone digits (E.164 and national form), so
--- a substring search over phones is a prefix range on one B-tree (see the
+-- Every suffix of each trainee's phone digits (E.164 and national form) and
+-- of the digit runs in their name and email, so a search for digits is a
+-- prefix range on one B-tree (see the
 -- SQLite migration). seq gives trainees the same compact key as on SQLite.
 ALTER TABLE trainees ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE trainees ADD CONSTRAINT trainees_seq_key UNIQUE (seq);

@@ -1,5 +1,6 @@
--- Every suffix of each trainee's phone digits (E.164 and national form), so
--- a substring search over phones is a prefix range on one B-tree: it costs
+-- Every suffix of each trainee's phone digits (E.164 and national form) and
+-- of the digit runs in their name and email, so a search for digits is a
+-- prefix range on one B-tree: it costs
 -- the same at 100k trainees as at 1k, where trigrams of digits shared by
 -- every number ("972", "050") grow with the table. The store writes the
 -- rows with the trainee; migrate backfills them (see goMigrations).
