@@ -41,7 +41,7 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		if w.Code != 500 || json.Unmarshal(w.Body.Bytes(), &body) != nil || body.JSONRPC != "2.0" || body.Error.Code != -32603 ||
+		if w.Code != 500 || json.Unmarshal(w.Body.Bytes(), &body) != nil || body.JSONRPC != "2.0" || string(body.ID) != "null" || body.Error.Code != -32603 ||
 			strings.Contains(body.Error.Message, "store exploded") {
 			t.Errorf("%s: %d %s", name, w.Code, w.Body)
 		}

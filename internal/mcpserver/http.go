@@ -4,7 +4,7 @@
 package mcpserver
 
 import (
-	"fmt"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -124,12 +124,18 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// errorResponse is a JSON-RPC error that belongs to no request, so its id
+// is null (the SDK's encoder leaves an unknown id out, which JSON-RPC 2.0
+// does not allow).
+type errorResponse struct {
+	JSONRPC string         `json:"jsonrpc"`
+	ID      *struct{}      `json:"id"`
+	Error   *jsonrpc.Error `json:"error"`
+}
+
 // writeError answers with a JSON-RPC error that belongs to no request.
 func writeError(w http.ResponseWriter, status int, code int64, message string) {
-	body, err := jsonrpc.EncodeMessage(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: message}})
-	if err != nil {
-		body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`, code, message)
-	}
+	body, _ := json.Marshal(errorResponse{JSONRPC: "2.0", Error: &jsonrpc.Error{Code: code, Message: message}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

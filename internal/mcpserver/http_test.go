@@ -17,10 +17,12 @@ import (
 
 // rpcAnswer is a JSON-RPC answer as a plain client reads it.
 type rpcAnswer struct {
-	status int
-	header http.Header
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
+	status  int
+	header  http.Header
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -172,7 +174,7 @@ func TestMissingOrMalformedKeyIs401WithWhereToGetOne(t *testing.T) {
 		if got := a.header.Get("WWW-Authenticate"); got != `Bearer realm="Perform", error="invalid_token"` {
 			t.Errorf("token %q: WWW-Authenticate %q", token, got)
 		}
-		if a.Error == nil || a.Error.Code != -32001 ||
+		if a.JSONRPC != "2.0" || string(a.ID) != "null" || a.Error == nil || a.Error.Code != -32001 ||
 			!strings.Contains(a.Error.Message, "perform key create --studio SLUG --name NAME") ||
 			!strings.Contains(a.Error.Message, "integrations page") {
 			t.Errorf("token %q: error %+v", token, a.Error)
