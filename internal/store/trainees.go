@@ -252,47 +252,38 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	return out, s.loadTraineeLinks(ctx, out.Items)
 }
 
-// loadTraineeLinks fills Tags and CoachIDs of the trainees, two queries for
+// loadTraineeLinks fills Tags and CoachIDs of the trainees: one query for
 // the whole page.
 func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee) error {
 	if len(ts) == 0 {
 		return nil
 	}
 	index := make(map[string]*domain.Trainee, len(ts))
-	args := []any{s.studioID}
+	ids := make([]any, len(ts))
 	for i := range ts {
 		index[ts[i].ID] = &ts[i]
-		args = append(args, ts[i].ID)
+		ids[i] = ts[i].ID
 	}
 	in := placeholders(len(ts))
-	rows, err := s.query(ctx, `SELECT tt.trainee_id, g.name FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
-		WHERE tt.studio_id = ? AND tt.trainee_id IN (`+in+`)`, args...)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id, name string
-		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
-			return err
-		}
-		index[id].Tags = append(index[id].Tags, name)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = s.query(ctx, `SELECT trainee_id, coach_id FROM trainee_coaches WHERE studio_id = ? AND trainee_id IN (`+in+`)`, args...)
+	args := append(append([]any{s.studioID}, ids...), append([]any{s.studioID}, ids...)...)
+	rows, err := s.query(ctx, `SELECT tt.trainee_id, 'tag', g.name FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
+		WHERE tt.studio_id = ? AND tt.trainee_id IN (`+in+`)
+		UNION ALL
+		SELECT trainee_id, 'coach', coach_id FROM trainee_coaches WHERE studio_id = ? AND trainee_id IN (`+in+`)`, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id, coach string
-		if err := rows.Scan(&id, &coach); err != nil {
+		var id, kind, value string
+		if err := rows.Scan(&id, &kind, &value); err != nil {
 			return err
 		}
-		index[id].CoachIDs = append(index[id].CoachIDs, coach)
+		if kind == "tag" {
+			index[id].Tags = append(index[id].Tags, value)
+		} else {
+			index[id].CoachIDs = append(index[id].CoachIDs, value)
+		}
 	}
 	for i := range ts {
 		slices.Sort(ts[i].Tags)
