@@ -101,6 +101,7 @@ type Agent struct {
 	now          func() time.Time
 	log          *slog.Logger
 	jobs         atomic.Pointer[river.Client[*sql.Tx]]
+	intake       *intake
 	q            queries
 	turnObserver func(outcome string) // metrics hook; nil means none
 }
@@ -167,6 +168,7 @@ func New(o Options) (*Agent, error) {
 		return nil, err
 	}
 	a.q = newQueries(o.Store)
+	a.intake = newIntake(a, o.Store.Engine())
 	return a, nil
 }
 

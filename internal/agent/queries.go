@@ -11,19 +11,18 @@ import (
 // queries are the agent's own SQL, written once with ? placeholders and
 // rebound for the engine when the Agent is built.
 type queries struct {
-	insertMessage, newerPending, pendingMessages, dropStale, claimMessages string
-	insertTurn, openTurn, markCounted, bumpCap, readCap, finishTurn        string
-	insertChunk, unsentChunks, markChunkSent, startSending                 string
-	insertHistory, loadHistory, trimHistory                                string
-	acquireLease, renewLease, releaseLease                                 string
-	sweepHistory, sweepCaps, sweepTurns, sweepMessages                     string
-	abandonTurns, openPhones                                               string
+	newerPending, pendingMessages, dropStale, claimMessages         string
+	insertTurn, openTurn, markCounted, bumpCap, readCap, finishTurn string
+	insertChunk, unsentChunks, markChunkSent, startSending          string
+	insertHistory, loadHistory, trimHistory                         string
+	acquireLease, renewLease, releaseLease                          string
+	sweepHistory, sweepCaps, sweepTurns, sweepMessages              string
+	abandonTurns, openPhones                                        string
 }
 
 func newQueries(st store.Store) queries {
 	r := st.Rebind
 	return queries{
-		insertMessage:   r(`INSERT INTO agent_messages (phone, conversation_id, text, received_at, state) VALUES (?, ?, ?, ?, 'pending') RETURNING seq`),
 		newerPending:    r(`SELECT count(*) FROM agent_messages WHERE phone = ? AND state = 'pending' AND seq > ?`),
 		pendingMessages: r(`SELECT seq, conversation_id, text, received_at FROM agent_messages WHERE phone = ? AND state = 'pending' ORDER BY seq`),
 		dropStale:       r(`UPDATE agent_messages SET state = 'dropped' WHERE phone = ? AND state = 'pending' AND received_at < ?`),

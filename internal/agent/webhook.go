@@ -12,9 +12,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"time"
-
-	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
@@ -141,31 +138,7 @@ func (a *Agent) HandleInbound(ctx context.Context, in Inbound) (int, error) {
 		}
 		return 0, nil
 	}
-	jobs := a.jobs.Load()
-	if jobs == nil {
-		return 0, errors.New("the agent's job client is not set yet")
-	}
-	tx, err := a.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	var seq int64
-	if err := tx.QueryRowContext(ctx, a.q.insertMessage, key, in.ConversationID, text, a.now().UnixMilli()).Scan(&seq); err != nil {
-		return 0, fmt.Errorf("storing the message: %w", err)
-	}
-	opts := &river.InsertOpts{MaxAttempts: jobMaxAttempts}
-	if a.debounce > 0 {
-		opts.ScheduledAt = time.Now().Add(a.debounce) // River schedules on the real clock
-	}
-	_, err = jobs.InsertTx(ctx, tx, replyArgs{Phone: key, Seq: seq}, opts)
-	if err != nil {
-		return 0, fmt.Errorf("scheduling the reply: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, err
-	}
-	return 1, nil
+	return 1, a.intake.add(ctx, pendingMessage{phone: key, conversationID: in.ConversationID, text: text, receivedAt: a.now().UnixMilli()})
 }
 
 func writeError(w http.ResponseWriter, reqID string, status int, code, message string) {

@@ -1,0 +1,143 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/otherwise/perform/internal/store"
+)
+
+// pendingMessage is an accepted inbound message on its way to the database.
+type pendingMessage struct {
+	phone          string
+	conversationID string
+	text           string
+	receivedAt     int64
+	done           chan error
+}
+
+// intake writes accepted messages and their reply jobs in batches: the
+// webhook calls that arrive while a batch commits go together in the next
+// transaction (group commit). Each call returns only after its message and
+// job are committed, so a 200 never loses a message; one transaction per
+// batch keeps SQLite's single writer busy with work, not with lock waits.
+type intake struct {
+	a       *Agent
+	queue   chan *pendingMessage
+	writers int
+	start   sync.Once
+}
+
+const maxIntakeBatch = 256
+
+func newIntake(a *Agent, engine string) *intake {
+	writers := 1 // SQLite has one writer anyway
+	if engine == store.EnginePostgres {
+		writers = 4
+	}
+	return &intake{a: a, queue: make(chan *pendingMessage, maxIntakeBatch), writers: writers}
+}
+
+// add queues m and waits until its transaction commits or fails.
+func (in *intake) add(ctx context.Context, m pendingMessage) error {
+	if in.a.jobs.Load() == nil {
+		return errors.New("the agent's job client is not set yet")
+	}
+	in.start.Do(func() {
+		for range in.writers {
+			go in.loop()
+		}
+	})
+	m.done = make(chan error, 1)
+	select {
+	case in.queue <- &m:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once queued the message is written whatever happens to the request.
+	return <-m.done
+}
+
+func (in *intake) loop() {
+	for first := range in.queue {
+		batch := []*pendingMessage{first}
+	fill:
+		for len(batch) < maxIntakeBatch {
+			select {
+			case m := <-in.queue:
+				batch = append(batch, m)
+			default:
+				break fill
+			}
+		}
+		err := in.write(batch)
+		for _, m := range batch {
+			m.done <- err
+		}
+	}
+}
+
+// write stores a batch of messages and schedules one reply job each, in one
+// transaction.
+func (in *intake) write(batch []*pendingMessage) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a := in.a
+	jobs := a.jobs.Load()
+	tx, err := a.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	// One multi-row insert. Which returned seq belongs to which of a
+	// phone's messages does not matter: a phone's jobs only compare seqs,
+	// and the set of seqs per phone is what it is.
+	var q strings.Builder
+	q.WriteString(`INSERT INTO agent_messages (phone, conversation_id, text, received_at, state) VALUES `)
+	args := make([]any, 0, 4*len(batch))
+	for i, m := range batch {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(`(?, ?, ?, ?, 'pending')`)
+		args = append(args, m.phone, m.conversationID, m.text, m.receivedAt)
+	}
+	q.WriteString(` RETURNING seq, phone`)
+	rows, err := tx.QueryContext(ctx, a.st.Rebind(q.String()), args...)
+	if err != nil {
+		return fmt.Errorf("storing the messages: %w", err)
+	}
+	params := make([]river.InsertManyParams, 0, len(batch))
+	var scheduled time.Time
+	if a.debounce > 0 {
+		scheduled = time.Now().Add(a.debounce) // River schedules on the real clock
+	}
+	for rows.Next() {
+		var args replyArgs
+		if err := rows.Scan(&args.Seq, &args.Phone); err != nil {
+			rows.Close()
+			return err
+		}
+		params = append(params, river.InsertManyParams{
+			Args:       args,
+			InsertOpts: &river.InsertOpts{MaxAttempts: jobMaxAttempts, ScheduledAt: scheduled},
+		})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(params) != len(batch) {
+		return fmt.Errorf("stored %d of %d messages", len(params), len(batch))
+	}
+	if _, err := jobs.InsertManyFastTx(ctx, tx, params); err != nil {
+		return fmt.Errorf("scheduling the replies: %w", err)
+	}
+	return tx.Commit()
+}
