@@ -20,6 +20,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
@@ -66,6 +67,7 @@ type harness struct {
 	jobs    *river.Client[*sql.Tx]
 	script  func(n int, req fakes.MessagesRequest) fakes.Reply
 	scriptM sync.Mutex
+	audit   *audit.Writer
 }
 
 type harnessOption func(*Options)
@@ -88,7 +90,9 @@ func newHarness(t *testing.T, st store.Store, opts ...harnessOption) *harness {
 	h.sms = fakes.NewSmartSend()
 	t.Cleanup(h.sms.Close)
 
-	laneSrv := newLocalServer(t, lane.New(lane.Options{Store: st, Logger: quietLogger()}))
+	h.audit = audit.NewWriter(st, audit.Options{Logger: quietLogger()})
+	t.Cleanup(func() { h.audit.Close() })
+	laneSrv := newLocalServer(t, lane.New(lane.Options{Store: st, Audit: h.audit, Logger: quietLogger()}))
 	o := Options{
 		Store:         st,
 		Lane:          laneclient.New(laneSrv.URL, nil, domain.SourceAgent),

@@ -235,9 +235,10 @@ func TestKillSwitchAndReconnect(t *testing.T) {
 			t.Fatalf("stored key %+v is not sealed", as)
 		}
 		// The lane audited the tool call as the agent's.
+		h.audit.Flush()
 		audit, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: 10})
-		if err == nil && len(audit.Items) > 0 && audit.Items[0].Source != domain.SourceAgent {
-			t.Fatalf("audit source %q; want agent", audit.Items[0].Source)
+		if err != nil || len(audit.Items) != 1 || audit.Items[0].Source != domain.SourceAgent || audit.Items[0].CredentialID != keys[0].ID {
+			t.Fatalf("audit %+v, %v; want the search audited as the agent's, with its key", audit.Items, err)
 		}
 
 		// The coach revokes the key in the studio's key list.
