@@ -5,6 +5,7 @@
 //
 //	PERFORM_API_KEY  required: the studio API key (pf_live_…)
 //	PERFORM_API_URL  optional: the Perform server's root URL, default http://127.0.0.1:8080
+//	                 (a URL ending in /v1/automation or /mcp is taken as its root)
 //
 // It reads the environment directly: it runs on a coach's machine and must
 // not need the server's configuration, database or drivers. stdout carries
@@ -58,6 +59,11 @@ func run(ctx context.Context, getenv func(string) string, transport mcp.Transpor
 	root := strings.TrimSpace(getenv("PERFORM_API_URL"))
 	if root == "" {
 		root = DefaultAPIURL
+	}
+	// People paste the lane's or the hosted endpoint's URL as often as the root.
+	root = strings.TrimRight(root, "/")
+	for _, suffix := range []string{"/v1/automation", "/mcp"} {
+		root = strings.TrimSuffix(root, suffix)
 	}
 	if u, err := url.Parse(root); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fail("PERFORM_API_URL %q is not a server URL; set it to the Perform server's root, such as %s.", root, DefaultAPIURL)

@@ -134,6 +134,14 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 	if err != nil || len(list.Tools) != 21 {
 		t.Fatalf("tools/list: %v (%d tools)", err, len(list.Tools))
 	}
+	for _, pasted := range []string{f.URL + "/v1/automation/", f.URL + "/mcp"} {
+		var errOut bytes.Buffer
+		other := connectStdio(t, pasted, f.A.Key, &errOut)
+		if res := mcptest.Call(t, other, "list_tags", nil); res.IsError {
+			t.Errorf("PERFORM_API_URL=%s: %s", pasted, mcptest.Text(res))
+		}
+		other.Close()
+	}
 	for _, tool := range list.Tools {
 		if tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint {
 			t.Errorf("%s: annotations %+v", tool.Name, tool.Annotations)
