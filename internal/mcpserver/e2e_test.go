@@ -14,6 +14,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -364,4 +365,39 @@ func TestToolCallsPassTheLanesLimiter(t *testing.T) {
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "Too many requests") {
 		t.Fatalf("fourth call: %v %s", res.IsError, mcptest.Text(res))
 	}
+}
+
+// The hosted endpoint counts tool calls by tool and outcome.
+func TestToolCallsAreCountedInMetrics(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	before := toolCalls(t, "get_trainee", "lane_error")
+	mcptest.Call(t, cs, "get_trainee", map[string]any{"traineeId": f.B.TraineeID})
+	mcptest.Call(t, cs, "get_trainee", map[string]any{"traineeId": f.B.TraineeID})
+	if got := toolCalls(t, "get_trainee", "lane_error"); got != before+2 {
+		t.Fatalf("perform_mcp_tool_calls_total{get_trainee,lane_error} went from %v to %v, want +2", before, got)
+	}
+}
+
+func toolCalls(t *testing.T, tool, outcome string) float64 {
+	t.Helper()
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() != "perform_mcp_tool_calls_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["tool"] == tool && labels["outcome"] == outcome {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }
