@@ -5,10 +5,12 @@
 package jobs
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -90,6 +92,10 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 		if rc.Workers == nil {
 			rc.Workers = river.NewWorkers()
 		}
+		// The store's daily upkeep rides along with every working client;
+		// an error only means the caller registered it already.
+		_ = river.AddWorkerSafely(rc.Workers, &maintainWorker{st: st})
+		rc.PeriodicJobs = append(slices.Clone(cfg.PeriodicJobs), MaintainPeriodicJob())
 	}
 	var (
 		client *river.Client[*sql.Tx]
@@ -108,6 +114,29 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 		return nil, fmt.Errorf("jobs: %w", err)
 	}
 	return client, nil
+}
+
+// MaintainArgs is the store's daily upkeep (store.Optimize).
+type MaintainArgs struct{}
+
+func (MaintainArgs) Kind() string { return "store_maintain" }
+
+// MaintainPeriodicJob enqueues MaintainArgs once a day, once across all
+// instances (the leader schedules it; UniqueOpts drops a duplicate).
+func MaintainPeriodicJob() *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(24*time.Hour),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return MaintainArgs{}, &river.InsertOpts{UniqueOpts: UniqueOpts()}
+		}, nil)
+}
+
+type maintainWorker struct {
+	river.WorkerDefaults[MaintainArgs]
+	st store.Store
+}
+
+func (w *maintainWorker) Work(ctx context.Context, _ *river.Job[MaintainArgs]) error {
+	return store.Optimize(ctx, w.st)
 }
 
 // UniqueOpts makes a job unique by its args among jobs not yet finished:

@@ -212,3 +212,30 @@ func waitState(t *testing.T, client *river.Client[*sql.Tx], id int64, want river
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The store's upkeep job is registered on every working client and runs.
+func TestMaintainJobRuns(t *testing.T) {
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st := open(t)
+			client, err := jobs.NewClient(st, jobs.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := client.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				_ = client.Stop(stopCtx)
+			})
+			res, err := client.Insert(ctx, jobs.MaintainArgs{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitState(t, client, res.Job.ID, rivertype.JobStateCompleted)
+		})
+	}
+}

@@ -287,3 +287,35 @@ func TestPhoneSuffixBackfill(t *testing.T) {
 		})
 	}
 }
+
+// Optimize keeps every search answer the same.
+func TestOptimize(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			studio := domain.Studio{Name: "Upkeep", Slug: "upkeep"}
+			if err := st.CreateStudio(ctx, &studio); err != nil {
+				t.Fatal(err)
+			}
+			ss := st.Studio(studio.ID)
+			for i := range 30 {
+				tr := domain.Trainee{FirstName: fmt.Sprint("Name", i), LastName: "Upkeep", Phone: fmt.Sprintf("+97250%07d", i)}
+				if err := ss.CreateTrainee(ctx, &tr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "name1", Page: store.Page{Limit: 50}})
+			if err != nil || before.Total != 11 {
+				t.Fatalf("before: %d, %v; want 11 (name1, name10..name19)", before.Total, err)
+			}
+			if err := store.Optimize(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+			after, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "name1", Page: store.Page{Limit: 50}})
+			if err != nil || after.Total != before.Total {
+				t.Fatalf("after Optimize: %d, %v; want %d", after.Total, err, before.Total)
+			}
+		})
+	}
+}
