@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // inProcessAddr is the client address the lane sees for in-process calls.
@@ -13,13 +14,59 @@ const inProcessAddr = "127.0.0.1:0"
 // HandlerTransport returns a RoundTripper that serves each request with h,
 // the lane's full handler chain (auth, limiter, validation, audit), in the
 // calling goroutine: no socket, no HTTP encoding. The answer is buffered.
+//
+// The handler runs on one of a set of long-lived goroutines rather than the
+// caller's. The lane goes deep (pure-Go SQLite underneath), and an MCP tool
+// call arrives on a goroutine the SDK has just started with a small stack:
+// growing it on every call costs more CPU than the hand-off. Like net/http's
+// keep-alive connections, a worker keeps its grown stack between calls.
 func HandlerTransport(h http.Handler) http.RoundTripper {
-	return handlerTransport{h: h}
+	return &handlerTransport{h: h, idle: make(chan func()), idleFor: workerIdle}
 }
 
-type handlerTransport struct{ h http.Handler }
+// workerIdle is how long a worker waits for another call before it exits.
+const workerIdle = 10 * time.Second
 
-func (t handlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
+type handlerTransport struct {
+	h       http.Handler
+	idle    chan func() // unbuffered: a send succeeds only when a worker waits
+	idleFor time.Duration
+}
+
+// run hands f to an idle worker, or starts a new one.
+func (t *handlerTransport) run(f func()) {
+	select {
+	case t.idle <- f:
+	default:
+		go t.work(f)
+	}
+}
+
+func (t *handlerTransport) work(f func()) {
+	timer := time.NewTimer(t.idleFor)
+	defer timer.Stop()
+	for {
+		f()
+		timer.Reset(t.idleFor)
+		select {
+		case f = <-t.idle:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+func (t *handlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
+	done := make(chan struct{})
+	t.run(func() {
+		defer close(done)
+		resp, err = t.serve(req)
+	})
+	<-done
+	return resp, err
+}
+
+func (t *handlerTransport) serve(req *http.Request) (resp *http.Response, err error) {
 	// A RoundTripper must not modify the caller's request: serve a shallow
 	// copy completed as net/http's server would.
 	in := *req

@@ -7,8 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/tools"
 )
@@ -148,5 +151,63 @@ func BenchmarkDoInProcess(b *testing.B) {
 		if _, err := c.Do(context.Background(), "pf_live_k", req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Calls never wait for one another: a slow lane call does not hold up the
+// next, however many are in flight.
+func TestHandlerTransportServesCallsConcurrently(t *testing.T) {
+	const n = 50
+	arrived := make(chan struct{}, n)
+	release := make(chan struct{})
+	lane := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-release
+		_, _ = io.WriteString(w, `{"ok":true,"data":{}}`)
+	})
+	c := New("http://x", HandlerTransport(lane), "mcp")
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/slow"})
+			errs <- err
+		}()
+	}
+	for range n {
+		select {
+		case <-arrived:
+		case <-time.After(5 * time.Second):
+			t.Fatal("calls were queued behind one another")
+		}
+	}
+	close(release)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Workers keep their goroutine between calls and leave once idle.
+func TestHandlerTransportWorkersLeaveWhenIdle(t *testing.T) {
+	ht := HandlerTransport(http.HandlerFunc(echoLane)).(*handlerTransport)
+	ht.idleFor = 50 * time.Millisecond
+	c := New("http://x", ht, "mcp")
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if _, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/a"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := runtime.NumGoroutine(); got > before {
+		t.Fatalf("%d goroutines remain after the workers' idle time, %d before", got, before)
 	}
 }
