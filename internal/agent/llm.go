@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -177,7 +178,12 @@ func (a *Agent) laneTools(apiKey string) toolCaller {
 	return func(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
 		t, ok := a.model.tools[name]
 		if !ok {
-			return fmt.Sprintf("Error: there is no tool named %s.", name), true, nil
+			names := make([]string, 0, len(a.model.tools))
+			for n := range a.model.tools {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			return fmt.Sprintf("Error: there is no tool named %s; the tools are %s.", name, strings.Join(names, ", ")), true, nil
 		}
 		req, err := t.Build(input)
 		if err != nil {

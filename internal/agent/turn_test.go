@@ -381,7 +381,7 @@ func TestToolErrorGoesBackToTheModel(t *testing.T) {
 		if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "search_trainees") {
 			t.Fatalf("tool result %+v; want the lane's not-found sentence as an error", res)
 		}
-		if res := reqs[2].ToolResults(); len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "no_such_tool") {
+		if res := reqs[2].ToolResults(); len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "no_such_tool") || !strings.Contains(res[0].ResultText(), "search_trainees") {
 			t.Fatalf("unknown tool result %+v", res)
 		}
 		if got := h.sms.Texts(); !slices.Equal(got, []string{"recovered"}) {
