@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -56,9 +57,15 @@ func (a *Agent) studioKey(ctx context.Context, t *turn, coach store.CoachRef) (a
 		default:
 			apiKey, err = a.box.Open(s.APIKey, studio.ID)
 			if err != nil {
-				// Sealed under another PERFORM_SECRET_KEY: the old key stays
-				// listed for the coach to revoke; the agent carries on with a new one.
-				a.log.ErrorContext(ctx, "agent: the stored studio key cannot be opened with PERFORM_SECRET_KEY; minting a new one", "studio", studio.ID, "oldKey", s.KeyID)
+				// Sealed under another PERFORM_SECRET_KEY: the key is useless
+				// now, so the agent revokes it (freeing its plan slot) and
+				// carries on with a new one.
+				a.log.ErrorContext(ctx, "agent: the stored studio key cannot be opened with PERFORM_SECRET_KEY; replacing it", "studio", studio.ID, "oldKey", s.KeyID)
+				if s.KeyID != "" {
+					if err := a.st.RevokeAPIKey(ctx, s.KeyID, a.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+						return err
+					}
+				}
 				apiKey, d, stop, err = a.mint(ctx, studio, all)
 			} else if t.Text == ReconnectCommand {
 				d, stop = decision{messages: []string{msgAlreadyConnected}, outcome: "reconnected"}, true

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -525,6 +526,71 @@ func TestGatewayFailureResumesWithoutResending(t *testing.T) {
 		}
 		if n := len(h.llm.Requests()); n != 1 {
 			t.Fatalf("model called %d times; the retry only resends", n)
+		}
+	})
+}
+
+func TestStudioKeyEdges(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		ctx := context.Background()
+		h := newHarness(t, st)
+		studio, _ := studioWithCoach(t, st, "Edge Studio", "Dror", "0501818181", time.Now())
+		seedHistory(t, h, "+972501818181")
+		if err := st.UpdateStudioSettings(ctx, studio.ID, json.RawMessage(`{"theme":"dark"}`)); err != nil {
+			t.Fatal(err)
+		}
+		// The studio is at its plan's key limit: the agent says so and mints nothing.
+		limit := studio.Limits().MaxAPIKeys
+		for i := 0; i < limit; i++ {
+			k := domain.APIKey{ID: fmt.Sprintf("key_edge%d", i), StudioID: studio.ID, Name: "app", Prefix: fmt.Sprintf("pf_live_edge%02d", i), Hash: []byte(fmt.Sprintf("hash-%s-%d", studio.ID, i)), CreatedAt: time.Now()}
+			if err := st.CreateAPIKey(ctx, &k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.send("972501818181", "c", "q1")
+		h.waitIdle()
+		if got := h.sms.Texts(); !slices.Equal(got, []string{msgKeyLimit}) || len(h.llm.Requests()) != 0 {
+			t.Fatalf("sent %q; want the key-limit sentence and no model call", got)
+		}
+		// A key freed: the agent connects, and keeps the studio's other settings.
+		if err := st.RevokeAPIKey(ctx, "key_edge0", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		h.send("972501818181", "c", "q2")
+		h.waitIdle()
+		s, _ := st.StudioByID(ctx, studio.ID)
+		all, as, err := readAgentSettings(s.Settings)
+		if err != nil || string(all["theme"]) != `"dark"` || as.APIKey == "" {
+			t.Fatalf("settings %s, %v", s.Settings, err)
+		}
+		// The reconnect command while connected changes nothing.
+		h.send("972501818181", "c", ReconnectCommand)
+		h.waitIdle()
+		if got := h.sms.Texts(); got[len(got)-1] != msgAlreadyConnected {
+			t.Fatalf("sent %q; want the already-connected reply", got)
+		}
+		if again := agentSettingsOf(t, st, studio.ID); again.KeyID != as.KeyID {
+			t.Fatal("the reconnect command re-minted a connected studio's key")
+		}
+		// Sealed under another PERFORM_SECRET_KEY: the old key is revoked, a fresh one minted.
+		other, err := New(Options{Store: st, Lane: h.agent.lane, SecretKey: bytes.Repeat([]byte{1}, 32), Logger: quietLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		coach, err := other.resolveCoach(ctx, "+972501818181")
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, _, stop, err := other.studioKey(ctx, &turn{ID: "amg_x", Text: "q"}, coach)
+		if err != nil || stop || key == "" {
+			t.Fatalf("studioKey under a new secret: %q %v %v", key, stop, err)
+		}
+		if now := agentSettingsOf(t, st, studio.ID); now.KeyID == as.KeyID {
+			t.Fatal("no fresh key minted under the new secret")
+		}
+		old, err := st.FindAPIKey(ctx, studio.ID, as.KeyID)
+		if err != nil || old.RevokedAt == nil {
+			t.Fatalf("the unreadable key %+v was left live (%v)", old, err)
 		}
 	})
 }
