@@ -30,7 +30,7 @@ const DefaultSQLitePath = "perform.db"
 // take the write lock up front so two transactions never deadlock upgrading
 // a read lock.
 var sqlitePragmas = []string{
-	"busy_timeout(10000)",
+	"busy_timeout(30000)",
 	"journal_mode(WAL)",
 	"synchronous(NORMAL)",
 	"foreign_keys(ON)",

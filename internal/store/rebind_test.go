@@ -59,7 +59,7 @@ func FuzzRebind(f *testing.F) {
 
 func TestSQLiteDSN(t *testing.T) {
 	dsn := SQLiteDSN("/tmp/x.db?mode=ro")
-	for _, want := range []string{"file:/tmp/x.db?", "_txlock=immediate", "busy_timeout%2810000%29", "journal_mode%28WAL%29", "synchronous%28NORMAL%29", "foreign_keys%28ON%29"} {
+	for _, want := range []string{"file:/tmp/x.db?", "_txlock=immediate", "busy_timeout%2830000%29", "journal_mode%28WAL%29", "synchronous%28NORMAL%29", "foreign_keys%28ON%29"} {
 		if !strings.Contains(dsn, want) {
 			t.Errorf("SQLiteDSN = %q, missing %q", dsn, want)
 		}

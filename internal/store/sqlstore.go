@@ -49,11 +49,11 @@ func newSQLStore(db *sql.DB, engine string) *sqlStore {
 
 // writerWait bounds the wait for the writer slot, like busy_timeout does
 // for the file lock.
-const writerWait = 10 * time.Second
+const writerWait = 30 * time.Second
 
 // errWriterBusy is returned when the writer slot stays taken: usually a
 // write on the store while a transaction of the same store is open.
-var errWriterBusy = errors.New("store: the database stayed busy with another write for 10s; retry the request")
+var errWriterBusy = errors.New("store: the database stayed busy with other writes for 30s; retry the request")
 
 // lockWriter takes the writer slot; the returned func gives it back.
 func (s *sqlStore) lockWriter(ctx context.Context) (func(), error) {
