@@ -69,9 +69,23 @@ func (s *SmartSend) Send(ctx context.Context, conversationID, text string) error
 	defer resp.Body.Close()
 	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("SmartSend answered %d: %s", resp.StatusCode, strings.TrimSpace(string(snippet)))
+		return &SendError{Status: resp.StatusCode, Body: strings.TrimSpace(string(snippet))}
 	}
 	return nil
+}
+
+// SendError is a gateway's refusal of one message.
+type SendError struct {
+	Status int
+	Body   string
+}
+
+func (e *SendError) Error() string { return fmt.Sprintf("SmartSend answered %d: %s", e.Status, e.Body) }
+
+// Permanent reports a refusal that retrying cannot fix: a 4xx other than
+// timeout and rate limiting (a closed conversation, a rejected text).
+func (e *SendError) Permanent() bool {
+	return e.Status/100 == 4 && e.Status != http.StatusRequestTimeout && e.Status != http.StatusTooManyRequests
 }
 
 // Chunks splits a reply into WhatsApp messages of at most 3500 characters:

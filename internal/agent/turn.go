@@ -243,7 +243,13 @@ func (a *Agent) sendChunks(ctx context.Context, t *turn) error {
 	}
 	for _, c := range chunks {
 		if err := a.gateway.Send(ctx, c.conversation, c.text); err != nil {
-			return fmt.Errorf("sending chunk %d of turn %s: %w", c.idx, t.ID, err)
+			var refused *SendError
+			if !errors.As(err, &refused) || !refused.Permanent() {
+				return fmt.Errorf("sending chunk %d of turn %s: %w", c.idx, t.ID, err)
+			}
+			// Retrying cannot help, and a stuck turn would block the phone:
+			// the chunk is given up (recorded like a sent one) and logged.
+			a.log.ErrorContext(ctx, "agent: SmartSend refused a reply chunk; giving it up", "turn", t.ID, "chunk", c.idx, "err", err)
 		}
 		// Recorded even if the job's context is ending: the gateway accepted it.
 		if _, err := a.db.ExecContext(context.WithoutCancel(ctx), a.q.markChunkSent, a.now().UnixMilli(), t.ID, c.idx); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -593,4 +594,31 @@ func TestStudioKeyEdges(t *testing.T) {
 			t.Fatalf("the unreadable key %+v was left live (%v)", old, err)
 		}
 	})
+}
+
+func TestRefusedChunkIsGivenUp(t *testing.T) {
+	h := newHarness(t, storetestSQLite(t))
+	studioWithCoach(t, h.st, "Studio", "Hila", "0501919191", time.Now())
+	seedHistory(t, h, "+972501919191")
+	h.setScript(func(int, fakes.MessagesRequest) fakes.Reply {
+		return fakes.Text(strings.Repeat("a", 3000) + "\n\n" + strings.Repeat("b", 3000))
+	})
+	h.sms.Fail = func(n int, s fakes.Sent) int {
+		if strings.HasPrefix(s.Text, "a") {
+			return http.StatusBadRequest // e.g. a closed conversation
+		}
+		return 0
+	}
+	h.send("972501919191", "c", "q")
+	h.waitIdle()
+	if got := h.sms.Texts(); len(got) != 1 || !strings.HasPrefix(got[0], "b") {
+		t.Fatalf("sent %.10q; want the second chunk after the first was refused", got)
+	}
+	var open, retried int
+	if err := h.st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open); err != nil || open != 0 {
+		t.Fatalf("%d turns open, %v", open, err)
+	}
+	if err := h.st.DB().QueryRow(`SELECT count(*) FROM river_job WHERE attempt > 1`).Scan(&retried); err != nil || retried != 0 {
+		t.Fatalf("%d jobs retried, %v; a permanent refusal is not retried", retried, err)
+	}
 }
