@@ -151,7 +151,7 @@ func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee, extra .
 
 func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
 	from := "FROM trainees t"
-	selective := false // whether a trigram index narrows the rows
+	selective := false // whether q (3+ characters) lets an index narrow the rows to few
 	where := []string{"t.studio_id = ?"}
 	args := []any{s.studioID}
 	if term := SearchTerm(f.Q); term != "" {
