@@ -622,3 +622,44 @@ func TestRefusedChunkIsGivenUp(t *testing.T) {
 		t.Fatalf("%d jobs retried, %v; a permanent refusal is not retried", retried, err)
 	}
 }
+
+func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
+		const phone = "+972502020202"
+		q := st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
+		now := h.clock.Now()
+		// Two entries from three days ago, then 30 recent ones.
+		for i := 0; i < 2; i++ {
+			if _, err := st.DB().Exec(q, phone, "user", "ancient", now.Add(-72*time.Hour).UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 0; i < 30; i++ {
+			role := []string{"user", "assistant"}[i%2]
+			if _, err := st.DB().Exec(q, phone, role, fmt.Sprintf("e%02d", i), now.Add(-time.Hour).UnixMilli()+int64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hist, err := h.agent.loadHistory(context.Background(), phone)
+		if err != nil || len(hist) != historyEntries || hist[0].Text != "e06" || hist[23].Text != "e29" {
+			t.Fatalf("history: %d entries from %v; want e06..e29", len(hist), hist)
+		}
+		h.send("972502020202", "c", "q")
+		h.waitIdle()
+		reqs := h.llm.Requests()
+		// 24 entries starting with a user one, then the new text merged in.
+		if len(reqs) != 1 || reqs[0].Messages[0].Content[0].Text != "e06" {
+			t.Fatalf("model saw %+v", reqs)
+		}
+		var n int
+		if err := st.DB().QueryRow(st.Rebind(`SELECT count(*) FROM agent_history WHERE phone = ?`), phone).Scan(&n); err != nil || n != historyEntries {
+			t.Fatalf("%d entries kept, %v; want %d", n, err, historyEntries)
+		}
+		hist, _ = h.agent.loadHistory(context.Background(), phone)
+		if hist[22].Text != "q" || hist[23].Text != "תשובה" {
+			t.Fatalf("newest entries %v", hist[22:])
+		}
+	})
+}
