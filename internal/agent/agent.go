@@ -173,8 +173,8 @@ func New(o Options) (*Agent, error) {
 }
 
 // ObserveTurns sets a hook called once per finished turn with its outcome
-// (for metrics): replied, welcome, not_linked, cap_reached, capped,
-// revoked, disconnected, reconnected, failed, not_in_pilot.
+// (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
+// cap_reached, capped, revoked, disconnected, reconnected, key_limit.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River
