@@ -1,0 +1,48 @@
+package ids
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNewCarriesItsKind(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := New(Trainee)
+		if !strings.HasPrefix(id, "trn_") || len(id) != len("trn_")+26 {
+			t.Fatalf("New(Trainee) = %q", id)
+		}
+		if seen[id] {
+			t.Fatalf("duplicate id %q", id)
+		}
+		seen[id] = true
+		if k, ok := KindOf(id); !ok || k != Trainee {
+			t.Fatalf("KindOf(%q) = %q, %v", id, k, ok)
+		}
+	}
+}
+
+func TestKindOfAndIs(t *testing.T) {
+	if k, ok := KindOf("prd_abc"); !ok || k != Product || k.Noun() != "plan" || k.Source() != "list_plans" {
+		t.Errorf("prd_abc: %q %v %q %q", k, ok, k.Noun(), k.Source())
+	}
+	for _, bad := range []string{"", "trn", "xyz_abc", "_abc"} {
+		if _, ok := KindOf(bad); ok {
+			t.Errorf("KindOf(%q) claims a known kind", bad)
+		}
+	}
+	if !Is("tsk_1", Task) || Is("tsk_", Task) || Is("tskx_1", Task) || Is("trn_1", Task) {
+		t.Error("Is disagrees with the prefix rule")
+	}
+}
+
+func TestIdsSortByCreation(t *testing.T) {
+	a := New(Task)
+	b := New(Task)
+	for b[:14] == a[:14] && b < a { // same millisecond: order within it is random
+		b = New(Task)
+	}
+	if b[:14] < a[:14] {
+		t.Errorf("later id %q sorts before earlier %q", b, a)
+	}
+}
