@@ -1,12 +1,12 @@
 package lane
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/schema"
 )
 
 // Error codes of the envelope.
@@ -33,8 +33,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-func errorsAs[T any](err error, target *T) bool { return errors.As(err, target) }
-
 func validationError(errs []FieldError) *Error {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
@@ -54,9 +52,9 @@ func conflict(message string) *Error {
 // notFound is the sentence for an id that is not in this studio. An id
 // carrying another kind's prefix gets a sentence saying which kind it is.
 func notFound(want ids.Kind, id string) *Error {
-	msg := fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), truncate(id, 80), want.Source())
+	msg := fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), schema.Truncate(id, 80), want.Source())
 	if got, known := ids.KindOf(id); known && got != want {
-		msg = fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", truncate(id, 80), article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
+		msg = fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", schema.Truncate(id, 80), article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
 	}
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -320,7 +321,7 @@ func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.writeError(w, r, &Error{Status: http.StatusNotFound, Code: CodeNotFound,
-		Message: "There is no endpoint " + r.Method + " " + truncate(r.URL.Path, 100) + "; the lane's endpoints are listed in " + Prefix + "/openapi.json."})
+		Message: "There is no endpoint " + r.Method + " " + schema.Truncate(r.URL.Path, 100) + "; the lane's endpoints are listed in " + Prefix + "/openapi.json."})
 }
 
 type envelope struct {

@@ -208,7 +208,7 @@ func TestTrainees(t *testing.T) {
 		}
 		for _, limit := range []string{"0", "201", "-5", "ten"} {
 			a := e.fails(422, "VALIDATION", e.call(k, "GET", "/trainees/search?limit="+limit, nil))
-			if !slices.Equal(a.fields(), []string{"limit"}) || !strings.Contains(a.message(), "limit must be an integer from 1 to 200") {
+			if !slices.Equal(a.fields(), []string{"limit"}) || !strings.Contains(a.message(), "limit must be a whole number from 1 to 200") {
 				t.Errorf("limit=%s: %s", limit, a.Raw)
 			}
 		}
@@ -413,7 +413,7 @@ func TestProgramsFormsWeights(t *testing.T) {
 		// Weights.
 		for _, bad := range []float64{0, -3, 500.5} {
 			a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": bad}))
-			if a.fields()[0] != "weightKg" || !strings.Contains(a.message(), "above 0 and up to 500") {
+			if a.fields()[0] != "weightKg" || !strings.Contains(a.message(), "above 0 and at most 500") {
 				t.Errorf("weight %v: %s", bad, a.Raw)
 			}
 		}

@@ -42,9 +42,9 @@ func (l *Lane) buildOpenAPI() []byte {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "description": desc, "schema": map[string]any{"type": "string"}})
 		}
 		if rt.method == http.MethodGet || rt.method == http.MethodDelete {
-			for _, name := range rt.input.order {
-				p := rt.input.props[name]
-				params = append(params, map[string]any{"name": name, "in": "query", "required": p.required, "description": p.schema.Description, "schema": p.schema})
+			for _, name := range rt.input.object.Names() {
+				p := rt.input.object.Property(name)
+				params = append(params, map[string]any{"name": name, "in": "query", "required": p.Required, "description": p.Schema.Description, "schema": p.Schema})
 			}
 		} else {
 			op["requestBody"] = map[string]any{

@@ -36,10 +36,10 @@ func TestQueryValidationNamesEveryBadField(t *testing.T) {
 		got[f.Field] = f.Message
 	}
 	want := map[string]string{
-		"limit":        "limit must be an integer from 1 to 200 (got 500).",
-		"offset":       "offset must be an integer of at least 0 (got -1).",
-		"status":       `status must be one of "active", "paused" or "archived" (got "gone").`,
-		"createdAfter": `createdAfter must be a date and time in RFC 3339 form, like 2026-03-01T09:00:00Z (got "yesterday").`,
+		"limit":        "limit must be a whole number from 1 to 200; got 500.",
+		"offset":       "offset must be a whole number of at least 0; got -1.",
+		"status":       `status must be one of "active", "paused", "archived"; got "gone".`,
+		"createdAfter": `createdAfter must be a date and time in RFC 3339 form, like 2026-03-01T09:00:00Z; got "yesterday".`,
 	}
 	for f, msg := range want {
 		if got[f] != msg {
@@ -60,7 +60,7 @@ func TestQueryConversion(t *testing.T) {
 	if q.Limit != 7 || q.Offset != 14 || q.Q != "dana" || q.CreatedAfter == nil || q.CreatedAfter.Year() != 2026 {
 		t.Fatalf("decoded %+v", q)
 	}
-	if e := s.decodeQuery(url.Values{"limit": {"abc"}}, &q); e == nil || e.Fields[0].Message != `limit must be an integer from 1 to 200 (got "abc").` {
+	if e := s.decodeQuery(url.Values{"limit": {"abc"}}, &q); e == nil || e.Fields[0].Message != `limit must be a whole number from 1 to 200; got "abc".` {
 		t.Fatalf("got %+v", e)
 	}
 }
@@ -81,10 +81,10 @@ func TestBodyValidation(t *testing.T) {
 			t.Errorf("no error for %s; got %v", f, fields)
 		}
 	}
-	if fields["weightKg"] != "weightKg must be a number above 0 and up to 500 (got 0)." {
+	if fields["weightKg"] != "weightKg must be a number above 0 and at most 500; got 0." {
 		t.Errorf("weightKg: %q", fields["weightKg"])
 	}
-	if fields["lastName"] != "lastName is required; it must be text of 1 to 100 characters." {
+	if fields["lastName"] != "lastName is required; it must be a string of 1 to 100 characters." {
 		t.Errorf("lastName: %q", fields["lastName"])
 	}
 	if _, e := s.decodeBody([]byte(`{"firstName":`), &in); e == nil || e.Status != 400 {
@@ -125,8 +125,8 @@ func TestListOfObjectsNamesEachBadElement(t *testing.T) {
 		got[f.Field] = f.Message
 	}
 	want := map[string]string{
-		"fields[1].label": "fields[1].label is required; it must be text of 1 to 500 characters.",
-		"fields[1].type":  `fields[1].type must be one of "text", "number", "date", "choice" or "scale" (got "colour").`,
+		"fields[1].label": "fields[1].label is required; it must be a string of 1 to 500 characters.",
+		"fields[1].type":  `fields[1].type must be one of "text", "number", "date", "choice", "scale"; got "colour".`,
 		"fields[2]":       "fields[2] must be an object.",
 	}
 	for f, msg := range want {

@@ -2,15 +2,14 @@ package tools
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/schema"
 )
 
 // define builds a Tool from its typed input In: the input schema is inferred
@@ -18,22 +17,22 @@ import (
 // conventions every tool shares (see conventions) and by narrow; call maps a
 // decoded, valid input to its lane request.
 func define[In any](name, title string, readOnly bool, description string, call func(In) Request, narrow ...func(*jsonschema.Schema)) Tool {
-	schema, err := jsonschema.For[In](nil)
+	input, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: inferring the input schema: %v", name, err))
 	}
-	conventions(schema)
+	conventions(input)
 	for _, n := range narrow {
-		n(schema)
+		n(input)
 	}
-	v, err := newValidator(name, schema)
+	v, err := newValidator(name, input)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", name, err))
 	}
 	// Defaults are applied by decoding the arguments over a value that
 	// already holds them.
 	var withDefaults In
-	if d := defaultsOf(schema); d != nil {
+	if d := defaultsOf(input); d != nil {
 		if err := json.Unmarshal(d, &withDefaults); err != nil {
 			panic(fmt.Sprintf("tool %s: schema defaults do not fit the input type: %v", name, err))
 		}
@@ -43,7 +42,7 @@ func define[In any](name, title string, readOnly bool, description string, call 
 		Title:       title,
 		Description: description,
 		ReadOnly:    readOnly,
-		InputSchema: schema,
+		InputSchema: input,
 		Build: func(args json.RawMessage) (Request, error) {
 			if err := v.check(args); err != nil {
 				return Request{}, err
@@ -51,7 +50,7 @@ func define[In any](name, title string, readOnly bool, description string, call 
 			in := withDefaults
 			if !isNull(args) {
 				if err := json.Unmarshal(args, &in); err != nil {
-					return Request{}, argumentError(name, jsonProblem(err)+".")
+					return Request{}, argumentError(name, schema.JSONProblem(err)+".")
 				}
 			}
 			return call(in), nil
@@ -146,145 +145,68 @@ func argumentError(tool, problem string) *ArgumentError {
 	return &ArgumentError{Tool: tool, Sentence: "Invalid arguments for " + tool + ": " + problem}
 }
 
-// validator checks arguments against the resolved schema and, when they
-// fail, finds the field at fault to say in one sentence what to fix.
+// validator checks arguments property by property (internal/schema) and,
+// when they fail, says in one sentence what to fix.
 type validator struct {
-	tool     string
-	schema   *jsonschema.Schema
-	resolved *jsonschema.Resolved
-	fields   map[string]*jsonschema.Resolved // each property on its own, for diagnosis
+	tool   string
+	object *schema.Object
 }
 
 func newValidator(tool string, s *jsonschema.Schema) (*validator, error) {
-	resolved, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
-	if err != nil {
+	// Resolving the whole schema checks that its defaults fit it.
+	if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 		return nil, fmt.Errorf("resolving the input schema: %w", err)
 	}
-	v := &validator{tool: tool, schema: s, resolved: resolved, fields: map[string]*jsonschema.Resolved{}}
-	for name, p := range s.Properties {
-		r, err := p.Resolve(nil)
-		if err != nil {
-			return nil, fmt.Errorf("resolving property %s: %w", name, err)
-		}
-		v.fields[name] = r
+	o, err := schema.NewObject(s)
+	if err != nil {
+		return nil, err
 	}
-	return v, nil
+	return &validator{tool: tool, object: o}, nil
 }
 
 func (v *validator) check(args json.RawMessage) error {
-	m := map[string]any{}
+	m := map[string]json.RawMessage{}
 	if !isNull(args) {
 		if err := json.Unmarshal(args, &m); err != nil {
 			return &ArgumentError{Tool: v.tool, Sentence: fmt.Sprintf("The arguments for %s must be one JSON object of named fields (%s).", v.tool, v.argumentList())}
 		}
 	}
-	if err := v.resolved.Validate(m); err == nil {
-		return nil
-	} else if sentence := v.diagnose(m); sentence != "" {
-		return argumentError(v.tool, sentence)
-	} else {
-		return argumentError(v.tool, err.Error())
+	if problems := v.object.Check(m); len(problems) > 0 {
+		return argumentError(v.tool, v.diagnose(problems))
 	}
+	return nil
 }
 
-// diagnose names the first problem in m in the order of the schema's
-// properties, or returns "" when it cannot tell.
-func (v *validator) diagnose(m map[string]any) string {
+// diagnose names the first problem: unknown arguments (all of them), else
+// the first missing one with its description, else the first bad value in
+// the order of the schema's properties.
+func (v *validator) diagnose(problems []schema.Problem) string {
 	var unknown []string
-	for k := range m {
-		if _, ok := v.schema.Properties[k]; !ok {
-			unknown = append(unknown, k)
+	for _, p := range problems {
+		if p.Kind == schema.Unknown {
+			unknown = append(unknown, p.Path)
 		}
 	}
 	if len(unknown) > 0 {
-		slices.Sort(unknown)
 		return fmt.Sprintf("there is no argument %s; the arguments are: %s.", quoteList(unknown), v.argumentList())
 	}
-	for _, name := range v.schema.Required {
-		if _, ok := m[name]; !ok {
-			return fmt.Sprintf("%s is required. %s", name, v.schema.Properties[name].Description)
+	for _, p := range problems {
+		if p.Kind == schema.Missing {
+			if prop := v.object.Property(p.Path); prop != nil && prop.Schema.Description != "" {
+				return p.Message + " " + prop.Schema.Description
+			}
+			return p.Message
 		}
 	}
-	for _, name := range v.schema.PropertyOrder {
-		val, ok := m[name]
-		if !ok {
-			continue
-		}
-		if err := v.fields[name].Validate(val); err != nil {
-			return fmt.Sprintf("%s must be %s; got %s.", name, expectation(v.schema.Properties[name]), shortJSON(val))
-		}
-	}
-	return ""
+	return problems[0].Message
 }
 
 func (v *validator) argumentList() string {
-	if len(v.schema.PropertyOrder) == 0 {
+	names := v.object.Names()
+	if len(names) == 0 {
 		return "none"
 	}
-	return strings.Join(v.schema.PropertyOrder, ", ")
-}
-
-// expectation says in words what a value of schema s looks like.
-func expectation(s *jsonschema.Schema) string {
-	var b strings.Builder
-	types := s.Types
-	if s.Type != "" {
-		types = []string{s.Type}
-	}
-	typ := ""
-	for _, t := range types {
-		if t != "null" {
-			typ = t
-		}
-	}
-	switch {
-	case len(s.Enum) > 0:
-		vals := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			vals[i] = fmt.Sprintf("%q", e)
-		}
-		b.WriteString("one of " + strings.Join(vals, ", "))
-	case typ == "string":
-		b.WriteString("a string")
-	case typ == "integer":
-		b.WriteString("a whole number")
-	case typ == "number":
-		b.WriteString("a number")
-	case typ == "boolean":
-		b.WriteString("true or false")
-	case typ == "array" && s.Items != nil:
-		b.WriteString("a list of " + strings.TrimPrefix(strings.TrimPrefix(expectation(s.Items), "a "), "an ") + "s")
-	case typ == "array":
-		b.WriteString("a list")
-	case typ == "object":
-		b.WriteString("an object")
-	default:
-		b.WriteString("a valid value")
-	}
-	switch {
-	case s.Minimum != nil && s.Maximum != nil:
-		fmt.Fprintf(&b, " from %s to %s", num(*s.Minimum), num(*s.Maximum))
-	case s.ExclusiveMinimum != nil && s.Maximum != nil:
-		fmt.Fprintf(&b, " above %s and at most %s", num(*s.ExclusiveMinimum), num(*s.Maximum))
-	case s.Minimum != nil:
-		fmt.Fprintf(&b, " of at least %s", num(*s.Minimum))
-	case s.Maximum != nil:
-		fmt.Fprintf(&b, " of at most %s", num(*s.Maximum))
-	}
-	switch {
-	case s.MaxLength != nil:
-		fmt.Fprintf(&b, " of at most %d characters", *s.MaxLength)
-	case s.MinLength != nil && *s.MinLength == 1:
-		b.WriteString(" that is not empty")
-	}
-	return b.String()
-}
-
-func num(f float64) string {
-	if f == math.Trunc(f) {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return strings.Join(names, ", ")
 }
 
 func quoteList(names []string) string {
@@ -293,29 +215,6 @@ func quoteList(names []string) string {
 		q[i] = strconv.Quote(n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// shortJSON shows a value the caller sent, cut to a readable length.
-func shortJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if len(b) > 60 {
-		return string(b[:57]) + "..."
-	}
-	return string(b)
-}
-
-// jsonProblem turns a decoding error into words; it is reached only by
-// values the schema admits but Go cannot hold (an integer written 5.0).
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field[strings.LastIndex(te.Field, ".")+1:]
-		return fmt.Sprintf("%s must be a whole number written without a decimal point; got %s", field, te.Value)
-	}
-	return err.Error()
 }
 
 // query builds a lane query from name/value pairs, leaving out empty values.

@@ -183,7 +183,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"search_trainees", `{"q":5}`, "q must be a string; got 5."},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
 		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, limit, offset)"},
-		{"get_trainee", `{}`, "traineeId is required. The trainee's id (trn_…), from search_trainees"},
+		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. The trainee's id (trn_…), from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
