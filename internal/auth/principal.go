@@ -4,6 +4,10 @@ package auth
 
 import "context"
 
+// SourceHeader tells the lane which surface made a call (api, mcp or agent),
+// for the audit trail; the lane client sets it, the lane reads it.
+const SourceHeader = "X-Perform-Source"
+
 // Principal is the authenticated caller of a request. The lane's auth
 // middleware sets it; store access takes the studio from it.
 type Principal struct {

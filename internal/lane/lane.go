@@ -27,6 +27,7 @@ import (
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/schema"
@@ -35,9 +36,6 @@ import (
 
 // Prefix is where the lane is mounted.
 const Prefix = "/v1/automation"
-
-// SourceHeader names the surface that made a call (api, mcp, agent).
-const SourceHeader = "X-Perform-Source"
 
 // maxBody bounds a request body; the largest legitimate one is a form template.
 const maxBody = 1 << 20
@@ -147,26 +145,6 @@ func (l *Lane) withRequestID(next http.Handler) http.Handler {
 	})
 }
 
-// statusWriter remembers the status sent.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
 // withAudit records one event per request whose studio is known: every
 // authenticated request, whatever its status, and requests with a revoked
 // key. Requests without a studio (no key, an unknown key, over the rate
@@ -175,10 +153,10 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 func (l *Lane) withAudit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &httpx.StatusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		ri := infoFrom(r.Context())
-		status := sw.status
+		status := sw.Status
 		if status == 0 {
 			status = http.StatusOK
 		}
@@ -269,7 +247,7 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 func sourceOf(r *http.Request) string {
-	switch s := strings.ToLower(strings.TrimSpace(r.Header.Get(SourceHeader))); s {
+	switch s := strings.ToLower(strings.TrimSpace(r.Header.Get(auth.SourceHeader))); s {
 	case domain.SourceMCP, domain.SourceAgent:
 		return s
 	default:

@@ -14,12 +14,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/tools"
 )
-
-// SourceHeader tells the lane which surface made a call (api, mcp, agent),
-// for the audit trail.
-const SourceHeader = "X-Perform-Source"
 
 // Error is a lane error answer. Message is the lane's sentence, meant for a model.
 type Error struct {
@@ -88,7 +85,7 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.source != "" {
-		req.Header.Set(SourceHeader, c.source)
+		req.Header.Set(auth.SourceHeader, c.source)
 	}
 	// The round tripper is called directly: the lane never redirects, and
 	// http.Client would only add its own allocations.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -32,7 +33,7 @@ func echoLane(w http.ResponseWriter, r *http.Request) {
 	default:
 		_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "requestId": "req_2", "data": map[string]any{
 			"method": r.Method, "uri": r.RequestURI, "path": r.URL.Path, "remote": r.RemoteAddr,
-			"auth": r.Header.Get("Authorization"), "source": r.Header.Get(SourceHeader),
+			"auth": r.Header.Get("Authorization"), "source": r.Header.Get(auth.SourceHeader),
 			"contentType": r.Header.Get("Content-Type"), "body": string(body), "proto": r.Proto,
 		}})
 	}

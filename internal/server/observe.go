@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/metrics"
 )
@@ -16,10 +17,10 @@ import (
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &httpx.StatusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
-		status := sw.status
+		status := sw.Status
 		if status == 0 {
 			status = http.StatusOK
 		}
@@ -36,35 +37,6 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		metrics.ObserveHTTP(route, status, elapsed)
 	})
 }
-
-// statusWriter remembers the status sent. Unwrap lets http.ResponseController
-// reach the connection's Flush and deadlines (the MCP endpoint streams).
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-func (s *statusWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // routeNamer names a lane request by its route pattern
 // ("GET /v1/automation/trainees/{id}"). The patterns come from the lane's
