@@ -105,7 +105,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 		db.SetMaxIdleConns(n)
 		db.SetConnMaxIdleTime(0)
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := ping(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to the %s database: %w", engine, err)
 	}
@@ -114,4 +114,26 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 		return nil, err
 	}
 	return newSQLStore(db, engine), nil
+}
+
+// ping opens the first connection. On SQLite a connection's setup switches
+// a new file to WAL, and that switch answers SQLITE_BUSY at once, without
+// waiting out busy_timeout, while another process is doing the same; so a
+// busy answer is retried, with backoff, for as long as busy_timeout would
+// have waited.
+func ping(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(30 * time.Second)
+	wait := 5 * time.Millisecond
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 250*time.Millisecond)
+	}
 }

@@ -304,6 +304,12 @@ func isUniqueViolation(err error) bool {
 	return false
 }
 
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // isForeignKeyViolation reports whether err is a foreign key failure.
 func isForeignKeyViolation(err error) bool {
 	var se *sqlite.Error
