@@ -148,7 +148,7 @@ func plugins(cfg config.Config) []server.Option {
 // mountMCP serves the coach tools at /mcp, behind the same limiter as the lane.
 func mountMCP(p *server.Parts) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	p.Handle("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall}), true)
+	p.HandleLimited("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall}), mcpserver.DenyRateLimited)
 	return nil
 }
 

@@ -5,6 +5,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/ratelimit"
 )
 
 // Options configure the endpoint; see toolset.Options. OnToolCall defaults
@@ -131,6 +133,18 @@ type errorResponse struct {
 	JSONRPC string         `json:"jsonrpc"`
 	ID      *struct{}      `json:"id"`
 	Error   *jsonrpc.Error `json:"error"`
+}
+
+// codeRateLimited is the JSON-RPC error code of a request over the rate
+// limit (the implementation-defined server error range).
+const codeRateLimited = -32029
+
+// DenyRateLimited answers a request over the rate limit as MCP clients
+// expect: HTTP 429 (Retry-After is set) with a JSON-RPC error whose message
+// says how long to wait.
+func DenyRateLimited(w http.ResponseWriter, _ *http.Request, d ratelimit.Decision) {
+	writeError(w, http.StatusTooManyRequests, codeRateLimited,
+		fmt.Sprintf("Too many requests for this studio key. Wait %d seconds (see Retry-After) and try again.", ratelimit.RetryAfterSeconds(d.RetryAfter)))
 }
 
 // writeError answers with a JSON-RPC error that belongs to no request.

@@ -27,10 +27,14 @@ func KeyFor(r *http.Request) string {
 	return "ip:" + host
 }
 
+// Deny answers a request over its limit, in the protocol of the route it
+// came to; Retry-After and the RateLimit headers are already set.
+type Deny func(w http.ResponseWriter, r *http.Request, d Decision)
+
 // Middleware counts every request against l and answers over-limit ones with
 // deny (after setting Retry-After and the RateLimit headers). A limiter error
 // lets the request through: a broken Redis must not take the API down.
-func Middleware(l Limiter, deny func(w http.ResponseWriter, r *http.Request, d Decision)) func(http.Handler) http.Handler {
+func Middleware(l Limiter, deny Deny) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if l == nil {
 			return next

@@ -81,12 +81,20 @@ type Parts struct {
 }
 
 // Handle mounts h at pattern (http.ServeMux syntax, e.g. "POST /v1/agent/webhook").
-// rateLimited puts it behind the server's limiter, shared with the lane.
+// rateLimited puts it behind the server's limiter, shared with the lane,
+// answering over-limit requests with the lane's RATE_LIMITED envelope.
 func (p *Parts) Handle(pattern string, h http.Handler, rateLimited bool) {
 	if rateLimited {
-		h = ratelimit.Middleware(p.s.limiter, denyRateLimited)(h)
+		p.HandleLimited(pattern, h, denyRateLimited)
+		return
 	}
 	p.s.mux.Handle(pattern, h)
+}
+
+// HandleLimited mounts h behind the server's limiter, like Handle, for a
+// route that answers in its own protocol: deny writes the over-limit answer.
+func (p *Parts) HandleLimited(pattern string, h http.Handler, deny ratelimit.Deny) {
+	p.s.mux.Handle(pattern, ratelimit.Middleware(p.s.limiter, deny)(h))
 }
 
 // AddPeriodicJob schedules a River periodic job.

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/server"
+)
+
+// Over the rate limit, /mcp answers as an MCP client expects: 429 with
+// Retry-After and a JSON-RPC error whose message says how long to wait,
+// not the lane's envelope.
+func TestMCPOverLimitAnswersJSONRPC(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.DatabaseURL = sqliteURL(t)
+	cfg.RateLimitMax = 2
+	s, err := server.New(context.Background(), cfg, slog.New(slog.DiscardHandler), plugins(cfg)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func() (*http.Response, map[string]any) {
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(initialize))
+		req.Header.Set("Authorization", "Bearer pf_live_"+strings.Repeat("a", 32))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+			t.Fatalf("%d: body is not JSON: %v", res.StatusCode, err)
+		}
+		return res, body
+	}
+	for i := range 2 {
+		if res, body := post(); res.StatusCode != 200 || body["result"] == nil {
+			t.Fatalf("initialize %d within the limit: %d %v", i+1, res.StatusCode, body)
+		}
+	}
+	res, body := post()
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("over the limit: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	rpcErr, _ := body["error"].(map[string]any)
+	if body["jsonrpc"] != "2.0" || rpcErr == nil || rpcErr["code"] != float64(-32029) ||
+		!strings.Contains(rpcErr["message"].(string), "Wait") || body["ok"] != nil {
+		t.Fatalf("over-limit body is not a JSON-RPC error: %v", body)
+	}
+}
