@@ -3,14 +3,20 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Optimize is the periodic upkeep of the database (jobs runs it daily). On
-// SQLite it merges the trainee search index into one segment (many small
-// segments, left by a day of writes or a bulk import, slow every search)
-// and refreshes the planner's statistics where they are stale. Postgres
-// does the same by itself (autovacuum), so there it does nothing.
+// both engines it deletes idempotency records older than IdempotencyTTL
+// (BeginIdempotent already ignores them; this keeps the table small). On
+// SQLite it also merges the trainee search index into one segment (many
+// small segments, left by a day of writes or a bulk import, slow every
+// search) and refreshes the planner's statistics where they are stale.
+// Postgres does that part by itself (autovacuum).
 func Optimize(ctx context.Context, st Store) error {
+	if _, err := st.ExpireIdempotencyKeys(ctx, time.Now().Add(-IdempotencyTTL)); err != nil {
+		return fmt.Errorf("optimize: expire idempotency keys: %w", err)
+	}
 	if st.Engine() != EngineSQLite {
 		return nil
 	}

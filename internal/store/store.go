@@ -128,6 +128,10 @@ type Global interface {
 
 	ActiveCoachesWithPhone(ctx context.Context) ([]CoachRef, error)
 	ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error)
+
+	// ExpireIdempotencyKeys deletes every studio's idempotency records
+	// created before before (the daily upkeep passes now - IdempotencyTTL).
+	ExpireIdempotencyKeys(ctx context.Context, before time.Time) (int64, error)
 }
 
 // StudioStore is one studio's data. Every method is scoped to that studio:
@@ -195,4 +199,12 @@ type StudioStore interface {
 	AddNotification(ctx context.Context, n *domain.Notification) error
 	// ListNotifications is newest first.
 	ListNotifications(ctx context.Context, page Page) (List[domain.Notification], error)
+
+	// Idempotency-Key records of the lane's writes (see idempotency.go).
+	// BeginIdempotent claims key (started true) or returns its record;
+	// FinishIdempotent stores the claimer's answer; ReleaseIdempotent
+	// forgets an unfinished claim so a retry runs for real.
+	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter time.Duration) (rec IdempotentRecord, started bool, err error)
+	FinishIdempotent(ctx context.Context, key string, status int, body []byte) error
+	ReleaseIdempotent(ctx context.Context, key string) error
 }

@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Notifications", testNotifications},
 		{"Transactions", testTransactions},
 		{"Tenancy", testTenancy},
+		{"Idempotency", testIdempotency},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// IdempotencyTTL is how long a write's answer is kept under its
+// Idempotency-Key: a key older than this is free to be used again.
+const IdempotencyTTL = 24 * time.Hour
+
+// IdempotentRecord is what is stored under an Idempotency-Key: the hash of
+// the request that claimed it and, once it finished, its answer.
+type IdempotentRecord struct {
+	RequestHash string
+	Status      int // 0 while the first request is still running
+	Body        []byte
+	CreatedAt   time.Time
+}
+
+// InProgress reports whether the claiming request has not answered yet.
+func (r IdempotentRecord) InProgress() bool { return r.Status == 0 }
+
+// BeginIdempotent claims key for a request (started true) or returns the
+// record already there. A claim whose request is still running after
+// staleAfter died with its process and is taken over; a record older than
+// IdempotencyTTL is expired and taken over too. Two concurrent calls never
+// both start: the insert and the takeover are single conditional statements.
+func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter time.Duration) (IdempotentRecord, bool, error) {
+	at := ms(now)
+	// A row deleted between the statements (released, expired) is claimed
+	// on the next round; three rounds are plenty.
+	for range 3 {
+		res, err := s.exec(ctx, `INSERT INTO idempotency_keys (studio_id, key, request_hash, status, body, created_at)
+			VALUES (?, ?, ?, 0, NULL, ?) ON CONFLICT (studio_id, key) DO NOTHING`,
+			s.studioID, key, requestHash, at)
+		if err != nil {
+			return IdempotentRecord{}, false, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return IdempotentRecord{RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
+		}
+		res, err = s.exec(ctx, `UPDATE idempotency_keys SET request_hash = ?, status = 0, body = NULL, created_at = ?
+			WHERE studio_id = ? AND key = ? AND ((status = 0 AND created_at < ?) OR created_at < ?)`,
+			requestHash, at, s.studioID, key, ms(now.Add(-staleAfter)), ms(now.Add(-IdempotencyTTL)))
+		if err != nil {
+			return IdempotentRecord{}, false, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return IdempotentRecord{RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
+		}
+		var rec IdempotentRecord
+		var created int64
+		err = s.queryRow(ctx, `SELECT request_hash, status, body, created_at FROM idempotency_keys WHERE studio_id = ? AND key = ?`,
+			s.studioID, key).Scan(&rec.RequestHash, &rec.Status, &rec.Body, &created)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return IdempotentRecord{}, false, err
+		}
+		rec.CreatedAt = fromMS(created)
+		return rec, false, nil
+	}
+	return IdempotentRecord{}, false, fmt.Errorf("claiming idempotency key %s: it kept being deleted and re-created", key)
+}
+
+// FinishIdempotent stores the answer of the request that claimed key.
+func (s *studioStore) FinishIdempotent(ctx context.Context, key string, status int, body []byte) error {
+	if status == 0 {
+		return errors.New("FinishIdempotent: status 0 means in progress")
+	}
+	if body == nil {
+		body = []byte{}
+	}
+	_, err := s.exec(ctx, `UPDATE idempotency_keys SET status = ?, body = ? WHERE studio_id = ? AND key = ? AND status = 0`,
+		status, body, s.studioID, key)
+	return err
+}
+
+// ReleaseIdempotent forgets an unfinished claim, so the next request with
+// key runs for real. A finished record stays.
+func (s *studioStore) ReleaseIdempotent(ctx context.Context, key string) error {
+	_, err := s.exec(ctx, `DELETE FROM idempotency_keys WHERE studio_id = ? AND key = ? AND status = 0`, s.studioID, key)
+	return err
+}
+
+// ExpireIdempotencyKeys deletes, in every studio, the records created
+// before before, and returns how many went.
+func (s *sqlStore) ExpireIdempotencyKeys(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.exec(ctx, `DELETE FROM idempotency_keys WHERE created_at < ?`, ms(before))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
