@@ -52,6 +52,9 @@ func (l *Lane) buildOpenAPI() []byte {
 				"content":  map[string]any{"application/json": map[string]any{"schema": rt.input.schema}},
 			}
 		}
+		if isWrite(rt.method) {
+			params = append(params, idempotencyParam)
+		}
 		if len(params) > 0 {
 			op["parameters"] = params
 		}
@@ -81,6 +84,19 @@ func (l *Lane) buildOpenAPI() []byte {
 		panic("lane: OpenAPI document: " + err.Error())
 	}
 	return b
+}
+
+// idempotencyParam documents the Idempotency-Key header of every write.
+var idempotencyParam = map[string]any{
+	"name":     IdempotencyHeader,
+	"in":       "header",
+	"required": false,
+	"description": "Makes the write safe to retry: 1 to 255 visible ASCII characters, new for each new request. " +
+		"A retry of the same request (method, path, query and body) with the same key within 24 hours gets the first answer again, " +
+		"with the header Idempotent-Replayed: true, and writes nothing. The same key with a different request is refused (422 VALIDATION); " +
+		"a retry while the first request still runs is refused (409 CONFLICT) and may be sent again a few seconds later. " +
+		"Answers 5xx, 401 and 429 are not kept, so their retry runs for real. Keys are per studio.",
+	"schema": map[string]any{"type": "string", "minLength": 1, "maxLength": maxIdempotencyKey, "pattern": "^[\\x21-\\x7E]+$"},
 }
 
 func operationID(rt *route) string {
@@ -129,7 +145,7 @@ func responses(rt *route) map[string]any {
 		out["404"] = withDesc("NOT_FOUND: an id that is not in this studio; the message names where valid ids come from.")
 	}
 	if rt.method != http.MethodGet {
-		out["409"] = withDesc("CONFLICT: the write would break a uniqueness rule or the current state.")
+		out["409"] = withDesc("CONFLICT: the write would break a uniqueness rule or the current state, or a request with the same Idempotency-Key is still running.")
 	}
 	if rt.path == "/trainees" || rt.path == "/trainees/{id}" && rt.method == http.MethodPatch {
 		out["402"] = withDesc("PLAN_LIMIT: the studio's tier allows no more active trainees.")

@@ -41,6 +41,22 @@ type call struct {
 	p   *auth.Principal
 	// present is the body's fields as sent, so a PATCH tells absent from null.
 	present map[string]json.RawMessage
+	// raw is the body once read: the Idempotency-Key hash and the decoder
+	// share it.
+	raw     []byte
+	rawRead bool
+}
+
+// body reads the request body once; later calls return the same bytes.
+func (c *call) body() ([]byte, *Error) {
+	if !c.rawRead {
+		b, e := readBody(c.r)
+		if e != nil {
+			return nil, e
+		}
+		c.raw, c.rawRead = b, true
+	}
+	return c.raw, nil
 }
 
 // studio is this studio's store (outside any transaction).
@@ -85,7 +101,7 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 				return nil, e
 			}
 		} else {
-			body, e := readBody(c.r)
+			body, e := c.body()
 			if e != nil {
 				return nil, e
 			}
@@ -119,13 +135,22 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		}()
 		p, _ := auth.PrincipalFrom(r.Context())
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
-		data, err := rt.handle(c)
-		if err != nil {
-			l.fail(w, r, rt, err)
+		if keys := r.Header.Values(IdempotencyHeader); len(keys) > 0 && isWrite(r.Method) {
+			l.idempotent(w, r, rt, c, keys)
 			return
 		}
-		l.writeData(w, r, rt.status, data)
+		l.serve(w, r, rt, c)
 	})
+}
+
+// serve runs the route's handler and writes its answer.
+func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call) {
+	data, err := rt.handle(c)
+	if err != nil {
+		l.fail(w, r, rt, err)
+		return
+	}
+	l.writeData(w, r, rt.status, data)
 }
 
 // fail answers a handler's error: lane errors as they are, a store's

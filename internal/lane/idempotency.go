@@ -1,0 +1,184 @@
+package lane
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/otherwise/perform/internal/schema"
+)
+
+// IdempotencyHeader names the key a client sends with a write so that a
+// retry of the same request is answered from the first one's record.
+const IdempotencyHeader = "Idempotency-Key"
+
+// ReplayedHeader marks an answer served from an earlier request's record.
+const ReplayedHeader = "Idempotent-Replayed"
+
+// idempotencyStaleAfter is how long a claimed key may stay in progress
+// before it is taken to have died with its process and is claimed again.
+// No lane write takes anywhere near a minute.
+const idempotencyStaleAfter = time.Minute
+
+// maxIdempotencyKey is the longest key accepted, in bytes (ASCII only).
+const maxIdempotencyKey = 255
+
+// isWrite reports whether method writes; only writes honour the header.
+func isWrite(method string) bool {
+	return method == http.MethodPost || method == http.MethodPatch || method == http.MethodDelete
+}
+
+// checkIdempotencyKey validates a key: 1 to 255 visible ASCII characters.
+// The refusal describes the key without echoing what cannot be shown.
+func checkIdempotencyKey(key string) *Error {
+	var problem string
+	switch {
+	case key == "":
+		problem = "got an empty value"
+	case len(key) > maxIdempotencyKey:
+		problem = fmt.Sprintf("got %d bytes", len(key))
+	default:
+		for i := 0; i < len(key); i++ {
+			if c := key[i]; c < 0x21 || c > 0x7e {
+				problem = fmt.Sprintf("got byte 0x%02x at position %d", c, i+1)
+				break
+			}
+		}
+	}
+	if problem == "" {
+		return nil
+	}
+	return invalidField(IdempotencyHeader, IdempotencyHeader+" must be 1 to 255 visible ASCII characters; "+problem+".")
+}
+
+// requestHash identifies a request for its key: method, path with query
+// and body, each length-prefixed so no two requests share an input.
+func requestHash(method, pathAndQuery string, body []byte) string {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(method), []byte(pathAndQuery), body} {
+		fmt.Fprintf(h, "%d:", len(part))
+		h.Write(part)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// keepsAnswer reports whether an answer is final for its key. 5xx and 429
+// are not: the next retry must run for real. 401 is not either: the key
+// was wrong, not the request.
+func keepsAnswer(status int) bool {
+	switch {
+	case status >= 200 && status < 300:
+		return true
+	case status == http.StatusUnauthorized, status == http.StatusTooManyRequests:
+		return false
+	default:
+		return status >= 400 && status < 500
+	}
+}
+
+// idempotent serves a write that carries an Idempotency-Key: the first
+// request with a key runs and its answer is stored; a retry with the same
+// request gets that answer again; a different request with the key, or a
+// retry while the first still runs, is refused.
+func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *call, keys []string) {
+	if len(keys) > 1 {
+		l.writeError(w, r, invalidField(IdempotencyHeader, fmt.Sprintf("Idempotency-Key was sent %d times; send it once.", len(keys))))
+		return
+	}
+	key := keys[0]
+	if e := checkIdempotencyKey(key); e != nil {
+		l.writeError(w, r, e)
+		return
+	}
+	body, e := c.body()
+	if e != nil {
+		l.writeError(w, r, e)
+		return
+	}
+	hash := requestHash(r.Method, r.URL.RequestURI(), body)
+	ss := l.store.Studio(c.p.StudioID)
+	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter)
+	if err != nil {
+		l.internal(w, r, "claiming the Idempotency-Key", err)
+		return
+	}
+	shown := schema.Truncate(key, 80)
+	switch {
+	case started:
+	case rec.InProgress():
+		l.writeError(w, r, conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
+		return
+	case rec.RequestHash != hash:
+		l.writeError(w, r, invalidField(IdempotencyHeader, "Idempotency-Key "+shown+" was already used for a different request in the last 24 hours; send a new key for a new request."))
+		return
+	default:
+		l.replay(w, rec.Status, rec.Body)
+		return
+	}
+
+	// The claim is settled even when the client has gone or the handler
+	// panics: released unless the answer was stored.
+	settle := context.WithoutCancel(r.Context())
+	stored := false
+	defer func() {
+		if stored {
+			return
+		}
+		if err := ss.ReleaseIdempotent(settle, key); err != nil {
+			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
+		}
+	}()
+	rec2 := &recorder{ResponseWriter: w}
+	l.serve(rec2, r, rt, c)
+	if !keepsAnswer(rec2.status) {
+		return
+	}
+	if err := ss.FinishIdempotent(settle, key, rec2.status, rec2.body.Bytes()); err != nil {
+		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
+		return
+	}
+	stored = true
+}
+
+// replay answers a stored answer exactly. X-Request-Id names the request
+// that did the work, as the envelope does; this request's own id stays in
+// the audit.
+func (l *Lane) replay(w http.ResponseWriter, status int, body []byte) {
+	var env struct {
+		RequestID string `json:"requestId"`
+	}
+	if json.Unmarshal(body, &env) == nil && env.RequestID != "" {
+		w.Header().Set("X-Request-Id", env.RequestID)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set(ReplayedHeader, "true")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// recorder passes an answer through and keeps a copy of its status and body.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
+}
