@@ -87,6 +87,9 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 	if c.source != "" {
 		req.Header.Set(auth.SourceHeader, c.source)
 	}
+	if r.IdempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", r.IdempotencyKey)
+	}
 	// The round tripper is called directly: the lane never redirects, and
 	// http.Client would only add its own allocations.
 	resp, err := c.rt.RoundTrip(req)

@@ -18,6 +18,10 @@ type Request struct {
 	Path   string
 	Query  url.Values
 	Body   any
+	// IdempotencyKey, when set, is sent as the Idempotency-Key header so a
+	// repeated write is answered from the first one. Tool definitions never
+	// set it; a caller that may repeat a call does.
+	IdempotencyKey string
 }
 
 // Tool is one tool definition.
