@@ -48,7 +48,7 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 			return out, nil
 		}
 	}
-	reply, err := a.model.run(ctx, systemPrompt(coach, a.now()), history, t.Text, a.laneTools(apiKey))
+	reply, err := a.model.run(ctx, systemPrompt(coach, a.now()), history, t.Text, a.laneTools(apiKey, t.ID))
 	out.outcome = "replied"
 	switch {
 	case errors.Is(err, errKeyRevoked):

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,10 +173,12 @@ func conversation(history []historyEntry, text string) []anthropic.MessageParam 
 	return out
 }
 
-// laneTools runs the model's tool calls through the automation lane with the
-// studio key. A lane error goes back to the model as text it can act on; a
-// 401 means the coach revoked the key and ends the turn.
-func (a *Agent) laneTools(apiKey string) toolCaller {
+// laneTools runs the model's tool calls of turn turnID through the
+// automation lane with the studio key. A lane error goes back to the model
+// as text it can act on; a 401 means the coach revoked the key and ends the
+// turn. Writes carry an Idempotency-Key of the turn and the call, so a turn
+// re-run after a crash does not write twice.
+func (a *Agent) laneTools(apiKey, turnID string) toolCaller {
 	return func(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
 		t, ok := a.model.tools[name]
 		if !ok {
@@ -189,6 +193,9 @@ func (a *Agent) laneTools(apiKey string) toolCaller {
 		if err != nil {
 			return "Error: " + err.Error(), true, nil
 		}
+		if !t.ReadOnly {
+			req.IdempotencyKey = toolCallKey(turnID, name, input)
+		}
 		data, err := a.lane.Do(ctx, apiKey, req)
 		var laneErr *laneclient.Error
 		switch {
@@ -201,4 +208,24 @@ func (a *Agent) laneTools(apiKey string) toolCaller {
 		}
 		return string(data), false, nil
 	}
+}
+
+// toolCallKey is the Idempotency-Key of one write of a turn: the turn id and
+// a hash of the tool and its input. A re-run of the turn (after a crash or a
+// lost lease) that makes the same call gets the same key, and the lane
+// answers it from the first run. The input is canonicalised (decoded and
+// encoded again: sorted keys, no spaces) so the model's formatting does not
+// matter. The same call twice within one turn is one write, too.
+func toolCallKey(turnID, tool string, input json.RawMessage) string {
+	canonical := []byte(input)
+	var v any
+	if json.Unmarshal(input, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canonical = b
+		}
+	}
+	h := sha256.New()
+	h.Write([]byte(tool + "\x00"))
+	h.Write(canonical)
+	return "agent:" + turnID + ":" + hex.EncodeToString(h.Sum(nil))[:32]
 }

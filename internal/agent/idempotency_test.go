@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// A turn that loses its lease after create_task went through is re-run
+// from the start by the real resume path; the re-run's create_task (the
+// model formats its input differently this time) is answered from the
+// first call's record: one task, and the same tool result both times.
+func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		studio, _ := studioWithCoach(t, st, "Studio", "Noa", "0502323232", time.Now())
+		seedHistory(t, h, "+972502323232")
+		h.setScript(func(n int, req fakes.MessagesRequest) fakes.Reply {
+			switch n {
+			case 0:
+				return fakes.Reply{ToolUses: []fakes.ToolUse{
+					{Name: "create_task", Input: map[string]any{"title": "Call Dana", "priority": 2}},
+					{Name: "list_tags", Input: map[string]any{}},
+				}}
+			case 1:
+				// The worker stalls here and its lease is gone (as when it
+				// expires): the turn is cancelled, and the job's retry or the
+				// recovery job runs it again. Hold this call until the re-run
+				// has reached the model.
+				if _, err := st.DB().Exec(`DELETE FROM agent_leases`); err != nil {
+					return fakes.Reply{Status: 500}
+				}
+				deadline := time.Now().Add(45 * time.Second)
+				for len(h.llm.Requests()) < 3 && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				return fakes.Text("never delivered")
+			case 2:
+				return fakes.Reply{ToolUses: []fakes.ToolUse{
+					{Name: "create_task", Input: json.RawMessage(`{ "priority" : 2,  "title": "Call Dana" }`)},
+					{Name: "list_tags", Input: map[string]any{}},
+				}}
+			default:
+				return fakes.Text("done")
+			}
+		})
+		h.send("972502323232", "c", "remind me to call Dana")
+		h.waitIdle()
+		waitFor(t, "the re-run turn to finish", func() bool {
+			var open int
+			return st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open) == nil && open == 0 && len(h.sms.Texts()) > 0
+		})
+
+		reqs := h.llm.Requests()
+		if len(reqs) != 4 {
+			t.Fatalf("%d model calls; want 4 (two per run of the turn)", len(reqs))
+		}
+		first, second := reqs[1].ToolResults(), reqs[3].ToolResults()
+		if len(first) != 2 || len(second) != 2 || first[0].IsError || first[0].ResultText() != second[0].ResultText() {
+			t.Fatalf("create_task answered %q on the first run and %q on the re-run; want the same task", texts(first), texts(second))
+		}
+		var task domain.Task
+		if err := json.Unmarshal([]byte(first[0].ResultText()), &task); err != nil || task.Title != "Call Dana" {
+			t.Fatalf("tool result %q: %v", first[0].ResultText(), err)
+		}
+		l, err := st.Studio(studio.ID).ListTasks(context.Background(), store.TaskFilter{Page: store.Page{Limit: 10}})
+		if err != nil || l.Total != 1 || l.Items[0].ID != task.ID {
+			t.Fatalf("studio tasks %+v, %v; want only %s", l.Items, err, task.ID)
+		}
+		if got := h.sms.Texts(); !slices.Equal(got, []string{"done"}) {
+			t.Fatalf("sent %q; want the re-run's reply once", got)
+		}
+		// One key, for the write only; reads carry none.
+		var keys []string
+		rows, err := st.DB().Query(`SELECT key FROM idempotency_keys`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, k)
+		}
+		if len(keys) != 1 || !strings.HasPrefix(keys[0], "agent:amg_") {
+			t.Fatalf("idempotency keys %q; want one agent:<turn>:… key", keys)
+		}
+	})
+}
+
+func TestToolCallKey(t *testing.T) {
+	base := toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":"Call","priority":2}`))
+	if want := "agent:amg_1:"; !strings.HasPrefix(base, want) || len(base) != len(want)+32 {
+		t.Fatalf("key %q; want agent:<turn>:<32 hex>", base)
+	}
+	for _, c := range base {
+		if c < 0x21 || c > 0x7e {
+			t.Fatalf("key %q has a character the lane refuses", base)
+		}
+	}
+	same := []json.RawMessage{
+		json.RawMessage(`{ "priority": 2, "title": "Call" }`),
+		json.RawMessage("{\n\t\"title\":\"Call\",\"priority\":2}"),
+	}
+	for _, in := range same {
+		if k := toolCallKey("amg_1", "create_task", in); k != base {
+			t.Errorf("input %s: key %q; want %q (same call, other formatting)", in, k, base)
+		}
+	}
+	different := map[string]string{
+		"another turn":  toolCallKey("amg_2", "create_task", json.RawMessage(`{"title":"Call","priority":2}`)),
+		"another tool":  toolCallKey("amg_1", "log_weight", json.RawMessage(`{"title":"Call","priority":2}`)),
+		"another input": toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":"Call","priority":3}`)),
+		"not JSON":      toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":`)),
+	}
+	for what, k := range different {
+		if k == base {
+			t.Errorf("%s gives the same key %q", what, k)
+		}
+	}
+}
+
+func texts(blocks []fakes.Block) []string {
+	var out []string
+	for _, b := range blocks {
+		out = append(out, b.ResultText())
+	}
+	return out
+}
