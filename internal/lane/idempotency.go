@@ -129,7 +129,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		if stored {
 			return
 		}
-		if err := ss.ReleaseIdempotent(settle, key); err != nil {
+		if err := ss.ReleaseIdempotent(settle, rec); err != nil {
 			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
 		}
 	}()
@@ -138,7 +138,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	if !keepsAnswer(rec2.status) {
 		return
 	}
-	if err := ss.FinishIdempotent(settle, key, rec2.status, rec2.body.Bytes()); err != nil {
+	if err := ss.FinishIdempotent(settle, rec, rec2.status, rec2.body.Bytes()); err != nil {
 		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
 		return
 	}

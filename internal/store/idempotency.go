@@ -15,6 +15,7 @@ const IdempotencyTTL = 24 * time.Hour
 // IdempotentRecord is what is stored under an Idempotency-Key: the hash of
 // the request that claimed it and, once it finished, its answer.
 type IdempotentRecord struct {
+	Key         string
 	RequestHash string
 	Status      int // 0 while the first request is still running
 	Body        []byte
@@ -41,7 +42,7 @@ func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash stri
 			return IdempotentRecord{}, false, err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			return IdempotentRecord{RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
+			return IdempotentRecord{Key: key, RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
 		}
 		res, err = s.exec(ctx, `UPDATE idempotency_keys SET request_hash = ?, status = 0, body = NULL, created_at = ?
 			WHERE studio_id = ? AND key = ? AND ((status = 0 AND created_at < ?) OR created_at < ?)`,
@@ -50,9 +51,9 @@ func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash stri
 			return IdempotentRecord{}, false, err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			return IdempotentRecord{RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
+			return IdempotentRecord{Key: key, RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
 		}
-		var rec IdempotentRecord
+		rec := IdempotentRecord{Key: key}
 		var created int64
 		err = s.queryRow(ctx, `SELECT request_hash, status, body, created_at FROM idempotency_keys WHERE studio_id = ? AND key = ?`,
 			s.studioID, key).Scan(&rec.RequestHash, &rec.Status, &rec.Body, &created)
@@ -68,23 +69,29 @@ func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash stri
 	return IdempotentRecord{}, false, fmt.Errorf("claiming idempotency key %s: it kept being deleted and re-created", key)
 }
 
-// FinishIdempotent stores the answer of the request that claimed key.
-func (s *studioStore) FinishIdempotent(ctx context.Context, key string, status int, body []byte) error {
+// FinishIdempotent stores the answer of the request that made claim. A
+// claim taken over since (its request outlived staleAfter) is left to its
+// new owner: the claim's hash and time must still be the row's.
+func (s *studioStore) FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error {
 	if status == 0 {
 		return errors.New("FinishIdempotent: status 0 means in progress")
 	}
 	if body == nil {
 		body = []byte{}
 	}
-	_, err := s.exec(ctx, `UPDATE idempotency_keys SET status = ?, body = ? WHERE studio_id = ? AND key = ? AND status = 0`,
-		status, body, s.studioID, key)
+	_, err := s.exec(ctx, `UPDATE idempotency_keys SET status = ?, body = ?
+		WHERE studio_id = ? AND key = ? AND status = 0 AND request_hash = ? AND created_at = ?`,
+		status, body, s.studioID, claim.Key, claim.RequestHash, ms(claim.CreatedAt))
 	return err
 }
 
 // ReleaseIdempotent forgets an unfinished claim, so the next request with
-// key runs for real. A finished record stays.
-func (s *studioStore) ReleaseIdempotent(ctx context.Context, key string) error {
-	_, err := s.exec(ctx, `DELETE FROM idempotency_keys WHERE studio_id = ? AND key = ? AND status = 0`, s.studioID, key)
+// its key runs for real. A finished record, or a claim taken over since,
+// stays.
+func (s *studioStore) ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error {
+	_, err := s.exec(ctx, `DELETE FROM idempotency_keys
+		WHERE studio_id = ? AND key = ? AND status = 0 AND request_hash = ? AND created_at = ?`,
+		s.studioID, claim.Key, claim.RequestHash, ms(claim.CreatedAt))
 	return err
 }
 

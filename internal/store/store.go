@@ -202,9 +202,10 @@ type StudioStore interface {
 
 	// Idempotency-Key records of the lane's writes (see idempotency.go).
 	// BeginIdempotent claims key (started true) or returns its record;
-	// FinishIdempotent stores the claimer's answer; ReleaseIdempotent
-	// forgets an unfinished claim so a retry runs for real.
+	// FinishIdempotent stores the answer of the request that made the
+	// claim Begin returned; ReleaseIdempotent forgets that unfinished claim
+	// so a retry runs for real. Both leave a claim taken over since alone.
 	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter time.Duration) (rec IdempotentRecord, started bool, err error)
-	FinishIdempotent(ctx context.Context, key string, status int, body []byte) error
-	ReleaseIdempotent(ctx context.Context, key string) error
+	FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error
+	ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error
 }

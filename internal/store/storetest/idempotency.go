@@ -19,16 +19,17 @@ func testIdempotency(t *testing.T, st store.Store) {
 		ss := st.Studio(newStudio(t, st).ID)
 		rec, started, err := ss.BeginIdempotent(ctx, "k1", "hash-a", t0, stale)
 		must(t, "BeginIdempotent", err)
-		if !started || rec.RequestHash != "hash-a" || !rec.InProgress() {
+		if !started || rec.Key != "k1" || rec.RequestHash != "hash-a" || !rec.InProgress() {
 			t.Fatalf("first claim: started %v, record %+v; want a fresh in-progress claim", started, rec)
 		}
+		claim := rec
 		rec, started, err = ss.BeginIdempotent(ctx, "k1", "hash-b", t0.Add(time.Second), stale)
 		must(t, "BeginIdempotent again", err)
 		if started || !rec.InProgress() || rec.RequestHash != "hash-a" || !sameTime(rec.CreatedAt, t0) {
 			t.Fatalf("second claim while running: started %v, record %+v; want the first claim", started, rec)
 		}
 		body := []byte(`{"ok":true,"data":{"id":"tsk_1"}}`)
-		must(t, "FinishIdempotent", ss.FinishIdempotent(ctx, "k1", 201, body))
+		must(t, "FinishIdempotent", ss.FinishIdempotent(ctx, claim, 201, body))
 		// Long past staleAfter: a finished record is never taken over.
 		rec, started, err = ss.BeginIdempotent(ctx, "k1", "hash-a", t0.Add(time.Hour), stale)
 		must(t, "BeginIdempotent after finish", err)
@@ -36,14 +37,14 @@ func testIdempotency(t *testing.T, st store.Store) {
 			t.Fatalf("replay: started %v, record %+v; want status 201 and the stored body", started, rec)
 		}
 		// Releasing a finished record does nothing.
-		must(t, "ReleaseIdempotent", ss.ReleaseIdempotent(ctx, "k1"))
+		must(t, "ReleaseIdempotent", ss.ReleaseIdempotent(ctx, claim))
 		if _, started, _ := ss.BeginIdempotent(ctx, "k1", "hash-a", t0.Add(time.Hour), stale); started {
 			t.Fatal("a finished record was released")
 		}
 		// An empty body is stored as empty, not as in progress.
-		_, _, err = ss.BeginIdempotent(ctx, "k2", "h", t0, stale)
+		claim2, _, err := ss.BeginIdempotent(ctx, "k2", "h", t0, stale)
 		must(t, "BeginIdempotent k2", err)
-		must(t, "FinishIdempotent k2", ss.FinishIdempotent(ctx, "k2", 204, nil))
+		must(t, "FinishIdempotent k2", ss.FinishIdempotent(ctx, claim2, 204, nil))
 		if rec, started, _ := ss.BeginIdempotent(ctx, "k2", "h", t0, stale); started || rec.Status != 204 || len(rec.Body) != 0 {
 			t.Fatalf("empty body: started %v, record %+v", started, rec)
 		}
@@ -76,7 +77,7 @@ func testIdempotency(t *testing.T, st store.Store) {
 
 	t.Run("StaleTakeover", func(t *testing.T) {
 		ss := st.Studio(newStudio(t, st).ID)
-		_, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale)
+		first, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale)
 		must(t, "BeginIdempotent", err)
 		if _, started, _ := ss.BeginIdempotent(ctx, "k", "h", t0.Add(stale), stale); started {
 			t.Fatal("a claim exactly staleAfter old was taken over; it is still live")
@@ -92,13 +93,21 @@ func testIdempotency(t *testing.T, st store.Store) {
 		if started || !rec.InProgress() || rec.RequestHash != "h2" || !sameTime(rec.CreatedAt, later) {
 			t.Fatalf("after takeover: started %v, record %+v", started, rec)
 		}
+		// The first claimer, outliving its claim, neither finishes nor
+		// releases the claim that took its place.
+		must(t, "FinishIdempotent by the first claimer", ss.FinishIdempotent(ctx, first, 201, []byte("late")))
+		must(t, "ReleaseIdempotent by the first claimer", ss.ReleaseIdempotent(ctx, first))
+		rec, started, _ = ss.BeginIdempotent(ctx, "k", "h2", later.Add(2*time.Second), stale)
+		if started || !rec.InProgress() || rec.RequestHash != "h2" {
+			t.Fatalf("after the first claimer's late finish and release: started %v, record %+v; want the takeover still in progress", started, rec)
+		}
 	})
 
 	t.Run("Release", func(t *testing.T) {
 		ss := st.Studio(newStudio(t, st).ID)
-		_, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale)
+		claim, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale)
 		must(t, "BeginIdempotent", err)
-		must(t, "ReleaseIdempotent", ss.ReleaseIdempotent(ctx, "k"))
+		must(t, "ReleaseIdempotent", ss.ReleaseIdempotent(ctx, claim))
 		if _, started, err := ss.BeginIdempotent(ctx, "k", "h", t0.Add(time.Second), stale); err != nil || !started {
 			t.Fatalf("after release: started %v, %v; want a new claim", started, err)
 		}
@@ -108,23 +117,24 @@ func testIdempotency(t *testing.T, st store.Store) {
 		ss := st.Studio(newStudio(t, st).ID)
 		finish := func(key string, at time.Time) {
 			t.Helper()
-			_, started, err := ss.BeginIdempotent(ctx, key, "h-"+key, at, stale)
+			claim, started, err := ss.BeginIdempotent(ctx, key, "h-"+key, at, stale)
 			if err != nil || !started {
 				t.Fatalf("claim %s: started %v, %v", key, started, err)
 			}
-			must(t, "FinishIdempotent "+key, ss.FinishIdempotent(ctx, key, 200, []byte("{}")))
+			must(t, "FinishIdempotent "+key, ss.FinishIdempotent(ctx, claim, 200, []byte("{}")))
 		}
 		finish("day-old", t0)
 		finish("half-day", t0.Add(12*time.Hour))
 		// Before any upkeep runs, a record past its 24 hours is free anyway.
 		now := t0.Add(store.IdempotencyTTL + time.Millisecond)
-		if rec, started, _ := ss.BeginIdempotent(ctx, "day-old", "other", now, stale); !started || rec.RequestHash != "other" {
-			t.Fatalf("a record past 24 hours: started %v, record %+v; want a new claim", started, rec)
+		dayOld, started, _ := ss.BeginIdempotent(ctx, "day-old", "other", now, stale)
+		if !started || dayOld.RequestHash != "other" {
+			t.Fatalf("a record past 24 hours: started %v, record %+v; want a new claim", started, dayOld)
 		}
 		if _, started, _ := ss.BeginIdempotent(ctx, "half-day", "other", now, stale); started {
 			t.Fatal("a record 12 hours old was taken over")
 		}
-		must(t, "FinishIdempotent day-old", ss.FinishIdempotent(ctx, "day-old", 200, []byte("{}")))
+		must(t, "FinishIdempotent day-old", ss.FinishIdempotent(ctx, dayOld, 200, []byte("{}")))
 		// Expiry deletes what was created before the cutoff, in any state.
 		n, err := st.ExpireIdempotencyKeys(ctx, now.Add(-12*time.Hour))
 		must(t, "ExpireIdempotencyKeys", err)
@@ -152,17 +162,19 @@ func testIdempotency(t *testing.T, st store.Store) {
 	t.Run("Tenancy", func(t *testing.T) {
 		a := st.Studio(newStudio(t, st).ID)
 		b := st.Studio(newStudio(t, st).ID)
-		_, _, err := a.BeginIdempotent(ctx, "shared", "ha", t0, stale)
+		claimA, _, err := a.BeginIdempotent(ctx, "shared", "ha", t0, stale)
 		must(t, "BeginIdempotent a", err)
-		must(t, "FinishIdempotent a", a.FinishIdempotent(ctx, "shared", 201, []byte("a")))
+		must(t, "FinishIdempotent a", a.FinishIdempotent(ctx, claimA, 201, []byte("a")))
 		rec, started, err := b.BeginIdempotent(ctx, "shared", "hb", t0, stale)
 		must(t, "BeginIdempotent b", err)
 		if !started || rec.RequestHash != "hb" {
 			t.Fatalf("studio B's claim: started %v, record %+v; want its own", started, rec)
 		}
-		// B releasing and finishing touches only B's row.
-		must(t, "ReleaseIdempotent b", b.ReleaseIdempotent(ctx, "shared"))
-		must(t, "FinishIdempotent b", b.FinishIdempotent(ctx, "shared", 500, []byte("b")))
+		// B releasing and finishing touches only B's row, even with A's
+		// claim in hand.
+		must(t, "ReleaseIdempotent b", b.ReleaseIdempotent(ctx, rec))
+		must(t, "FinishIdempotent b", b.FinishIdempotent(ctx, claimA, 500, []byte("b")))
+		must(t, "ReleaseIdempotent b with A's claim", b.ReleaseIdempotent(ctx, claimA))
 		if rec, started, _ := a.BeginIdempotent(ctx, "shared", "ha", t0, stale); started || rec.Status != 201 || string(rec.Body) != "a" {
 			t.Fatalf("studio A's record after B's calls: started %v, %+v", started, rec)
 		}
