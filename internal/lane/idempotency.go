@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/schema"
 )
 
@@ -133,12 +134,12 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
 		}
 	}()
-	rec2 := &recorder{ResponseWriter: w}
+	rec2 := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
 	l.serve(rec2, r, rt, c)
-	if !keepsAnswer(rec2.status) {
+	if !keepsAnswer(rec2.Status) {
 		return
 	}
-	if err := ss.FinishIdempotent(settle, rec, rec2.status, rec2.body.Bytes()); err != nil {
+	if err := ss.FinishIdempotent(settle, rec, rec2.Status, rec2.body.Bytes()); err != nil {
 		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
 		return
 	}
@@ -161,24 +162,14 @@ func (l *Lane) replay(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// recorder passes an answer through and keeps a copy of its status and body.
+// recorder passes an answer through and keeps a copy of its body; the
+// embedded StatusWriter keeps its status.
 type recorder struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *recorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
+	httpx.StatusWriter
+	body bytes.Buffer
 }
 
 func (w *recorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
 	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
+	return w.StatusWriter.Write(b)
 }
