@@ -35,16 +35,20 @@ func BenchmarkLane(b *testing.B) {
 				l := lane.New(lane.Options{Store: st, Audit: aw})
 				key, someID := seedMany(b, st, n)
 
-				run := func(name, method, path, body string, want int) {
+				// idemKey, when not nil, gives each request's Idempotency-Key.
+				runWith := func(name, method, path, body string, want int, idemKey func(i int) string) {
 					b.Run(name, func(b *testing.B) {
 						b.ReportAllocs()
-						for b.Loop() {
+						for i := 0; b.Loop(); i++ {
 							var rd io.Reader
 							if body != "" {
 								rd = strings.NewReader(body)
 							}
 							req := httptest.NewRequest(method, lane.Prefix+path, rd)
 							req.Header.Set("Authorization", "Bearer "+key)
+							if idemKey != nil {
+								req.Header.Set(lane.IdempotencyHeader, idemKey(i))
+							}
 							rec := httptest.NewRecorder()
 							l.ServeHTTP(rec, req)
 							if rec.Code != want {
@@ -53,11 +57,17 @@ func BenchmarkLane(b *testing.B) {
 						}
 					})
 				}
+				run := func(name, method, path, body string, want int) { runWith(name, method, path, body, want, nil) }
 				run("validate", "GET", "/validate", "", 200)
 				run("get-trainee", "GET", "/trainees/"+someID, "", 200)
 				run("search-name", "GET", "/trainees/search?q=levi77&limit=50", "", 200)
 				run("by-phone", "GET", "/trainees/by-phone/050-100-0007", "", 200)
 				run("create-task", "POST", "/tasks", `{"title":"Call back","clientId":"`+someID+`","priority":2}`, 201)
+				// A new key each time (claim, write, store the answer), and one
+				// key replayed.
+				task := `{"title":"Call back","clientId":"` + someID + `","priority":2}`
+				runWith("create-task-new-key", "POST", "/tasks", task, 201, func(i int) string { return fmt.Sprintf("bench-%s-%d-%d", engine, n, i) })
+				runWith("create-task-replayed", "POST", "/tasks", task, 201, func(int) string { return "bench-replayed" })
 				run("validation-422", "POST", "/tasks", `{"title":"","priority":9,"detail":7}`, 422)
 			})
 		}
