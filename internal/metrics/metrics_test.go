@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,22 +26,26 @@ func scrape(t *testing.T) string {
 	return string(b)
 }
 
+// The registry is the process's: labels unique to this run keep the counts
+// exact when the test runs more than once (-count).
 func TestHelpersFeedTheRegistry(t *testing.T) {
-	ObserveHTTP("GET /v1/automation/trainees/{id}", 404, 3*time.Millisecond)
-	ObserveHTTP("GET /v1/automation/trainees/{id}", 404, 5*time.Millisecond)
-	ToolCall("get_trainee", "lane_error")
-	Job("perform_form_announce", "completed", 20*time.Millisecond)
-	AgentTurn("replied")
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	route := "GET /v1/automation/trainees/{id}/" + run
+	ObserveHTTP(route, 404, 3*time.Millisecond)
+	ObserveHTTP(route, 404, 5*time.Millisecond)
+	ToolCall("get_trainee_"+run, "lane_error")
+	Job("perform_form_announce_"+run, "completed", 20*time.Millisecond)
+	AgentTurn("replied_" + run)
 
 	text := scrape(t)
 	for _, want := range []string{
-		`perform_http_requests_total{route="GET /v1/automation/trainees/{id}",status="404"} 2`,
-		`perform_http_request_duration_seconds_bucket{route="GET /v1/automation/trainees/{id}",le="0.005"} 2`,
-		`perform_http_request_duration_seconds_bucket{route="GET /v1/automation/trainees/{id}",le="0.0025"} 0`,
-		`perform_mcp_tool_calls_total{outcome="lane_error",tool="get_trainee"} 1`,
-		`perform_jobs_total{kind="perform_form_announce",outcome="completed"} 1`,
-		`perform_job_duration_seconds_count{kind="perform_form_announce"} 1`,
-		`perform_agent_turns_total{outcome="replied"} 1`,
+		`perform_http_requests_total{route="` + route + `",status="404"} 2`,
+		`perform_http_request_duration_seconds_bucket{route="` + route + `",le="0.005"} 2`,
+		`perform_http_request_duration_seconds_bucket{route="` + route + `",le="0.0025"} 0`,
+		`perform_mcp_tool_calls_total{outcome="lane_error",tool="get_trainee_` + run + `"} 1`,
+		`perform_jobs_total{kind="perform_form_announce_` + run + `",outcome="completed"} 1`,
+		`perform_job_duration_seconds_count{kind="perform_form_announce_` + run + `"} 1`,
+		`perform_agent_turns_total{outcome="replied_` + run + `"} 1`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 	} {
