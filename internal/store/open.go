@@ -24,13 +24,16 @@ const (
 // DefaultSQLitePath is the database file used when no URL is configured.
 const DefaultSQLitePath = "perform.db"
 
+// sqliteBusyTimeout is how long a SQLite writer waits for the file lock.
+const sqliteBusyTimeout = 30 * time.Second
+
 // sqlitePragmas make one file safe to share between a server and a CLI
 // process: WAL lets readers run beside the one writer, busy_timeout makes a
 // writer wait for the lock instead of failing, and immediate transactions
 // take the write lock up front so two transactions never deadlock upgrading
 // a read lock.
 var sqlitePragmas = []string{
-	"busy_timeout(30000)",
+	fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()),
 	"journal_mode(WAL)",
 	"synchronous(NORMAL)",
 	"foreign_keys(ON)",
@@ -122,7 +125,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 // busy answer is retried, with backoff, for as long as busy_timeout would
 // have waited.
 func ping(ctx context.Context, db *sql.DB) error {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(sqliteBusyTimeout)
 	wait := 5 * time.Millisecond
 	for {
 		err := db.PingContext(ctx)
