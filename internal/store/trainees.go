@@ -203,23 +203,28 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	cond := strings.Join(where, " AND ")
 	limit, offset := pageArgs(f.Page)
 	out := List[domain.Trainee]{Items: []domain.Trainee{}}
-	if selective {
-		// The index yields few rows: one pass returns the page and, with
-		// each row, the total, instead of matching twice.
-		rows, err := s.query(ctx, `SELECT `+traineeColumns+`, count(*) OVER () `+from+` WHERE `+cond+`
+	// fetch reads the page into out.Items; extra scans the columns after
+	// the trainee's.
+	fetch := func(columns string, extra ...any) error {
+		rows, err := s.query(ctx, `SELECT `+columns+` `+from+` WHERE `+cond+`
 			ORDER BY t.last_name, t.first_name, t.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 		if err != nil {
-			return out, err
+			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var t domain.Trainee
-			if err := scanTrainee(rows, &t, &out.Total); err != nil {
-				return out, err
+			if err := scanTrainee(rows, &t, extra...); err != nil {
+				return err
 			}
 			out.Items = append(out.Items, t)
 		}
-		if err := rows.Err(); err != nil {
+		return rows.Err()
+	}
+	if selective {
+		// The index yields few rows: one pass returns the page and, with
+		// each row, the total, instead of matching twice.
+		if err := fetch(traineeColumns+`, count(*) OVER ()`, &out.Total); err != nil {
 			return out, err
 		}
 		if len(out.Items) > 0 || offset == 0 {
@@ -233,20 +238,7 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	if out.Total == 0 || offset >= out.Total {
 		return out, nil
 	}
-	rows, err := s.query(ctx, `SELECT `+traineeColumns+` `+from+` WHERE `+cond+`
-		ORDER BY t.last_name, t.first_name, t.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t domain.Trainee
-		if err := scanTrainee(rows, &t); err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, t)
-	}
-	if err := rows.Err(); err != nil {
+	if err := fetch(traineeColumns); err != nil {
 		return out, err
 	}
 	return out, s.loadTraineeLinks(ctx, out.Items)
