@@ -49,7 +49,13 @@ func serveConfig(e env, name string, args []string) (config.Config, string, erro
 }
 
 func cmdServe(ctx context.Context, e env, args []string) error {
-	cfg, host, err := serveConfig(e, "serve", args)
+	return serve(ctx, e, "serve", args, nil)
+}
+
+// serve builds the server from the environment and flags, listens, runs
+// prepare (when not nil) and serves until ctx ends.
+func serve(ctx context.Context, e env, name string, args []string, prepare func(*server.Server, config.Config, net.Listener) error) error {
+	cfg, host, err := serveConfig(e, name, args)
 	if err != nil {
 		return err
 	}
@@ -62,6 +68,13 @@ func cmdServe(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		s.Close()
 		return err
+	}
+	if prepare != nil {
+		if err := prepare(s, cfg, ln); err != nil {
+			ln.Close()
+			s.Close()
+			return err
+		}
 	}
 	return s.Serve(ctx, ln)
 }
@@ -69,36 +82,21 @@ func cmdServe(ctx context.Context, e env, args []string) error {
 // cmdDemo seeds the demo studio, mints a fresh key and serves exactly as
 // serve does.
 func cmdDemo(ctx context.Context, e env, args []string) error {
-	cfg, host, err := serveConfig(e, "demo", args)
-	if err != nil {
-		return err
-	}
-	logger := cfg.NewLogger(e.stderr)
-	s, err := server.New(ctx, cfg, logger, plugins(cfg)...)
-	if err != nil {
-		return err
-	}
-	studio, err := demo.Seed(ctx, s.Store())
-	if err != nil {
-		s.Close()
-		return err
-	}
-	key, err := mintDemoKey(ctx, s.Store(), studio)
-	if err != nil {
-		s.Close()
-		return err
-	}
-	ln, err := listen(host, cfg.Port)
-	if err != nil {
-		s.Close()
-		return err
-	}
-	base := cfg.BaseURL(ln.Addr().(*net.TCPAddr).Port)
-	where := cfg.DatabaseURL
-	if cfg.Engine() == store.EnginePostgres {
-		where = "PostgreSQL" // the URL may carry a password
-	}
-	fmt.Fprintf(e.stdout, `Perform demo: studio %q (slug %s) on %s.
+	return serve(ctx, e, "demo", args, func(s *server.Server, cfg config.Config, ln net.Listener) error {
+		studio, err := demo.Seed(ctx, s.Store())
+		if err != nil {
+			return err
+		}
+		key, err := mintDemoKey(ctx, s.Store(), studio)
+		if err != nil {
+			return err
+		}
+		base := cfg.BaseURL(ln.Addr().(*net.TCPAddr).Port)
+		where := cfg.DatabaseURL
+		if cfg.Engine() == store.EnginePostgres {
+			where = "PostgreSQL" // the URL may carry a password
+		}
+		fmt.Fprintf(e.stdout, `Perform demo: studio %q (slug %s) on %s.
   Lane:     %s/v1/automation
   API key:  %s
   Health:   %s/healthz
@@ -106,7 +104,8 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
 Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
 `, studio.Name, studio.Slug, where, base, key, base, base, key, base)
-	return s.Serve(ctx, ln)
+		return nil
+	})
 }
 
 // mintDemoKey revokes the keys earlier demo runs minted (so repeated runs
