@@ -134,12 +134,12 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
 		}
 	}()
-	rec2 := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
-	l.serve(rec2, r, rt, c)
-	if !keepsAnswer(rec2.Status) {
+	answer := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
+	l.serve(answer, r, rt, c)
+	if !keepsAnswer(answer.Status) {
 		return
 	}
-	if err := ss.FinishIdempotent(settle, rec, rec2.Status, rec2.body.Bytes()); err != nil {
+	if err := ss.FinishIdempotent(settle, rec, answer.Status, answer.body.Bytes()); err != nil {
 		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
 		return
 	}
