@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -20,7 +22,7 @@ func (a *Agent) withLease(ctx context.Context, name, owner string, fn func(ctx c
 	if !ok {
 		return errBusy
 	}
-	workCtx, cancel := context.WithCancelCause(ctx)
+	workCtx, cancel := context.WithCancelCause(context.WithValue(ctx, heldLeaseKey{}, &heldLease{name: name, owner: owner, outer: heldLeases(ctx)}))
 	done := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(a.leaseTTL / 3)
@@ -61,6 +63,48 @@ func (a *Agent) acquireLease(ctx context.Context, name, owner string) (bool, err
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
+}
+
+// heldLease is one lease the work in a context holds; leases nest (a
+// studio's key lease inside a phone's turn lease).
+type heldLease struct {
+	name, owner string
+	outer       *heldLease
+}
+
+type heldLeaseKey struct{}
+
+func heldLeases(ctx context.Context) *heldLease {
+	l, _ := ctx.Value(heldLeaseKey{}).(*heldLease)
+	return l
+}
+
+// execer is a database handle or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// fenceLease proves, right before a step that must happen once (committing
+// a reply, sending a chunk), that this context still holds the named lease,
+// and extends it. Renewal alone notices a lost lease only on its next tick;
+// without this fence a worker whose lease was taken over in between could
+// still act. Inside a transaction the renewal also locks the lease row until
+// the commit, so no one takes the lease over half-way.
+func (a *Agent) fenceLease(ctx context.Context, db execer, name string) error {
+	for l := heldLeases(ctx); l != nil; l = l.outer {
+		if l.name != name {
+			continue
+		}
+		res, err := db.ExecContext(ctx, a.q.renewLease, time.Now().Add(a.leaseTTL).UnixMilli(), name, l.owner)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errLeaseLost
+		}
+		return nil
+	}
+	return fmt.Errorf("fencing lease %s: this work does not hold it", name)
 }
 
 // waitLease is withLease that waits (up to the lease's life and a bit) for a

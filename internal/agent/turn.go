@@ -183,6 +183,9 @@ type decision struct {
 func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 	now := a.now()
 	return a.inTx(ctx, func(tx *sql.Tx) error {
+		if err := a.fenceLease(ctx, tx, "phone:"+t.Phone); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, a.q.startSending, d.outcome, t.ID)
 		if err != nil {
 			return err
@@ -242,6 +245,9 @@ func (a *Agent) sendChunks(ctx context.Context, t *turn) error {
 		return err
 	}
 	for _, c := range chunks {
+		if err := a.fenceLease(ctx, a.db, "phone:"+t.Phone); err != nil {
+			return err
+		}
 		if err := a.gateway.Send(ctx, c.conversation, c.text); err != nil {
 			var refused *SendError
 			if !errors.As(err, &refused) || !refused.Permanent() {

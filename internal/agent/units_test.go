@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -179,6 +180,29 @@ func TestLeases(t *testing.T) {
 		})
 		if !errors.Is(err, errLeaseLost) {
 			t.Fatalf("lost lease: %v", err)
+		}
+		// The fence knows at once, before renewal's next tick: a nested
+		// lease does not hide the outer one, and a lease this work never
+		// took is an error, not a pass.
+		err = a.withLease(ctx, "phone:f", "me", func(ctx context.Context) error {
+			return a.withLease(ctx, "studio:s", "me", func(ctx context.Context) error {
+				if err := a.fenceLease(ctx, st.DB(), "phone:f"); err != nil {
+					return fmt.Errorf("fence of a held lease: %w", err)
+				}
+				if err := a.fenceLease(ctx, st.DB(), "phone:other"); err == nil || errors.Is(err, errLeaseLost) {
+					return fmt.Errorf("fence of a lease never taken: %v", err)
+				}
+				if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:f"); err != nil {
+					return err
+				}
+				if err := a.fenceLease(ctx, st.DB(), "phone:f"); !errors.Is(err, errLeaseLost) {
+					return fmt.Errorf("fence of a taken-over lease: %v; want errLeaseLost", err)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	})
 }
