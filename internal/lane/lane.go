@@ -186,8 +186,7 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 }
 
 func (l *Lane) denyRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-	l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited,
-		Message: "Too many requests for this key. Wait " + (time.Duration(ratelimit.RetryAfterSeconds(d.RetryAfter)) * time.Second).String() + " (see Retry-After) and try again."})
+	l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message()})
 }
 
 // authenticate checks the studio API key on every request (no cache, so a

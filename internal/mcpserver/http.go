@@ -5,7 +5,6 @@ package mcpserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -143,8 +142,7 @@ const codeRateLimited = -32029
 // expect: HTTP 429 (Retry-After is set) with a JSON-RPC error whose message
 // says how long to wait.
 func DenyRateLimited(w http.ResponseWriter, _ *http.Request, d ratelimit.Decision) {
-	writeError(w, http.StatusTooManyRequests, codeRateLimited,
-		fmt.Sprintf("Too many requests for this studio key. Wait %d seconds (see Retry-After) and try again.", ratelimit.RetryAfterSeconds(d.RetryAfter)))
+	writeError(w, http.StatusTooManyRequests, codeRateLimited, d.Message())
 }
 
 // writeError answers with a JSON-RPC error that belongs to no request.

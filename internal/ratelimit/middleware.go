@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"net"
 	"net/http"
@@ -56,6 +57,17 @@ func Middleware(l Limiter, deny Deny) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// Message is the one sentence every route says to a caller over its limit,
+// whatever envelope carries it.
+func (d Decision) Message() string {
+	n := RetryAfterSeconds(d.RetryAfter)
+	unit := "seconds"
+	if n == 1 {
+		unit = "second"
+	}
+	return fmt.Sprintf("Too many requests: the limit is %d per window. Wait %d %s (see Retry-After) and try again.", d.Limit, n, unit)
 }
 
 // RetryAfterSeconds rounds a wait up to whole seconds, at least one.

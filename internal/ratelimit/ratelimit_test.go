@@ -269,6 +269,17 @@ func TestRetryAfterSeconds(t *testing.T) {
 	}
 }
 
+func TestDecisionMessage(t *testing.T) {
+	for d, want := range map[Decision]string{
+		{Limit: 120, RetryAfter: 300 * time.Millisecond}: "Too many requests: the limit is 120 per window. Wait 1 second (see Retry-After) and try again.",
+		{Limit: 5, RetryAfter: 2500 * time.Millisecond}:  "Too many requests: the limit is 5 per window. Wait 3 seconds (see Retry-After) and try again.",
+	} {
+		if got := d.Message(); got != want {
+			t.Errorf("%+v: %q, want %q", d, got, want)
+		}
+	}
+}
+
 func BenchmarkMemoryAllow(b *testing.B) {
 	m := NewMemory(1<<30, time.Minute)
 	ctx := context.Background()

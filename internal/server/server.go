@@ -382,7 +382,7 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 func denyRateLimited(w http.ResponseWriter, _ *http.Request, d ratelimit.Decision) {
 	writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": map[string]string{
 		"code":    "RATE_LIMITED",
-		"message": fmt.Sprintf("Too many requests for this key. Wait %d seconds (see Retry-After) and try again.", ratelimit.RetryAfterSeconds(d.RetryAfter)),
+		"message": d.Message(),
 	}})
 }
 
