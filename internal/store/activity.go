@@ -15,13 +15,13 @@ import (
 const formTemplateColumns = `f.id, f.name, f.description, f.fields, f.created_at`
 
 func scanFormTemplate(row interface{ Scan(...any) error }, f *domain.FormTemplate) error {
-	var desc sql.NullString
+	var desc sql.Null[string]
 	var fields string
 	var created int64
 	if err := row.Scan(&f.ID, &f.Name, &desc, &fields, &created); err != nil {
 		return err
 	}
-	f.Description, f.CreatedAt = nullString(desc), fromMS(created)
+	f.Description, f.CreatedAt = valueOrNil(desc), fromMS(created)
 	f.Fields = []domain.FormField{}
 	if fields != "" {
 		if err := json.Unmarshal([]byte(fields), &f.Fields); err != nil {
@@ -66,16 +66,16 @@ const formAssignmentColumns = `a.id, a.trainee_id, a.form_template_id, f.name, a
 
 func scanFormAssignment(row interface{ Scan(...any) error }, a *domain.FormAssignment, extra ...any) error {
 	var due, announced sql.NullInt64
-	var prompt, values sql.NullString
-	var notify sql.NullBool
+	var prompt, values sql.Null[string]
+	var notify sql.Null[bool]
 	var created int64
 	if err := row.Scan(append([]any{&a.ID, &a.TraineeID, &a.FormTemplateID, &a.FormName, &due, &prompt, &notify, &values, &a.Status, &announced, &created}, extra...)...); err != nil {
 		return err
 	}
 	a.DueAt, a.AnnouncedAt, a.CreatedAt = fromNullMS(due), fromNullMS(announced), fromMS(created)
-	a.Prompt, a.Notify = nullString(prompt), nullBool(notify)
-	if values.Valid && values.String != "" {
-		a.FieldValues = json.RawMessage(values.String)
+	a.Prompt, a.Notify = valueOrNil(prompt), valueOrNil(notify)
+	if values.V != "" {
+		a.FieldValues = json.RawMessage(values.V)
 	}
 	return nil
 }
@@ -153,11 +153,11 @@ func (s *studioStore) ListFormResponses(ctx context.Context, traineeID string, p
 		`FROM form_responses r JOIN form_templates f ON f.studio_id = r.studio_id AND f.id = r.form_template_id`,
 		`r.studio_id = ? AND r.trainee_id = ?`, `r.submitted_at DESC, r.id DESC`, []any{s.studioID, traineeID}, page,
 		func(rows *sql.Rows) (r domain.FormResponse, err error) {
-			var assignment sql.NullString
+			var assignment sql.Null[string]
 			var answers string
 			var submitted int64
 			err = rows.Scan(&r.ID, &r.TraineeID, &r.FormTemplateID, &r.FormName, &assignment, &answers, &submitted)
-			r.AssignmentID, r.Answers, r.SubmittedAt = nullString(assignment), json.RawMessage(answers), fromMS(submitted)
+			r.AssignmentID, r.Answers, r.SubmittedAt = valueOrNil(assignment), json.RawMessage(answers), fromMS(submitted)
 			return
 		})
 }
@@ -203,13 +203,13 @@ func (s *studioStore) CreateWeight(ctx context.Context, w *domain.Weight) error 
 const taskColumns = `k.id, k.title, k.client_id, k.detail, k.due_at, k.priority, k.coach_id, k.status, k.snooze_until, k.source, k.created_at, k.updated_at`
 
 func scanTask(row interface{ Scan(...any) error }, t *domain.Task) error {
-	var client, detail, coach sql.NullString
+	var client, detail, coach sql.Null[string]
 	var due, snooze sql.NullInt64
 	var created, updated int64
 	if err := row.Scan(&t.ID, &t.Title, &client, &detail, &due, &t.Priority, &coach, &t.Status, &snooze, &t.Source, &created, &updated); err != nil {
 		return err
 	}
-	t.ClientID, t.Detail, t.CoachID = nullString(client), nullString(detail), nullString(coach)
+	t.ClientID, t.Detail, t.CoachID = valueOrNil(client), valueOrNil(detail), valueOrNil(coach)
 	t.DueAt, t.SnoozeUntil = fromNullMS(due), fromNullMS(snooze)
 	t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
 	return nil
@@ -319,11 +319,11 @@ func (s *studioStore) ListNotifications(ctx context.Context, page Page) (List[do
 	return listPage(ctx, s, `n.id, n.trainee_id, n.kind, n.source, n.payload, n.created_at`, `FROM notifications n`,
 		`n.studio_id = ?`, `n.created_at DESC, n.id DESC`, []any{s.studioID}, page,
 		func(r *sql.Rows) (n domain.Notification, err error) {
-			var payload sql.NullString
+			var payload sql.Null[string]
 			var created int64
 			err = r.Scan(&n.ID, &n.TraineeID, &n.Kind, &n.Source, &payload, &created)
-			if payload.Valid && payload.String != "" {
-				n.Payload = json.RawMessage(payload.String)
+			if payload.V != "" {
+				n.Payload = json.RawMessage(payload.V)
 			}
 			n.CreatedAt = fromMS(created)
 			return

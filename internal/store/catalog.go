@@ -58,13 +58,13 @@ func nameSearch(where string, args []any, column, search string) (string, []any)
 const coachColumns = `c.id, c.name, c.phone, c.email, c.active, c.last_active_at, c.created_at`
 
 func scanCoach(row interface{ Scan(...any) error }, c *domain.Coach, extra ...any) error {
-	var phone, email sql.NullString
+	var phone, email sql.Null[string]
 	var lastActive sql.NullInt64
 	var created int64
 	if err := row.Scan(append([]any{&c.ID, &c.Name, &phone, &email, &c.Active, &lastActive, &created}, extra...)...); err != nil {
 		return err
 	}
-	c.Phone, c.Email = nullString(phone), nullString(email)
+	c.Phone, c.Email = valueOrNil(phone), valueOrNil(email)
 	c.LastActiveAt = fromNullMS(lastActive)
 	c.CreatedAt = fromMS(created)
 	return nil
@@ -151,13 +151,13 @@ func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
 const productColumns = `p.id, p.name, p.price, p.currency, p.duration_days, p.active, p.created_at`
 
 func scanProduct(row interface{ Scan(...any) error }, p *domain.Product) error {
-	var price sql.NullFloat64
-	var duration sql.NullInt64
+	var price sql.Null[float64]
+	var duration sql.Null[int]
 	var created int64
 	if err := row.Scan(&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created); err != nil {
 		return err
 	}
-	p.Price, p.DurationDays, p.CreatedAt = nullFloat(price), nullInt(duration), fromMS(created)
+	p.Price, p.DurationDays, p.CreatedAt = valueOrNil(price), valueOrNil(duration), fromMS(created)
 	return nil
 }
 
@@ -197,13 +197,13 @@ const subscriptionColumns = `b.id, b.trainee_id, b.product_id, p.name, b.started
 const subscriptionFrom = ` FROM subscriptions b JOIN products p ON p.studio_id = b.studio_id AND p.id = b.product_id`
 
 func scanSubscription(row interface{ Scan(...any) error }, b *domain.Subscription) error {
-	var ends sql.NullString
-	var price sql.NullFloat64
+	var ends sql.Null[string]
+	var price sql.Null[float64]
 	var created int64
 	if err := row.Scan(&b.ID, &b.TraineeID, &b.ProductID, &b.ProductName, &b.StartedOn, &ends, &price, &b.Currency, &b.Status, &created); err != nil {
 		return err
 	}
-	b.EndsOn, b.Price, b.CreatedAt = nullString(ends), nullFloat(price), fromMS(created)
+	b.EndsOn, b.Price, b.CreatedAt = valueOrNil(ends), valueOrNil(price), fromMS(created)
 	return nil
 }
 
@@ -276,13 +276,13 @@ func (s *studioStore) SetSubscriptionState(ctx context.Context, id, state string
 const programTemplateColumns = `m.id, m.name, m.description, m.weeks, m.created_at`
 
 func scanProgramTemplate(row interface{ Scan(...any) error }, m *domain.ProgramTemplate) error {
-	var desc sql.NullString
-	var weeks sql.NullInt64
+	var desc sql.Null[string]
+	var weeks sql.Null[int]
 	var created int64
 	if err := row.Scan(&m.ID, &m.Name, &desc, &weeks, &created); err != nil {
 		return err
 	}
-	m.Description, m.Weeks, m.CreatedAt = nullString(desc), nullInt(weeks), fromMS(created)
+	m.Description, m.Weeks, m.CreatedAt = valueOrNil(desc), valueOrNil(weeks), fromMS(created)
 	return nil
 }
 

@@ -17,14 +17,14 @@ import (
 const studioColumns = `s.id, s.name, s.slug, s.region, s.tier, s.settings, s.created_at`
 
 func scanStudio(row interface{ Scan(...any) error }, st *domain.Studio, extra ...any) error {
-	var settings sql.NullString
+	var settings sql.Null[string]
 	var created int64
 	dest := append([]any{&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &created}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return err
 	}
-	if settings.Valid && settings.String != "" {
-		st.Settings = json.RawMessage(settings.String)
+	if settings.V != "" {
+		st.Settings = json.RawMessage(settings.V)
 	}
 	st.CreatedAt = fromMS(created)
 	return nil
@@ -157,7 +157,7 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	var st domain.Studio
 	var created int64
 	var lastUsed, revoked, studioCreated sql.NullInt64
-	var settings sql.NullString
+	var settings sql.Null[string]
 	err := s.queryRow(ctx, `SELECT `+apiKeyColumns+`, `+studioColumns+`
 		FROM api_keys k JOIN studios s ON s.id = k.studio_id WHERE k.hash = ?`, hash).Scan(
 		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked,
@@ -168,8 +168,8 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	k.CreatedAt = fromMS(created)
 	k.LastUsedAt = fromNullMS(lastUsed)
 	k.RevokedAt = fromNullMS(revoked)
-	if settings.Valid && settings.String != "" {
-		st.Settings = json.RawMessage(settings.String)
+	if settings.V != "" {
+		st.Settings = json.RawMessage(settings.V)
 	}
 	st.CreatedAt = fromMS(studioCreated.Int64)
 	return k, st, nil

@@ -186,7 +186,7 @@ var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine strin
 func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error {
 	type row struct {
 		studioID, id, first, last, phone string
-		email                            sql.NullString
+		email                            sql.Null[string]
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT studio_id, id, first_name, last_name, phone, email FROM trainees`)
 	if err != nil {
@@ -207,10 +207,10 @@ func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error
 	}
 	update := rebind(engine, `UPDATE trainees SET search_doc = ? WHERE studio_id = ? AND id = ?`)
 	for _, r := range all {
-		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, nullString(r.email)), r.studioID, r.id); err != nil {
+		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, valueOrNil(r.email)), r.studioID, r.id); err != nil {
 			return err
 		}
-		suffixes := DigitSuffixes(r.phone, r.first, r.last, r.email.String)
+		suffixes := DigitSuffixes(r.phone, r.first, r.last, r.email.V)
 		if err := writeDigitSuffixes(ctx, tx, engine, r.studioID, r.id, suffixes); err != nil {
 			return err
 		}

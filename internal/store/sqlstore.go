@@ -344,36 +344,12 @@ func fromNullMS(v sql.NullInt64) *time.Time {
 	return &t
 }
 
-func nullString(v sql.NullString) *string {
+// valueOrNil turns a nullable column into the domain's optional field.
+func valueOrNil[T any](v sql.Null[T]) *T {
 	if !v.Valid {
 		return nil
 	}
-	s := v.String
-	return &s
-}
-
-func nullFloat(v sql.NullFloat64) *float64 {
-	if !v.Valid {
-		return nil
-	}
-	f := v.Float64
-	return &f
-}
-
-func nullInt(v sql.NullInt64) *int {
-	if !v.Valid {
-		return nil
-	}
-	i := int(v.Int64)
-	return &i
-}
-
-func nullBool(v sql.NullBool) *bool {
-	if !v.Valid {
-		return nil
-	}
-	b := v.Bool
-	return &b
+	return &v.V
 }
 
 // now is the store's clock in milliseconds, truncated so a value written

@@ -133,17 +133,17 @@ const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.bir
 	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
 
 func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee, extra ...any) error {
-	var email, birth, gender, goal, started sql.NullString
-	var height, weight sql.NullFloat64
-	var steps sql.NullInt64
+	var email, birth, gender, goal, started sql.Null[string]
+	var height, weight sql.Null[float64]
+	var steps sql.Null[int]
 	var created, updated int64
 	if err := row.Scan(append([]any{&t.ID, &t.FirstName, &t.LastName, &t.Phone, &email, &birth, &gender, &height, &weight,
 		&goal, &steps, &t.Status, &started, &created, &updated}, extra...)...); err != nil {
 		return err
 	}
-	t.Email, t.BirthDate, t.Gender, t.Goal, t.StartedOn = nullString(email), nullString(birth), nullString(gender), nullString(goal), nullString(started)
-	t.HeightCm, t.WeightKg = nullFloat(height), nullFloat(weight)
-	t.StepsGoal = nullInt(steps)
+	t.Email, t.BirthDate, t.Gender, t.Goal, t.StartedOn = valueOrNil(email), valueOrNil(birth), valueOrNil(gender), valueOrNil(goal), valueOrNil(started)
+	t.HeightCm, t.WeightKg = valueOrNil(height), valueOrNil(weight)
+	t.StepsGoal = valueOrNil(steps)
 	t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
 	t.Tags, t.CoachIDs = []string{}, []string{}
 	return nil
