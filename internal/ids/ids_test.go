@@ -47,3 +47,22 @@ func TestIdsSortByCreation(t *testing.T) {
 		t.Errorf("later id %q sorts before earlier %q", b, a)
 	}
 }
+
+// KindOf reads ids from callers, so any string is fair game: it never
+// panics, and whenever Is accepts an id for a kind, KindOf names that kind.
+func FuzzKindOf(f *testing.F) {
+	for _, s := range []string{"trn_06h2rr9qjj9rg0t22j6x4h992g", "prd_", "_", "", "tsk_1_2", "key_pf_live_x", "TRN_1", "trn__", "\xff_\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k, known := KindOf(s)
+		if known && !strings.HasPrefix(s, string(k)+"_") {
+			t.Fatalf("KindOf(%q) = %q, which is not its prefix", s, k)
+		}
+		for kind := range kinds {
+			if Is(s, kind) && (k != kind || !known) {
+				t.Fatalf("Is(%q, %q) but KindOf says %q, %v", s, kind, k, known)
+			}
+		}
+	})
+}
