@@ -206,16 +206,14 @@ func dumpState(t *testing.T, st store.Store) {
 	}
 }
 
-var stateForDump store.Store
-
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+// waitFor polls cond until it holds; on a timeout it logs st's agent
+// tables before failing.
+func waitFor(t *testing.T, st store.Store, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !cond() {
 		if time.Now().After(deadline) {
-			if stateForDump != nil {
-				dumpState(t, stateForDump)
-			}
+			dumpState(t, st)
 			t.Fatalf("timed out after %s waiting for %s", timeout, what)
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -225,7 +223,7 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 func waitIdle(t *testing.T, st store.Store, timeout time.Duration) {
 	t.Helper()
 	q := `SELECT count(*) FROM river_job WHERE kind = 'agent_reply' AND state NOT IN ('completed', 'discarded', 'cancelled')`
-	waitFor(t, timeout, "every reply job to finish", func() bool {
+	waitFor(t, st, timeout, "every reply job to finish", func() bool {
 		var n int
 		if err := st.DB().QueryRow(q).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -279,7 +277,6 @@ func TestCrashMidTurnPostgres(t *testing.T) {
 // runCrashScenario kills the server twice: once while the model is thinking
 // (nothing sent yet), once while the second of three chunks is in flight.
 func runCrashScenario(t *testing.T, st store.Store, databaseURL string) {
-	stateForDump = st
 	seedCoaches(t, st, "0521000001", "0521000002")
 
 	inModel := make(chan struct{}, 1)
@@ -326,7 +323,7 @@ func runCrashScenario(t *testing.T, st store.Store, databaseURL string) {
 	killed := time.Now()
 	close(releaseModel)
 	b := start(t, databaseURL, "b", llm, sms)
-	waitFor(t, 120*time.Second, "the first question's three chunks", func() bool {
+	waitFor(t, st, 120*time.Second, "the first question's three chunks", func() bool {
 		return len(countTexts(sms.Sent(), "conv-1")) == 3
 	})
 	t.Logf("killed while the model thought: answered %s after the kill", time.Since(killed).Round(100*time.Millisecond))
@@ -342,7 +339,7 @@ func runCrashScenario(t *testing.T, st store.Store, databaseURL string) {
 	killed = time.Now()
 	close(releaseChunk)
 	c := start(t, databaseURL, "c", llm, sms)
-	waitFor(t, 120*time.Second, "the second question's three chunks", func() bool {
+	waitFor(t, st, 120*time.Second, "the second question's three chunks", func() bool {
 		return len(countTexts(sms.Sent(), "conv-2")) == 3
 	})
 	t.Logf("killed with a chunk in flight: finished sending %s after the kill", time.Since(killed).Round(100*time.Millisecond))
@@ -435,7 +432,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		t.Log("instance x ran no turn; nothing to kill")
 	}
 	close(releaseX)
-	waitFor(t, 150*time.Second, "a reply to every burst", func() bool {
+	waitFor(t, st, 150*time.Second, "a reply to every burst", func() bool {
 		seen := map[string]bool{}
 		for _, s := range sms.Sent() {
 			seen[s.ConversationID] = true
