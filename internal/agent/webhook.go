@@ -138,7 +138,10 @@ func (a *Agent) HandleInbound(ctx context.Context, in Inbound) (int, error) {
 		}
 		return 0, nil
 	}
-	return 1, a.intake.add(ctx, pendingMessage{phone: key, conversationID: in.ConversationID, text: text, receivedAt: a.now().UnixMilli()})
+	if err := a.intake.add(ctx, pendingMessage{phone: key, conversationID: in.ConversationID, text: text, receivedAt: a.now().UnixMilli()}); err != nil {
+		return 0, err
+	}
+	return 1, nil
 }
 
 func writeError(w http.ResponseWriter, reqID string, status int, code, message string) {

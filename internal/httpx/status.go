@@ -25,6 +25,15 @@ func (s *StatusWriter) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
+// Sent is the status the client got: Status, or 200 when the handler wrote
+// nothing at all (net/http answers 200 then).
+func (s *StatusWriter) Sent() int {
+	if s.Status == 0 {
+		return http.StatusOK
+	}
+	return s.Status
+}
+
 func (s *StatusWriter) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()

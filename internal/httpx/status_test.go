@@ -29,3 +29,14 @@ func TestStatusWriterRemembersTheFirstStatus(t *testing.T) {
 		t.Error("ResponseController cannot reach the writer underneath")
 	}
 }
+
+func TestStatusWriterSent(t *testing.T) {
+	sw := &StatusWriter{ResponseWriter: httptest.NewRecorder()}
+	if sw.Sent() != http.StatusOK || sw.Status != 0 {
+		t.Errorf("nothing written: Sent %d, Status %d; want 200 and 0", sw.Sent(), sw.Status)
+	}
+	sw.WriteHeader(http.StatusNotFound)
+	if sw.Sent() != http.StatusNotFound {
+		t.Errorf("Sent = %d after a 404", sw.Sent())
+	}
+}

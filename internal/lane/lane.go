@@ -156,10 +156,7 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 		sw := &httpx.StatusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		ri := infoFrom(r.Context())
-		status := sw.Status
-		if status == 0 {
-			status = http.StatusOK
-		}
+		status := sw.Sent()
 		elapsed := time.Since(start)
 		route := ri.route
 		if route == "" {

@@ -20,10 +20,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		sw := &httpx.StatusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
-		status := sw.Status
-		if status == 0 {
-			status = http.StatusOK
-		}
+		status := sw.Sent()
 		route := r.Pattern // set in place by the mux
 		if strings.HasPrefix(r.URL.Path, lane.Prefix+"/") {
 			route = s.routes.name(r)
