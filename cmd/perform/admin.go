@@ -16,6 +16,7 @@ import (
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -119,22 +120,19 @@ func studioBySlug(ctx context.Context, st store.Store, slug string) (domain.Stud
 	return s, err
 }
 
-// mintKey creates an API key for the studio within its tier's key limit and
-// returns the key (the only time it exists in clear).
-func mintKey(ctx context.Context, st store.Store, studio domain.Studio, name string) (string, domain.APIKey, error) {
+// mintKey creates an API key for the studio within its tier's key limit
+// (store.MintAPIKey, which also audits it) and returns the key (the only
+// time it exists in clear).
+func mintKey(ctx context.Context, st store.Store, studio domain.Studio, name string, scopes []string) (string, domain.APIKey, error) {
 	key := auth.NewKey()
-	k := domain.APIKey{StudioID: studio.ID, Name: name, Prefix: auth.Display(key), Hash: auth.Hash(key)}
-	err := st.InTx(ctx, func(tx store.Store) error {
-		live, err := tx.CountLiveAPIKeys(ctx, studio.ID)
-		if err != nil {
-			return err
-		}
-		if limit := studio.Limits().MaxAPIKeys; live >= limit {
-			return fmt.Errorf("studio %s is on the %s tier, which allows %d live API keys, and has %d; revoke one with perform key revoke PREFIX (see perform key list --studio %s)",
-				studio.Slug, studio.Limits().Name, limit, live, studio.Slug)
-		}
-		return tx.CreateAPIKey(ctx, &k)
-	})
+	k := domain.APIKey{StudioID: studio.ID, Name: name, Prefix: auth.Display(key), Hash: auth.Hash(key), Scopes: scopes}
+	ev := &domain.AuditEvent{CredentialID: "cli", Method: "POST", Route: "perform key create", Status: 201, Source: domain.SourceCLI, RequestID: ids.New(ids.Request)}
+	err := st.MintAPIKey(ctx, &k, studio.Limits().MaxAPIKeys, ev)
+	var le *store.LimitError
+	if errors.As(err, &le) {
+		return "", k, fmt.Errorf("studio %s is on the %s tier, which allows %d live API keys, and has %d; revoke one with perform key revoke PREFIX (see perform key list --studio %s)",
+			studio.Slug, studio.Limits().Name, le.Limit, le.Count, studio.Slug)
+	}
 	return key, k, err
 }
 
@@ -142,6 +140,7 @@ func cmdKeyCreate(ctx context.Context, e env, args []string) error {
 	fs := newFlags("key create")
 	slug := fs.String("studio", "", "the studio's slug")
 	name := fs.String("name", "", "what the key is for, e.g. the integration's name")
+	scopeList := fs.String("scopes", "", "what the key may do, comma-separated: studio:read, studio:write, studio:admin (default all three)")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {
 		return err
@@ -154,13 +153,17 @@ func cmdKeyCreate(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	key, k, err := mintKey(ctx, st, studio, strings.TrimSpace(*name))
+	scopes, err := auth.ParseScopes(*scopeList)
+	if err != nil {
+		return usagef("--scopes: %v", err)
+	}
+	key, k, err := mintKey(ctx, st, studio, strings.TrimSpace(*name), scopes)
 	if err != nil {
 		return err
 	}
 	// The key alone on stdout, so it can be captured; the rest on stderr.
 	fmt.Fprintln(e.stdout, key)
-	fmt.Fprintf(e.stderr, "Created API key %s (%s) for studio %s. It is shown only this once: store it now.\n", k.Prefix, k.ID, studio.Slug)
+	fmt.Fprintf(e.stderr, "Created API key %s (%s) for studio %s with scopes %s. It is shown only this once: store it now.\n", k.Prefix, k.ID, studio.Slug, strings.Join(k.Scopes, ", "))
 	return nil
 }
 
@@ -196,7 +199,7 @@ func cmdKeyList(ctx context.Context, e env, args []string) error {
 		if k.RevokedAt != nil {
 			revoked = "revoked " + stamp(*k.RevokedAt)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\tcreated %s\t%s\t%s\n", k.Prefix, k.ID, k.Name, stamp(k.CreatedAt), lastUsed, revoked)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tcreated %s\t%s\t%s\n", k.Prefix, k.ID, k.Name, strings.Join(k.Scopes, ","), stamp(k.CreatedAt), lastUsed, revoked)
 	}
 	return tw.Flush()
 }

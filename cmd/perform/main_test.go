@@ -191,13 +191,26 @@ func TestKeyLifecycle(t *testing.T) {
 
 			audit := perform(t, db, "audit", "--studio", "ayelet")
 			lines := strings.Split(strings.TrimSpace(audit.stdout), "\n")
-			if audit.code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "401") || !strings.Contains(lines[1], "200") ||
-				!strings.Contains(lines[1], "GET") || !strings.Contains(lines[1], "/validate") {
+			// Newest first; the key's creation is audited too.
+			if audit.code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "401") || !strings.Contains(lines[1], "200") ||
+				!strings.Contains(lines[1], "GET") || !strings.Contains(lines[1], "/validate") || !strings.Contains(lines[2], "perform key create") {
 				t.Fatalf("audit: %+v", audit)
 			}
 
+			// A restricted key, and a scope that does not exist.
+			if r := perform(t, db, "key", "create", "--studio", "ayelet", "--name", "k", "--scopes", "studio:read,studio:root"); r.code == 0 ||
+				!strings.Contains(r.stderr, `"studio:root" is not a scope`) || r.stdout != "" {
+				t.Fatalf("unknown scope: %+v", r)
+			}
+			if r := perform(t, db, "key", "create", "--studio", "ayelet", "--name", "k", "--scopes", "studio:read"); r.code != 0 ||
+				!strings.Contains(r.stderr, "with scopes studio:read.") {
+				t.Fatalf("read-only key: %+v", r)
+			}
+			if r := perform(t, db, "key", "list", "--studio", "ayelet"); !strings.Contains(r.stdout, "studio:read,studio:write,studio:admin") || !regexp.MustCompile(`\sstudio:read\s`).MatchString(r.stdout) {
+				t.Fatalf("key list shows no scopes: %q", r.stdout)
+			}
 			// The free tier allows 3 live keys; the revoked one does not count.
-			for i := range 3 {
+			for i := range 2 {
 				if r := perform(t, db, "key", "create", "--studio", "ayelet", "--name", "k"); r.code != 0 {
 					t.Fatalf("key %d: %+v", i+1, r)
 				}

@@ -80,13 +80,6 @@ func (a *Agent) studioKey(ctx context.Context, t *turn, coach store.CoachRef) (a
 // studio's settings, in one transaction. A studio at its plan's key limit
 // gets a sentence instead.
 func (a *Agent) mint(ctx context.Context, studio domain.Studio, all map[string]json.RawMessage) (string, decision, bool, error) {
-	live, err := a.st.CountLiveAPIKeys(ctx, studio.ID)
-	if err != nil {
-		return "", decision{}, false, err
-	}
-	if live >= studio.Limits().MaxAPIKeys {
-		return "", decision{messages: []string{msgKeyLimit}, outcome: "key_limit"}, true, nil
-	}
 	now := a.now().UTC()
 	key := auth.NewKey()
 	rec := &domain.APIKey{
@@ -95,18 +88,24 @@ func (a *Agent) mint(ctx context.Context, studio domain.Studio, all map[string]j
 		Name:      KeyName,
 		Prefix:    auth.Display(key),
 		Hash:      auth.Hash(key),
+		Scopes:    auth.AssistantScopes, // the coach tools read and write; nothing admin
 		CreatedAt: now,
 	}
 	settings, err := withAgentSettings(all, agentSettings{APIKey: a.box.Seal(key, studio.ID), KeyID: rec.ID, ConnectedAt: &now})
 	if err != nil {
 		return "", decision{}, false, err
 	}
+	ev := &domain.AuditEvent{CredentialID: rec.ID, Method: "POST", Route: "assistant key mint", Status: 201, Source: domain.SourceAgent}
 	err = a.st.InTx(ctx, func(tx store.Store) error {
-		if err := tx.CreateAPIKey(ctx, rec); err != nil {
+		if err := tx.MintAPIKey(ctx, rec, studio.Limits().MaxAPIKeys, ev); err != nil {
 			return err
 		}
 		return tx.UpdateStudioSettings(ctx, studio.ID, settings)
 	})
+	var le *store.LimitError
+	if errors.As(err, &le) {
+		return "", decision{messages: []string{msgKeyLimit}, outcome: "key_limit"}, true, nil
+	}
 	if err != nil {
 		return "", decision{}, false, fmt.Errorf("minting the agent's studio key: %w", err)
 	}

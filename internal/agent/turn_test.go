@@ -239,8 +239,10 @@ func TestKillSwitchAndReconnect(t *testing.T) {
 		// The lane audited the tool call as the agent's.
 		h.audit.Flush()
 		audit, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: 10})
-		if err != nil || len(audit.Items) != 1 || audit.Items[0].Source != domain.SourceAgent || audit.Items[0].CredentialID != keys[0].ID {
-			t.Fatalf("audit %+v, %v; want the search audited as the agent's, with its key", audit.Items, err)
+		// Newest first: the search, then the key's minting.
+		if err != nil || len(audit.Items) != 2 || audit.Items[0].Source != domain.SourceAgent || audit.Items[0].CredentialID != keys[0].ID ||
+			audit.Items[1].Route != "assistant key mint" || audit.Items[1].ResourceID != keys[0].ID {
+			t.Fatalf("audit %+v, %v; want the minting and the search audited as the agent's, with its key", audit.Items, err)
 		}
 
 		// The coach revokes the key in the studio's key list.

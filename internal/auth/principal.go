@@ -4,8 +4,10 @@ package auth
 
 import "context"
 
-// SourceHeader tells the lane which surface made a call (api, mcp or agent),
-// for the audit trail; the lane client sets it, the lane reads it.
+// SourceHeader names the calling surface (api, mcp or agent) on an
+// in-process request. The lane never reads it: the in-process transport
+// moves it into the context (see WithSource), and a request from the
+// network is always api, whatever it sends.
 const SourceHeader = "X-Perform-Source"
 
 // Principal is the authenticated caller of a request. The lane's auth
@@ -16,10 +18,11 @@ type Principal struct {
 	StudioSlug   string
 	Region       string
 	Tier         string
-	CredentialID string   // the API key id (or, later, the OAuth grant)
-	Subject      string   // coach or trainee id, when the credential names one
-	Scopes       []string // empty for a studio API key: it may do everything the lane offers
-	Source       string   // api, mcp or agent
+	Kind         CredentialKind // what the credential is
+	CredentialID string         // the API key id (or, later, the OAuth grant)
+	Subject      string         // coach or trainee id, when the credential names one (a studio key names none)
+	Scopes       []string       // what the credential may do; each lane route needs one
+	Source       string         // api, mcp or agent: from Perform's own surfaces only
 }
 
 type principalKey struct{}

@@ -224,6 +224,7 @@ type APIKey struct {
 	StudioID   string     `json:"studioId"`
 	Name       string     `json:"name"`
 	Prefix     string     `json:"prefix"`
+	Scopes     []string   `json:"scopes"` // what the key may do (auth.StudioScopes); empty at creation: the default
 	Hash       []byte     `json:"-"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	LastUsedAt *time.Time `json:"lastUsedAt"`
@@ -236,6 +237,7 @@ const (
 	SourceMCP   = "mcp"
 	SourceAgent = "agent"
 	SourceJob   = "job"
+	SourceCLI   = "cli" // the operator's perform commands (key create)
 )
 
 type AuditEvent struct {

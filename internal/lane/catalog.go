@@ -67,7 +67,7 @@ func (l *Lane) catalogRoutes() {
 		}
 		c.setResource(p.ID)
 		return p, nil
-	}, appOnly(), created())
+	}, admin(), created())
 	add(l, "PATCH", "/products/{id}", "Change a plan.", func(c *call, in *updateProductInput) (domain.Product, error) {
 		ss := c.studio()
 		p, err := lookup(c.ctx, ids.Product, c.id(), ss.GetProduct)
@@ -93,7 +93,7 @@ func (l *Lane) catalogRoutes() {
 			return p, err
 		}
 		return p, nil
-	}, appOnly(), idOf(ids.Product))
+	}, admin(), idOf(ids.Product))
 
 	add(l, "GET", "/program-templates", "The studio's program templates.", func(c *call, q *searchQuery) (listOf[domain.ProgramTemplate], error) {
 		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
@@ -106,13 +106,13 @@ func (l *Lane) catalogRoutes() {
 		}
 		c.setResource(t.ID)
 		return t, nil
-	}, appOnly(), created())
+	}, admin(), created())
 
 	add(l, "GET", "/forms", "The studio's form templates.", func(c *call, q *searchQuery) (listOf[domain.FormTemplate], error) {
 		res, err := c.studio().ListFormTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
 		return pageOf(res, q.page()), err
 	}, tool("list_forms"))
-	add(l, "POST", "/forms", "Create a form template.", l.createFormTemplate, appOnly(), created())
+	add(l, "POST", "/forms", "Create a form template.", l.createFormTemplate, admin(), created())
 }
 
 func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.FormTemplate, error) {

@@ -12,6 +12,7 @@ import (
 // Error codes of the envelope.
 const (
 	CodeUnauthorized     = "UNAUTHORIZED"
+	CodeForbidden        = "FORBIDDEN"
 	CodeNotFound         = "NOT_FOUND"
 	CodeConflict         = "CONFLICT"
 	CodeValidation       = "VALIDATION"

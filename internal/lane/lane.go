@@ -223,7 +223,9 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 		StudioSlug:   studio.Slug,
 		Region:       studio.Region,
 		Tier:         studio.Tier,
+		Kind:         auth.KindStudioKey,
 		CredentialID: key.ID,
+		Scopes:       key.Scopes,
 		Source:       sourceOf(r),
 	}
 	ri.principal = p

@@ -17,21 +17,32 @@ import (
 
 var pathParam = regexp.MustCompile(`\{([a-zA-Z]+)\}`)
 
+// scopeList is a route's scope as OpenAPI lists it under security.
+func scopeList(scope string) []any {
+	if scope == "" {
+		return []any{}
+	}
+	return []any{scope}
+}
+
 func (l *Lane) buildOpenAPI() []byte {
 	paths := map[string]map[string]any{}
 	for _, rt := range l.routes {
 		op := map[string]any{
 			"operationId": operationID(rt),
 			"summary":     rt.summary,
-			"security":    []any{map[string]any{"studioKey": []any{}}},
+			"security":    []any{map[string]any{"studioKey": scopeList(rt.scope)}},
 			"responses":   responses(rt),
 		}
 		if rt.tool != "" {
 			op["x-perform-tool"] = rt.tool
 		}
-		if rt.appOnly {
+		if rt.scope != "" {
+			op["x-perform-scope"] = rt.scope
+		}
+		if rt.adminOnly() {
 			op["x-perform-app-only"] = true
-			op["description"] = "For the studio's own apps; never exposed as an AI tool."
+			op["description"] = "For the studio's own apps (scope studio:admin); never exposed as an AI tool."
 		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
@@ -140,6 +151,9 @@ func responses(rt *route) map[string]any {
 		"422":                   withDesc("VALIDATION: the message names every bad field."),
 		"429":                   withDesc("RATE_LIMITED: wait Retry-After seconds."),
 		"500":                   withDesc("INTERNAL: nothing about the cause; quote the requestId."),
+	}
+	if rt.scope != "" {
+		out["403"] = withDesc("FORBIDDEN: the key lacks the scope " + rt.scope + "; the message says how to get a key that has it.")
 	}
 	if strings.Contains(rt.path, "{") || rt.method != http.MethodGet {
 		out["404"] = withDesc("NOT_FOUND: an id that is not in this studio; the message names where valid ids come from.")

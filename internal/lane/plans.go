@@ -42,10 +42,10 @@ func (l *Lane) planRoutes() {
 	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created(), idOf(ids.Trainee))
 	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)
-	}, appOnly(), idOf(ids.Subscription))
+	}, admin(), idOf(ids.Subscription))
 	add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubCancelled)
-	}, appOnly(), idOf(ids.Subscription))
+	}, admin(), idOf(ids.Subscription))
 }
 
 func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, error) {

@@ -68,7 +68,7 @@ func (l *Lane) traineeRecordRoutes() {
 		return pageOf(res, q.page()), err
 	}, tool("list_trainee_form_responses"), idOf(ids.Trainee))
 	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created(), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, appOnly(), created(), idOf(ids.Trainee))
+	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created(), idOf(ids.Trainee))
 
 	add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *call, q *pageQuery) (listOf[domain.Weight], error) {
 		ss := c.studio()
@@ -82,10 +82,10 @@ func (l *Lane) traineeRecordRoutes() {
 
 	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
-	}, appOnly(), created(), idOf(ids.Trainee))
+	}, admin(), created(), idOf(ids.Trainee))
 	add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *call, _ *noInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyWhatsAppInvite, nil)
-	}, appOnly(), created(), idOf(ids.Trainee))
+	}, admin(), created(), idOf(ids.Trainee))
 }
 
 func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, error) {

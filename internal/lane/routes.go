@@ -22,15 +22,18 @@ type route struct {
 	method  string
 	path    string // relative to Prefix, with {id} wildcards
 	summary string
-	// tool is the coach tool that calls this endpoint; appOnly marks the
-	// endpoints that exist for the studio's own apps and never become tools.
-	tool    string
-	appOnly bool
-	idKind  ids.Kind // the kind of the {id} wildcard, if any
-	status  int      // success status
-	input   *inputSchema
-	output  *jsonschema.Schema
-	handle  func(c *call) (any, error)
+	// tool is the coach tool that calls this endpoint.
+	tool string
+	// scope is what the caller's credential must hold: studio:read for
+	// reads, studio:write for writes, studio:admin for the endpoints that
+	// exist for the studio's own apps and never become tools. "" (only
+	// /validate) lets any authenticated key in.
+	scope  string
+	idKind ids.Kind // the kind of the {id} wildcard, if any
+	status int      // success status
+	input  *inputSchema
+	output *jsonschema.Schema
+	handle func(c *call) (any, error)
 }
 
 // call is one request as a handler sees it.
@@ -77,14 +80,18 @@ type noInput struct{}
 type opt func(*route)
 
 func tool(name string) opt { return func(r *route) { r.tool = name } }
-func appOnly() opt         { return func(r *route) { r.appOnly = true } }
+func admin() opt           { return func(r *route) { r.scope = auth.ScopeStudioAdmin } }
+func anyScope() opt        { return func(r *route) { r.scope = "" } }
 func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
 func idOf(k ids.Kind) opt  { return func(r *route) { r.idKind = k } }
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
 func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in *In) (Out, error), opts ...opt) {
-	rt := &route{method: method, path: path, summary: summary, status: http.StatusOK, input: schemaFor[In]()}
+	rt := &route{method: method, path: path, summary: summary, status: http.StatusOK, input: schemaFor[In](), scope: auth.ScopeStudioRead}
+	if isWrite(method) {
+		rt.scope = auth.ScopeStudioWrite
+	}
 	out, err := jsonschema.For[Out](inferOptions)
 	if err != nil {
 		panic("lane: output schema of " + path + ": " + err.Error())
@@ -134,6 +141,10 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			}
 		}()
 		p, _ := auth.PrincipalFrom(r.Context())
+		if rt.scope != "" && !p.Has(rt.scope) {
+			l.writeError(w, r, forbidden(rt, p))
+			return
+		}
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
 		if keys := r.Header.Values(IdempotencyHeader); len(keys) > 0 && isWrite(r.Method) {
 			l.idempotent(w, r, rt, c, keys)
@@ -141,6 +152,23 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		}
 		l.serve(w, r, rt, c)
 	})
+}
+
+// adminOnly reports whether the route is for the studio's own apps only.
+func (rt *route) adminOnly() bool { return rt.scope == auth.ScopeStudioAdmin }
+
+// forbidden is the one answer to a credential without the route's scope.
+func forbidden(rt *route, p *auth.Principal) *Error {
+	has := "none"
+	if len(p.Scopes) > 0 {
+		has = strings.Join(p.Scopes, ", ")
+	}
+	msg := fmt.Sprintf("%s %s needs the scope %s, and this key has %s. Use a key that has %s: the studio creates one with perform key create --studio SLUG --name NAME --scopes %s (or POST %s/keys).",
+		rt.method, Prefix+rt.path, rt.scope, has, rt.scope, rt.scope, Prefix)
+	if rt.adminOnly() {
+		msg += " This endpoint is for the studio's own apps; no AI tool calls it."
+	}
+	return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: msg}
 }
 
 // serve runs the route's handler and writes its answer.

@@ -9,7 +9,7 @@ import (
 
 func TestNewBuildsEveryRouteSchema(t *testing.T) {
 	l := New(Options{})
-	if len(l.routes) != 39 {
+	if len(l.routes) != 40 {
 		t.Fatalf("expected the full endpoint list, got %d routes", len(l.routes))
 	}
 	var doc map[string]any

@@ -1,12 +1,12 @@
 package lane
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
@@ -20,6 +20,20 @@ type studioInfo struct {
 	Slug   string `json:"slug"`
 	Region string `json:"region"`
 	Tier   string `json:"tier"`
+	// What the credential is and may do.
+	Credential string   `json:"credential"`
+	Scopes     []string `json:"scopes"`
+}
+
+type createKeyInput struct {
+	Name   string   `json:"name" jsonschema:"What the key is for, e.g. the integration's name." lane:"minLength=1,maxLength=200"`
+	Scopes []string `json:"scopes,omitempty" jsonschema:"What the key may do: any of studio:read, studio:write, studio:admin. When omitted the key gets all three." lane:"maxItems=3"`
+}
+
+// createdKey is the one answer that carries a key in clear.
+type createdKey struct {
+	domain.APIKey
+	Key string `json:"key"`
 }
 
 type coachInput struct {
@@ -65,15 +79,16 @@ type tasksQuery struct {
 
 func (l *Lane) studioRoutes() {
 	add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *call, _ *noInput) (studioInfo, error) {
-		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier}, nil
-	})
+		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier,
+			Credential: string(c.p.Kind), Scopes: c.p.Scopes}, nil
+	}, anyScope())
 
 	add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *call, q *pageQuery) (listOf[domain.Coach], error) {
 		res, err := c.studio().ListCoaches(c.ctx, q.page())
 		return pageOf(res, q.page()), err
 	}, tool("list_coaches"))
-	add(l, "POST", "/coaches", "Add a coach.", l.createCoach, appOnly(), created())
-	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, appOnly(), idOf(ids.Coach))
+	add(l, "POST", "/coaches", "Add a coach.", l.createCoach, admin(), created())
+	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, admin(), idOf(ids.Coach))
 
 	add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *call, q *pageQuery) (listOf[domain.Tag], error) {
 		res, err := c.studio().ListTags(c.ctx, q.page())
@@ -86,7 +101,7 @@ func (l *Lane) studioRoutes() {
 		}
 		c.setResource(t.ID)
 		return t, nil
-	}, appOnly(), created())
+	}, admin(), created())
 	add(l, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *call, _ *noInput) (deleted, error) {
 		if !ids.Is(c.id(), ids.Tag) {
 			return deleted{}, notFound(ids.Tag, c.id())
@@ -95,7 +110,7 @@ func (l *Lane) studioRoutes() {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, appOnly(), idOf(ids.Tag))
+	}, admin(), idOf(ids.Tag))
 
 	add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *call, q *tasksQuery) (listOf[domain.Task], error) {
 		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.page()}
@@ -108,7 +123,8 @@ func (l *Lane) studioRoutes() {
 	add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *call, q *pageQuery) (listOf[domain.APIKey], error) {
 		keys, err := l.store.ListAPIKeys(c.ctx, c.p.StudioID)
 		return pageSlice(keys, q.page()), err
-	}, appOnly())
+	}, admin())
+	add(l, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, admin(), created())
 	add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *call, _ *noInput) (domain.APIKey, error) {
 		k, err := l.store.FindAPIKey(c.ctx, c.p.StudioID, c.id())
 		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.p.StudioID) {
@@ -127,12 +143,12 @@ func (l *Lane) studioRoutes() {
 		}
 		k.RevokedAt = &now
 		return k, nil
-	}, appOnly())
+	}, admin(), idOf(ids.APIKey))
 
 	add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *call, q *pageQuery) (listOf[domain.Notification], error) {
 		res, err := c.studio().ListNotifications(c.ctx, q.page())
 		return pageOf(res, q.page()), err
-	}, appOnly())
+	}, admin())
 }
 
 func (c *call) coachPhone(raw *string) (*string, *Error) {
@@ -253,19 +269,35 @@ func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 	return t, ss.UpdateTask(c.ctx, &t)
 }
 
-// CheckKeyLimit answers a PLAN_LIMIT *Error when the studio already has as
-// many live API keys as its tier allows. Whoever creates keys (the CLI, the
-// agent minting its own) calls it first.
-func CheckKeyLimit(ctx context.Context, st store.Global, studio domain.Studio) error {
-	n, err := st.CountLiveAPIKeys(ctx, studio.ID)
+func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
+	scopes, err := auth.CheckScopes(in.Scopes)
 	if err != nil {
+		return createdKey{}, invalidField("scopes", "scopes: "+err.Error()+".")
+	}
+	studio, err := l.store.StudioByID(c.ctx, c.p.StudioID)
+	if err != nil {
+		return createdKey{}, err
+	}
+	secret := auth.NewKey()
+	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: strings.TrimSpace(in.Name), Prefix: auth.Display(secret),
+		Hash: auth.Hash(secret), Scopes: scopes, CreatedAt: l.now().UTC()}
+	// The request's own audit event records the creation.
+	if err := l.store.MintAPIKey(c.ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
+		return createdKey{}, KeyLimitError(studio, err)
+	}
+	c.setResource(k.ID)
+	return createdKey{APIKey: k, Key: secret}, nil
+}
+
+// KeyLimitError turns MintAPIKey's *store.LimitError into the lane's
+// PLAN_LIMIT answer; other errors pass through.
+func KeyLimitError(studio domain.Studio, err error) error {
+	var le *store.LimitError
+	if !errors.As(err, &le) {
 		return err
 	}
 	tier := studio.Limits()
-	if n >= tier.MaxAPIKeys {
-		return planLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE /v1/automation/keys/{id}) or upgrade the studio's plan.", tier.Name, tier.MaxAPIKeys, studio.Slug, n))
-	}
-	return nil
+	return planLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE %s/keys/{id}) or upgrade the studio's plan.", tier.Name, le.Limit, studio.Slug, le.Count, Prefix))
 }
 
 func (l *Lane) registerRoutes() {

@@ -89,7 +89,7 @@ func (l *Lane) traineeRoutes() {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, appOnly(), idOf(ids.Trainee))
+	}, admin(), idOf(ids.Trainee))
 }
 
 func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Trainee], error) {
@@ -148,16 +148,16 @@ func checkCoaches(ctx context.Context, ss store.StudioStore, coachIDs []string) 
 
 // checkActiveLimit answers PLAN_LIMIT when one more active trainee would
 // exceed the studio's tier.
+// It locks the studio (store.ReserveActiveTrainee), so it must run in the
+// transaction of the write.
 func (c *call) checkActiveLimit(ss store.StudioStore) error {
-	n, err := ss.CountActiveTrainees(c.ctx)
-	if err != nil {
-		return err
-	}
 	tier := domain.Studio{Tier: c.p.Tier}.Limits()
-	if n >= tier.MaxActiveTrainees {
-		return planLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, tier.MaxActiveTrainees, n))
+	err := ss.ReserveActiveTrainee(c.ctx, tier.MaxActiveTrainees)
+	var le *store.LimitError
+	if errors.As(err, &le) {
+		return planLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, le.Limit, le.Count))
 	}
-	return nil
+	return err
 }
 
 func (p profile) apply(t *domain.Trainee) {

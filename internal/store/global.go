@@ -5,8 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
@@ -113,15 +116,17 @@ func affected(res sql.Result, err error, noun, id string) error {
 
 // API keys.
 
-const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at`
+const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at, k.scopes`
 
 func scanAPIKey(row interface{ Scan(...any) error }, k *domain.APIKey, extra ...any) error {
 	var created int64
 	var lastUsed, revoked sql.NullInt64
-	dest := append([]any{&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked}, extra...)
+	var scopes string
+	dest := append([]any{&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return err
 	}
+	k.Scopes = strings.Fields(scopes)
 	k.CreatedAt = fromMS(created)
 	k.LastUsedAt = fromNullMS(lastUsed)
 	k.RevokedAt = fromNullMS(revoked)
@@ -135,9 +140,12 @@ func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = now()
 	}
-	res, err := s.exec(ctx, `INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at, last_used_at, revoked_at)
-		SELECT ?, id, ?, ?, ?, ?, ?, ? FROM studios WHERE id = ?`,
-		k.ID, k.Name, k.Prefix, k.Hash, ms(k.CreatedAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), k.StudioID)
+	if len(k.Scopes) == 0 {
+		k.Scopes = slices.Clone(auth.DefaultKeyScopes)
+	}
+	res, err := s.exec(ctx, `INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at, last_used_at, revoked_at, scopes)
+		SELECT ?, id, ?, ?, ?, ?, ?, ?, ? FROM studios WHERE id = ?`,
+		k.ID, k.Name, k.Prefix, k.Hash, ms(k.CreatedAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), strings.Join(k.Scopes, " "), k.StudioID)
 	if isUniqueViolation(err) {
 		return &ConflictError{Message: "An API key with the same id or secret already exists; mint a new key."}
 	}
@@ -158,13 +166,15 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	var created int64
 	var lastUsed, revoked, studioCreated sql.NullInt64
 	var settings sql.Null[string]
+	var scopes string
 	err := s.queryRow(ctx, `SELECT `+apiKeyColumns+`, `+studioColumns+`
 		FROM api_keys k JOIN studios s ON s.id = k.studio_id WHERE k.hash = ?`, hash).Scan(
-		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked,
+		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes,
 		&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &studioCreated)
 	if err != nil {
 		return k, st, notFound(err)
 	}
+	k.Scopes = strings.Fields(scopes)
 	k.CreatedAt = fromMS(created)
 	k.LastUsedAt = fromNullMS(lastUsed)
 	k.RevokedAt = fromNullMS(revoked)

@@ -114,6 +114,12 @@ type Global interface {
 	FindAPIKey(ctx context.Context, studioID, idOrPrefix string) (domain.APIKey, error)
 	RevokeAPIKey(ctx context.Context, keyID string, at time.Time) error
 	CountLiveAPIKeys(ctx context.Context, studioID string) (int, error)
+	// MintAPIKey is how a key is made within the plan (the lane, the CLI
+	// and the assistant all use it): under the studio's lock it writes k
+	// when the studio has fewer than maxLive live keys, else *LimitError,
+	// and writes ev (when not nil) as the creation's audit event in the
+	// same transaction.
+	MintAPIKey(ctx context.Context, k *domain.APIKey, maxLive int, ev *domain.AuditEvent) error
 
 	InsertAudit(ctx context.Context, events []domain.AuditEvent) error
 	// ListAudit is newest first.
@@ -155,6 +161,10 @@ type StudioStore interface {
 	UpdateTrainee(ctx context.Context, t *domain.Trainee) error
 	DeleteTrainee(ctx context.Context, id string) error
 	CountActiveTrainees(ctx context.Context) (int, error)
+	// ReserveActiveTrainee locks the studio for the rest of the
+	// transaction and answers *LimitError when it has max active trainees
+	// already. Call it inside InTx before writing one more active trainee.
+	ReserveActiveTrainee(ctx context.Context, max int) error
 
 	ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error)
 	GetProduct(ctx context.Context, id string) (domain.Product, error)

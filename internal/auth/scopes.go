@@ -1,0 +1,75 @@
+package auth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// CredentialKind says what a principal's credential is. Studio keys are
+// the only kind today; OAuth grants (a coach or a trainee) and platform
+// keys come next and resolve to the same Principal.
+type CredentialKind string
+
+const (
+	KindStudioKey CredentialKind = "studio_key"
+	// KindOAuthGrant and KindPlatformKey are reserved for the coming doors.
+	KindOAuthGrant  CredentialKind = "oauth_grant"
+	KindPlatformKey CredentialKind = "platform_key"
+)
+
+// Scopes a studio credential can hold. They are independent: studio:admin
+// does not include studio:write, so each route needs exactly one of them.
+// Trainee scopes (training:read, …) arrive with the OAuth grants.
+const (
+	// ScopeStudioRead reads the studio's data (the coach tools that look).
+	ScopeStudioRead = "studio:read"
+	// ScopeStudioWrite makes the coach tools' writes: trainees, plans,
+	// tasks, programs, notes; never deletes, never messages a trainee.
+	ScopeStudioWrite = "studio:write"
+	// ScopeStudioAdmin is for the studio's own apps: deleting, freezing and
+	// cancelling, coaches, tags, the catalog, keys, the outbox.
+	ScopeStudioAdmin = "studio:admin"
+)
+
+// StudioScopes are every scope a studio key may hold, in display order.
+var StudioScopes = []string{ScopeStudioRead, ScopeStudioWrite, ScopeStudioAdmin}
+
+// DefaultKeyScopes is what a studio key holds when its creator names none,
+// and what every key made before scopes existed holds: everything, so
+// today's integrations keep working.
+var DefaultKeyScopes = StudioScopes
+
+// AssistantScopes is what the WhatsApp assistant's own key holds: what the
+// coach tools need and no more.
+var AssistantScopes = []string{ScopeStudioRead, ScopeStudioWrite}
+
+// ParseScopes reads a list of scopes separated by commas or spaces, as the
+// CLI and the lane take them. It refuses an unknown scope with a sentence
+// listing the known ones; an empty list gives DefaultKeyScopes.
+func ParseScopes(list string) ([]string, error) {
+	return CheckScopes(strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' }))
+}
+
+// CheckScopes validates scopes, drops duplicates and puts them in display
+// order; none gives DefaultKeyScopes.
+func CheckScopes(scopes []string) ([]string, error) {
+	if len(scopes) == 0 {
+		return slices.Clone(DefaultKeyScopes), nil
+	}
+	out := make([]string, 0, len(scopes))
+	for _, s := range StudioScopes {
+		if slices.Contains(scopes, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range scopes {
+		if !slices.Contains(StudioScopes, s) {
+			return nil, fmt.Errorf("%q is not a scope; a studio key's scopes are %s", s, strings.Join(StudioScopes, ", "))
+		}
+	}
+	return out, nil
+}
+
+// Has reports whether the principal holds scope.
+func (p *Principal) Has(scope string) bool { return slices.Contains(p.Scopes, scope) }
