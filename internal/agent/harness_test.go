@@ -92,10 +92,12 @@ func newHarness(t *testing.T, st store.Store, opts ...harnessOption) *harness {
 
 	h.audit = audit.NewWriter(st, audit.Options{Logger: quietLogger()})
 	t.Cleanup(func() { h.audit.Close() })
-	laneSrv := newLocalServer(t, lane.New(lane.Options{Store: st, Audit: h.audit, Logger: quietLogger()}))
+	// In process, as perform serve wires it: the lane knows the agent's
+	// calls from the transport, never from a header.
+	laneHandler := lane.New(lane.Options{Store: st, Audit: h.audit, Logger: quietLogger()})
 	o := Options{
 		Store:         st,
-		Lane:          laneclient.New(laneSrv.URL, nil, domain.SourceAgent),
+		Lane:          laneclient.New("http://perform.internal", laneclient.HandlerTransport(laneHandler), domain.SourceAgent),
 		SmartSendKey:  testKey,
 		SmartSendURL:  h.sms.URL,
 		WebhookSecret: testToken,

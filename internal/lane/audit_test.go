@@ -20,9 +20,9 @@ func TestAuditRowsPerRequest(t *testing.T) {
 		s, key, keyID := e.studio("audited", "pro")
 
 		var created domain.Trainee
-		okA := e.ok(201, e.call(key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234567"}, "X-Perform-Source", "mcp"))
+		okA := e.ok(201, e.callAs("mcp", key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234567"}))
 		okA.into(t, &created)
-		missing := e.fails(404, "NOT_FOUND", e.call(key, "GET", "/trainees/trn_00000000000000000000000000", nil, "X-Perform-Source", "agent"))
+		missing := e.fails(404, "NOT_FOUND", e.callAs("agent", key, "GET", "/trainees/trn_00000000000000000000000000", nil))
 		invalid := e.fails(422, "VALIDATION", e.call(key, "GET", "/trainees/search?limit=0", nil))
 		e.fails(401, "UNAUTHORIZED", e.call("", "GET", "/validate", nil)) // no studio: not audited
 		e.audit.Flush()

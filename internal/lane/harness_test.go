@@ -17,6 +17,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -141,7 +142,22 @@ func (e *env) call(key, method, path string, body any, headers ...string) answer
 	return a
 }
 
+// callAs makes the call as one of Perform's own surfaces does: through the
+// in-process transport, with the surface named in the X-Perform-Source header.
+func (e *env) callAs(source, key, method, path string, body any) answer {
+	e.t.Helper()
+	a, err := e.roundTrip(laneclient.HandlerTransport(e.lane), key, method, path, body, auth.SourceHeader, source)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
 func (e *env) try(key, method, path string, body any, headers ...string) (answer, error) {
+	return e.roundTrip(e.srv.Client().Transport, key, method, path, body, headers...)
+}
+
+func (e *env) roundTrip(rt http.RoundTripper, key, method, path string, body any, headers ...string) (answer, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -167,7 +183,7 @@ func (e *env) try(key, method, path string, body any, headers ...string) (answer
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := e.srv.Client().Do(req)
+	resp, err := rt.RoundTrip(req)
 	if err != nil {
 		return answer{}, err
 	}

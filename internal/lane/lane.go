@@ -1,7 +1,9 @@
 // Package lane is the automation lane /v1/automation: the one HTTP API
 // through which every AI surface and integration reads and writes a studio's
-// data. A request goes through: request id -> audit -> rate limit -> auth
-// (studio API key) -> route -> validation -> plan limits -> store.
+// data. A request goes through: request id -> audit -> authentication (an
+// auth.Authenticator: studio API keys today) -> rate limit (keyed on the
+// credential, or the address when it failed) -> route -> scope ->
+// validation -> plan limits -> store.
 //
 // Every answer is the envelope {"ok":true,"data":…,"requestId":…} or
 // {"ok":false,"error":{"code":…,"message":…},"requestId":…}; messages are
@@ -15,6 +17,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -47,7 +50,10 @@ const touchEvery = time.Minute
 type Options struct {
 	Store   store.Store
 	Limiter ratelimit.Limiter // nil: unlimited
-	Audit   audit.Sink        // nil: no audit
+	// Authenticator turns credentials into principals; nil: studio API
+	// keys in Store (the OAuth issue adds grants here).
+	Authenticator auth.Authenticator
+	Audit         audit.Sink // nil: no audit
 	// Jobs is the River client; the lane itself enqueues nothing today (the
 	// form announcer is periodic), but handlers that add jobs insert them in
 	// the write's transaction through it. May be nil.
@@ -61,6 +67,7 @@ type Options struct {
 type Lane struct {
 	store   store.Store
 	limiter ratelimit.Limiter
+	authn   auth.Authenticator
 	audit   audit.Sink
 	jobs    *river.Client[*sql.Tx]
 	logger  *slog.Logger
@@ -83,6 +90,7 @@ func New(o Options) *Lane {
 	l := &Lane{
 		store:   o.Store,
 		limiter: o.Limiter,
+		authn:   o.Authenticator,
 		audit:   o.Audit,
 		jobs:    o.Jobs,
 		logger:  o.Logger,
@@ -95,6 +103,9 @@ func New(o Options) *Lane {
 	}
 	if l.now == nil {
 		l.now = time.Now
+	}
+	if l.authn == nil {
+		l.authn = studioKeys{store: o.Store}
 	}
 	l.registerRoutes()
 	for _, rt := range l.routes {
@@ -109,8 +120,7 @@ func New(o Options) *Lane {
 	l.mux.HandleFunc(Prefix+"/", l.noRoute)
 	l.openAPI = l.buildOpenAPI()
 
-	limited := ratelimit.Middleware(l.limiter, l.denyRateLimited)(http.HandlerFunc(l.authenticate))
-	l.handler = l.withRequestID(l.withAudit(limited))
+	l.handler = l.withRequestID(l.withAudit(http.HandlerFunc(l.authenticate)))
 	return l
 }
 
@@ -182,40 +192,103 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 	})
 }
 
-func (l *Lane) denyRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-	l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message()})
-}
-
-// authenticate checks the studio API key on every request (no cache, so a
-// revocation from another process holds on the next request), puts the
-// principal into the context and hands over to the routes.
+// authenticate runs the authenticator on every request (no cache, so a
+// revocation from another process holds on the next request), then the rate
+// limit, keyed on the principal's credential; a missing or refused
+// credential is counted against the caller's address, so inventing tokens
+// buys no budget. Then it puts the principal into the context and hands
+// over to the routes.
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == Prefix+"/openapi.json" {
-		l.serveOpenAPI(w, r)
+		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+			l.serveOpenAPI(w, r)
+		}
 		return
 	}
 	ri := infoFrom(r.Context())
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized,
-			Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."})
-		return
+	p, err := l.authn.Authenticate(r.Context(), r)
+	if p != nil {
+		p.Source = sourceOf(r.Context())
+		ri.principal = p // a refused but known key is audited under its studio
 	}
-	token = strings.TrimSpace(token)
-	invalid := &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "invalid partner api key"}
-	if !auth.WellFormed(token) {
-		l.writeError(w, r, invalid)
-		return
-	}
-	hash := auth.Hash(token)
-	key, studio, err := l.store.APIKeyByHash(r.Context(), hash)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
-		l.writeError(w, r, invalid)
+	var refusal *auth.Refusal
+	if errors.As(err, &refusal) {
+		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+			l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
+		}
 		return
 	}
 	if err != nil {
-		l.internal(w, r, "looking up the API key", err)
+		l.internal(w, r, "authenticating the request", err)
 		return
+	}
+	if !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
+		return
+	}
+	if p.Kind == auth.KindStudioKey {
+		l.touch(r.Context(), p.CredentialID)
+	}
+	r = r.WithContext(auth.WithPrincipal(r.Context(), p))
+	if phone, ok := strings.CutPrefix(r.URL.Path, Prefix+"/trainees/by-phone/"); ok && r.Method == http.MethodGet {
+		r.SetPathValue("phone", phone)
+		l.byPhone.ServeHTTP(w, r)
+		return
+	}
+	l.mux.ServeHTTP(w, r)
+}
+
+// admit counts the request against the caller named key; over the limit it
+// answers 429 and reports false.
+func (l *Lane) admit(w http.ResponseWriter, r *http.Request, key string) bool {
+	d, ok := ratelimit.Check(w, r, l.limiter, key, l.logger)
+	if !ok {
+		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message()})
+	}
+	return ok
+}
+
+// clientAddr is the network address the request came from: for an
+// in-process call, the address of the request it serves, when known.
+func clientAddr(r *http.Request) string {
+	if a, ok := auth.ClientAddrFrom(r.Context()); ok {
+		return a
+	}
+	return r.RemoteAddr
+}
+
+// sourceOf is the surface the context was marked with by Perform's own
+// in-process transport; anything else (every network request) is api.
+func sourceOf(ctx context.Context) string {
+	switch s, _ := auth.SourceFrom(ctx); s {
+	case domain.SourceMCP, domain.SourceAgent:
+		return s
+	default:
+		return domain.SourceAPI
+	}
+}
+
+// studioKeys is the studio API key Authenticator.
+type studioKeys struct{ store store.Store }
+
+var errNoKey = &auth.Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
+
+func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return nil, errNoKey
+	}
+	token = strings.TrimSpace(token)
+	invalid := &auth.Refusal{Message: "invalid partner api key"}
+	if !auth.WellFormed(token) {
+		return nil, invalid
+	}
+	hash := auth.Hash(token)
+	key, studio, err := a.store.APIKeyByHash(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
+		return nil, invalid
+	}
+	if err != nil {
+		return nil, fmt.Errorf("looking up the API key: %w", err)
 	}
 	p := &auth.Principal{
 		StudioID:     studio.ID,
@@ -226,31 +299,11 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 		Kind:         auth.KindStudioKey,
 		CredentialID: key.ID,
 		Scopes:       key.Scopes,
-		Source:       sourceOf(r),
 	}
-	ri.principal = p
 	if key.RevokedAt != nil {
-		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized,
-			Message: "This API key was revoked. Ask the studio for a new key (perform key create)."})
-		return
+		return p, &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
 	}
-	l.touch(r.Context(), key.ID)
-	r = r.WithContext(auth.WithPrincipal(r.Context(), p))
-	if phone, ok := strings.CutPrefix(r.URL.Path, Prefix+"/trainees/by-phone/"); ok && r.Method == http.MethodGet {
-		r.SetPathValue("phone", phone)
-		l.byPhone.ServeHTTP(w, r)
-		return
-	}
-	l.mux.ServeHTTP(w, r)
-}
-
-func sourceOf(r *http.Request) string {
-	switch s := strings.ToLower(strings.TrimSpace(r.Header.Get(auth.SourceHeader))); s {
-	case domain.SourceMCP, domain.SourceAgent:
-		return s
-	default:
-		return domain.SourceAPI
-	}
+	return p, nil
 }
 
 // touch writes the key's lastUsedAt at most once a minute per key from this

@@ -60,8 +60,8 @@ func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 		var loud struct {
 			domain.Trainee
 		}
-		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "L", "lastName": "Oud", "phone": "0541230003", "notify": true, "sendWhatsappInvite": true}, "X-Perform-Source", "agent")).into(t, &loud)
-		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.product.ID, "notify": true}, "X-Perform-Source", "mcp"))
+		e.ok(201, e.callAs("agent", k, "POST", "/trainees", map[string]any{"firstName": "L", "lastName": "Oud", "phone": "0541230003", "notify": true, "sendWhatsappInvite": true})).into(t, &loud)
+		e.ok(201, e.callAs("mcp", k, "POST", tp+"/subscription", map[string]any{"productId": f.product.ID, "notify": true}))
 		e.ok(201, e.call(k, "POST", tp+"/programs/assign", map[string]any{"templateId": f.template.ID, "notify": true}))
 		e.ok(201, e.call(k, "POST", tp+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": true}))
 		e.ok(201, e.call(k, "POST", tp+"/messages", map[string]any{"text": "See you Monday"}))

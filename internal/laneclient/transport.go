@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/otherwise/perform/internal/auth"
 )
 
 // inProcessAddr is the client address the lane sees for in-process calls.
@@ -70,6 +72,13 @@ func (t *handlerTransport) serve(req *http.Request) (resp *http.Response, err er
 	// A RoundTripper must not modify the caller's request: serve a shallow
 	// copy completed as net/http's server would.
 	in := *req
+	// The calling surface travels in the context, which no network client
+	// can reach; the lane never reads the header.
+	if src := req.Header.Get(auth.SourceHeader); src != "" {
+		in.Header = req.Header.Clone()
+		in.Header.Del(auth.SourceHeader)
+		in = *in.WithContext(auth.WithSource(req.Context(), src))
+	}
 	if in.Body == nil {
 		in.Body = http.NoBody
 	}

@@ -46,6 +46,11 @@ var (
 		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10), // 1 ms to ~4 min
 	}, []string{"kind"})
 
+	rateLimitErrors = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "perform_ratelimit_errors_total",
+		Help: "Requests let through unlimited because the rate limiter failed (Redis down or slow).",
+	})
+
 	agentTurns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "perform_agent_turns_total",
 		Help: "WhatsApp agent turns finished, by outcome (replied, welcome, failed, …).",
@@ -56,7 +61,7 @@ func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns,
+		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, rateLimitErrors,
 	)
 }
 
@@ -84,3 +89,6 @@ func Job(kind, outcome string, ran time.Duration) {
 
 // AgentTurn counts one finished WhatsApp agent turn.
 func AgentTurn(outcome string) { agentTurns.WithLabelValues(outcome).Inc() }
+
+// RateLimitError counts one request the limiter could not count.
+func RateLimitError() { rateLimitErrors.Inc() }

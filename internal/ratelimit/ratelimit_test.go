@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,7 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"log/slog"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/otherwise/perform/internal/metrics"
 )
 
 // testRedis connects to PERFORM_TEST_REDIS_URL or skips the test.
@@ -194,7 +199,7 @@ func deny429(w http.ResponseWriter, _ *http.Request, _ Decision) {
 
 func TestMiddleware(t *testing.T) {
 	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	h := Middleware(NewMemory(2, time.Minute), deny429)(ok)
+	h := Middleware(NewMemory(2, time.Minute), deny429, nil)(ok)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
@@ -226,7 +231,11 @@ func TestMiddleware(t *testing.T) {
 		t.Fatalf("no key: %d", res.StatusCode)
 	}
 
-	open := httptest.NewServer(Middleware(failing{}, deny429)(ok))
+	// A failing limiter lets requests through, and says so: a warning and
+	// perform_ratelimit_errors_total.
+	var logs bytes.Buffer
+	before := rateLimitErrors(t)
+	open := httptest.NewServer(Middleware(failing{}, deny429, slog.New(slog.NewTextHandler(&logs, nil)))(ok))
 	defer open.Close()
 	res, err := http.Get(open.URL)
 	if err != nil {
@@ -236,6 +245,41 @@ func TestMiddleware(t *testing.T) {
 	if res.StatusCode != 204 {
 		t.Fatalf("a failing limiter must let requests through, got %d", res.StatusCode)
 	}
+	if got := rateLimitErrors(t); got != before+1 {
+		t.Errorf("perform_ratelimit_errors_total went from %v to %v, want one more", before, got)
+	}
+	if !strings.Contains(logs.String(), "the rate limiter failed") || !strings.Contains(logs.String(), "down") {
+		t.Errorf("no warning logged: %q", logs.String())
+	}
+}
+
+// An unreachable Redis is a limiter error like any other: counted.
+func TestUnreachableRedisIsCounted(t *testing.T) {
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
+	defer c.Close()
+	before := rateLimitErrors(t)
+	r := httptest.NewRequest("GET", "/", nil)
+	if _, ok := Check(httptest.NewRecorder(), r, NewRedis(c, 1, time.Second), "k", nil); !ok {
+		t.Fatal("a failing Redis must let the request through")
+	}
+	if got := rateLimitErrors(t); got != before+1 {
+		t.Errorf("perform_ratelimit_errors_total went from %v to %v", before, got)
+	}
+}
+
+func rateLimitErrors(t *testing.T) float64 {
+	t.Helper()
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == "perform_ratelimit_errors_total" {
+			return f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("perform_ratelimit_errors_total is not registered")
+	return 0
 }
 
 func TestKeyFor(t *testing.T) {

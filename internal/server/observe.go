@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/metrics"
@@ -18,6 +19,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &httpx.StatusWriter{ResponseWriter: w}
+		// In-process lane calls made for this request (the tools of /mcp)
+		// are limited against this address when their credential fails.
+		r = r.WithContext(auth.WithClientAddr(r.Context(), r.RemoteAddr))
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
 		status := sw.Sent()

@@ -94,7 +94,7 @@ func (p *Parts) Handle(pattern string, h http.Handler, rateLimited bool) {
 // HandleLimited mounts h behind the server's limiter, like Handle, for a
 // route that answers in its own protocol: deny writes the over-limit answer.
 func (p *Parts) HandleLimited(pattern string, h http.Handler, deny ratelimit.Deny) {
-	p.s.mux.Handle(pattern, ratelimit.Middleware(p.s.limiter, deny)(h))
+	p.s.mux.Handle(pattern, ratelimit.Middleware(p.s.limiter, deny, p.s.logger)(h))
 }
 
 // AddPeriodicJob schedules a River periodic job.
