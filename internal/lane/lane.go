@@ -32,6 +32,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
@@ -76,7 +77,6 @@ type Lane struct {
 	mux     *http.ServeMux
 	routes  []*route
 	handler http.Handler
-	byPhone http.Handler
 	openAPI []byte
 
 	// touched remembers when each key's lastUsedAt was last written, so most
@@ -109,19 +109,39 @@ func New(o Options) *Lane {
 	}
 	l.registerRoutes()
 	for _, rt := range l.routes {
+		pattern, h := rt.method+" "+Prefix+rt.path, l.endpoint(rt)
 		if rt.path == byPhonePath {
-			// ServeMux cannot tell /trainees/by-phone/{phone} from
-			// /trainees/{id}/weights; authenticate routes it by prefix.
-			l.byPhone = l.endpoint(rt)
-			continue
+			pattern, h = "GET "+Prefix+byPhoneMuxPath, l.byPhone(h)
 		}
-		l.mux.Handle(rt.method+" "+Prefix+rt.path, l.endpoint(rt))
+		l.mux.Handle(pattern, h) // a clash panics here, on every start alike
 	}
+	l.mux.HandleFunc("GET "+Prefix+"/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		infoFrom(r.Context()).route = "GET " + Prefix + "/openapi.json"
+		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+			l.serveOpenAPI(w, r)
+		}
+	})
 	l.mux.HandleFunc(Prefix+"/", l.noRoute)
 	l.openAPI = l.buildOpenAPI()
 
-	l.handler = l.withRequestID(l.withAudit(http.HandlerFunc(l.authenticate)))
+	l.handler = l.withRequestID(l.withAudit(l.mux))
 	return l
+}
+
+// byPhoneMuxPath is how /trainees/by-phone/{phone} is registered: ServeMux
+// cannot tell it from /trainees/{id}/weights (neither is more specific),
+// so it takes the pattern those are more specific than and serves only
+// the literal by-phone; routes with a literal second segment win.
+const byPhoneMuxPath = "/trainees/{id}/{phone}"
+
+func (l *Lane) byPhone(endpoint http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") != "by-phone" {
+			l.noRoute(w, r)
+			return
+		}
+		endpoint.ServeHTTP(w, r)
+	})
 }
 
 func (l *Lane) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.handler.ServeHTTP(w, r) }
@@ -170,7 +190,9 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 		elapsed := time.Since(start)
 		route := ri.route
 		if route == "" {
-			route = r.URL.Path
+			route = schema.Truncate(r.URL.Path, maxPathInAnswer)
+		} else {
+			metrics.SetRoute(r.Context(), route)
 		}
 		l.logger.Debug("lane request", "requestId", ri.id, "method", r.Method, "route", route, "status", status, "durationMs", float64(elapsed.Microseconds())/1000)
 		if ri.principal == nil || l.audit == nil {
@@ -192,19 +214,13 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate runs the authenticator on every request (no cache, so a
-// revocation from another process holds on the next request), then the rate
-// limit, keyed on the principal's credential; a missing or refused
-// credential is counted against the caller's address, so inventing tokens
-// buys no budget. Then it puts the principal into the context and hands
-// over to the routes.
-func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == Prefix+"/openapi.json" {
-		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
-			l.serveOpenAPI(w, r)
-		}
-		return
-	}
+// authenticate runs the authenticator on every request to a route (no
+// cache, so a revocation from another process holds on the next request),
+// then the rate limit, keyed on the principal's credential; a missing or
+// refused credential is counted against the caller's address, so inventing
+// tokens buys no budget. It answers the request itself unless it returns
+// the request carrying the principal.
+func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	ri := infoFrom(r.Context())
 	p, err := l.authn.Authenticate(r.Context(), r)
 	if p != nil {
@@ -216,25 +232,19 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) {
 		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
 			l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
 		}
-		return
+		return r, false
 	}
 	if err != nil {
 		l.internal(w, r, "authenticating the request", err)
-		return
+		return r, false
 	}
 	if !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
-		return
+		return r, false
 	}
 	if p.Kind == auth.KindStudioKey {
 		l.touch(r.Context(), p.CredentialID)
 	}
-	r = r.WithContext(auth.WithPrincipal(r.Context(), p))
-	if phone, ok := strings.CutPrefix(r.URL.Path, Prefix+"/trainees/by-phone/"); ok && r.Method == http.MethodGet {
-		r.SetPathValue("phone", phone)
-		l.byPhone.ServeHTTP(w, r)
-		return
-	}
-	l.mux.ServeHTTP(w, r)
+	return r.WithContext(auth.WithPrincipal(r.Context(), p)), true
 }
 
 // admit counts the request against the caller named key; over the limit it
@@ -333,24 +343,49 @@ func (l *Lane) touch(ctx context.Context, keyID string) {
 }
 
 // noRoute answers paths no route serves: 405 when the path exists under
-// another method, 404 otherwise.
+// another method, 404 otherwise; both counted against the address.
 func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
+	if !l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+		return
+	}
+	if allowed := AllowedMethods(l.mux, r, Prefix+"/"); len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		l.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: MethodNotAllowedMessage(r, allowed)})
+		return
+	}
+	l.writeError(w, r, &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: NotFoundMessage(r)})
+}
+
+// AllowedMethods lists the methods mux serves r's path with, other than
+// through the catch-all pattern. The server's fallback uses it too, so
+// every route answers a wrong method alike.
+func AllowedMethods(mux *http.ServeMux, r *http.Request, catchAll string) []string {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
-		if _, pattern := l.mux.Handler(probe); pattern != Prefix+"/" && pattern != "" {
-			allowed = append(allowed, m)
+		_, pattern := mux.Handler(probe)
+		if pattern == "" || pattern == catchAll || (pattern == "GET "+Prefix+byPhoneMuxPath && !strings.HasPrefix(r.URL.Path, Prefix+"/trainees/by-phone/")) {
+			continue
 		}
+		allowed = append(allowed, m)
 	}
-	if len(allowed) > 0 {
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		l.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
-			Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + strings.Join(allowed, " or ") + "."})
-		return
-	}
-	l.writeError(w, r, &Error{Status: http.StatusNotFound, Code: CodeNotFound,
-		Message: "There is no endpoint " + r.Method + " " + schema.Truncate(r.URL.Path, 100) + "; the lane's endpoints are listed in " + Prefix + "/openapi.json."})
+	return allowed
+}
+
+// maxPathInAnswer bounds how much of a path an error answer repeats.
+const maxPathInAnswer = 100
+
+// NotFoundMessage is the one sentence for a path nothing serves.
+func NotFoundMessage(r *http.Request) string {
+	return "There is no endpoint " + schema.Truncate(r.Method, 20) + " " + schema.Truncate(r.URL.Path, maxPathInAnswer) +
+		"; the automation lane's endpoints are listed in " + Prefix + "/openapi.json."
+}
+
+// MethodNotAllowedMessage is the one sentence for a path served under
+// other methods only.
+func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
+	return schema.Truncate(r.Method, 20) + " is not allowed on " + schema.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
 }
 
 type envelope struct {

@@ -131,6 +131,10 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		if strings.Contains(rt.path, "{id}") {
 			ri.resourceID = r.PathValue("id")
 		}
+		r, ok := l.authenticate(w, r)
+		if !ok {
+			return
+		}
 		defer func() {
 			// A bug in a handler answers 500 in the envelope, not a dropped connection.
 			if v := recover(); v != nil {

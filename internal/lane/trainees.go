@@ -69,7 +69,7 @@ type deleted struct {
 	Deleted bool   `json:"deleted"`
 }
 
-// byPhonePath is served by prefix (see Lane.authenticate).
+// byPhonePath is registered as byPhoneMuxPath (see Lane.byPhone).
 const byPhonePath = "/trainees/by-phone/{phone}"
 
 func (l *Lane) traineeRoutes() {

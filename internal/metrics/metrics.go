@@ -5,6 +5,7 @@
 package metrics
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -92,3 +93,24 @@ func AgentTurn(outcome string) { agentTurns.WithLabelValues(outcome).Inc() }
 
 // RateLimitError counts one request the limiter could not count.
 func RateLimitError() { rateLimitErrors.Inc() }
+
+// routeSlot is where a handler deep in the chain names the route pattern
+// it matched, for the request's metrics.
+type routeSlot struct{ pattern string }
+
+type routeKey struct{}
+
+// WithRouteSlot returns ctx with room for the request's route pattern and
+// a func that reads what SetRoute put there ("" when nothing did).
+func WithRouteSlot(ctx context.Context) (context.Context, func() string) {
+	slot := &routeSlot{}
+	return context.WithValue(ctx, routeKey{}, slot), func() string { return slot.pattern }
+}
+
+// SetRoute names the route pattern a request matched ("GET
+// /v1/automation/trainees/{id}"), when its context has a slot.
+func SetRoute(ctx context.Context, pattern string) {
+	if slot, ok := ctx.Value(routeKey{}).(*routeSlot); ok {
+		slot.pattern = pattern
+	}
+}

@@ -32,6 +32,22 @@ import (
 	"github.com/otherwise/perform/internal/store"
 )
 
+// Timeouts bound how long one connection may take over each part of a
+// request, so a client trickling its headers or body (one byte every few
+// seconds) is cut off instead of holding a connection and a goroutine.
+type Timeouts struct {
+	ReadHeader time.Duration // the request line and headers
+	Read       time.Duration // the whole request, body included
+	Write      time.Duration // from the end of the headers to the end of the answer
+	Idle       time.Duration // a keep-alive connection between requests
+}
+
+// DefaultTimeouts fit the longest legitimate request: a 1 MiB body (the
+// lane's limit) arrives in well under 30 s on any working link, and the
+// slowest answer (an MCP tool call under load, a lane write waiting for
+// SQLite's writer) stays far below a minute.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 60 * time.Second, Idle: 2 * time.Minute}
+
 // Shutdown budgets: how long draining HTTP and stopping River may take
 // before in-flight work is cut off.
 const (
@@ -43,17 +59,17 @@ const (
 // Server is a composed Perform server. Build it with New, then Run it (or
 // serve Handler yourself and Close it).
 type Server struct {
-	cfg     config.Config
-	logger  *slog.Logger
-	store   store.Store
-	audit   *audit.Writer
-	limiter ratelimit.Limiter
-	redis   *redis.Client
-	jobs    *river.Client[*sql.Tx]
-	lane    *lane.Lane
-	mux     *http.ServeMux
-	handler http.Handler
-	routes  *routeNamer
+	cfg      config.Config
+	logger   *slog.Logger
+	store    store.Store
+	audit    *audit.Writer
+	limiter  ratelimit.Limiter
+	redis    *redis.Client
+	jobs     *river.Client[*sql.Tx]
+	lane     *lane.Lane
+	mux      *http.ServeMux
+	handler  http.Handler
+	timeouts Timeouts
 
 	onJobs []func(*river.Client[*sql.Tx])
 
@@ -111,7 +127,13 @@ type Plugin func(p *Parts) error
 // Option configures New.
 type Option func(*options)
 
-type options struct{ plugins []Plugin }
+type options struct {
+	plugins  []Plugin
+	timeouts *Timeouts
+}
+
+// WithTimeouts replaces DefaultTimeouts (tests use short ones).
+func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t } }
 
 // WithPlugin adds a plug-in.
 func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
@@ -126,7 +148,10 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, logger: logger, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, logger: logger, mux: http.NewServeMux(), timeouts: DefaultTimeouts}
+	if o.timeouts != nil {
+		s.timeouts = *o.timeouts
+	}
 
 	st, err := store.Open(ctx, cfg.DatabaseURL, logger)
 	if err != nil {
@@ -183,14 +208,13 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	s.lane = lane.New(lane.Options{Store: st, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
-	s.routes = newRouteNamer(s.lane.OpenAPI())
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", metrics.Handler())
 	s.mux.HandleFunc("GET /{$}", s.index)
-	s.mux.HandleFunc("/", notFound)
+	s.mux.HandleFunc("/", s.noRoute)
 	s.handler = s.observe(s.mux)
 	return s, nil
 }
@@ -245,8 +269,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: s.timeouts.ReadHeader,
+		ReadTimeout:       s.timeouts.Read,
+		WriteTimeout:      s.timeouts.Write,
+		IdleTimeout:       s.timeouts.Idle,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)
@@ -371,10 +397,19 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 	})
 }
 
-func notFound(w http.ResponseWriter, r *http.Request) {
+// noRoute answers what no pattern serves as the lane does: 405 with Allow
+// when the path exists under another method (GET /v1/agent/webhook), 404
+// otherwise; the path repeated at most 100 bytes.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	if allowed := lane.AllowedMethods(s.mux, r, "/"); len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"ok": false, "error": map[string]string{
+			"code": lane.CodeMethodNotAllowed, "message": lane.MethodNotAllowedMessage(r, allowed),
+		}})
+		return
+	}
 	writeJSON(w, http.StatusNotFound, map[string]any{"ok": false, "error": map[string]string{
-		"code":    "NOT_FOUND",
-		"message": fmt.Sprintf("Perform has no endpoint %s %s. The automation lane is under %s/ (see %s/openapi.json).", r.Method, r.URL.Path, lane.Prefix, lane.Prefix),
+		"code": lane.CodeNotFound, "message": lane.NotFoundMessage(r),
 	}})
 }
 
