@@ -520,21 +520,6 @@ func openSQLite(t *testing.T) store.Store {
 	return nil
 }
 
-func errorsAs[T any](err error, target *T) bool {
-	for err != nil {
-		if v, ok := err.(T); ok {
-			*target = v
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
-	}
-	return false
-}
-
 // A failure inside Perform answers 500 INTERNAL with a sentence and the
 // request id, and nothing about the cause.
 func TestInternalErrorsHideTheirCause(t *testing.T) {
