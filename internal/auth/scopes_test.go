@@ -1,0 +1,68 @@
+package auth
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseScopes(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":                                      StudioScopes,
+		"studio:write,studio:read":              {ScopeStudioRead, ScopeStudioWrite},
+		" studio:admin  studio:admin ,":         {ScopeStudioAdmin},
+		"studio:read studio:write,studio:admin": StudioScopes,
+	} {
+		got, err := ParseScopes(in)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("ParseScopes(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseScopes("studio:read,training:read"); err == nil || !strings.Contains(err.Error(), `"training:read" is not a scope`) {
+		t.Errorf("an unknown scope: %v", err)
+	}
+	got, _ := ParseScopes("")
+	got[0] = "changed"
+	if DefaultKeyScopes[0] != ScopeStudioRead {
+		t.Fatal("the default was handed out without a copy")
+	}
+}
+
+func TestPrincipalHas(t *testing.T) {
+	p := &Principal{Scopes: AssistantScopes}
+	if !p.Has(ScopeStudioRead) || !p.Has(ScopeStudioWrite) || p.Has(ScopeStudioAdmin) {
+		t.Errorf("the assistant's scopes: %v", p.Scopes)
+	}
+}
+
+// FuzzParseScopes: whatever the input, the answer is a refusal or a list of
+// known scopes in display order, each once, and parsing it again gives it back.
+func FuzzParseScopes(f *testing.F) {
+	for _, s := range []string{"", "studio:read", "studio:read,studio:write", "studio:admin studio:admin", ",,", "studio:root", "studio:read,\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := ParseScopes(in)
+		if err != nil {
+			if !strings.Contains(err.Error(), "is not a scope") {
+				t.Fatalf("ParseScopes(%q): %v", in, err)
+			}
+			return
+		}
+		if len(got) == 0 {
+			t.Fatalf("ParseScopes(%q) gave no scopes", in)
+		}
+		last := -1
+		for _, s := range got {
+			i := slices.Index(StudioScopes, s)
+			if i <= last {
+				t.Fatalf("ParseScopes(%q) = %v: unknown, repeated or out of order", in, got)
+			}
+			last = i
+		}
+		again, err := ParseScopes(strings.Join(got, ","))
+		if err != nil || !slices.Equal(again, got) {
+			t.Fatalf("ParseScopes(%q) = %v, but again %v, %v", in, got, again, err)
+		}
+	})
+}
