@@ -1,9 +1,11 @@
 // Package lane is the automation lane /v1/automation: the one HTTP API
 // through which every AI surface and integration reads and writes a studio's
-// data. A request goes through: request id -> audit -> authentication (an
-// auth.Authenticator: studio API keys today) -> rate limit (keyed on the
-// credential, or the address when it failed) -> route -> scope ->
-// validation -> plan limits -> store.
+// data. A request goes through: request id -> audit -> route (ServeMux,
+// patterns fixed at start) -> authentication (an auth.Authenticator: studio
+// API keys today) -> rate limit (keyed on the credential, or the address
+// when it is missing or failed) -> the route's scope -> validation -> plan
+// limits (in the write's transaction) -> store. Paths no route serves are
+// limited by address and answered 404 or 405 without authentication.
 //
 // Every answer is the envelope {"ok":true,"data":…,"requestId":…} or
 // {"ok":false,"error":{"code":…,"message":…},"requestId":…}; messages are
