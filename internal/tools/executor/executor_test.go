@@ -1,0 +1,63 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/tools/executor"
+)
+
+func TestOutcomes(t *testing.T) {
+	f := mcptest.New(t)
+	ex := executor.New(laneclient.New(f.URL, nil, "mcp"), tools.All())
+	ctx := context.Background()
+	run := func(key, tool, args, idem string) executor.Result {
+		return ex.Run(ctx, executor.Call{Tool: tool, Args: json.RawMessage(args), APIKey: key, IdempotencyKey: idem})
+	}
+
+	if r := run(f.A.Key, "list_tags", `{}`, ""); r.Outcome != executor.OK || !strings.Contains(r.Text(), f.A.Tag) || r.Failed() {
+		t.Errorf("list_tags: %+v", r)
+	}
+	if r := run(f.A.Key, "drop_studio", `{}`, ""); r.Outcome != executor.UnknownTool || !strings.Contains(r.Sentence, "search_trainees") {
+		t.Errorf("unknown tool: %+v", r)
+	}
+	if r := run(f.A.Key, "get_trainee", `{}`, ""); r.Outcome != executor.InvalidArguments || !strings.Contains(r.Sentence, "traineeId") {
+		t.Errorf("missing id: %+v", r)
+	}
+	if r := run(f.A.Key, "get_trainee", `{"traineeId":"`+f.B.TraineeID+`"}`, ""); r.Outcome != executor.LaneError || r.Status != 404 || !strings.Contains(r.Sentence, "search_trainees") {
+		t.Errorf("other studio's trainee: %+v", r)
+	}
+	wrong := "pf_live_" + strings.Repeat("x", 43)
+	if r := run(wrong, "list_tags", `{}`, ""); r.Outcome != executor.Unauthorized || r.Status != 401 || r.Sentence == "" {
+		t.Errorf("wrong key: %+v", r)
+	}
+	down := executor.New(laneclient.New("http://127.0.0.1:1", nil, "mcp"), tools.All())
+	if r := down.Run(ctx, executor.Call{Tool: "list_tags", APIKey: f.A.Key}); r.Outcome != executor.Unavailable || !strings.HasSuffix(r.Sentence, ".") {
+		t.Errorf("lane down: %+v", r)
+	}
+
+	// A write sent twice with the caller's key is done once; the second
+	// answer is the first, marked as a repeat.
+	args := `{"title":"Call Dana","clientId":"` + f.A.TraineeID + `"}`
+	first := run(f.A.Key, "create_task", args, "test:1")
+	second := run(f.A.Key, "create_task", args, "test:1")
+	if first.Outcome != executor.OK || first.Repeat || second.Outcome != executor.OK || !second.Repeat || string(first.Data) != string(second.Data) {
+		t.Errorf("repeated write: first %+v, second %+v", first, second)
+	}
+}
+
+func TestKeyIgnoresFormatting(t *testing.T) {
+	a := executor.Key("s", "create_task", json.RawMessage(`{"title":"x","priority":2}`))
+	b := executor.Key("s", "create_task", json.RawMessage("{ \"priority\": 2,\n \"title\": \"x\" }"))
+	if a != b || !strings.HasPrefix(a, "s:") {
+		t.Errorf("keys %q and %q", a, b)
+	}
+	if c := executor.Key("s", "log_weight", json.RawMessage(`{"title":"x","priority":2}`)); c == a {
+		t.Error("another tool, same key")
+	}
+}
