@@ -171,4 +171,3 @@ func isObject(data json.RawMessage) bool {
 	}
 	return false
 }
-
