@@ -25,6 +25,7 @@ var sameInputCases = []struct {
 	args map[string]any
 }{
 	{"get_trainee", map[string]any{"traineeId": 5}},
+	{"get_trainee", map[string]any{"traineeId": ".."}},
 	{"create_task", map[string]any{"title": "Call Dana", "priority": 9}},
 	{"list_tags", map[string]any{"bogus": 1}},
 	{"get_trainee", map[string]any{"traineeId": "trn_00000000000000000000000000"}},

@@ -3,12 +3,15 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/schema"
 )
 
@@ -29,6 +32,7 @@ func define[In any](name, title string, readOnly bool, description string, call 
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", name, err))
 	}
+	idArgs := idArgumentsOf(input)
 	// Defaults are applied by decoding the arguments over a value that
 	// already holds them.
 	var withDefaults In
@@ -45,6 +49,9 @@ func define[In any](name, title string, readOnly bool, description string, call 
 		InputSchema: input,
 		Build: func(args json.RawMessage) (Request, error) {
 			if err := v.check(args); err != nil {
+				return Request{}, err
+			}
+			if err := checkIDs(name, idArgs, args); err != nil {
 				return Request{}, err
 			}
 			in := withDefaults
@@ -84,6 +91,68 @@ func conventions(s *jsonschema.Schema) {
 			p.MinLength = ptr(1)
 		}
 	}
+}
+
+// IDArguments are the arguments that carry an id, by name, and the kind of
+// id each must be. Every tool's argument of such a name (a string, or a
+// list of strings) is refused before any request when its value is not an
+// id of that kind, naming the argument and then the lane's own not-found
+// sentence: an id like ".." never reaches a lane path.
+var IDArguments = map[string]ids.Kind{
+	"traineeId":      ids.Trainee,
+	"clientId":       ids.Trainee,
+	"coachId":        ids.Coach,
+	"coachIds":       ids.Coach,
+	"productId":      ids.Product,
+	"templateId":     ids.ProgramTemplate,
+	"formTemplateId": ids.FormTemplate,
+	"taskId":         ids.Task,
+}
+
+// idArgumentsOf is the id-typed arguments of a tool's input schema.
+func idArgumentsOf(s *jsonschema.Schema) map[string]ids.Kind {
+	out := map[string]ids.Kind{}
+	for name := range s.Properties {
+		if k, ok := IDArguments[name]; ok {
+			out[name] = k
+		}
+	}
+	return out
+}
+
+// checkIDs refuses the first id argument (in name order) that is not an id
+// of its kind. The arguments have passed the schema, so each is a string or
+// a list of strings.
+func checkIDs(tool string, idArgs map[string]ids.Kind, args json.RawMessage) error {
+	if len(idArgs) == 0 || isNull(args) {
+		return nil
+	}
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil // the validator has answered this already
+	}
+	for _, name := range slices.Sorted(maps.Keys(idArgs)) {
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		var values []string
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			if one == "" {
+				continue // an empty filter is no filter; a required id has minLength 1
+			}
+			values = []string{one}
+		} else if json.Unmarshal(raw, &values) != nil {
+			continue
+		}
+		for _, id := range values {
+			if !ids.Is(id, idArgs[name]) {
+				return argumentError(tool, name+": "+ids.NotFound(idArgs[name], id))
+			}
+		}
+	}
+	return nil
 }
 
 // oneOf narrows the string property name to the given values.

@@ -3,7 +3,10 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/otherwise/perform/internal/laneclient"
@@ -59,5 +62,33 @@ func TestKeyIgnoresFormatting(t *testing.T) {
 	}
 	if c := executor.Key("s", "log_weight", json.RawMessage(`{"title":"x","priority":2}`)); c == a {
 		t.Error("another tool, same key")
+	}
+}
+
+// An id argument that is not an id of its kind is refused before any
+// request reaches the lane (fault: ".." came back as a 307 redirect).
+func TestNonIDIsRefusedBeforeAnyRequest(t *testing.T) {
+	f := mcptest.New(t)
+	var requests atomic.Int64
+	lane := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		f.Lane.ServeHTTP(w, r)
+	}))
+	defer lane.Close()
+	ex := executor.New(laneclient.New(lane.URL, nil, "mcp"), tools.All())
+	for _, c := range []struct{ tool, args string }{
+		{"get_trainee", `{"traineeId":".."}`},
+		{"list_trainee_weights", `{"traineeId":"%2e%2e"}`},
+		{"update_task", `{"taskId":"` + f.A.TraineeID + `","status":"done"}`},
+		{"search_trainees", `{"coachId":"` + f.A.ProductID + `"}`},
+		{"update_trainee", `{"traineeId":"` + f.A.TraineeID + `","coachIds":["` + f.A.CoachID + `","../x"]}`},
+	} {
+		r := ex.Run(context.Background(), executor.Call{Tool: c.tool, Args: json.RawMessage(c.args), APIKey: f.A.Key})
+		if r.Outcome != executor.InvalidArguments || !strings.Contains(r.Sentence, "valid id") && !strings.Contains(r.Sentence, "this needs") || strings.Contains(r.Sentence, "307") {
+			t.Errorf("%s %s: %+v", c.tool, c.args, r)
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the lane; want none", n)
 	}
 }
