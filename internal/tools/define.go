@@ -22,6 +22,9 @@ import (
 type spec struct {
 	name, title string
 	readOnly    bool
+	// idempotent: a repeat with the same arguments changes nothing more.
+	// Every read is; a write only when it sets values (a PATCH).
+	idempotent  bool
 	description string
 	// route is the lane route the tool calls, "GET /trainees/{id}", as the
 	// lane serves it; the tool set does not build if the lane disagrees.
@@ -93,6 +96,7 @@ func define(s spec, contracts map[string]Contract) Tool {
 		Title:       s.title,
 		Description: s.description,
 		ReadOnly:    s.readOnly,
+		Idempotent:  s.readOnly || s.idempotent,
 		Method:      c.Method,
 		Path:        c.Path,
 		InputSchema: input,

@@ -30,6 +30,10 @@ type Tool struct {
 	Title       string
 	Description string
 	ReadOnly    bool
+	// Idempotent: calling it again with the same arguments changes nothing
+	// more (every read; the writes that set values). The 10-minute repeat
+	// guard on every write is a safety net, not this.
+	Idempotent bool
 	// Method and Path are the lane route the tool calls (Path with its
 	// {id} or {phone} wildcard).
 	Method, Path string

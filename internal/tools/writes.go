@@ -17,7 +17,7 @@ func writes() []spec {
 				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today.",
 			}},
 
-		{name: "update_trainee", title: "Update a trainee", route: "PATCH /trainees/{id}", pathArg: "traineeId",
+		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
 			description: "Change a trainee's profile: only the fields given change. " +
 				"tags and coachIds replace the whole list, so read the trainee with get_trainee first and send the full new list. " +
 				"Answers the updated profile.",
@@ -75,7 +75,7 @@ func writes() []spec {
 				"coachId":  "The coach who should do it (coa_…), from list_coaches. Omit for the studio as a whole.",
 			}},
 
-		{name: "update_task", title: "Update a task", route: "PATCH /tasks/{id}", pathArg: "taskId",
+		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
 			description: "Mark a task done, reopen it, snooze it until a time, or change its priority (taskId from list_tasks). Answers the updated task.",
 			args: map[string]string{
 				"taskId":      "The task's id (tsk_…), from list_tasks or create_task.",

@@ -73,6 +73,7 @@ func NewServer(opts Options) *mcp.Server {
 			Annotations: &mcp.ToolAnnotations{
 				Title:           t.Title,
 				ReadOnlyHint:    t.ReadOnly,
+				IdempotentHint:  t.Idempotent,
 				DestructiveHint: new(false),
 				OpenWorldHint:   new(true),
 			},
