@@ -168,15 +168,16 @@ func conversation(history []historyEntry, text string) []anthropic.MessageParam 
 	return out
 }
 
-// laneTools runs the model's tool calls of turn turnID through the tool
-// executor, as /mcp does, with the studio key: a refused call goes back to
-// the model as the same sentence /mcp gives; a 401 means the coach revoked
-// the key and ends the turn. Writes carry an Idempotency-Key of the turn and
-// the call, so a turn re-run after a crash does not write twice.
-func (a *Agent) laneTools(apiKey, turnID string) toolCaller {
+// laneTools runs the model's tool calls through the tool executor, as /mcp
+// does, with the studio key: a refused call goes back to the model as the
+// same sentence /mcp gives; a 401 means the coach revoked the key and ends
+// the turn. A write repeated within ten minutes (a turn re-run after a
+// crash, or the coach asking twice) is answered from the first and marked
+// as a repeat, as on /mcp.
+func (a *Agent) laneTools(apiKey, _ string) toolCaller {
 	ex := executor.New(a.lane, a.model.set)
 	return func(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
-		r := ex.Run(ctx, executor.Call{Tool: name, Args: input, APIKey: apiKey, IdempotencyKey: toolCallKey(turnID, name, input)})
+		r := ex.Run(ctx, executor.Call{Tool: name, Args: input, APIKey: apiKey})
 		switch {
 		case r.Outcome == executor.Unauthorized:
 			return "", false, errKeyRevoked
@@ -185,13 +186,4 @@ func (a *Agent) laneTools(apiKey, turnID string) toolCaller {
 		}
 		return r.Text(), r.Failed(), nil
 	}
-}
-
-// toolCallKey is the Idempotency-Key of one write of a turn: the turn id and
-// a hash of the tool and its canonical input. A re-run of the turn (after a
-// crash or a lost lease) that makes the same call gets the same key, and the
-// lane answers it from the first run. The same call twice within one turn
-// is one write, too.
-func toolCallKey(turnID, tool string, input json.RawMessage) string {
-	return executor.Key("agent:"+turnID, tool, input)
 }

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/store"
 )
 
 // IdempotencyHeader names the key a client sends with a write so that a
@@ -20,6 +22,16 @@ const IdempotencyHeader = "Idempotency-Key"
 
 // ReplayedHeader marks an answer served from an earlier request's record.
 const ReplayedHeader = "Idempotent-Replayed"
+
+// RepeatKeyPrefix starts the keys Perform's tool executor derives for a
+// write that came without one (internal/tools/executor): the credential,
+// the tool and its arguments, so a model's retry of the same write is
+// answered from the first. Such a key is kept RepeatWindow, not 24 hours:
+// the same write asked for again later is meant again.
+const RepeatKeyPrefix = "repeat:"
+
+// RepeatWindow is how long a derived key's answer is replayed.
+const RepeatWindow = 10 * time.Minute
 
 // idempotencyStaleAfter is how long a claimed key may stay in progress
 // before it is taken to have died with its process and is claimed again.
@@ -103,7 +115,11 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	}
 	hash := requestHash(r.Method, r.URL.RequestURI(), body)
 	ss := l.store.Studio(c.p.StudioID)
-	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter)
+	keep := store.IdempotencyTTL
+	if strings.HasPrefix(key, RepeatKeyPrefix) {
+		keep = RepeatWindow
+	}
+	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter, keep)
 	if err != nil {
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return

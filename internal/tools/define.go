@@ -74,6 +74,11 @@ func LaneContracts() map[string]Contract {
 	return out
 }
 
+// RepeatSentence ends every write's description: what a retry does (the
+// executor derives the write's Idempotency-Key from the key, the tool and
+// the arguments).
+const RepeatSentence = "Calling it again with the same arguments within 10 minutes does nothing again: it answers the first call's result, marked as a repeat."
+
 // define builds the Tool of s from the lane's contract of its route.
 func define(s spec, contracts map[string]Contract) Tool {
 	c, ok := contracts[s.name]
@@ -90,11 +95,15 @@ func define(s spec, contracts map[string]Contract) Tool {
 		panic(fmt.Sprintf("tool %s: %v", s.name, err))
 	}
 	idArgs := idArgumentsOf(input)
+	description := s.description
+	if !s.readOnly {
+		description += " " + RepeatSentence
+	}
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
 	return Tool{
 		Name:        s.name,
 		Title:       s.title,
-		Description: s.description,
+		Description: description,
 		ReadOnly:    s.readOnly,
 		Idempotent:  s.readOnly || s.idempotent,
 		Method:      c.Method,

@@ -9,8 +9,11 @@
 //  1. resolve: the tool by name (an unknown name lists the tools);
 //  2. build: the arguments checked against the tool's schema and turned into
 //     one lane request (ids checked for their kind, forced-silent fields set);
-//  3. prepare: the request's Idempotency-Key (a confirmation step or
-//     identity headers would go here, before anything is sent);
+//  3. prepare: the request's Idempotency-Key, derived from the credential,
+//     the tool and its canonical arguments, so an identical write repeated
+//     within RepeatWindow is answered from the first and changes nothing (a
+//     confirmation step or identity headers would go here, before anything
+//     is sent);
 //  4. call: the lane, through laneclient; its errors stay its own sentences
 //     and a refused credential is its own outcome (Unauthorized);
 //  5. answer: the data as the lane gave it (data scrubbing would go here).
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
@@ -56,9 +60,8 @@ type Call struct {
 	Tool   string
 	Args   json.RawMessage
 	APIKey string
-	// IdempotencyKey, when set, is the key a write is sent with, overriding
-	// the executor's own; the assistant passes one per turn and call so a
-	// turn re-run after a crash writes nothing twice.
+	// IdempotencyKey, when set, is the key a write is sent with instead of
+	// the derived one (RepeatKey), for a caller with a key of its own.
 	IdempotencyKey string
 }
 
@@ -69,19 +72,39 @@ type Result struct {
 	Sentence string
 	// Status is the lane's HTTP status when the lane answered.
 	Status int
-	// Repeat: the lane answered from an earlier identical write.
+	// Note is RepeatNote when Repeat.
+	Note string
+	// Repeat: the lane answered from an earlier identical write, and this
+	// call changed nothing.
 	Repeat bool
+}
+
+// RepeatPrefix and RepeatWindow are the lane's (lane.RepeatKeyPrefix,
+// lane.RepeatWindow): a derived key is kept ten minutes, not a day.
+const (
+	RepeatPrefix = "repeat:"
+	RepeatWindow = 10 * time.Minute
+)
+
+// RepeatNote is what the model reads after the data of a repeated write.
+func RepeatNote(tool string) string {
+	return "Repeat: an identical " + tool + " call (same key, same arguments) was already made in the last 10 minutes; " +
+		"this is its answer, and nothing was done again. To do it a second time on purpose, change an argument or wait 10 minutes."
 }
 
 // Failed reports whether the result is an error for the model.
 func (r Result) Failed() bool { return r.Outcome != OK }
 
-// Text is what the model reads: the data, or the sentence.
+// Text is what the model reads: the data (and, for a repeat, the
+// repeat's note), or the sentence.
 func (r Result) Text() string {
-	if r.Outcome == OK {
-		return string(r.Data)
+	if r.Outcome != OK {
+		return r.Sentence
 	}
-	return r.Sentence
+	if r.Repeat {
+		return string(r.Data) + "\n\n" + r.Note
+	}
+	return string(r.Data)
 }
 
 // Executor runs the calls of one tool set against one lane. It is safe for
@@ -128,6 +151,9 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	// 3. prepare
 	if !t.ReadOnly {
 		req.IdempotencyKey = c.IdempotencyKey
+		if req.IdempotencyKey == "" {
+			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, c.Args)
+		}
 	}
 	// 4. call
 	data, meta, err := e.client.DoMeta(ctx, c.APIKey, req)
@@ -141,7 +167,18 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 		return Result{Outcome: Unavailable, Sentence: sentence(err.Error())}
 	}
 	// 5. answer
-	return Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
+	r := Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
+	if r.Repeat {
+		r.Note = RepeatNote(t.Name)
+	}
+	return r
+}
+
+// RepeatKey is the Idempotency-Key of a write: the credential (hashed: the
+// lane stores the key), the tool and its canonical arguments.
+func RepeatKey(apiKey, tool string, args json.RawMessage) string {
+	credential := sha256.Sum256([]byte(apiKey))
+	return Key(RepeatPrefix+hex.EncodeToString(credential[:8]), tool, args)
 }
 
 // Key is an Idempotency-Key for one call under scope: scope, then a hash of

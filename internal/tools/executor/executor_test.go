@@ -6,9 +6,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/tools"
@@ -44,13 +47,65 @@ func TestOutcomes(t *testing.T) {
 		t.Errorf("lane down: %+v", r)
 	}
 
-	// A write sent twice with the caller's key is done once; the second
-	// answer is the first, marked as a repeat.
+	// A write sent twice with the caller's own key is done once.
 	args := `{"title":"Call Dana","clientId":"` + f.A.TraineeID + `"}`
 	first := run(f.A.Key, "create_task", args, "test:1")
 	second := run(f.A.Key, "create_task", args, "test:1")
 	if first.Outcome != executor.OK || first.Repeat || second.Outcome != executor.OK || !second.Repeat || string(first.Data) != string(second.Data) {
 		t.Errorf("repeated write: first %+v, second %+v", first, second)
+	}
+}
+
+func TestRepeatConstantsAreTheLanes(t *testing.T) {
+	if executor.RepeatPrefix != lane.RepeatKeyPrefix || executor.RepeatWindow != lane.RepeatWindow {
+		t.Fatalf("executor %q %v, lane %q %v", executor.RepeatPrefix, executor.RepeatWindow, lane.RepeatKeyPrefix, lane.RepeatWindow)
+	}
+}
+
+// An identical write (same credential, tool and arguments, however
+// formatted) within ten minutes gives back the first answer, marked as a
+// repeat, and changes nothing; another key, other arguments or a later
+// time write again.
+func TestAnIdenticalWriteWithinTenMinutesIsARepeat(t *testing.T) {
+	f := mcptest.New(t)
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	ln := lane.New(lane.Options{Store: f.Store, Now: clock})
+	ex := executor.New(laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"), tools.All())
+	ctx := context.Background()
+	run := func(key, args string) executor.Result {
+		t.Helper()
+		r := ex.Run(ctx, executor.Call{Tool: "create_task", Args: json.RawMessage(args), APIKey: key})
+		if r.Outcome != executor.OK {
+			t.Fatalf("create_task %s: %+v", args, r)
+		}
+		return r
+	}
+	taskID := func(r executor.Result) string {
+		var v struct{ ID string }
+		_ = json.Unmarshal(r.Data, &v)
+		return v.ID
+	}
+	first := run(f.A.Key, `{"title":"Call Dana","priority":2}`)
+	again := run(f.A.Key, `{ "priority": 2, "title": "Call Dana" }`)
+	if first.Repeat || !again.Repeat || taskID(again) != taskID(first) || !strings.Contains(again.Text(), "nothing was done again") {
+		t.Fatalf("first %+v, again %+v; want the second a repeat of the first", first, again)
+	}
+	otherArgs := run(f.A.Key, `{"title":"Call Dana","priority":3}`)
+	otherKey := run(mcptest.NewKeyFor(t, f.Store, f.A.Slug), `{"title":"Call Dana","priority":2}`)
+	mu.Lock()
+	now = now.Add(executor.RepeatWindow + time.Second)
+	mu.Unlock()
+	later := run(f.A.Key, `{"title":"Call Dana","priority":2}`)
+	for what, r := range map[string]executor.Result{"other arguments": otherArgs, "another key": otherKey, "after ten minutes": later} {
+		if r.Repeat || taskID(r) == taskID(first) {
+			t.Errorf("%s: %+v; want a new task", what, r)
+		}
+	}
+	// Reads carry no key at all.
+	if r := ex.Run(ctx, executor.Call{Tool: "list_tags", Args: json.RawMessage(`{}`), APIKey: f.A.Key}); r.Repeat {
+		t.Errorf("a read was a repeat: %+v", r)
 	}
 }
 
