@@ -115,8 +115,8 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	}
 	hash := requestHash(r.Method, r.URL.RequestURI(), body)
 	ss := l.store.Studio(c.p.StudioID)
-	keep := store.IdempotencyTTL
-	if strings.HasPrefix(key, RepeatKeyPrefix) {
+	keep, derived := store.IdempotencyTTL, strings.HasPrefix(key, RepeatKeyPrefix)
+	if derived {
 		keep = RepeatWindow
 	}
 	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter, keep)
@@ -127,6 +127,9 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	shown := schema.Truncate(key, 80)
 	switch {
 	case started:
+	case rec.InProgress() && derived:
+		l.writeError(w, r, conflict("An identical request is still being processed; wait for its answer, or retry in a few seconds to get it."))
+		return
 	case rec.InProgress():
 		l.writeError(w, r, conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
 		return
@@ -152,7 +155,9 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	}()
 	answer := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
 	l.serve(answer, r, rt, c)
-	if !keepsAnswer(answer.Status) {
+	// A derived key keeps only a success: a refusal repeated may meet a
+	// studio that has changed since (the phone freed, the plan created).
+	if !keepsAnswer(answer.Status) || derived && answer.Status >= 300 {
 		return
 	}
 	if err := ss.FinishIdempotent(settle, rec, answer.Status, answer.body.Bytes()); err != nil {

@@ -147,3 +147,23 @@ func TestNonIDIsRefusedBeforeAnyRequest(t *testing.T) {
 		t.Errorf("%d requests reached the lane; want none", n)
 	}
 }
+
+// A refused write is not kept under its derived key: the same call after
+// the studio changed runs for real.
+func TestARefusedWriteIsNotARepeat(t *testing.T) {
+	f := mcptest.New(t)
+	ex := executor.New(laneclient.New(f.URL, nil, "mcp"), tools.All())
+	ctx := context.Background()
+	args := json.RawMessage(`{"firstName":"Dana","lastName":"Twice","phone":"` + f.A.Phone + `"}`)
+	first := ex.Run(ctx, executor.Call{Tool: "create_trainee", Args: args, APIKey: f.A.Key})
+	if first.Outcome != executor.LaneError {
+		t.Fatalf("create_trainee with a taken phone: %+v", first)
+	}
+	// The phone is freed: the trainee who had it gets another.
+	if r := ex.Run(ctx, executor.Call{Tool: "update_trainee", Args: json.RawMessage(`{"traineeId":"` + f.A.TraineeID + `","phone":"+972509999999"}`), APIKey: f.A.Key}); r.Outcome != executor.OK {
+		t.Fatalf("update_trainee: %+v", r)
+	}
+	if again := ex.Run(ctx, executor.Call{Tool: "create_trainee", Args: args, APIKey: f.A.Key}); again.Outcome != executor.OK || again.Repeat {
+		t.Fatalf("create_trainee after the phone was freed: %+v", again)
+	}
+}
