@@ -1,10 +1,13 @@
 package mcpserver_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 )
 
@@ -56,4 +59,56 @@ func TestRefusedMessagesAreJSONRPCErrors(t *testing.T) {
 	if a := post(t, "POST", f.URL+"/mcp", f.A.Key, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil); a.status != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: %d", a.status)
 	}
+}
+
+// FuzzAnyBodyGetsJSONRPC posts arbitrary bodies: the answer is always a
+// JSON-RPC message or an empty 202, never plain text and never a 5xx.
+func FuzzAnyBodyGetsJSONRPC(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/explode","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/whatever"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_trainee","arguments":{"traineeId":".."}}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":`, ``, `null`, `{"id":{"a":1},"method":7}`,
+	} {
+		f.Add(seed)
+	}
+	h := mcpserver.New(mcpserver.Options{Logger: mcptest.Quiet()})
+	key := "pf_live_" + strings.Repeat("k", 43)
+	f.Fuzz(func(t *testing.T, body string) {
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+key)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code >= 500 {
+			t.Fatalf("%q: %d %s", body, w.Code, w.Body)
+		}
+		if w.Code == http.StatusAccepted && w.Body.Len() == 0 {
+			return
+		}
+		type message struct {
+			JSONRPC string          `json:"jsonrpc"`
+			Result  json.RawMessage `json:"result"`
+			Error   json.RawMessage `json:"error"`
+		}
+		var msgs []message // a batch answers a list
+		if err := json.Unmarshal(w.Body.Bytes(), &msgs); err != nil {
+			var one message
+			if json.Unmarshal(w.Body.Bytes(), &one) == nil {
+				msgs = []message{one}
+			}
+		}
+		ct := w.Header().Get("Content-Type")
+		ok := strings.HasPrefix(ct, "application/json") && len(msgs) > 0
+		for _, m := range msgs {
+			ok = ok && m.JSONRPC == "2.0" && (m.Result != nil || m.Error != nil)
+		}
+		if !ok {
+			t.Fatalf("%q: %d %s %q", body, w.Code, ct, w.Body)
+		}
+	})
 }
