@@ -152,7 +152,7 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	if !t.ReadOnly {
 		req.IdempotencyKey = c.IdempotencyKey
 		if req.IdempotencyKey == "" {
-			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, c.Args)
+			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, req)
 		}
 	}
 	// 4. call
@@ -175,10 +175,17 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 }
 
 // RepeatKey is the Idempotency-Key of a write: the credential (hashed: the
-// lane stores the key), the tool and its canonical arguments.
-func RepeatKey(apiKey, tool string, args json.RawMessage) string {
+// lane stores the key), the tool and the lane request its arguments made,
+// so arguments that differ only in formatting, order or nulls (read as
+// left out) make one key.
+func RepeatKey(apiKey, tool string, req tools.Request) string {
 	credential := sha256.Sum256([]byte(apiKey))
-	return Key(RepeatPrefix+hex.EncodeToString(credential[:8]), tool, args)
+	call, _ := json.Marshal(struct {
+		Method, Path string
+		Query        string
+		Body         any
+	}{req.Method, req.Path, req.Query.Encode(), req.Body})
+	return Key(RepeatPrefix+hex.EncodeToString(credential[:8]), tool, call)
 }
 
 // Key is an Idempotency-Key for one call under scope: scope, then a hash of
