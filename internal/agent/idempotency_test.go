@@ -11,12 +11,14 @@ import (
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/tools/executor"
 )
 
 // A turn that loses its lease after create_task went through is re-run
 // from the start by the real resume path; the re-run's create_task (the
 // model formats its input differently this time) is answered from the
-// first call's record: one task, and the same tool result both times.
+// first call's record: one task, and the same task both times, the second
+// marked as a repeat.
 func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
@@ -63,8 +65,8 @@ func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 			t.Fatalf("%d model calls; want 4 (two per run of the turn)", len(reqs))
 		}
 		first, second := reqs[1].ToolResults(), reqs[3].ToolResults()
-		if len(first) != 2 || len(second) != 2 || first[0].IsError || first[0].ResultText() != second[0].ResultText() {
-			t.Fatalf("create_task answered %q on the first run and %q on the re-run; want the same task", texts(first), texts(second))
+		if len(first) != 2 || len(second) != 2 || first[0].IsError || second[0].ResultText() != first[0].ResultText()+"\n\n"+executor.RepeatNote("create_task") {
+			t.Fatalf("create_task answered %q on the first run and %q on the re-run; want the same task, marked as a repeat", texts(first), texts(second))
 		}
 		var task domain.Task
 		if err := json.Unmarshal([]byte(first[0].ResultText()), &task); err != nil || task.Title != "Call Dana" {
@@ -91,42 +93,10 @@ func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 			}
 			keys = append(keys, k)
 		}
-		if len(keys) != 1 || !strings.HasPrefix(keys[0], "agent:amg_") {
-			t.Fatalf("idempotency keys %q; want one agent:<turn>:… key", keys)
+		if len(keys) != 1 || !strings.HasPrefix(keys[0], executor.RepeatPrefix) {
+			t.Fatalf("idempotency keys %q; want one derived repeat:… key", keys)
 		}
 	})
-}
-
-func TestToolCallKey(t *testing.T) {
-	base := toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":"Call","priority":2}`))
-	if want := "agent:amg_1:"; !strings.HasPrefix(base, want) || len(base) != len(want)+32 {
-		t.Fatalf("key %q; want agent:<turn>:<32 hex>", base)
-	}
-	for _, c := range base {
-		if c < 0x21 || c > 0x7e {
-			t.Fatalf("key %q has a character the lane refuses", base)
-		}
-	}
-	same := []json.RawMessage{
-		json.RawMessage(`{ "priority": 2, "title": "Call" }`),
-		json.RawMessage("{\n\t\"title\":\"Call\",\"priority\":2}"),
-	}
-	for _, in := range same {
-		if k := toolCallKey("amg_1", "create_task", in); k != base {
-			t.Errorf("input %s: key %q; want %q (same call, other formatting)", in, k, base)
-		}
-	}
-	different := map[string]string{
-		"another turn":  toolCallKey("amg_2", "create_task", json.RawMessage(`{"title":"Call","priority":2}`)),
-		"another tool":  toolCallKey("amg_1", "log_weight", json.RawMessage(`{"title":"Call","priority":2}`)),
-		"another input": toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":"Call","priority":3}`)),
-		"not JSON":      toolCallKey("amg_1", "create_task", json.RawMessage(`{"title":`)),
-	}
-	for what, k := range different {
-		if k == base {
-			t.Errorf("%s gives the same key %q", what, k)
-		}
-	}
 }
 
 func texts(blocks []fakes.Block) []string {
@@ -135,4 +105,39 @@ func texts(blocks []fakes.Block) []string {
 		out = append(out, b.ResultText())
 	}
 	return out
+}
+
+// The coach asks for the same task twice in two turns (the model is unsure
+// the first went through): one task, and the second turn's model reads the
+// first task marked as a repeat, as a client of /mcp does.
+func TestAWriteAskedTwiceIsDoneOnce(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		studio, _ := studioWithCoach(t, st, "Studio", "Noa", "0504545454", time.Now())
+		seedHistory(t, h, "+972504545454")
+		h.setScript(func(n int, req fakes.MessagesRequest) fakes.Reply {
+			if len(req.ToolResults()) > 0 {
+				return fakes.Text("done")
+			}
+			return fakes.CallTool("create_task", map[string]any{"title": "Call Dana", "priority": 2})
+		})
+		h.send("972504545454", "c", "remind me to call Dana")
+		h.waitIdle()
+		h.send("972504545454", "c", "did you? remind me to call Dana")
+		h.waitIdle()
+		var results []fakes.Block
+		for _, r := range h.llm.Requests() {
+			results = append(results, r.ToolResults()...)
+		}
+		if len(results) != 2 || results[0].IsError || results[1].IsError {
+			t.Fatalf("tool results %q; want two create_task answers", texts(results))
+		}
+		if results[1].ResultText() != results[0].ResultText()+"\n\n"+executor.RepeatNote("create_task") {
+			t.Fatalf("second create_task answered %q; want the first task %q marked as a repeat", results[1].ResultText(), results[0].ResultText())
+		}
+		l, err := st.Studio(studio.ID).ListTasks(context.Background(), store.TaskFilter{Page: store.Page{Limit: 10}})
+		if err != nil || l.Total != 1 {
+			t.Fatalf("studio tasks %+v, %v; want one", l.Items, err)
+		}
+	})
 }

@@ -2,20 +2,16 @@ package agent
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/tools/executor"
 )
 
 // errNotConfigured is the model call without ANTHROPIC_API_KEY.
@@ -30,12 +26,12 @@ type model struct {
 	client    *anthropic.Client // nil without an API key
 	name      string
 	workspace string
-	tools     map[string]tools.Tool
+	set       []tools.Tool
 	params    []anthropic.ToolUnionParam
 }
 
 func newModel(cfg LLM, set []tools.Tool) (*model, error) {
-	m := &model{name: cfg.Model, workspace: cfg.WorkspaceID, tools: make(map[string]tools.Tool, len(set))}
+	m := &model{name: cfg.Model, workspace: cfg.WorkspaceID, set: set}
 	if m.name == "" {
 		m.name = DefaultModel
 	}
@@ -44,7 +40,6 @@ func newModel(cfg LLM, set []tools.Tool) (*model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent: tool %s: %w", t.Name, err)
 		}
-		m.tools[t.Name] = t
 		m.params = append(m.params, p)
 	}
 	if cfg.APIKey != "" {
@@ -173,59 +168,22 @@ func conversation(history []historyEntry, text string) []anthropic.MessageParam 
 	return out
 }
 
-// laneTools runs the model's tool calls of turn turnID through the
-// automation lane with the studio key. A lane error goes back to the model
-// as text it can act on; a 401 means the coach revoked the key and ends the
-// turn. Writes carry an Idempotency-Key of the turn and the call, so a turn
-// re-run after a crash does not write twice.
-func (a *Agent) laneTools(apiKey, turnID string) toolCaller {
+// laneTools runs the model's tool calls through the tool executor, as /mcp
+// does, with the studio key: a refused call goes back to the model as the
+// same sentence /mcp gives; a 401 means the coach revoked the key and ends
+// the turn. A write repeated within ten minutes (a turn re-run after a
+// crash, or the coach asking twice) is answered from the first and marked
+// as a repeat, as on /mcp.
+func (a *Agent) laneTools(apiKey, _ string) toolCaller {
+	ex := executor.New(a.lane, a.model.set)
 	return func(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
-		t, ok := a.model.tools[name]
-		if !ok {
-			names := make([]string, 0, len(a.model.tools))
-			for n := range a.model.tools {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			return fmt.Sprintf("Error: there is no tool named %s; the tools are %s.", name, strings.Join(names, ", ")), true, nil
-		}
-		req, err := t.Build(input)
-		if err != nil {
-			return "Error: " + err.Error(), true, nil
-		}
-		if !t.ReadOnly {
-			req.IdempotencyKey = toolCallKey(turnID, name, input)
-		}
-		data, err := a.lane.Do(ctx, apiKey, req)
-		var laneErr *laneclient.Error
+		r := ex.Run(ctx, executor.Call{Tool: name, Args: input, APIKey: apiKey})
 		switch {
-		case errors.As(err, &laneErr) && laneErr.Status == http.StatusUnauthorized:
+		case r.Outcome == executor.Unauthorized:
 			return "", false, errKeyRevoked
-		case err != nil && ctx.Err() != nil:
+		case r.Outcome == executor.Unavailable && ctx.Err() != nil:
 			return "", false, ctx.Err()
-		case err != nil:
-			return "Error: " + err.Error(), true, nil
 		}
-		return string(data), false, nil
+		return r.Text(), r.Failed(), nil
 	}
-}
-
-// toolCallKey is the Idempotency-Key of one write of a turn: the turn id and
-// a hash of the tool and its input. A re-run of the turn (after a crash or a
-// lost lease) that makes the same call gets the same key, and the lane
-// answers it from the first run. The input is canonicalised (decoded and
-// encoded again: sorted keys, no spaces) so the model's formatting does not
-// matter. The same call twice within one turn is one write, too.
-func toolCallKey(turnID, tool string, input json.RawMessage) string {
-	canonical := []byte(input)
-	var v any
-	if json.Unmarshal(input, &v) == nil {
-		if b, err := json.Marshal(v); err == nil {
-			canonical = b
-		}
-	}
-	h := sha256.New()
-	h.Write([]byte(tool + "\x00"))
-	h.Write(canonical)
-	return "agent:" + turnID + ":" + hex.EncodeToString(h.Sum(nil))[:32]
 }

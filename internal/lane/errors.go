@@ -1,12 +1,10 @@
 package lane
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/schema"
 )
 
 // Error codes of the envelope.
@@ -50,21 +48,10 @@ func conflict(message string) *Error {
 	return &Error{Status: http.StatusConflict, Code: CodeConflict, Message: message}
 }
 
-// notFound is the sentence for an id that is not in this studio. An id
-// carrying another kind's prefix gets a sentence saying which kind it is.
+// notFound is the sentence for an id that is not in this studio
+// (ids.NotFound, which the tools answer too).
 func notFound(want ids.Kind, id string) *Error {
-	msg := fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), schema.Truncate(id, 80), want.Source())
-	if got, known := ids.KindOf(id); known && got != want {
-		msg = fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", schema.Truncate(id, 80), article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
-	}
-	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}
-}
-
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
-		return "an"
-	}
-	return "a"
+	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: ids.NotFound(want, id)}
 }
 
 func planLimit(message string) *Error {

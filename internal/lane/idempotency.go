@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/store"
 )
 
 // IdempotencyHeader names the key a client sends with a write so that a
@@ -20,6 +22,16 @@ const IdempotencyHeader = "Idempotency-Key"
 
 // ReplayedHeader marks an answer served from an earlier request's record.
 const ReplayedHeader = "Idempotent-Replayed"
+
+// RepeatKeyPrefix starts the keys Perform's tool executor derives for a
+// write that came without one (internal/tools/executor): the credential,
+// the tool and its arguments, so a model's retry of the same write is
+// answered from the first. Such a key is kept RepeatWindow, not 24 hours:
+// the same write asked for again later is meant again.
+const RepeatKeyPrefix = "repeat:"
+
+// RepeatWindow is how long a derived key's answer is replayed.
+const RepeatWindow = 10 * time.Minute
 
 // idempotencyStaleAfter is how long a claimed key may stay in progress
 // before it is taken to have died with its process and is claimed again.
@@ -103,7 +115,11 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	}
 	hash := requestHash(r.Method, r.URL.RequestURI(), body)
 	ss := l.store.Studio(c.p.StudioID)
-	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter)
+	keep, derived := store.IdempotencyTTL, strings.HasPrefix(key, RepeatKeyPrefix)
+	if derived {
+		keep = RepeatWindow
+	}
+	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter, keep)
 	if err != nil {
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return
@@ -111,6 +127,9 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	shown := schema.Truncate(key, 80)
 	switch {
 	case started:
+	case rec.InProgress() && derived:
+		l.writeError(w, r, conflict("An identical request is still being processed; wait for its answer, or retry in a few seconds to get it."))
+		return
 	case rec.InProgress():
 		l.writeError(w, r, conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
 		return
@@ -136,7 +155,9 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	}()
 	answer := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
 	l.serve(answer, r, rt, c)
-	if !keepsAnswer(answer.Status) {
+	// A derived key keeps only a success: a refusal repeated may meet a
+	// studio that has changed since (the phone freed, the plan created).
+	if !keepsAnswer(answer.Status) || derived && answer.Status >= 300 {
 		return
 	}
 	if err := ss.FinishIdempotent(settle, rec, answer.Status, answer.body.Bytes()); err != nil {

@@ -202,7 +202,7 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 		s, key, _ := e.studio("idem-stale", "pro")
 
 		// A process claimed the key and died before answering.
-		if _, started, err := st.Studio(s.ID).BeginIdempotent(context.Background(), "dead", "whatever", now, time.Minute); err != nil || !started {
+		if _, started, err := st.Studio(s.ID).BeginIdempotent(context.Background(), "dead", "whatever", now, time.Minute, store.IdempotencyTTL); err != nil || !started {
 			t.Fatalf("claim: %v, %v", started, err)
 		}
 		mu.Lock()

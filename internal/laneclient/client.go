@@ -59,10 +59,28 @@ type envelope struct {
 	RequestID string          `json:"requestId"`
 }
 
+// ReplayedHeader marks an answer the lane gave from an earlier request
+// with the same Idempotency-Key (lane.ReplayedHeader).
+const ReplayedHeader = "Idempotent-Replayed"
+
+// Meta is what an answer says besides its data.
+type Meta struct {
+	Status int
+	// Replayed: the answer is an earlier identical write's, and this call
+	// changed nothing.
+	Replayed bool
+}
+
 // Do makes the call with apiKey as bearer and returns the lane's data.
 // A lane error is an *Error; anything else is a transport failure, worded
 // for the person or model who has to fix it.
 func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.RawMessage, error) {
+	data, _, err := c.DoMeta(ctx, apiKey, r)
+	return data, err
+}
+
+// DoMeta is Do, also returning the answer's status and whether it was replayed.
+func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (json.RawMessage, Meta, error) {
 	u := c.base + r.Path
 	if len(r.Query) > 0 {
 		u += "?" + r.Query.Encode()
@@ -71,13 +89,13 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 	if r.Body != nil {
 		b, err := json.Marshal(r.Body)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the request body for %s %s: %w", r.Method, r.Path, err)
+			return nil, Meta{}, fmt.Errorf("encoding the request body for %s %s: %w", r.Method, r.Path, err)
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, u, body)
 	if err != nil {
-		return nil, fmt.Errorf("building the lane request %s %s: %w", r.Method, r.Path, err)
+		return nil, Meta{}, fmt.Errorf("building the lane request %s %s: %w", r.Method, r.Path, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+apiKey)
 	req.Header.Set("Accept", "application/json")
@@ -95,26 +113,27 @@ func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.R
 	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("the call to %s %s was cancelled: %w", r.Method, r.Path, ctx.Err())
+			return nil, Meta{}, fmt.Errorf("the call to %s %s was cancelled: %w", r.Method, r.Path, ctx.Err())
 		}
-		return nil, fmt.Errorf("the Perform server at %s could not be reached: %w", c.base, err)
+		return nil, Meta{}, fmt.Errorf("the Perform server at %s could not be reached: %w", c.base, err)
 	}
+	meta := Meta{Status: resp.StatusCode, Replayed: resp.Header.Get(ReplayedHeader) == "true"}
 	raw, err := readBody(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("reading the answer to %s %s: %w", r.Method, r.Path, err)
+		return nil, meta, fmt.Errorf("reading the answer to %s %s: %w", r.Method, r.Path, err)
 	}
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil || (!env.OK && env.Error == nil) {
-		return nil, fmt.Errorf("the Perform server at %s answered %s to %s %s without the lane's JSON envelope; check that the URL is a Perform server's root",
+		return nil, meta, fmt.Errorf("the Perform server at %s answered %s to %s %s without the lane's JSON envelope; check that the URL is a Perform server's root",
 			c.base, resp.Status, r.Method, r.Path)
 	}
 	if !env.OK {
 		e := env.Error
 		e.Status = resp.StatusCode
 		e.RequestID = env.RequestID
-		return nil, e
+		return nil, meta, e
 	}
-	return env.Data, nil
+	return env.Data, meta, nil
 }
 
 // readBody reads and closes an answer's body, without a copy when it comes

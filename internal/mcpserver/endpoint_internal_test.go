@@ -1,12 +1,16 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -22,7 +26,7 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 			panic("late")
 		},
 	} {
-		e := &endpoint{next: next}
+		e := &endpoint{next: next, logger: slog.New(slog.DiscardHandler)}
 		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`))
 		req.Header.Set("Authorization", "Bearer "+key)
 		w := httptest.NewRecorder()
@@ -47,6 +51,56 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 		}
 	}
 }
+
+// A panic that reaches the endpoint is logged with the request id the
+// answer carries, so the 500 a client reports can be found.
+func TestAPanicIsLoggedWithTheRequestID(t *testing.T) {
+	var log lockedBuffer
+	e := &endpoint{next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("store exploded") }),
+		logger: slog.New(slog.NewJSONHandler(&log, nil))}
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", "Bearer pf_live_"+strings.Repeat("k", 43))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get("X-Request-Id")
+	if resp.StatusCode != 500 || !strings.HasPrefix(id, "req_") || !strings.Contains(string(body), id) {
+		t.Fatalf("answer %d, X-Request-Id %q, body %s", resp.StatusCode, id, body)
+	}
+	var entry struct {
+		Msg       string `json:"msg"`
+		RequestID string `json:"requestId"`
+		Panic     string `json:"panic"`
+		Stack     string `json:"stack"`
+	}
+	if err := json.Unmarshal(log.Bytes(), &entry); err != nil || entry.RequestID != id || entry.Panic != "store exploded" || !strings.Contains(entry.Stack, "endpoint") {
+		t.Fatalf("log %q (%v); want one entry with requestId %s, the panic and its stack", log.String(), err, id)
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}
+
+func (l *lockedBuffer) String() string { return string(l.Bytes()) }
 
 func TestOriginPolicy(t *testing.T) {
 	cases := []struct {

@@ -5,15 +5,19 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
@@ -53,21 +57,33 @@ func New(opts Options) http.Handler {
 		func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger},
 	)
-	return &endpoint{next: streamable}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &endpoint{next: streamable, logger: logger}
 }
 
-type endpoint struct{ next http.Handler }
+type endpoint struct {
+	next   http.Handler
+	logger *slog.Logger
+}
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every answer names its request, so a report of a failure can be
+	// found in the log.
+	requestID := ids.New(ids.Request)
+	w.Header().Set("X-Request-Id", requestID)
 	tw := &trackingWriter{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
+			e.logger.Error("mcp request panicked", "requestId", requestID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !tw.wrote {
 				writeError(w, http.StatusInternalServerError, jsonrpc.CodeInternalError,
-					"Perform failed unexpectedly while answering this MCP request; try again.")
+					"Perform failed unexpectedly while answering this MCP request (request "+requestID+"); try again.")
 			}
 		}
 	}()
@@ -86,7 +102,12 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return
 	}
-	e.next.ServeHTTP(tw, r)
+	// The SDK answers some malformed messages with plain text; they go out
+	// as JSON-RPC errors (see protocolErrors).
+	pw := &protocolErrors{ResponseWriter: tw}
+	r.Body = &bodyPrefix{ReadCloser: r.Body, keep: &pw.request}
+	e.next.ServeHTTP(pw, r)
+	pw.finish()
 }
 
 // originAllowed is the Origin half of DNS-rebinding protection (go-sdk

@@ -28,9 +28,10 @@ func (r IdempotentRecord) InProgress() bool { return r.Status == 0 }
 // BeginIdempotent claims key for a request (started true) or returns the
 // record already there. A claim whose request is still running after
 // staleAfter died with its process and is taken over; a record older than
-// IdempotencyTTL is expired and taken over too. Two concurrent calls never
+// keepFor (IdempotencyTTL for a client's key, less for keys Perform
+// derives itself) is expired and taken over too. Two concurrent calls never
 // both start: the insert and the takeover are single conditional statements.
-func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter time.Duration) (IdempotentRecord, bool, error) {
+func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (IdempotentRecord, bool, error) {
 	at := ms(now)
 	// A row deleted between the statements (released, expired) is claimed
 	// on the next round; three rounds are plenty.
@@ -46,7 +47,7 @@ func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash stri
 		}
 		res, err = s.exec(ctx, `UPDATE idempotency_keys SET request_hash = ?, status = 0, body = NULL, created_at = ?
 			WHERE studio_id = ? AND key = ? AND ((status = 0 AND created_at < ?) OR created_at < ?)`,
-			requestHash, at, s.studioID, key, ms(now.Add(-staleAfter)), ms(now.Add(-IdempotencyTTL)))
+			requestHash, at, s.studioID, key, ms(now.Add(-staleAfter)), ms(now.Add(-keepFor)))
 		if err != nil {
 			return IdempotentRecord{}, false, err
 		}

@@ -215,7 +215,8 @@ type StudioStore interface {
 	// FinishIdempotent stores the answer of the request that made the
 	// claim Begin returned; ReleaseIdempotent forgets that unfinished claim
 	// so a retry runs for real. Both leave a claim taken over since alone.
-	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter time.Duration) (rec IdempotentRecord, started bool, err error)
+	// A record older than keepFor is expired and claimed afresh.
+	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
 	FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error
 	ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error
 }

@@ -1,130 +1,301 @@
 package tools
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/schema"
 )
 
-// define builds a Tool from its typed input In: the input schema is inferred
-// from In (every field's description is its jsonschema tag), narrowed by the
-// conventions every tool shares (see conventions) and by narrow; call maps a
-// decoded, valid input to its lane request.
-func define[In any](name, title string, readOnly bool, description string, call func(In) Request, narrow ...func(*jsonschema.Schema)) Tool {
-	input, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: inferring the input schema: %v", name, err))
+// spec is one tool as data. Its input schema is not written here: it is the
+// lane's own schema of the route (see Contract), narrowed and described for
+// the model by derive, so the model sees every bound the lane enforces.
+type spec struct {
+	name, title string
+	readOnly    bool
+	// idempotent: a repeat with the same arguments changes nothing more.
+	// Every read is; a write only when it sets values (a PATCH).
+	idempotent  bool
+	description string
+	// route is the lane route the tool calls, "GET /trainees/{id}", as the
+	// lane serves it; the tool set does not build if the lane disagrees.
+	route string
+	// pathArg is the argument that fills the route's wildcard ({id} or {phone}).
+	pathArg string
+	// forced are body fields the tool always sends and never offers: the
+	// forced-silent flags of writes that could notify a trainee.
+	forced map[string]any
+	// args describe this tool's arguments for the model where the shared
+	// descriptions (argDescriptions) do not fit.
+	args map[string]string
+}
+
+// Contract is a lane route's contract as the lane states it
+// (lane.Contracts): lane_contracts.json is generated from the lane's
+// request types and checked against them by the tests (go generate
+// ./internal/tools writes it again). The tools link no part of the lane.
+type Contract struct {
+	Tool    string             `json:"tool,omitempty"`
+	Method  string             `json:"method"`
+	Path    string             `json:"path"`
+	AppOnly bool               `json:"appOnly,omitempty"`
+	IDKind  ids.Kind           `json:"idKind,omitempty"`
+	Order   []string           `json:"order"`
+	Input   *jsonschema.Schema `json:"input"`
+}
+
+//go:generate go test -run TestLaneContractsFileIsCurrent -update .
+
+//go:embed lane_contracts.json
+var laneContractsJSON []byte
+
+// LaneContracts are the contracts of the lane's tool routes, by tool name,
+// each parsed afresh.
+func LaneContracts() map[string]Contract {
+	var list []Contract
+	if err := json.Unmarshal(laneContractsJSON, &list); err != nil {
+		panic("tools: lane_contracts.json: " + err.Error())
 	}
-	conventions(input)
-	for _, n := range narrow {
-		n(input)
-	}
-	v, err := newValidator(name, input)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", name, err))
-	}
-	// Defaults are applied by decoding the arguments over a value that
-	// already holds them.
-	var withDefaults In
-	if d := defaultsOf(input); d != nil {
-		if err := json.Unmarshal(d, &withDefaults); err != nil {
-			panic(fmt.Sprintf("tool %s: schema defaults do not fit the input type: %v", name, err))
+	out := map[string]Contract{}
+	for _, c := range list {
+		if c.Tool != "" {
+			out[c.Tool] = c
 		}
 	}
+	return out
+}
+
+// RepeatSentence ends every write's description: what a retry does (the
+// executor derives the write's Idempotency-Key from the key, the tool and
+// the arguments).
+const RepeatSentence = "Calling it again with the same arguments within 10 minutes does nothing again: it answers the first call's result, marked as a repeat."
+
+// define builds the Tool of s from the lane's contract of its route.
+func define(s spec, contracts map[string]Contract) Tool {
+	c, ok := contracts[s.name]
+	if !ok {
+		panic(fmt.Sprintf("tool %s: no lane route names it (x-perform-tool); run go generate ./internal/tools", s.name))
+	}
+	if got := c.Method + " " + c.Path; got != s.route || c.AppOnly {
+		panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s (app-only %v)", s.name, s.route, got, c.AppOnly))
+	}
+	input, order := derive(s, c)
+	input.PropertyOrder = order
+	v, err := newValidator(s.name, input)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", s.name, err))
+	}
+	idArgs := idArgumentsOf(input)
+	description := s.description
+	if !s.readOnly {
+		description += " " + RepeatSentence
+	}
+	usesQuery := c.Method == "GET" || c.Method == "DELETE"
 	return Tool{
-		Name:        name,
-		Title:       title,
+		Name:        s.name,
+		Title:       s.title,
 		Description: description,
-		ReadOnly:    readOnly,
+		ReadOnly:    s.readOnly,
+		Idempotent:  s.readOnly || s.idempotent,
+		Method:      c.Method,
+		Path:        c.Path,
 		InputSchema: input,
 		Build: func(args json.RawMessage) (Request, error) {
-			if err := v.check(args); err != nil {
+			m, err := v.decode(args)
+			if err != nil {
 				return Request{}, err
 			}
-			in := withDefaults
-			if !isNull(args) {
-				if err := json.Unmarshal(args, &in); err != nil {
-					return Request{}, argumentError(name, schema.JSONProblem(err)+".")
-				}
+			if err := v.check(m); err != nil {
+				return Request{}, err
 			}
-			return call(in), nil
+			if err := checkIDs(s.name, idArgs, m); err != nil {
+				return Request{}, err
+			}
+			if err := checkWhole(s.name, input, m); err != nil {
+				return Request{}, err
+			}
+			r := Request{Method: c.Method, Path: c.Path}
+			if s.pathArg != "" {
+				var id string
+				_ = json.Unmarshal(m[s.pathArg], &id) // a string: the schema said so
+				delete(m, s.pathArg)
+				open := strings.Index(r.Path, "{")
+				r.Path = r.Path[:open] + segment(id) + r.Path[strings.Index(r.Path, "}")+1:]
+			}
+			if usesQuery {
+				r.Query = queryOf(m)
+				return r, nil
+			}
+			for name, val := range s.forced {
+				b, _ := json.Marshal(val)
+				m[name] = b
+			}
+			r.Body = m
+			return r, nil
 		},
 	}
 }
 
-// Limits that hold wherever a field of that name appears, so each definition
-// states only what is particular to it.
-func conventions(s *jsonschema.Schema) {
-	for name, p := range s.Properties {
-		switch name {
-		case "limit":
-			p.Minimum, p.Maximum = ptr(1.0), ptr(200.0)
-			p.Default = json.RawMessage("50")
-		case "offset":
-			p.Minimum = ptr(0.0)
-		case "prompt":
-			p.MaxLength = ptr(500)
-		case "detail":
-			p.MaxLength = ptr(2000)
-		case "priority":
-			p.Minimum, p.Maximum = ptr(0.0), ptr(5.0)
-		case "weightKg":
-			p.ExclusiveMinimum, p.Maximum = ptr(0.0), ptr(500.0)
+// derive is the tool's input schema: the lane's, without the forced fields,
+// with the path argument first, every argument described for the model, and
+// no null in any type (an optional argument is left out, not sent as null).
+func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
+	in := c.Input
+	if in == nil || in.Type != "object" {
+		panic(fmt.Sprintf("tool %s: the lane's input of %s %s is not an object schema", s.name, c.Method, c.Path))
+	}
+	if in.Properties == nil {
+		in.Properties = map[string]*jsonschema.Schema{}
+	}
+	order := slices.Clone(c.Order)
+	for name := range s.forced {
+		if in.Properties[name] == nil {
+			panic(fmt.Sprintf("tool %s: forced field %s is not in the lane's input", s.name, name))
+		}
+		delete(in.Properties, name)
+		in.Required = slices.DeleteFunc(in.Required, func(r string) bool { return r == name })
+		order = slices.DeleteFunc(order, func(r string) bool { return r == name })
+	}
+	if s.pathArg != "" {
+		if !strings.Contains(c.Path, "{") {
+			panic(fmt.Sprintf("tool %s: path argument %s, but %s has no wildcard", s.name, s.pathArg, c.Path))
+		}
+		max := 100 // the lane's bound on ids in bodies
+		if s.pathArg == "phone" {
+			max = 40
+		}
+		in.Properties[s.pathArg] = &jsonschema.Schema{Type: "string", MinLength: new(1), MaxLength: new(max)}
+		in.Required = append([]string{s.pathArg}, in.Required...)
+		order = append([]string{s.pathArg}, order...)
+	}
+	for name, p := range in.Properties {
+		withoutNull(p)
+		if d, ok := s.args[name]; ok {
+			p.Description = d
+		} else if d, ok := argDescriptions[name]; ok {
+			p.Description = d
 		}
 	}
-	// A required id or name is never empty.
-	for _, name := range s.Required {
-		if p := s.Properties[name]; p != nil && p.Type == "string" {
-			p.MinLength = ptr(1)
+	for name := range s.args {
+		if in.Properties[name] == nil {
+			panic(fmt.Sprintf("tool %s: describes argument %s, which the lane's input does not have", s.name, name))
 		}
+	}
+	in.Schema, in.ID = "", ""
+	return in, order
+}
+
+// withoutNull makes a nullable type its one other type, recursively into
+// list items, and takes null out of enums: strict MCP clients warn on type
+// arrays, and a model should leave an optional argument out.
+func withoutNull(p *jsonschema.Schema) {
+	if p == nil {
+		return
+	}
+	if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
+		p.Type, p.Types = p.Types[1-i], nil
+	}
+	p.Enum = slices.DeleteFunc(p.Enum, func(v any) bool { return v == nil })
+	if len(p.Enum) == 0 {
+		p.Enum = nil
+	}
+	withoutNull(p.Items)
+	if p.AdditionalProperties != nil {
+		withoutNull(p.AdditionalProperties)
 	}
 }
 
-// oneOf narrows the string property name to the given values.
-func oneOf(name string, values ...string) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) {
-		p := s.Properties[name]
-		if p == nil {
-			panic("oneOf: no property " + name)
+// queryOf writes arguments as a lane query: strings as they are (an empty
+// one is no filter), anything else as its JSON text.
+func queryOf(m map[string]json.RawMessage) url.Values {
+	q := url.Values{}
+	for name, raw := range m {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			if s != "" {
+				q.Set(name, s)
+			}
+			continue
 		}
-		for _, v := range values {
-			p.Enum = append(p.Enum, v)
-		}
+		q.Set(name, string(raw))
 	}
+	return q
 }
 
-// atLeast sets a minimum on the numeric property name.
-func atLeast(name string, min float64) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) {
-		p := s.Properties[name]
-		if p == nil {
-			panic("atLeast: no property " + name)
+// checkWhole refuses an integer argument written as 5.0 or 5e0: JSON
+// Schema counts it whole, but the lane reads integers into Go ints and
+// refuses it, so the tool says so first, in the same words.
+func checkWhole(tool string, in *jsonschema.Schema, m map[string]json.RawMessage) error {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		if p := in.Properties[name]; p != nil && p.Type == "integer" && strings.ContainsAny(string(m[name]), ".eE") {
+			return argumentError(tool, fmt.Sprintf("%s must be a whole number written without a decimal point; got %s.", name, schema.ShortJSON(m[name])))
 		}
-		p.Minimum = ptr(min)
 	}
+	return nil
 }
 
-func ptr[T any](v T) *T { return &v }
+// IDArguments are the arguments that carry an id, by name, and the kind of
+// id each must be. Every tool's argument of such a name (a string, or a
+// list of strings) is refused before any request when its value is not an
+// id of that kind, naming the argument and then the lane's own not-found
+// sentence: an id like ".." never reaches a lane path.
+var IDArguments = map[string]ids.Kind{
+	"traineeId":      ids.Trainee,
+	"clientId":       ids.Trainee,
+	"coachId":        ids.Coach,
+	"coachIds":       ids.Coach,
+	"productId":      ids.Product,
+	"templateId":     ids.ProgramTemplate,
+	"formTemplateId": ids.FormTemplate,
+	"taskId":         ids.Task,
+}
 
-// defaultsOf returns the top-level defaults as one JSON object, or nil.
-func defaultsOf(s *jsonschema.Schema) []byte {
-	d := map[string]json.RawMessage{}
-	for name, p := range s.Properties {
-		if p.Default != nil {
-			d[name] = p.Default
+// idArgumentsOf is the id-typed arguments of a tool's input schema.
+func idArgumentsOf(s *jsonschema.Schema) map[string]ids.Kind {
+	out := map[string]ids.Kind{}
+	for name := range s.Properties {
+		if k, ok := IDArguments[name]; ok {
+			out[name] = k
 		}
 	}
-	if len(d) == 0 {
-		return nil
+	return out
+}
+
+// checkIDs refuses the first id argument (in name order) that is not an id
+// of its kind. The arguments have passed the schema, so each is a string or
+// a list of strings.
+func checkIDs(tool string, idArgs map[string]ids.Kind, m map[string]json.RawMessage) error {
+	for _, name := range slices.Sorted(maps.Keys(idArgs)) {
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		var values []string
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			if one == "" {
+				continue // an empty filter is no filter; a required id has minLength 1
+			}
+			values = []string{one}
+		} else if json.Unmarshal(raw, &values) != nil {
+			continue
+		}
+		for _, id := range values {
+			if !ids.Is(id, idArgs[name]) {
+				return argumentError(tool, name+": "+ids.NotFound(idArgs[name], id))
+			}
+		}
 	}
-	b, _ := json.Marshal(d)
-	return b
+	return nil
 }
 
 func isNull(args json.RawMessage) bool {
@@ -153,7 +324,6 @@ type validator struct {
 }
 
 func newValidator(tool string, s *jsonschema.Schema) (*validator, error) {
-	// Resolving the whole schema checks that its defaults fit it.
 	if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 		return nil, fmt.Errorf("resolving the input schema: %w", err)
 	}
@@ -164,13 +334,25 @@ func newValidator(tool string, s *jsonschema.Schema) (*validator, error) {
 	return &validator{tool: tool, object: o}, nil
 }
 
-func (v *validator) check(args json.RawMessage) error {
+// decode reads the arguments as one JSON object. An argument sent as null
+// is read as left out: models send null for "none", and no tool clears a
+// field with null.
+func (v *validator) decode(args json.RawMessage) (map[string]json.RawMessage, error) {
 	m := map[string]json.RawMessage{}
 	if !isNull(args) {
-		if err := json.Unmarshal(args, &m); err != nil {
-			return &ArgumentError{Tool: v.tool, Sentence: fmt.Sprintf("The arguments for %s must be one JSON object of named fields (%s).", v.tool, v.argumentList())}
+		if err := json.Unmarshal(args, &m); err != nil || m == nil {
+			return nil, &ArgumentError{Tool: v.tool, Sentence: fmt.Sprintf("The arguments for %s must be one JSON object of named fields (%s).", v.tool, v.argumentList())}
 		}
 	}
+	for name, raw := range m {
+		if isNull(raw) {
+			delete(m, name)
+		}
+	}
+	return m, nil
+}
+
+func (v *validator) check(m map[string]json.RawMessage) error {
 	if problems := v.object.Check(m); len(problems) > 0 {
 		return argumentError(v.tool, v.diagnose(problems))
 	}
@@ -215,25 +397,6 @@ func quoteList(names []string) string {
 		q[i] = strconv.Quote(n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// query builds a lane query from name/value pairs, leaving out empty values.
-func query(pairs ...string) url.Values {
-	q := url.Values{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i+1] != "" {
-			q.Set(pairs[i], pairs[i+1])
-		}
-	}
-	return q
-}
-
-// itoa writes an optional count for a query: 0 means absent.
-func itoa(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
 }
 
 // segment escapes one path segment of a lane path.

@@ -30,13 +30,27 @@ type Tool struct {
 	Title       string
 	Description string
 	ReadOnly    bool
-	InputSchema *jsonschema.Schema
+	// Idempotent: calling it again with the same arguments changes nothing
+	// more (every read; the writes that set values). The 10-minute repeat
+	// guard on every write is a safety net, not this.
+	Idempotent bool
+	// Method and Path are the lane route the tool calls (Path with its
+	// {id} or {phone} wildcard).
+	Method, Path string
+	InputSchema  *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
 }
 
 // all is built once: schemas are inferred and resolved at start-up, never per call.
-var all = append(reads(), writes()...)
+var all = func() []Tool {
+	contracts := LaneContracts()
+	var set []Tool
+	for _, s := range append(reads(), writes()...) {
+		set = append(set, define(s, contracts))
+	}
+	return set
+}()
 
 // All returns the 21 coach tools in their documented order: 13 reads, then 8 writes.
 // The slice is fresh; the tools in it share their schemas, which callers must not modify.

@@ -109,37 +109,37 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		method, path, query string
 		body                string
 	}{
-		{"search_trainees", `{"q":"dana","status":"active","coachId":"coa_1","tag":"vip","createdAfter":"2026-01-01","updatedAfter":"2026-02-01","offset":50}`,
-			"GET", "/trainees/search", "coachId=coa_1&createdAfter=2026-01-01&limit=50&offset=50&q=dana&status=active&tag=vip&updatedAfter=2026-02-01", ""},
-		{"search_trainees", `{}`, "GET", "/trainees/search", "limit=50", ""},
-		{"search_trainees", ``, "GET", "/trainees/search", "limit=50", ""},
+		{"search_trainees", `{"q":"dana","status":"active","coachId":"coa_1","tag":"vip","createdAfter":"2026-01-01T00:00:00Z","updatedAfter":"2026-02-01T00:00:00+02:00","offset":50}`,
+			"GET", "/trainees/search", "coachId=coa_1&createdAfter=2026-01-01T00%3A00%3A00Z&offset=50&q=dana&status=active&tag=vip&updatedAfter=2026-02-01T00%3A00%3A00%2B02%3A00", ""},
+		{"search_trainees", `{}`, "GET", "/trainees/search", "", ""},
+		{"search_trainees", ``, "GET", "/trainees/search", "", ""},
+		{"search_trainees", `{"q":null,"coachId":"","limit":null}`, "GET", "/trainees/search", "", ""},
 		{"find_trainee_by_phone", `{"phone":"+972 50-123 4567"}`, "GET", "/trainees/by-phone/+972%2050-123%204567", "", ""},
 		{"get_trainee", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1", "", ""},
-		{"get_trainee", `{"traineeId":"../keys"}`, "GET", "/trainees/..%2Fkeys", "", ""},
 		{"list_trainee_programs", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/programs", "", ""},
 		{"list_trainee_form_responses", `{"traineeId":"trn_1","limit":10}`, "GET", "/trainees/trn_1/form-responses", "limit=10", ""},
 		{"list_trainee_weights", `{"traineeId":"trn_1","limit":200,"offset":3}`, "GET", "/trainees/trn_1/weights", "limit=200&offset=3", ""},
 		{"list_trainee_subscriptions", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/subscriptions", "", ""},
-		{"list_plans", `{"search":"gold"}`, "GET", "/products", "limit=50&search=gold", ""},
+		{"list_plans", `{"search":"gold"}`, "GET", "/products", "search=gold", ""},
 		{"list_program_templates", `{"limit":1}`, "GET", "/program-templates", "limit=1", ""},
-		{"list_forms", `{"search":"check-in"}`, "GET", "/forms", "limit=50&search=check-in", ""},
-		{"list_coaches", `{}`, "GET", "/rpc/coaches", "limit=50", ""},
-		{"list_tags", `null`, "GET", "/rpc/tags", "limit=50", ""},
-		{"list_tasks", `{"status":"open","clientId":"trn_1","coachId":"coa_1"}`, "GET", "/tasks", "clientId=trn_1&coachId=coa_1&limit=50&status=open", ""},
+		{"list_forms", `{"search":"check-in"}`, "GET", "/forms", "search=check-in", ""},
+		{"list_coaches", `{}`, "GET", "/rpc/coaches", "", ""},
+		{"list_tags", `null`, "GET", "/rpc/tags", "", ""},
+		{"list_tasks", `{"status":"open","clientId":"trn_1","coachId":"coa_1"}`, "GET", "/tasks", "clientId=trn_1&coachId=coa_1&status=open", ""},
 		{"create_trainee", `{"firstName":"Dana","lastName":"Levi","phone":"050-123-4567","tags":["vip"],"productId":"prd_1"}`,
 			"POST", "/trainees", "",
-			`{"firstName":"Dana","lastName":"Levi","phone":"050-123-4567","tags":["vip"],"productId":"prd_1","sendWhatsappInvite":false,"notify":false}`},
+			`{"firstName":"Dana","lastName":"Levi","notify":false,"phone":"050-123-4567","productId":"prd_1","sendWhatsappInvite":false,"tags":["vip"]}`},
 		{"update_trainee", `{"traineeId":"trn_1","goal":"run 10k","tags":[]}`, "PATCH", "/trainees/trn_1", "", `{"goal":"run 10k","tags":[]}`},
-		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1"}`, "POST", "/trainees/trn_1/subscription", "", `{"productId":"prd_1","notify":false}`},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1"}`, "POST", "/trainees/trn_1/subscription", "", `{"notify":false,"productId":"prd_1"}`},
 		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","startedOn":"2026-04-01","price":0,"durationDays":30}`,
-			"POST", "/trainees/trn_1/subscription", "", `{"productId":"prd_1","startedOn":"2026-04-01","price":0,"durationDays":30,"notify":false}`},
+			"POST", "/trainees/trn_1/subscription", "", `{"durationDays":30,"notify":false,"price":0,"productId":"prd_1","startedOn":"2026-04-01"}`},
 		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","startsOn":"2026-04-01"}`,
-			"POST", "/trainees/trn_1/programs/assign", "", `{"templateId":"ptm_1","startsOn":"2026-04-01","notify":false,"replaceExisting":false}`},
+			"POST", "/trainees/trn_1/programs/assign", "", `{"notify":false,"replaceExisting":false,"startsOn":"2026-04-01","templateId":"ptm_1"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1"}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":{"sleep":7}}`,
-			"POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","prompt":"Sunday check-in","notify":false,"fieldValues":{"sleep":7}}`},
+			"POST", "/trainees/trn_1/forms/assign", "", `{"fieldValues":{"sleep":7},"formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":true}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","notify":true}`},
-		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"title":"Call Dana","clientId":"trn_1","priority":0}`},
+		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"clientId":"trn_1","priority":0,"title":"Call Dana"}`},
 		{"update_task", `{"taskId":"tsk_1","status":"done"}`, "PATCH", "/tasks/tsk_1", "", `{"status":"done"}`},
 		{"log_weight", `{"traineeId":"trn_1","weightKg":72.5}`, "POST", "/trainees/trn_1/weights", "", `{"weightKg":72.5}`},
 	}
@@ -180,11 +180,18 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"search_trainees", `{"limit":201}`, "limit must be a whole number from 1 to 200; got 201."},
 		{"search_trainees", `{"offset":-1}`, "offset must be a whole number of at least 0; got -1."},
 		{"search_trainees", `{"status":"gone"}`, `status must be one of "active", "paused", "archived"`},
-		{"search_trainees", `{"q":5}`, "q must be a string; got 5."},
+		{"search_trainees", `{"q":5}`, "q must be a string of at most 200 characters; got 5."},
+		{"search_trainees", `{"q":"` + strings.Repeat("q", 201) + `"}`, "q must be a string of at most 200 characters"},
+		{"search_trainees", `{"createdAfter":"2026-01-01"}`, "createdAfter must be a date and time in RFC 3339 form"},
+		{"create_task", `{"title":"t","priority":2.0}`, "priority must be a whole number written without a decimal point; got 2.0."},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","email":"not-an-address"}`, "email must be an email address"},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","birthDate":"01/02/1990"}`, "birthDate must be a date"},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[` + strings.Repeat(`"t",`, 50) + `"t"]}`, "tags must be a list of at most 50"},
+		{"create_trainee", `{"firstName":"` + strings.Repeat("f", 101) + `","lastName":"B","phone":"1"}`, "firstName must be a string of 1 to 100 characters"},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
 		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, limit, offset)"},
-		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. The trainee's id (trn_…), from search_trainees"},
-		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
+		{"get_trainee", `{}`, "traineeId is required; it must be a string of 1 to 100 characters. The trainee's id (trn_…), from search_trainees"},
+		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string of 1 to 100 characters"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + long + `"}`, "prompt must be a string of at most 500 characters"},
@@ -194,8 +201,8 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"update_task", `{"taskId":"tsk_1","status":"closed"}`, `status must be one of "open", "done", "snoozed"`},
 		{"log_weight", `{"traineeId":"trn_1","weightKg":0}`, "weightKg must be a number above 0 and at most 500; got 0."},
 		{"log_weight", `{"traineeId":"trn_1","weightKg":500.5}`, "weightKg must be a number above 0 and at most 500"},
-		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[1]}`, "tags must be a list of strings"},
-		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","price":-5}`, "price must be a number of at least 0"},
+		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[1]}`, "tags must be a list of at most 50 strings"},
+		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","price":-5}`, "price must be a number from 0 to 1000000"},
 	}
 	for _, c := range cases {
 		_, err := build(t, c.tool, c.args)
@@ -275,6 +282,57 @@ func FuzzBuild(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every argument that carries an id is declared in IDArguments, so no tool
+// sends a lane path or filter an id of the wrong kind; and each declared
+// one is refused with the lane's not-found sentence when it is not one.
+func TestEveryIDArgumentIsCheckedForItsKind(t *testing.T) {
+	for _, tool := range All() {
+		for name, p := range tool.InputSchema.Properties {
+			if !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "Ids") {
+				continue
+			}
+			kind, ok := IDArguments[name]
+			if !ok {
+				t.Errorf("%s: argument %s carries an id but is not in IDArguments", tool.Name, name)
+				continue
+			}
+			for _, bad := range []string{"..", "%2e%2e", "x/../keys", "nope", string(kind), "tsk_1", "frm_1"} {
+				if bad == "tsk_1" && kind == "tsk" || bad == "frm_1" && kind == "frm" {
+					continue
+				}
+				value := any(bad)
+				if p.Type == "array" || slices.Contains(p.Types, "array") {
+					value = []string{string(kind) + "_ok", bad}
+				}
+				args, _ := json.Marshal(withRequired(tool, map[string]any{name: value}))
+				_, err := tool.Build(args)
+				if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "valid id") && !strings.Contains(err.Error(), "this needs") {
+					t.Errorf("%s %s=%q: %v; want the not-found sentence naming %s", tool.Name, name, bad, err, name)
+				}
+			}
+		}
+	}
+}
+
+// withRequired fills the tool's other required arguments with values the
+// schema accepts.
+func withRequired(tool Tool, args map[string]any) map[string]any {
+	for _, r := range tool.InputSchema.Required {
+		if _, ok := args[r]; ok {
+			continue
+		}
+		switch {
+		case IDArguments[r] != "":
+			args[r] = string(IDArguments[r]) + "_1"
+		case tool.InputSchema.Properties[r].Type == "number":
+			args[r] = 70
+		default:
+			args[r] = "x"
+		}
+	}
+	return args
 }
 
 func BenchmarkBuildGetTrainee(b *testing.B) {

@@ -96,6 +96,21 @@ func NewKey(t testing.TB, st store.Store, name, slug string) string {
 	return key
 }
 
+// NewKeyFor returns another fresh API key of the studio with slug.
+func NewKeyFor(t testing.TB, st store.Store, slug string) string {
+	t.Helper()
+	ctx := context.Background()
+	s, err := st.StudioBySlug(ctx, slug)
+	if err != nil {
+		t.Fatalf("studio %s: %v", slug, err)
+	}
+	key := auth.NewKey()
+	if err := st.CreateAPIKey(ctx, &domain.APIKey{StudioID: s.ID, Name: "test 2", Prefix: auth.Display(key), Hash: auth.Hash(key)}); err != nil {
+		t.Fatalf("create key: %v", err)
+	}
+	return key
+}
+
 // SeedStudio creates a studio with a coach, a tag, two plans (one priced and
 // timed, one open), a program template, a form, two trainees, a task, a
 // weight and a form response.

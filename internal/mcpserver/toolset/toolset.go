@@ -10,7 +10,6 @@ package toolset
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/tools/executor"
 )
 
 // Version is what the server reports at initialize.
@@ -63,7 +63,8 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
 		&mcp.ServerOptions{Instructions: Instructions, Logger: logger, Capabilities: capabilities()})
-	for _, t := range tools.All() {
+	ex := executor.New(opts.Client, tools.All())
+	for _, t := range ex.Tools() {
 		s.AddTool(&mcp.Tool{
 			Name:        t.Name,
 			Title:       t.Title,
@@ -72,10 +73,11 @@ func NewServer(opts Options) *mcp.Server {
 			Annotations: &mcp.ToolAnnotations{
 				Title:           t.Title,
 				ReadOnlyHint:    t.ReadOnly,
+				IdempotentHint:  t.Idempotent,
 				DestructiveHint: new(false),
 				OpenWorldHint:   new(true),
 			},
-		}, handler(t, opts, logger))
+		}, handler(t, ex, opts, logger))
 	}
 	return s
 }
@@ -94,7 +96,7 @@ func capabilities() *mcp.ServerCapabilities {
 	}
 }
 
-func handler(t tools.Tool, opts Options, logger *slog.Logger) mcp.ToolHandler {
+func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Logger) mcp.ToolHandler {
 	report := func(outcome string) {
 		if opts.OnToolCall != nil {
 			opts.OnToolCall(t.Name, outcome)
@@ -108,28 +110,29 @@ func handler(t tools.Tool, opts Options, logger *slog.Logger) mcp.ToolHandler {
 				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Perform failed unexpectedly while running " + t.Name + "; try again."}
 			}
 		}()
-		lane, err := t.Build(req.Params.Arguments)
-		if err != nil {
-			report(OutcomeInvalidArguments)
-			return toolError(err.Error()), nil
-		}
-		data, err := opts.Client.Do(ctx, apiKey(opts, req), lane)
-		var laneErr *laneclient.Error
-		switch {
-		case errors.As(err, &laneErr):
-			report(OutcomeLaneError)
-			return toolError(laneErr.Message), nil
-		case err != nil:
-			logger.Warn("lane call failed", "tool", t.Name, "err", err)
+		r := ex.Run(ctx, executor.Call{Tool: t.Name, Args: req.Params.Arguments, APIKey: apiKey(opts, req)})
+		switch r.Outcome {
+		case executor.OK:
+		case executor.Unavailable:
+			logger.Warn("lane call failed", "tool", t.Name, "err", r.Sentence)
 			report(OutcomeUnavailable)
-			return toolError(upperFirst(err.Error()) + "."), nil
+			return toolError(r.Sentence), nil
+		case executor.InvalidArguments, executor.UnknownTool:
+			report(OutcomeInvalidArguments)
+			return toolError(r.Sentence), nil
+		default: // a lane error, a refused key included
+			report(OutcomeLaneError)
+			return toolError(r.Sentence), nil
 		}
 		report(OutcomeOK)
-		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(r.Data)}}}
+		if r.Repeat {
+			res.Content = append(res.Content, &mcp.TextContent{Text: r.Note})
+		}
 		// structuredContent is a JSON object; every lane answer is one, but
 		// the text above carries the data whatever its shape.
-		if isObject(data) {
-			res.StructuredContent = data
+		if isObject(r.Data) {
+			res.StructuredContent = r.Data
 		}
 		return res, nil
 	}
@@ -171,11 +174,4 @@ func isObject(data json.RawMessage) bool {
 		}
 	}
 	return false
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -1,0 +1,37 @@
+package ids
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// NotFound is the one sentence for an id that names nothing the caller may
+// see: of the wrong kind, malformed, or not in the studio. It says where
+// valid ids come from. The lane and the tools (which refuse an id of the
+// wrong kind before any request) both answer it.
+func NotFound(want Kind, id string) string {
+	shown := truncate(id, 80)
+	if got, known := KindOf(id); known && got != want {
+		return fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", shown, article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
+	}
+	return fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), shown, want.Source())
+}
+
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

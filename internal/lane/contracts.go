@@ -1,0 +1,45 @@
+package lane
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/ids"
+)
+
+// Contract is one route as a caller outside the lane may rely on it: its
+// method and path, who may call it, the kind of its {id}, and the schema of
+// its input (the query for GET and DELETE, the JSON body otherwise), the
+// very schema the lane validates with. The coach tools derive their input
+// schemas from the contracts of their routes (internal/tools).
+type Contract struct {
+	Tool    string   `json:"tool,omitempty"`
+	Method  string   `json:"method"`
+	Path    string   `json:"path"`
+	AppOnly bool     `json:"appOnly,omitempty"`
+	IDKind  ids.Kind `json:"idKind,omitempty"`
+	// Order is the input's property order (JSON objects keep none).
+	Order []string           `json:"order"`
+	Input *jsonschema.Schema `json:"input"`
+}
+
+// Contracts lists every route, sorted by path then method. The schemas are
+// copies the caller may change.
+func (l *Lane) Contracts() []Contract {
+	out := make([]Contract, 0, len(l.routes))
+	for _, rt := range l.routes {
+		out = append(out, Contract{
+			Tool: rt.tool, Method: rt.method, Path: rt.path, AppOnly: rt.appOnly, IDKind: rt.idKind,
+			Order: rt.input.object.Names(), Input: rt.input.schema.CloneSchemas(),
+		})
+	}
+	slices.SortFunc(out, func(a, b Contract) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return out
+}

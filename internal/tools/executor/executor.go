@@ -1,0 +1,223 @@
+// Package executor runs one coach tool call for every AI surface: the
+// hosted /mcp, perform-mcp over stdio and the WhatsApp assistant. It takes
+// a tool name, the model's raw arguments and the studio credential, and
+// answers the lane's data or one sentence the model can act on.
+//
+// Run is the one choke point between a model and the lane. Its stages, in
+// order, are where later policy hooks in:
+//
+//  1. resolve: the tool by name (an unknown name lists the tools);
+//  2. build: the arguments checked against the tool's schema and turned into
+//     one lane request (ids checked for their kind, forced-silent fields set);
+//  3. prepare: the request's Idempotency-Key, derived from the credential,
+//     the tool and its canonical arguments, so an identical write repeated
+//     within RepeatWindow is answered from the first and changes nothing (a
+//     confirmation step or identity headers would go here, before anything
+//     is sent);
+//  4. call: the lane, through laneclient; its errors stay its own sentences
+//     and a refused credential is its own outcome (Unauthorized);
+//  5. answer: the data as the lane gave it (data scrubbing would go here).
+//
+// It links no store, metrics or server configuration, so perform-mcp stays small.
+package executor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/tools"
+)
+
+// Outcome is how a call ended.
+type Outcome string
+
+const (
+	// OK: the lane answered with data.
+	OK Outcome = "ok"
+	// UnknownTool: no tool of that name is offered.
+	UnknownTool Outcome = "unknown_tool"
+	// InvalidArguments: the tool refused the arguments; nothing was sent.
+	InvalidArguments Outcome = "invalid_arguments"
+	// LaneError: the lane refused the request with a sentence.
+	LaneError Outcome = "lane_error"
+	// Unauthorized: the lane refused the credential (401). The assistant
+	// treats it as its key being revoked and stops.
+	Unauthorized Outcome = "unauthorized"
+	// Unavailable: the lane could not be reached or answered no envelope.
+	Unavailable Outcome = "unavailable"
+)
+
+// Call is one tool call.
+type Call struct {
+	Tool   string
+	Args   json.RawMessage
+	APIKey string
+	// IdempotencyKey, when set, is the key a write is sent with instead of
+	// the derived one (RepeatKey), for a caller with a key of its own.
+	IdempotencyKey string
+}
+
+// Result is a call's answer: Data when Outcome is OK, else Sentence.
+type Result struct {
+	Outcome  Outcome
+	Data     json.RawMessage
+	Sentence string
+	// Status is the lane's HTTP status when the lane answered.
+	Status int
+	// Note is RepeatNote when Repeat.
+	Note string
+	// Repeat: the lane answered from an earlier identical write, and this
+	// call changed nothing.
+	Repeat bool
+}
+
+// RepeatPrefix and RepeatWindow are the lane's (lane.RepeatKeyPrefix,
+// lane.RepeatWindow): a derived key is kept ten minutes, not a day.
+const (
+	RepeatPrefix = "repeat:"
+	RepeatWindow = 10 * time.Minute
+)
+
+// RepeatNote is what the model reads after the data of a repeated write.
+func RepeatNote(tool string) string {
+	return "Repeat: an identical " + tool + " call (same key, same arguments) was already made in the last 10 minutes; " +
+		"this is its answer, and nothing was done again. To do it a second time on purpose, change an argument or wait 10 minutes."
+}
+
+// Failed reports whether the result is an error for the model.
+func (r Result) Failed() bool { return r.Outcome != OK }
+
+// Text is what the model reads: the data (and, for a repeat, the
+// repeat's note), or the sentence.
+func (r Result) Text() string {
+	if r.Outcome != OK {
+		return r.Sentence
+	}
+	if r.Repeat {
+		return string(r.Data) + "\n\n" + r.Note
+	}
+	return string(r.Data)
+}
+
+// Executor runs the calls of one tool set against one lane. It is safe for
+// concurrent use.
+type Executor struct {
+	client *laneclient.Client
+	tools  map[string]tools.Tool
+	names  []string
+}
+
+// New returns an executor offering set (tools.All() for MCP,
+// tools.AgentSubset() for the assistant) through client.
+func New(client *laneclient.Client, set []tools.Tool) *Executor {
+	e := &Executor{client: client, tools: make(map[string]tools.Tool, len(set))}
+	for _, t := range set {
+		e.tools[t.Name] = t
+		e.names = append(e.names, t.Name)
+	}
+	return e
+}
+
+// Tools are the tools offered, in their documented order.
+func (e *Executor) Tools() []tools.Tool {
+	out := make([]tools.Tool, 0, len(e.names))
+	for _, n := range e.names {
+		out = append(out, e.tools[n])
+	}
+	return out
+}
+
+// Run executes c. A context cancelled during the lane call ends as
+// Unavailable; the caller can tell by its own ctx.Err().
+func (e *Executor) Run(ctx context.Context, c Call) Result {
+	// 1. resolve
+	t, ok := e.tools[c.Tool]
+	if !ok {
+		return Result{Outcome: UnknownTool, Sentence: fmt.Sprintf("There is no tool named %s; the tools are %s.", c.Tool, strings.Join(e.names, ", "))}
+	}
+	// 2. build
+	req, err := t.Build(c.Args)
+	if err != nil {
+		return Result{Outcome: InvalidArguments, Sentence: err.Error()}
+	}
+	// 3. prepare
+	if !t.ReadOnly {
+		req.IdempotencyKey = c.IdempotencyKey
+		if req.IdempotencyKey == "" {
+			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, req)
+		}
+	}
+	// 4. call
+	data, meta, err := e.client.DoMeta(ctx, c.APIKey, req)
+	var laneErr *laneclient.Error
+	switch {
+	case errors.As(err, &laneErr) && laneErr.Status == http.StatusUnauthorized:
+		return Result{Outcome: Unauthorized, Sentence: laneErr.Message, Status: laneErr.Status}
+	case errors.As(err, &laneErr):
+		return Result{Outcome: LaneError, Sentence: laneErr.Message, Status: laneErr.Status}
+	case err != nil:
+		return Result{Outcome: Unavailable, Sentence: sentence(err.Error())}
+	}
+	// 5. answer
+	r := Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
+	if r.Repeat {
+		r.Note = RepeatNote(t.Name)
+	}
+	return r
+}
+
+// RepeatKey is the Idempotency-Key of a write: the credential (hashed: the
+// lane stores the key), the tool and the lane request its arguments made,
+// so arguments that differ only in formatting, order or nulls (read as
+// left out) make one key.
+func RepeatKey(apiKey, tool string, req tools.Request) string {
+	credential := sha256.Sum256([]byte(apiKey))
+	call, _ := json.Marshal(struct {
+		Method, Path string
+		Query        string
+		Body         any
+	}{req.Method, req.Path, req.Query.Encode(), req.Body})
+	return Key(RepeatPrefix+hex.EncodeToString(credential[:8]), tool, call)
+}
+
+// Key is an Idempotency-Key for one call under scope: scope, then a hash of
+// the tool and its canonical arguments (decoded and encoded again: sorted
+// keys, no spaces), so the model's formatting does not matter.
+func Key(scope, tool string, args json.RawMessage) string {
+	h := sha256.New()
+	h.Write([]byte(tool + "\x00"))
+	h.Write(Canonical(args))
+	return scope + ":" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Canonical is args decoded and encoded again, or args as given when they
+// are not JSON.
+func Canonical(args json.RawMessage) []byte {
+	var v any
+	if json.Unmarshal(args, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			return b
+		}
+	}
+	return args
+}
+
+// sentence makes an error text one sentence: capitalised, with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
