@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -15,11 +16,11 @@ import (
 // very schema the lane validates with. The coach tools derive their input
 // schemas from the contracts of their routes (internal/tools).
 type Contract struct {
-	Tool    string   `json:"tool,omitempty"`
-	Method  string   `json:"method"`
-	Path    string   `json:"path"`
-	AppOnly bool     `json:"appOnly,omitempty"`
-	IDKind  ids.Kind `json:"idKind,omitempty"`
+	Tool   string   `json:"tool,omitempty"`
+	Method string   `json:"method"`
+	Path   string   `json:"path"`
+	Scope  string   `json:"scope,omitempty"` // what the credential must hold; "" for any key
+	IDKind ids.Kind `json:"idKind,omitempty"`
 	// Order is the input's property order (JSON objects keep none).
 	Order []string           `json:"order"`
 	Input *jsonschema.Schema `json:"input"`
@@ -31,7 +32,7 @@ func (l *Lane) Contracts() []Contract {
 	out := make([]Contract, 0, len(l.routes))
 	for _, rt := range l.routes {
 		out = append(out, Contract{
-			Tool: rt.tool, Method: rt.method, Path: rt.path, AppOnly: rt.appOnly, IDKind: rt.idKind,
+			Tool: rt.tool, Method: rt.method, Path: rt.path, Scope: rt.scope, IDKind: rt.idKind,
 			Order: rt.input.object.Names(), Input: rt.input.schema.CloneSchemas(),
 		})
 	}
@@ -42,4 +43,17 @@ func (l *Lane) Contracts() []Contract {
 		return strings.Compare(a.Method, b.Method)
 	})
 	return out
+}
+
+// ToolContractsJSON is the contracts of the routes that name a tool, as
+// internal/tools embeds them (lane_contracts.json): indented, one final newline.
+func ToolContractsJSON() ([]byte, error) {
+	var list []Contract
+	for _, c := range New(Options{}).Contracts() {
+		if c.Tool != "" {
+			list = append(list, c)
+		}
+	}
+	b, err := json.MarshalIndent(list, "", "  ")
+	return append(b, '\n'), err
 }

@@ -3,7 +3,6 @@ package tools_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"reflect"
 	"slices"
@@ -12,36 +11,18 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/tools"
 )
-
-var update = flag.Bool("update", false, "write lane_contracts.json from the lane's routes")
-
-// laneToolContracts is what the lane states now about its tool routes.
-func laneToolContracts() []lane.Contract {
-	var list []lane.Contract
-	for _, c := range lane.New(lane.Options{}).Contracts() {
-		if c.Tool != "" {
-			list = append(list, c)
-		}
-	}
-	return list
-}
 
 // The tools read the lane's contracts from lane_contracts.json (so the
 // stdio binary links no lane); the file must be what the lane's request
 // types say today.
 func TestLaneContractsFileIsCurrent(t *testing.T) {
-	want, err := json.MarshalIndent(laneToolContracts(), "", "  ")
+	want, err := lane.ToolContractsJSON()
 	if err != nil {
 		t.Fatal(err)
-	}
-	want = append(want, '\n')
-	if *update {
-		if err := os.WriteFile("lane_contracts.json", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	got, err := os.ReadFile("lane_contracts.json")
 	if err != nil {
@@ -78,8 +59,8 @@ func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 			continue
 		}
 		delete(routes, tool.Name)
-		if rt.Method != tool.Method || rt.Path != tool.Path || rt.AppOnly {
-			t.Errorf("%s calls %s %s; the lane serves it at %s %s (app-only %v)", tool.Name, tool.Method, tool.Path, rt.Method, rt.Path, rt.AppOnly)
+		if rt.Method != tool.Method || rt.Path != tool.Path || rt.Scope != tool.Scope || tool.Scope == auth.ScopeStudioAdmin || (tool.Scope == auth.ScopeStudioRead) != tool.ReadOnly {
+			t.Errorf("%s calls %s %s; the lane serves it at %s %s with the scope %q", tool.Name, tool.Method, tool.Path, rt.Method, rt.Path, rt.Scope)
 		}
 		// The path argument names the route's {id} of its kind.
 		if rt.IDKind != "" {

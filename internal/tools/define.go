@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/schema"
 )
@@ -44,16 +45,16 @@ type spec struct {
 // request types and checked against them by the tests (go generate
 // ./internal/tools writes it again). The tools link no part of the lane.
 type Contract struct {
-	Tool    string             `json:"tool,omitempty"`
-	Method  string             `json:"method"`
-	Path    string             `json:"path"`
-	AppOnly bool               `json:"appOnly,omitempty"`
-	IDKind  ids.Kind           `json:"idKind,omitempty"`
-	Order   []string           `json:"order"`
-	Input   *jsonschema.Schema `json:"input"`
+	Tool   string             `json:"tool,omitempty"`
+	Method string             `json:"method"`
+	Path   string             `json:"path"`
+	Scope  string             `json:"scope,omitempty"`
+	IDKind ids.Kind           `json:"idKind,omitempty"`
+	Order  []string           `json:"order"`
+	Input  *jsonschema.Schema `json:"input"`
 }
 
-//go:generate go test -run TestLaneContractsFileIsCurrent -update .
+//go:generate go run ./gencontracts lane_contracts.json
 
 //go:embed lane_contracts.json
 var laneContractsJSON []byte
@@ -85,8 +86,12 @@ func define(s spec, contracts map[string]Contract) Tool {
 	if !ok {
 		panic(fmt.Sprintf("tool %s: no lane route names it (x-perform-tool); run go generate ./internal/tools", s.name))
 	}
-	if got := c.Method + " " + c.Path; got != s.route || c.AppOnly {
-		panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s (app-only %v)", s.name, s.route, got, c.AppOnly))
+	want := auth.ScopeStudioWrite
+	if s.readOnly {
+		want = auth.ScopeStudioRead
+	}
+	if got := c.Method + " " + c.Path; got != s.route || c.Scope != want {
+		panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
 	}
 	input, order := derive(s, c)
 	input.PropertyOrder = order
@@ -105,6 +110,7 @@ func define(s spec, contracts map[string]Contract) Tool {
 		Title:       s.title,
 		Description: description,
 		ReadOnly:    s.readOnly,
+		Scope:       c.Scope,
 		Idempotent:  s.readOnly || s.idempotent,
 		Method:      c.Method,
 		Path:        c.Path,

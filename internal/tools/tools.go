@@ -37,7 +37,10 @@ type Tool struct {
 	// Method and Path are the lane route the tool calls (Path with its
 	// {id} or {phone} wildcard).
 	Method, Path string
-	InputSchema  *jsonschema.Schema
+	// Scope is what the caller's credential must hold for the route:
+	// studio:read for a read, studio:write for a write, never studio:admin.
+	Scope       string
+	InputSchema *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
 }
