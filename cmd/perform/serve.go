@@ -144,10 +144,13 @@ func plugins(cfg config.Config) []server.Option {
 	}
 }
 
-// mountMCP serves the coach tools at /mcp, behind the same limiter as the lane.
+// mountMCP serves the coach tools at /mcp, behind a gate that authenticates
+// each message with the lane's Authenticator and counts it with the lane's
+// limiter, once (the lane call it leads to is not counted again).
 func mountMCP(p *server.Parts) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	p.HandleLimited("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall}), mcpserver.DenyRateLimited)
+	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger}
+	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall})), false)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 )
 
 // Authenticator turns the credential a request carries into its principal.
@@ -53,4 +54,29 @@ func WithClientAddr(ctx context.Context, addr string) context.Context {
 func ClientAddrFrom(ctx context.Context) (string, bool) {
 	s, ok := ctx.Value(clientAddrKey{}).(string)
 	return s, ok && s != ""
+}
+
+// admission is one rate-limit unit a surface already counted for a
+// credential; the first lane call it makes for that credential takes it.
+type admission struct {
+	credentialID string
+	taken        atomic.Bool
+}
+
+type admissionKey struct{}
+
+// WithAdmission records that the request ctx serves was already counted
+// against the rate limit of credentialID (the /mcp endpoint counts each MCP
+// message), so the one in-process lane call it leads to is not counted
+// again. Like WithSource, only code in this process can set it.
+func WithAdmission(ctx context.Context, credentialID string) context.Context {
+	return context.WithValue(ctx, admissionKey{}, &admission{credentialID: credentialID})
+}
+
+// TakeAdmission reports whether ctx carries an admission for credentialID
+// not taken yet, and takes it: it answers true once per admission, so a
+// message that leads to several lane calls pays for every one after the first.
+func TakeAdmission(ctx context.Context, credentialID string) bool {
+	a, ok := ctx.Value(admissionKey{}).(*admission)
+	return ok && a.credentialID == credentialID && a.taken.CompareAndSwap(false, true)
 }

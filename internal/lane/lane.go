@@ -107,7 +107,7 @@ func New(o Options) *Lane {
 		l.now = time.Now
 	}
 	if l.authn == nil {
-		l.authn = studioKeys{store: o.Store}
+		l.authn = StudioKeys(o.Store)
 	}
 	l.registerRoutes()
 	for _, rt := range l.routes {
@@ -240,7 +240,9 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 		l.internal(w, r, "authenticating the request", err)
 		return r, false
 	}
-	if !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
+	// A call the /mcp endpoint already counted for this credential is not
+	// counted twice: one tool call is one unit of the limit.
+	if !auth.TakeAdmission(r.Context(), p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
 		return r, false
 	}
 	if p.Kind == auth.KindStudioKey {
@@ -279,8 +281,15 @@ func sourceOf(ctx context.Context) string {
 	}
 }
 
+// InvalidKeyMessage answers a key no studio has: the seed's words, then what to do.
+const InvalidKeyMessage = "invalid partner api key: no studio has this key. Create one with perform key create --studio SLUG --name NAME, or on the studio's integrations page, and send it as Authorization: Bearer pf_live_…."
+
 // studioKeys is the studio API key Authenticator.
 type studioKeys struct{ store store.Store }
+
+// StudioKeys is the studio API key Authenticator on st: the lane's default,
+// shared with the surfaces that authenticate before the lane (/mcp).
+func StudioKeys(st store.Store) auth.Authenticator { return studioKeys{store: st} }
 
 var errNoKey = &auth.Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
 
@@ -290,7 +299,7 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		return nil, errNoKey
 	}
 	token = strings.TrimSpace(token)
-	invalid := &auth.Refusal{Message: "invalid partner api key"}
+	invalid := &auth.Refusal{Message: InvalidKeyMessage}
 	if !auth.WellFormed(token) {
 		return nil, invalid
 	}

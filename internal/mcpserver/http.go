@@ -45,9 +45,10 @@ const StatelessMessage = "This server is stateless; use POST."
 // with JSON answers, every protocol version from 2024-11-05 to the newest
 // the SDK speaks, DNS-rebinding and cross-origin protection on.
 //
-// It checks only that the bearer token has a studio key's shape; the lane
-// checks the key itself on each tool call, so a well-formed wrong key
-// connects and lists tools, then every call answers "invalid partner api key".
+// On its own it checks only that the bearer token has a studio key's shape
+// (the lane checks the key on each tool call); the server mounts it behind
+// a Gate, which checks the key and counts the message against the rate
+// limit before the SDK sees it.
 func New(opts Options) http.Handler {
 	if opts.OnToolCall == nil {
 		opts.OnToolCall = metrics.ToolCall

@@ -1,47 +1,33 @@
 package ratelimit
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"math"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/metrics"
 )
 
-// KeyFor names the caller of r for limiting: its bearer token (hashed, so the
-// token never sits in a limiter's memory or in Redis) or, without one, the
-// client address.
-func KeyFor(r *http.Request) string {
-	// The scheme is case-insensitive (RFC 9110), as the lane's auth reads it.
-	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") && tok != "" {
-		h := sha256.Sum256([]byte(strings.TrimSpace(tok)))
-		return "key:" + hex.EncodeToString(h[:12])
-	}
-	return AddrKey(r.RemoteAddr)
-}
-
 // Deny answers a request over its limit, in the protocol of the route it
 // came to; Retry-After and the RateLimit headers are already set.
 type Deny func(w http.ResponseWriter, r *http.Request, d Decision)
 
-// Middleware counts every request against l, keyed by KeyFor, and answers
-// over-limit ones with deny (see Check). It runs before any authentication,
-// so it suits routes that authenticate later or not at all; the lane
-// limits after authenticating instead.
+// Middleware counts every request against l by the client's address and
+// answers over-limit ones with deny (see Check). It runs before any
+// authentication, so it never trusts a credential: an unchecked token must
+// buy no budget of its own. Routes with credentials limit after checking
+// them (the lane, and /mcp's Gate) and key on the credential then.
 func Middleware(l Limiter, deny Deny, log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if l == nil {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if d, ok := Check(w, r, l, KeyFor(r), log); !ok {
+			if d, ok := Check(w, r, l, AddrKey(r.RemoteAddr), log); !ok {
 				deny(w, r, d)
 				return
 			}

@@ -223,12 +223,11 @@ func TestMiddleware(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") != "60" {
 		t.Fatalf("third: %d Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	if res := get("k2"); res.StatusCode != 204 {
-		t.Fatalf("another key: %d", res.StatusCode)
-	}
-	// Without a key the client address is the caller: a budget of its own.
-	if res := get(""); res.StatusCode != 204 {
-		t.Fatalf("no key: %d", res.StatusCode)
+	// Another token, or none, from the same address shares its budget.
+	for _, tok := range []string{"k2", ""} {
+		if res := get(tok); res.StatusCode != 429 {
+			t.Fatalf("token %q from the same address: %d, want 429", tok, res.StatusCode)
+		}
 	}
 
 	// A failing limiter lets requests through, and says so: a warning and
@@ -282,26 +281,30 @@ func rateLimitErrors(t *testing.T) float64 {
 	return 0
 }
 
-func TestKeyFor(t *testing.T) {
-	r := httptest.NewRequest("GET", "/", nil)
-	r.RemoteAddr = "10.1.2.3:5555"
-	if got := KeyFor(r); got != "ip:10.1.2.3" {
-		t.Errorf("no token: %q", got)
+// Before authentication a request is named by its address alone, whatever
+// token it carries: made-up tokens share their sender's budget.
+func TestMiddlewareCountsByAddressWhateverTheToken(t *testing.T) {
+	l := NewMemory(2, time.Minute)
+	h := Middleware(l, func(w http.ResponseWriter, _ *http.Request, _ Decision) { w.WriteHeader(http.StatusTooManyRequests) }, nil)(
+		http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	status := func(addr, token string) int {
+		r := httptest.NewRequest("POST", "/", nil)
+		r.RemoteAddr = addr
+		r.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec.Code
 	}
-	r.Header.Set("Authorization", "Bearer pf_live_secret")
-	got := KeyFor(r)
-	if !strings.HasPrefix(got, "key:") || strings.Contains(got, "secret") {
-		t.Errorf("token key %q must be a hash", got)
+	for i, tok := range []string{"pf_live_a", "pf_live_b"} {
+		if got := status("10.1.2.3:5555", tok); got != http.StatusOK {
+			t.Fatalf("request %d: %d", i+1, got)
+		}
 	}
-	r2 := httptest.NewRequest("GET", "/", nil)
-	r2.Header.Set("Authorization", "Bearer pf_live_other")
-	if KeyFor(r2) == got {
-		t.Error("two tokens share a key")
+	if got := status("10.1.2.3:6666", "pf_live_c"); got != http.StatusTooManyRequests {
+		t.Errorf("a third token from the same address: %d, want 429", got)
 	}
-	r3 := httptest.NewRequest("GET", "/", nil)
-	r3.Header.Set("Authorization", "bearer pf_live_secret")
-	if KeyFor(r3) != got {
-		t.Error("a lowercase bearer scheme must count against the same key")
+	if got := status("10.9.9.9:5555", "pf_live_a"); got != http.StatusOK {
+		t.Errorf("another address: %d, want its own budget", got)
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/audit"
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
@@ -89,6 +90,11 @@ type Parts struct {
 	// (auth, rate limit, validation, audit): wrap it in
 	// laneclient.HandlerTransport to call the lane without a TCP hop.
 	Lane http.Handler
+	// Authenticator is the lane's: a surface that must know its caller
+	// before the lane does (/mcp) asks it, so a credential means one thing.
+	Authenticator auth.Authenticator
+	// Limiter is the lane's rate limiter, for such a surface to count with.
+	Limiter ratelimit.Limiter
 	// Workers takes the plug-in's River workers (river.AddWorker).
 	Workers *river.Workers
 
@@ -180,18 +186,21 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
+	authn := lane.StudioKeys(st)
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lane.FormAnnouncer{Store: st, Logger: logger})
 	parts := &Parts{
-		Config:       cfg,
-		Store:        st,
-		Logger:       logger,
-		Redis:        s.redis,
-		Lane:         http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
-		Workers:      workers,
-		s:            s,
-		periodicJobs: []*river.PeriodicJob{lane.FormAnnouncerPeriodicJob()},
+		Config:        cfg,
+		Store:         st,
+		Logger:        logger,
+		Redis:         s.redis,
+		Lane:          http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
+		Authenticator: authn,
+		Limiter:       s.limiter,
+		Workers:       workers,
+		s:             s,
+		periodicJobs:  []*river.PeriodicJob{lane.FormAnnouncerPeriodicJob()},
 	}
 	for _, plug := range o.plugins {
 		if err := plug(parts); err != nil {
@@ -207,7 +216,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		f(s.jobs)
 	}
 
-	s.lane = lane.New(lane.Options{Store: st, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+	s.lane = lane.New(lane.Options{Store: st, Authenticator: authn, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
