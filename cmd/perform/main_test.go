@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -56,14 +55,13 @@ func sqliteURL(t *testing.T) string { return filepath.Join(t.TempDir(), "perform
 
 // databases are the engines to run a CLI test on.
 func databases(t *testing.T) map[string]func(t *testing.T) string {
-	dbs := map[string]func(t *testing.T) string{store.EngineSQLite: sqliteURL}
-	if base := os.Getenv(storetest.PostgresEnv); base != "" {
-		dbs[store.EnginePostgres] = func(t *testing.T) string {
-			_, url := storetest.OpenPostgresSchema(t, base)
+	return map[string]func(t *testing.T) string{
+		store.EngineSQLite: sqliteURL,
+		store.EnginePostgres: func(t *testing.T) string {
+			_, url := storetest.OpenPostgresSchema(t, storetest.PostgresURL(t))
 			return url
-		}
+		},
 	}
-	return dbs
 }
 
 func TestHelpAndUsageMistakes(t *testing.T) {
