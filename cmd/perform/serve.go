@@ -145,13 +145,19 @@ func plugins(cfg config.Config) []server.Option {
 }
 
 // mountMCP serves the coach tools at /mcp, behind the same limiter as the lane.
+// The SDK logs three lines per stateless request (connecting, connected,
+// disconnected) at info; they are demoted below debug, so a request is one
+// debug line (the server's own) and the SDK's warnings and errors still show.
 func mountMCP(p *server.Parts) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	p.HandleLimited("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall}), mcpserver.DenyRateLimited)
+	logger := config.Demote(p.Logger, slog.LevelDebug-4)
+	p.HandleLimited("/mcp", mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall}), mcpserver.DenyRateLimited)
 	return nil
 }
 
-// mountAgent serves the WhatsApp agent's webhook and works its reply jobs.
+// mountAgent serves the WhatsApp agent's webhook and, when the agent is on
+// (AGENT_SMARTSEND_API_KEY is set), works its reply and recovery jobs. An
+// agent that is off schedules nothing: its webhook only says it is off.
 func mountAgent(cfg config.Config, p *server.Parts) error {
 	key, err := agentSecretKey(cfg, p.Logger)
 	if err != nil {
@@ -179,8 +185,10 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		return err
 	}
 	a.ObserveTurns(metrics.AgentTurn)
-	a.Register(p.Workers)
-	p.OnJobs(a.SetJobs)
+	if cfg.AgentSmartSendAPIKey != "" {
+		a.Register(p.Workers)
+		p.OnJobs(a.SetJobs)
+	}
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
 	return nil
 }
