@@ -186,3 +186,21 @@ func TestAssistantOffSchedulesNoJob(t *testing.T) {
 	}
 }
 
+// The demo prints a live key, so it listens on loopback unless told
+// otherwise; serve keeps its default of every interface.
+func TestDemoListensOnLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"demo"}, "127.0.0.1:"},
+		{[]string{"demo", "--host", ""}, "[::]:"},
+		{[]string{"serve"}, "[::]:"},
+	} {
+		r := start(t, map[string]string{"PORT": "0", "LOG_LEVEL": "info"}, tc.args...)
+		if !strings.HasPrefix(r.address, tc.want) {
+			t.Errorf("%v listens on %s, want %s…", tc.args, r.address, tc.want)
+		}
+		r.stop()
+	}
+}

@@ -34,7 +34,13 @@ func serveConfig(e env, name string, args []string) (config.Config, string, erro
 	}
 	fs := newFlags(name)
 	cfg.BindFlags(fs)
-	host := fs.String("host", "", "interface to listen on (default: all)")
+	// The demo prints a live key, so it listens on loopback unless told
+	// otherwise; serve keeps its documented default of every interface.
+	defaultHost, hostHelp := "", "interface to listen on (default: all)"
+	if name == "demo" {
+		defaultHost, hostHelp = "127.0.0.1", `interface to listen on (default: loopback only; --host "" for all)`
+	}
+	host := fs.String("host", defaultHost, hostHelp)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return cfg, "", err
