@@ -35,7 +35,7 @@ func adminStore(ctx context.Context, e env, fs *flag.FlagSet, args []string) (st
 	cfg.LogLevel = max(cfg.LogLevel, slog.LevelWarn)
 	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.NewLogger(e.stderr))
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL): %w", err)
+		return nil, nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL or --database-url): %w", err)
 	}
 	return st, rest, nil
 }
