@@ -78,7 +78,11 @@ func TestHelpAndUsageMistakes(t *testing.T) {
 	}{
 		{[]string{"launch"}, `perform has no command "launch"; run perform help to see the commands.`},
 		{[]string{"key", "create", "--studio", "x"}, "--name is required."},
-		{[]string{"key", "list", "--bogus"}, "flag provided but not defined: -bogus."},
+		{[]string{"key", "list", "--bogus"}, "perform key list has no flag --bogus; perform key list -h lists its flags."},
+		{[]string{"serve", "--port", "abc"}, `--port must be a whole number; got "abc".`},
+		{[]string{"serve", "--log-level", "loud"}, `--log-level must be debug, info, warn or error; got "loud".`},
+		{[]string{"demo", "--port"}, "--port needs a value."},
+		{[]string{"audit", "--studio", "a1", "--offset", "-1"}, "--offset must be 0 or more; got -1."},
 		{[]string{"key", "revoke"}, "give exactly one key prefix"},
 		{[]string{"studio", "create", "--name", "A", "--slug", "Bad Slug"}, "--slug must be 2 to 64 lowercase letters"},
 		{[]string{"studio", "create", "--name", "A", "--slug", "a1", "--region", "XX"}, "--region must be a two-letter country code"},

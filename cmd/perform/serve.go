@@ -38,7 +38,7 @@ func serveConfig(e env, name string, args []string) (config.Config, string, erro
 	// otherwise; serve keeps its documented default of every interface.
 	defaultHost, hostHelp := "", "interface to listen on (default: all)"
 	if name == "demo" {
-		defaultHost, hostHelp = "127.0.0.1", `interface to listen on (default: loopback only; --host "" for all)`
+		defaultHost, hostHelp = "127.0.0.1", `interface to listen on; --host "" for all`
 	}
 	host := fs.String("host", defaultHost, hostHelp)
 	rest, err := parse(fs, args)
