@@ -7,6 +7,9 @@
 //	PERFORM_API_URL  optional: the Perform server's root URL, default http://127.0.0.1:8080
 //	                 (a URL ending in /v1/automation or /mcp is taken as its root)
 //
+//	perform-mcp -h         this help
+//	perform-mcp --version  which build this is
+//
 // It reads the environment directly: it runs on a coach's machine and must
 // not need the server's configuration, database or drivers. stdout carries
 // only the MCP protocol; every message for people goes to stderr.
@@ -27,6 +30,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/otherwise/perform/internal/buildinfo"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 )
@@ -42,7 +46,44 @@ const howToGetAKey = "create one with `perform key create --studio SLUG --name N
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if code, done := flags(os.Args[1:], os.Stdout, os.Stderr); done {
+		os.Exit(code)
+	}
 	os.Exit(run(ctx, os.Getenv, &mcp.StdioTransport{}, os.Stderr))
+}
+
+const usage = `perform-mcp serves Perform's coach tools over MCP on stdio, for AI clients
+that launch a local process (Claude Desktop, Claude Code, …). It calls a Perform
+server's automation lane with a studio API key.
+
+Usage: perform-mcp [-h | --version]
+
+Environment:
+  PERFORM_API_KEY  required: the studio API key (pf_live_…); ` + howToGetAKey + `
+  PERFORM_API_URL  the Perform server's root URL (default ` + DefaultAPIURL + `)
+
+An MCP client's configuration, for example:
+  {"mcpServers": {"perform": {"command": "perform-mcp",
+    "env": {"PERFORM_API_KEY": "pf_live_…", "PERFORM_API_URL": "` + DefaultAPIURL + `"}}}}
+`
+
+// flags handles the command line: -h and --version answer and exit; any
+// other argument is a usage mistake (exit 2). done is false when there is
+// nothing to handle and the server should run.
+func flags(args []string, stdout, stderr io.Writer) (code int, done bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0, true
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, buildinfo.String("perform-mcp"))
+		return 0, true
+	}
+	fmt.Fprintf(stderr, "perform-mcp takes no arguments (configure it with PERFORM_API_KEY and PERFORM_API_URL); got %q. perform-mcp -h says more.\n", args[0])
+	return 2, true
 }
 
 // run validates the configuration and the key, then serves transport until

@@ -188,3 +188,35 @@ func BenchmarkColdStartToToolsList(b *testing.B) {
 	}
 	b.ReportMetric(float64(toList.Microseconds())/1000/float64(b.N), "ms-to-tools-list")
 }
+
+// -h prints the usage, not the missing-key sentence; --version names the
+// build; any other argument is a usage mistake. None needs a key.
+func TestHelpAndVersionNeedNoKey(t *testing.T) {
+	for _, tc := range []struct {
+		arg       string
+		code      int
+		stdout    string
+		stderrHas string
+	}{
+		{"-h", 0, "PERFORM_API_KEY  required", ""},
+		{"--help", 0, "Usage: perform-mcp", ""},
+		{"--version", 0, "perform-mcp ", ""},
+		{"--bogus", 2, "", "perform-mcp takes no arguments"},
+	} {
+		cmd := exec.Command(binary, tc.arg)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.stderrHas) ||
+			strings.Contains(errOut.String(), "is not set") {
+			t.Errorf("perform-mcp %s: exit %d, stdout %q, stderr %q", tc.arg, code, out.String(), errOut.String())
+		}
+	}
+}

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
 
@@ -36,7 +39,7 @@ func adminStore(ctx context.Context, e env, fs *flag.FlagSet, args []string) (st
 	cfg.LogLevel = max(cfg.LogLevel, slog.LevelWarn)
 	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.NewLogger(e.stderr))
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL): %w", err)
+		return nil, nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL or --database-url): %w", err)
 	}
 	return st, rest, nil
 }
@@ -211,12 +214,9 @@ func cmdKeyRevoke(ctx context.Context, e env, args []string) error {
 	}
 	defer st.Close()
 	if len(rest) != 1 {
-		return usagef("give exactly one key prefix (pf_live_…) or key id (key_…), as perform key list shows")
+		return usagef("give exactly one key prefix (pf_live_…), key id (key_…) or the whole key, as perform key list shows")
 	}
-	k, err := st.FindAPIKey(ctx, "", rest[0])
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no API key has the prefix or id %q; perform key list --studio SLUG shows them", rest[0])
-	}
+	k, err := findKey(ctx, st, rest[0])
 	if err != nil {
 		return err
 	}
@@ -235,10 +235,34 @@ func cmdKeyRevoke(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
+// findKey finds a key by its prefix, its id or the whole key pasted in.
+// A whole key is looked up by its prefix and must match the stored hash;
+// it is never repeated, only its prefix.
+func findKey(ctx context.Context, st store.Store, arg string) (domain.APIKey, error) {
+	lookup := arg
+	whole := auth.WellFormed(arg)
+	if whole {
+		lookup = auth.Display(arg)
+	}
+	k, err := st.FindAPIKey(ctx, "", lookup)
+	switch {
+	case errors.Is(err, store.ErrNotFound) && whole:
+		return k, fmt.Errorf("no API key has the prefix %s of the key you gave; perform key list --studio SLUG shows them", lookup)
+	case errors.Is(err, store.ErrNotFound):
+		return k, fmt.Errorf("no API key has the prefix or id %s; perform key list --studio SLUG shows them", printable(arg))
+	case err != nil:
+		return k, err
+	case whole && !auth.HashEqual(k.Hash, auth.Hash(arg)):
+		return k, fmt.Errorf("the key you gave starts like key %s (%s) but is not it; check the key, or revoke by prefix: perform key revoke %s", k.Prefix, k.Name, k.Prefix)
+	}
+	return k, nil
+}
+
 func cmdAudit(ctx context.Context, e env, args []string) error {
 	fs := newFlags("audit")
 	slug := fs.String("studio", "", "the studio's slug")
 	limit := fs.Int("limit", 50, "how many events, newest first (1 to 200)")
+	offset := fs.Int("offset", 0, "how many of the newest events to skip, to page back")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {
 		return err
@@ -250,30 +274,57 @@ func cmdAudit(ctx context.Context, e env, args []string) error {
 	if *limit < 1 || *limit > 200 {
 		return usagef("--limit must be from 1 to 200; got %d", *limit)
 	}
+	if *offset < 0 {
+		return usagef("--offset must be 0 or more; got %d", *offset)
+	}
 	studio, err := studioBySlug(ctx, st, *slug)
 	if err != nil {
 		return err
 	}
-	events, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: *limit})
+	events, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: *limit, Offset: *offset})
 	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, ev := range events.Items {
+		// The route is the lane's pattern ("POST /v1/automation/tasks"),
+		// which names the method; an unmatched request has only its path.
+		route := ev.Route
+		if !strings.HasPrefix(route, ev.Method+" ") {
+			route = ev.Method + " " + route
+		}
 		resource := ev.ResourceID
 		if resource == "" {
 			resource = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1fms\t%s\t%s\t%s\t%s\n",
-			stamp(ev.At), ev.Method, ev.Route, ev.Status, ev.DurationMs, ev.Source, ev.CredentialID, resource, ev.RequestID)
+		// Ids and paths are the callers' choice: escaped, so none can move
+		// the cursor, clear the screen or forge a line.
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1fms\t%s\t%s\t%s\t%s\n",
+			stamp(ev.At), printable(route), ev.Status, ev.DurationMs, printable(ev.Source),
+			printable(ev.CredentialID), printable(resource), printable(ev.RequestID))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if events.Total > len(events.Items) {
-		fmt.Fprintf(e.stderr, "Showing the newest %d of %d events (--limit).\n", len(events.Items), events.Total)
+	switch {
+	case len(events.Items) == 0 && events.Total > 0:
+		fmt.Fprintf(e.stderr, "No events past --offset %d; the studio has %d.\n", *offset, events.Total)
+	case *offset > 0 || len(events.Items) < events.Total:
+		fmt.Fprintf(e.stderr, "Showing events %d to %d of %d, newest first (--limit, --offset).\n", *offset+1, *offset+len(events.Items), events.Total)
 	}
 	return nil
+}
+
+// printable is s, or s quoted with Go escapes when it holds anything that
+// is not a printable character (control characters, tabs, newlines,
+// invalid UTF-8): what a terminal shows is then exactly what was stored.
+func printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -6,6 +6,7 @@
 //	perform studio create --name --slug   create a studio
 //	perform key create|list|revoke        manage a studio's API keys
 //	perform audit --studio SLUG           read a studio's audit trail
+//	perform --version                     say which build this is
 //
 // Configuration comes from the environment (see internal/config); flags
 // override it. Every command applies pending migrations before it touches
@@ -19,10 +20,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/otherwise/perform/internal/buildinfo"
 )
 
 func main() {
@@ -51,15 +58,16 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"serve", "[--port N] [--host ADDR] [--database-url URL] [--redis-url URL]", "Serve the automation lane, MCP endpoint, agent webhook, health and metrics.", cmdServe},
+		{"serve", "[--port N] [--host ADDR] [--database-url URL] [--redis-url URL] [--public-url URL] [--log-level LEVEL]", "Serve the automation lane, MCP endpoint, agent webhook, health and metrics.", cmdServe},
 		{"demo", "[serve flags]", "Seed the demo studio (once), mint a fresh API key named demo, print the URLs and serve.", cmdDemo},
 		{"migrate", "[--database-url URL]", "Apply pending database migrations.", cmdMigrate},
 		{"studio create", "--name NAME --slug SLUG [--region IL] [--tier free|pro|business]", "Create a studio.", cmdStudioCreate},
 		{"key create", "--studio SLUG --name NAME", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
 		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, created, last used, revoked.", cmdKeyList},
-		{"key revoke", "PREFIX_OR_ID", "Revoke a key; the next request with it is refused.", cmdKeyRevoke},
-		{"audit", "--studio SLUG [--limit N]", "Print a studio's audit trail, newest first.", cmdAudit},
-		{"help", "", "Show this help.", nil},
+		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},
+		{"audit", "--studio SLUG [--limit N] [--offset N]", "Print a studio's audit trail, newest first.", cmdAudit},
+		{"help", "", "Show this help; perform COMMAND -h shows one command's flags.", nil},
+		{"--version", "", "Print which build this is.", nil},
 	}
 }
 
@@ -74,18 +82,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		printHelp(stdout)
 		return 0
 	}
+	if isVersion(args[0]) {
+		fmt.Fprintln(stdout, buildinfo.String("perform"))
+		return 0
+	}
 	cmd, rest, ok := find(args)
 	if !ok {
+		// "perform key" or "perform key -h": the group's commands.
+		if group := groupOf(args[0]); len(group) > 0 && (len(args) == 1 || isHelp(args[1])) {
+			w, code := stdout, 0
+			if len(args) == 1 {
+				w, code = stderr, 2
+			}
+			fmt.Fprintf(w, "Usage: perform %s COMMAND [flags]\n\nCommands:\n", args[0])
+			for _, c := range group {
+				printCommand(w, c)
+			}
+			return code
+		}
 		fmt.Fprintf(stderr, "perform has no command %q; run perform help to see the commands.\n", strings.Join(args[:min(2, len(args))], " "))
 		return 2
 	}
 	err := cmd.run(ctx, e, rest)
 	var ue usageError
+	var he helpError
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &he):
 		fmt.Fprintf(stdout, "Usage: perform %s %s\n%s\n", cmd.name, cmd.args, cmd.summary)
+		if flags := flagLines(he.fs); flags != "" {
+			fmt.Fprintf(stdout, "\nFlags:\n%s", flags)
+		}
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "%s\nUsage: perform %s %s\n", sentence(ue.msg), cmd.name, cmd.args)
@@ -109,16 +137,77 @@ func find(args []string) (command, []string, bool) {
 
 func isHelp(s string) bool { return s == "help" || s == "-h" || s == "--help" || s == "-help" }
 
+func isVersion(s string) bool { return s == "--version" || s == "-version" || s == "version" }
+
+// groupOf is the commands whose first word is word ("key": create, list, revoke).
+func groupOf(word string) []command {
+	var out []command
+	for _, c := range commands() {
+		if c.run != nil && strings.HasPrefix(c.name, word+" ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "perform runs and administers the Perform server.")
 	fmt.Fprintln(w, "\nUsage: perform COMMAND [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
-		if c.args != "" {
-			fmt.Fprintf(w, "  %-14s   %s\n", "", c.args)
-		}
+		printCommand(w, c)
 	}
 	fmt.Fprintln(w, "\nConfiguration is read from the environment (PORT, PERFORM_DATABASE_URL, PERFORM_REDIS_URL, …; see README.md); flags override it.")
+}
+
+// printCommand prints a command's summary, synopsis and every flag.
+func printCommand(w io.Writer, c command) {
+	fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+	if c.args != "" {
+		fmt.Fprintf(w, "  %-14s   %s\n", "", c.args)
+	}
+	if fs := flagsOf(c); fs != nil {
+		for _, line := range strings.SplitAfter(flagLines(fs), "\n") {
+			if line != "" {
+				fmt.Fprintf(w, "  %-14s %s", "", line)
+			}
+		}
+	}
+}
+
+// flagsOf is the flag set a command parses, found by asking it for help
+// with an empty environment (so the defaults shown are the documented ones).
+func flagsOf(c command) *flag.FlagSet {
+	if c.run == nil {
+		return nil
+	}
+	quiet := env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	var he helpError
+	if errors.As(c.run(context.Background(), quiet, []string{"-h"}), &he) {
+		return he.fs
+	}
+	return nil
+}
+
+// flagLines lists fs's flags, one a line: "--name VALUE  usage (default D)".
+func flagLines(fs *flag.FlagSet) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		switch {
+		case f.Name == "log-level":
+			name = "level"
+		case name == "value":
+			name = "VALUE"
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(tw, "  --%s %s\t%s%s\n", f.Name, strings.ToUpper(name), usage, def)
+	})
+	tw.Flush()
+	return b.String()
 }
 
 // sentence ends msg with a full stop unless it already ends a sentence.
@@ -138,15 +227,21 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
+// helpError is -h or --help given to a command: run prints its usage
+// and the flag set's flags.
+type helpError struct{ fs *flag.FlagSet }
+
+func (helpError) Error() string { return "help requested" }
+
 // parse parses args; positional arguments may come before or after flags.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				return nil, helpError{fs}
 			}
-			return nil, usageError{err.Error()}
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -154,5 +249,51 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		positional = append(positional, args[0])
 		args = args[1:]
+	}
+}
+
+// The flag package's error forms, rewritten by flagError.
+var (
+	flagUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(\S+)$`)
+	flagNoValue  = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
+	flagBadValue = regexp.MustCompile(`^invalid (?:boolean )?value "((?s).*)" for (?:flag )?-+([^:\s]+): `)
+)
+
+// flagError turns the flag package's errors ("invalid value "x" for flag
+// -port: parse error", "slog: level string …") into the usual sentence:
+// which flag, what it takes and what was given.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if m := flagUnknown.FindStringSubmatch(msg); m != nil {
+		return usagef("%s has no flag --%s; %s -h lists its flags", fs.Name(), m[1], fs.Name())
+	}
+	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		return usagef("--%s needs a value", m[1])
+	}
+	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			return usagef("--%s must be %s; got %q", f.Name, wants(f), m[1])
+		}
+	}
+	return usageError{msg}
+}
+
+// wants says in words what a flag accepts.
+func wants(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "a valid value: " + f.Usage
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64:
+		return "a whole number"
+	case bool:
+		return "true or false"
+	case time.Duration:
+		return "a duration such as 30s"
+	case slog.Level, *slog.Level:
+		return "debug, info, warn or error"
+	default:
+		return "a valid value: " + f.Usage
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -56,14 +55,13 @@ func sqliteURL(t *testing.T) string { return filepath.Join(t.TempDir(), "perform
 
 // databases are the engines to run a CLI test on.
 func databases(t *testing.T) map[string]func(t *testing.T) string {
-	dbs := map[string]func(t *testing.T) string{store.EngineSQLite: sqliteURL}
-	if base := os.Getenv(storetest.PostgresEnv); base != "" {
-		dbs[store.EnginePostgres] = func(t *testing.T) string {
-			_, url := storetest.OpenPostgresSchema(t, base)
+	return map[string]func(t *testing.T) string{
+		store.EngineSQLite: sqliteURL,
+		store.EnginePostgres: func(t *testing.T) string {
+			_, url := storetest.OpenPostgresSchema(t, storetest.PostgresURL(t))
 			return url
-		}
+		},
 	}
-	return dbs
 }
 
 func TestHelpAndUsageMistakes(t *testing.T) {
@@ -80,7 +78,11 @@ func TestHelpAndUsageMistakes(t *testing.T) {
 	}{
 		{[]string{"launch"}, `perform has no command "launch"; run perform help to see the commands.`},
 		{[]string{"key", "create", "--studio", "x"}, "--name is required."},
-		{[]string{"key", "list", "--bogus"}, "flag provided but not defined: -bogus."},
+		{[]string{"key", "list", "--bogus"}, "perform key list has no flag --bogus; perform key list -h lists its flags."},
+		{[]string{"serve", "--port", "abc"}, `--port must be a whole number; got "abc".`},
+		{[]string{"serve", "--log-level", "loud"}, `--log-level must be debug, info, warn or error; got "loud".`},
+		{[]string{"demo", "--port"}, "--port needs a value."},
+		{[]string{"audit", "--studio", "a1", "--offset", "-1"}, "--offset must be 0 or more; got -1."},
 		{[]string{"key", "revoke"}, "give exactly one key prefix"},
 		{[]string{"studio", "create", "--name", "A", "--slug", "Bad Slug"}, "--slug must be 2 to 64 lowercase letters"},
 		{[]string{"studio", "create", "--name", "A", "--slug", "a1", "--region", "XX"}, "--region must be a two-letter country code"},

@@ -34,7 +34,13 @@ func serveConfig(e env, name string, args []string) (config.Config, string, erro
 	}
 	fs := newFlags(name)
 	cfg.BindFlags(fs)
-	host := fs.String("host", "", "interface to listen on (default: all)")
+	// The demo prints a live key, so it listens on loopback unless told
+	// otherwise; serve keeps its documented default of every interface.
+	defaultHost, hostHelp := "", "interface to listen on (default: all)"
+	if name == "demo" {
+		defaultHost, hostHelp = "127.0.0.1", `interface to listen on; --host "" for all`
+	}
+	host := fs.String("host", defaultHost, hostHelp)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return cfg, "", err
@@ -147,14 +153,20 @@ func plugins(cfg config.Config) []server.Option {
 // mountMCP serves the coach tools at /mcp, behind a gate that authenticates
 // each message with the lane's Authenticator and counts it with the lane's
 // limiter, once (the lane call it leads to is not counted again).
+// The SDK logs three lines per stateless request (connecting, connected,
+// disconnected) at info; they are demoted below debug, so a request is one
+// debug line (the server's own) and the SDK's warnings and errors still show.
 func mountMCP(p *server.Parts) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
 	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger}
-	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger, OnToolCall: metrics.ToolCall})), false)
+	logger := config.Demote(p.Logger, slog.LevelDebug-4)
+	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall})), false)
 	return nil
 }
 
-// mountAgent serves the WhatsApp agent's webhook and works its reply jobs.
+// mountAgent serves the WhatsApp agent's webhook and, when the agent is on
+// (AGENT_SMARTSEND_API_KEY is set), works its reply and recovery jobs. An
+// agent that is off schedules nothing: its webhook only says it is off.
 func mountAgent(cfg config.Config, p *server.Parts) error {
 	key, err := agentSecretKey(cfg, p.Logger)
 	if err != nil {
@@ -182,8 +194,10 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		return err
 	}
 	a.ObserveTurns(metrics.AgentTurn)
-	a.Register(p.Workers)
-	p.OnJobs(a.SetJobs)
+	if cfg.AgentSmartSendAPIKey != "" {
+		a.Register(p.Workers)
+		p.OnJobs(a.SetJobs)
+	}
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
 	return nil
 }

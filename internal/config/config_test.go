@@ -208,3 +208,25 @@ func FuzzFromEnv(f *testing.F) {
 		}
 	})
 }
+
+func TestDemoteKeepsWarningsAndLowersTheRest(t *testing.T) {
+	var buf bytes.Buffer
+	base := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	l := Demote(base, slog.LevelDebug-4).With("lib", "sdk")
+	l.Info("routine")
+	l.Debug("detail")
+	l.Warn("trouble")
+	l.Error("failure")
+	got := buf.String()
+	if strings.Contains(got, "routine") || strings.Contains(got, "detail") {
+		t.Errorf("info and debug records should be below debug: %s", got)
+	}
+	if !strings.Contains(got, "level=WARN msg=trouble lib=sdk") || !strings.Contains(got, "level=ERROR msg=failure") {
+		t.Errorf("warnings and errors should keep their level: %s", got)
+	}
+	buf.Reset()
+	Demote(base, slog.LevelDebug).Info("counts")
+	if !strings.Contains(buf.String(), "level=DEBUG msg=counts") {
+		t.Errorf("info demoted to debug: %q", buf.String())
+	}
+}

@@ -61,18 +61,22 @@ func SeedAt(ctx context.Context, st store.Store, now time.Time) (domain.Studio, 
 	return studio, nil
 }
 
-type person struct{ first, last string }
+type person struct{ first, last, gender string }
 
-// Names mix Hebrew and English, as an Israeli studio's list does.
+// Names mix Hebrew and English, as an Israeli studio's list does. Each
+// has the gender its first name is usually given to (unisex names are
+// spread over both).
 var names = []person{
-	{"נועה", "כהן"}, {"Daniel", "Levi"}, {"מאיה", "מזרחי"}, {"Yossi", "Peretz"}, {"שירה", "ביטון"},
-	{"Avi", "Friedman"}, {"תמר", "אברהם"}, {"Michal", "Shapiro"}, {"איתי", "דהן"}, {"Sarah", "Goldberg"},
-	{"יונתן", "אגבריה"}, {"Noam", "Katz"}, {"רוני", "פרידמן"}, {"Rachel", "Adler"}, {"עומר", "חדד"},
-	{"Eitan", "Rosen"}, {"הילה", "אזולאי"}, {"David", "Klein"}, {"ליאור", "עמר"}, {"Yael", "Ben-David"},
-	{"גיא", "שלום"}, {"Tom", "Weiss"}, {"אורי", "גבאי"}, {"Lior", "Segal"}, {"דנה", "יוסף"},
-	{"Ariel", "Navon"}, {"עדי", "מלכה"}, {"Maya", "Hoffman"}, {"אלון", "חזן"}, {"Shira", "Stern"},
-	{"רותם", "סויסה"}, {"Gal", "Mor"}, {"ניר", "ששון"}, {"Hannah", "Baron"}, {"אביגיל", "לוי"},
-	{"Omer", "Tal"}, {"יעל", "קפלן"}, {"Ben", "Carmel"}, {"שחר", "נחום"}, {"Emma", "Dayan"},
+	{"נועה", "כהן", "female"}, {"Daniel", "Levi", "male"}, {"מאיה", "מזרחי", "female"}, {"Yossi", "Peretz", "male"},
+	{"שירה", "ביטון", "female"}, {"Avi", "Friedman", "male"}, {"תמר", "אברהם", "female"}, {"Michal", "Shapiro", "female"},
+	{"איתי", "דהן", "male"}, {"Sarah", "Goldberg", "female"}, {"יונתן", "אגבריה", "male"}, {"Noam", "Katz", "male"},
+	{"רוני", "פרידמן", "female"}, {"Rachel", "Adler", "female"}, {"עומר", "חדד", "male"}, {"Eitan", "Rosen", "male"},
+	{"הילה", "אזולאי", "female"}, {"David", "Klein", "male"}, {"ליאור", "עמר", "male"}, {"Yael", "Ben-David", "female"},
+	{"גיא", "שלום", "male"}, {"Tom", "Weiss", "male"}, {"אורי", "גבאי", "male"}, {"Lior", "Segal", "female"},
+	{"דנה", "יוסף", "female"}, {"Ariel", "Navon", "male"}, {"עדי", "מלכה", "female"}, {"Maya", "Hoffman", "female"},
+	{"אלון", "חזן", "male"}, {"Shira", "Stern", "female"}, {"רותם", "סויסה", "female"}, {"Gal", "Mor", "male"},
+	{"ניר", "ששון", "male"}, {"Hannah", "Baron", "female"}, {"אביגיל", "לוי", "female"}, {"Omer", "Tal", "male"},
+	{"יעל", "קפלן", "female"}, {"Ben", "Carmel", "male"}, {"שחר", "נחום", "male"}, {"Emma", "Dayan", "female"},
 }
 
 var goals = []string{
@@ -163,7 +167,7 @@ func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i in
 	weight := float64(55+rnd.IntN(45)) + float64(rnd.IntN(10))/10
 	goal := goals[rnd.IntN(len(goals))]
 	steps := 6000 + 1000*rnd.IntN(7)
-	gender := []string{"female", "male"}[i%2]
+	gender := p.gender
 	birth := day(-365*(20+rnd.IntN(35)) - rnd.IntN(365))
 	started := day(-startedDaysAgo)
 	status := domain.TraineeActive

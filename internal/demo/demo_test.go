@@ -170,3 +170,38 @@ func TestSeedContents(t *testing.T) {
 		t.Errorf("form responses of the first trainee: %+v", resp)
 	}
 }
+
+// A trainee's gender fits the first name, as a coach reading the list
+// expects (names that are clearly one or the other are checked).
+func TestSeedGendersFitNames(t *testing.T) {
+	st := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	studio, err := Seed(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Sarah": "female", "Rachel": "female", "Michal": "female", "Hannah": "female", "Emma": "female",
+		"נועה": "female", "תמר": "female", "יעל": "female", "דנה": "female",
+		"Daniel": "male", "David": "male", "Yossi": "male", "Avi": "male", "Ben": "male",
+		"יונתן": "male", "אלון": "male", "ניר": "male", "עומר": "male",
+	}
+	trainees, err := st.Studio(studio.ID).SearchTrainees(ctx, store.TraineeFilter{Page: store.Page{Limit: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tr := range trainees.Items {
+		g, ok := want[tr.FirstName]
+		if !ok {
+			continue
+		}
+		checked++
+		if tr.Gender == nil || *tr.Gender != g {
+			t.Errorf("%s %s has gender %v, want %s", tr.FirstName, tr.LastName, tr.Gender, g)
+		}
+	}
+	if checked != len(want) {
+		t.Errorf("checked %d of %d names; is the search returning every trainee?", checked, len(want))
+	}
+}

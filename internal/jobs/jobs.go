@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -75,7 +76,9 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	rc := &river.Config{
-		Logger:               cfg.Logger,
+		// River reports routine work (job counts every few seconds while
+		// jobs run, client start and stop) at info: keep that at debug.
+		Logger:               config.Demote(cfg.Logger, slog.LevelDebug),
 		Workers:              cfg.Workers,
 		PeriodicJobs:         cfg.PeriodicJobs,
 		JobTimeout:           orDefault(cfg.JobTimeout, DefaultJobTimeout),

@@ -161,7 +161,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 
 	st, err := store.Open(ctx, cfg.DatabaseURL, logger)
 	if err != nil {
-		return nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL): %w", err)
+		return nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL or --database-url): %w", err)
 	}
 	s.store = st
 	fail := func(err error) (*Server, error) {

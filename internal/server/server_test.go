@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -170,17 +169,17 @@ func TestHealthAndMetricsAreNotRateLimited(t *testing.T) {
 // refused by whichever instance gets it. Without Redis each instance keeps
 // its own budget, which is what the Redis limiter is there to prevent.
 func TestLimiterHoldsAcrossInstances(t *testing.T) {
-	redisURL := os.Getenv("PERFORM_TEST_REDIS_URL")
-	if redisURL == "" {
-		t.Skip("PERFORM_TEST_REDIS_URL is not set")
+	redisURL := storetest.RedisURL(t)
+	databases := map[string]func(t *testing.T) string{
+		store.EngineSQLite: func(t *testing.T) string { return filepath.Join(t.TempDir(), "shared.db") },
+		store.EnginePostgres: func(t *testing.T) string {
+			_, url := storetest.OpenPostgresSchema(t, storetest.PostgresURL(t))
+			return url
+		},
 	}
-	databases := map[string]string{store.EngineSQLite: filepath.Join(t.TempDir(), "shared.db")}
-	if base := os.Getenv(storetest.PostgresEnv); base != "" {
-		_, url := storetest.OpenPostgresSchema(t, base)
-		databases[store.EnginePostgres] = url
-	}
-	for engine, dbURL := range databases {
+	for engine, database := range databases {
 		t.Run(engine, func(t *testing.T) {
+			dbURL := database(t)
 			const budget = 6
 			run := func(redisURL string) []int {
 				cfg := testConfig(t)

@@ -3,9 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -49,8 +54,8 @@ func EngineOf(databaseURL string) string {
 	return EngineSQLite
 }
 
-// SQLiteDSN is the modernc.org/sqlite data source name for a file path.
-func SQLiteDSN(path string) string {
+// sqlitePath is the file a SQLite database URL names.
+func sqlitePath(path string) string {
 	if path == "" {
 		path = DefaultSQLitePath
 	}
@@ -58,6 +63,80 @@ func SQLiteDSN(path string) string {
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i] // options of our own are set below
 	}
+	return path
+}
+
+// urlLike matches a value that starts like a URL ("scheme://").
+var urlLike = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+
+// checkScheme refuses a URL whose scheme Perform does not know, which would
+// otherwise be taken for a SQLite file name ("postgress://…" makes a file
+// in a directory named "postgress:"). Only the scheme is repeated: the rest
+// may hold a password.
+func checkScheme(databaseURL string) error {
+	m := urlLike.FindStringSubmatch(databaseURL)
+	if m == nil || EngineOf(databaseURL) == EnginePostgres {
+		return nil
+	}
+	return fmt.Errorf("the database URL starts with %s://, a scheme Perform does not know; use postgres:// (or postgresql://) for PostgreSQL, or a file path such as %s for SQLite", m[1], DefaultSQLitePath)
+}
+
+// checkSQLitePath says what stops SQLite from using path, in a sentence
+// naming the path, the cause and the fix; SQLite itself only answers
+// "unable to open database file (14)". SQLite needs the file readable and
+// writable and its directory writable (for the -wal and -shm files).
+func checkSQLitePath(path string) error {
+	abs := absPath(path)
+	dir := filepath.Dir(abs)
+	info, err := os.Stat(abs)
+	switch {
+	case err == nil && info.IsDir():
+		return fmt.Errorf("the SQLite database path %s is a directory; give a file path such as %s", abs, filepath.Join(abs, DefaultSQLitePath))
+	case err == nil:
+		f, err := os.OpenFile(abs, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("the SQLite database %s cannot be opened for reading and writing (%s); give this user read and write access to it or choose another path", abs, cause(err))
+		}
+		f.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		di, err := os.Stat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the SQLite database %s cannot be created: the directory %s does not exist; create it (mkdir -p %s) or choose another path", abs, dir, dir)
+		}
+		if err == nil && !di.IsDir() {
+			return fmt.Errorf("the SQLite database %s cannot be created: %s is not a directory; choose another path", abs, dir)
+		}
+	default:
+		return fmt.Errorf("the SQLite database %s cannot be used (%s); check the path or choose another", abs, cause(err))
+	}
+	probe, err := os.CreateTemp(dir, ".perform-probe-*")
+	if err != nil {
+		return fmt.Errorf("the SQLite database %s cannot be used: this user cannot create files in %s (%s), which SQLite needs for the database and its -wal and -shm files; make the directory writable or choose another path", abs, dir, cause(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// cause is the operating system's reason in err ("permission denied").
+func cause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// SQLiteDSN is the modernc.org/sqlite data source name for a file path.
+func SQLiteDSN(path string) string {
+	path = sqlitePath(path)
 	q := url.Values{}
 	for _, p := range sqlitePragmas {
 		q.Add("_pragma", p)
@@ -71,6 +150,9 @@ func SQLiteDSN(path string) string {
 func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := checkScheme(databaseURL); err != nil {
+		return nil, err
 	}
 	engine := EngineOf(databaseURL)
 	var (
@@ -96,6 +178,9 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 		db.SetMaxIdleConns(max(8, 2*runtime.GOMAXPROCS(0)))
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	default:
+		if err := checkSQLitePath(sqlitePath(databaseURL)); err != nil {
+			return nil, err
+		}
 		db, err = sql.Open("sqlite", SQLiteDSN(databaseURL))
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", databaseURL, err)
@@ -110,6 +195,9 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 	}
 	if err := ping(ctx, db); err != nil {
 		db.Close()
+		if engine == EngineSQLite {
+			return nil, fmt.Errorf("cannot open the SQLite database %s: %w", absPath(sqlitePath(databaseURL)), err)
+		}
 		return nil, fmt.Errorf("connect to the %s database: %w", engine, err)
 	}
 	if err := migrate(ctx, db, engine, logger); err != nil {

@@ -1,7 +1,5 @@
-// Package crashtest kills a real `perform serve` process with SIGKILL in the
-// middle of a WhatsApp agent turn, restarts it, and checks that every
-// message is answered exactly once and no chunk is sent twice; then runs two
-// instances on one Postgres and checks that no burst is answered twice.
+//go:build crash
+
 package crashtest
 
 import (

@@ -39,11 +39,7 @@ func OpenSQLite(t testing.TB) store.Store {
 // the test when the variable is unset.
 func OpenPostgres(t testing.TB) store.Store {
 	t.Helper()
-	base := os.Getenv(PostgresEnv)
-	if base == "" {
-		t.Skip(PostgresEnv + " is not set")
-	}
-	st, _ := OpenPostgresSchema(t, base)
+	st, _ := OpenPostgresSchema(t, PostgresURL(t))
 	return st
 }
 
@@ -115,20 +111,41 @@ func ensureTrigram(t testing.TB, db *sql.DB) {
 	}
 }
 
-// Engines returns an opener per engine: sqlite always, postgres when
-// PERFORM_TEST_POSTGRES_URL is set. Use it to run a test on both:
+// Engines returns an opener per engine: sqlite and postgres. The postgres
+// opener skips its test, visibly, when PERFORM_TEST_POSTGRES_URL is unset
+// (.ci/run fails on such a skip). Use it to run a test on both:
 //
 //	for name, open := range storetest.Engines(t) {
 //		t.Run(name, func(t *testing.T) { st := open(t); … })
 //	}
 func Engines(t testing.TB) map[string]func(*testing.T) store.Store {
-	engines := map[string]func(*testing.T) store.Store{
-		store.EngineSQLite: func(t *testing.T) store.Store { return OpenSQLite(t) },
+	return map[string]func(*testing.T) store.Store{
+		store.EngineSQLite:   func(t *testing.T) store.Store { return OpenSQLite(t) },
+		store.EnginePostgres: func(t *testing.T) store.Store { return OpenPostgres(t) },
 	}
-	if os.Getenv(PostgresEnv) != "" {
-		engines[store.EnginePostgres] = func(t *testing.T) store.Store { return OpenPostgres(t) }
+}
+
+// PostgresURL is PERFORM_TEST_POSTGRES_URL; it skips the test when unset.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		t.Skip(PostgresEnv + " is not set")
 	}
-	return engines
+	return base
+}
+
+// RedisEnv names the variable holding the Redis URL tests may use.
+const RedisEnv = "PERFORM_TEST_REDIS_URL"
+
+// RedisURL is PERFORM_TEST_REDIS_URL; it skips the test when unset.
+func RedisURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(RedisEnv)
+	if u == "" {
+		t.Skip(RedisEnv + " is not set")
+	}
+	return u
 }
 
 func randomHex(n int) string {

@@ -1,0 +1,3 @@
+module perform.ci/gotest
+
+go 1.26.8
