@@ -104,6 +104,7 @@ type Agent struct {
 	intake       *intake
 	q            queries
 	turnObserver func(outcome string) // metrics hook; nil means none
+	dailyCap     int                  // DailyCap; tests lower it
 }
 
 // New checks the options and builds an Agent.
@@ -132,6 +133,7 @@ func New(o Options) (*Agent, error) {
 		leaseTTL: o.LeaseTTL,
 		now:      o.Now,
 		log:      o.Logger,
+		dailyCap: DailyCap,
 	}
 	if a.gateway == nil {
 		a.gateway = NewSmartSend(o.SmartSendURL, o.SmartSendKey, nil)
@@ -174,7 +176,8 @@ func New(o Options) (*Agent, error) {
 
 // ObserveTurns sets a hook called once per finished turn with its outcome
 // (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
-// cap_reached, capped, revoked, disconnected, reconnected, key_limit.
+// cap_reached, capped, revoked, disconnected, reconnected, key_limit,
+// choose_studio (the coach was asked which studio), studio_chosen.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River
@@ -197,22 +200,8 @@ func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
 	}
 }
 
-// phoneKey is how a phone is stored and compared: E.164 when it parses,
-// else "+" and its digits. WhatsApp sends international digits without the
-// plus ("972501234567"), so digits not starting with 0 are read as
-// international; a leading 0 is a national number of the default region
-// (Israel), as coaches type their phones ("050-123-4567").
-func phoneKey(raw string) string {
-	digits := phone.Digits(raw)
-	candidate := raw
-	if !strings.HasPrefix(strings.TrimSpace(raw), "+") && !strings.HasPrefix(digits, "0") {
-		candidate = "+" + digits
-	}
-	if e164, err := phone.Normalize(candidate, phone.DefaultRegion); err == nil {
-		return e164
-	}
-	return "+" + digits
-}
+// phoneKey is how a phone is stored and compared (see phone.Key).
+func phoneKey(raw string) string { return phone.Key(raw) }
 
 func (a *Agent) inPilot(key string) bool {
 	return len(a.pilot) == 0 || a.pilot[key]

@@ -31,20 +31,20 @@ func newQueries(st store.Store) queries {
 		insertTurn:  r(`INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES (?, ?, ?, ?, 'open', 0, ?)`),
 		openTurn:    r(`SELECT id, conversation_id, text, state FROM agent_turns WHERE phone = ? AND state <> 'done' ORDER BY created_at, id LIMIT 1`),
 		markCounted: r(`UPDATE agent_turns SET counted = 1 WHERE id = ? AND counted = 0`),
-		bumpCap: r(`INSERT INTO agent_caps (phone, day, count) VALUES (?, ?, 1)
-			ON CONFLICT (phone, day) DO UPDATE SET count = agent_caps.count + 1 RETURNING count`),
-		readCap:    r(`SELECT count FROM agent_caps WHERE phone = ? AND day = ?`),
+		bumpCap: r(`INSERT INTO agent_caps (phone, studio_id, day, count) VALUES (?, ?, ?, 1)
+			ON CONFLICT (phone, studio_id, day) DO UPDATE SET count = agent_caps.count + 1 RETURNING count`),
+		readCap:    r(`SELECT count FROM agent_caps WHERE phone = ? AND studio_id = ? AND day = ?`),
 		finishTurn: r(`UPDATE agent_turns SET state = 'done', finished_at = ? WHERE id = ?`),
 
 		insertChunk:   r(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text) VALUES (?, ?, ?, ?)`),
 		unsentChunks:  r(`SELECT idx, conversation_id, text FROM agent_chunks WHERE turn_id = ? AND sent_at IS NULL ORDER BY idx`),
 		markChunkSent: r(`UPDATE agent_chunks SET sent_at = ? WHERE turn_id = ? AND idx = ?`),
-		startSending:  r(`UPDATE agent_turns SET state = 'sending', outcome = ? WHERE id = ? AND state = 'open'`),
+		startSending:  r(`UPDATE agent_turns SET state = 'sending', outcome = ?, studio_id = ? WHERE id = ? AND state = 'open'`),
 
-		insertHistory: r(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`),
-		loadHistory:   r(`SELECT role, text FROM agent_history WHERE phone = ? AND created_at >= ? ORDER BY seq DESC LIMIT ?`),
-		trimHistory: r(`DELETE FROM agent_history WHERE phone = ? AND seq NOT IN
-			(SELECT seq FROM agent_history WHERE phone = ? ORDER BY seq DESC LIMIT ?)`),
+		insertHistory: r(`INSERT INTO agent_history (phone, studio_id, role, text, created_at) VALUES (?, ?, ?, ?, ?)`),
+		loadHistory:   r(`SELECT role, text FROM agent_history WHERE phone = ? AND studio_id = ? AND created_at >= ? ORDER BY seq DESC LIMIT ?`),
+		trimHistory: r(`DELETE FROM agent_history WHERE phone = ? AND studio_id = ? AND seq NOT IN
+			(SELECT seq FROM agent_history WHERE phone = ? AND studio_id = ? ORDER BY seq DESC LIMIT ?)`),
 
 		acquireLease: r(`INSERT INTO agent_leases (name, owner, expires_at) VALUES (?, ?, ?)
 			ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at

@@ -176,6 +176,7 @@ type decision struct {
 	messages []string
 	history  []historyEntry
 	outcome  string
+	studioID string // the studio the turn ran in; "" before one is chosen
 }
 
 // commitDecision writes the reply's chunks and the history in one
@@ -186,7 +187,7 @@ func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 		if err := a.fenceLease(ctx, tx, "phone:"+t.Phone); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, a.q.startSending, d.outcome, t.ID)
+		res, err := tx.ExecContext(ctx, a.q.startSending, d.outcome, nullIfEmpty(d.studioID), t.ID)
 		if err != nil {
 			return err
 		}
@@ -203,13 +204,16 @@ func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 			}
 		}
 		if len(d.history) > 0 {
+			if d.studioID == "" {
+				return fmt.Errorf("turn %s has history to keep but no studio", t.ID)
+			}
 			for i, h := range d.history {
 				// Entries of one turn share a time; seq keeps their order.
-				if _, err := tx.ExecContext(ctx, a.q.insertHistory, t.Phone, h.Role, h.Text, now.UnixMilli()+int64(i)); err != nil {
+				if _, err := tx.ExecContext(ctx, a.q.insertHistory, t.Phone, d.studioID, h.Role, h.Text, now.UnixMilli()+int64(i)); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, a.q.trimHistory, t.Phone, t.Phone, historyEntries); err != nil {
+			if _, err := tx.ExecContext(ctx, a.q.trimHistory, t.Phone, d.studioID, t.Phone, d.studioID, historyEntries); err != nil {
 				return err
 			}
 		}
@@ -263,4 +267,11 @@ func (a *Agent) sendChunks(ctx context.Context, t *turn) error {
 		}
 	}
 	return nil
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

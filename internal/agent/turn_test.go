@@ -23,11 +23,17 @@ import (
 // the way of tests about something else.
 func seedHistory(t testing.TB, h *harness, e164 string) {
 	t.Helper()
-	q := h.st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
+	q := h.st.Rebind(`INSERT INTO agent_history (phone, studio_id, role, text, created_at) VALUES (?, ?, ?, ?, ?)`)
 	at := h.clock.Now().Add(-time.Minute).UnixMilli()
-	for i, role := range []string{"user", "assistant"} {
-		if _, err := h.st.DB().Exec(q, e164, role, "earlier "+role, at+int64(i)); err != nil {
-			t.Fatal(err)
+	coaches, err := h.st.Agent().ActiveCoachesByPhone(context.Background(), e164)
+	if err != nil || len(coaches) == 0 {
+		t.Fatalf("no coach has %s to seed history for (%v)", e164, err)
+	}
+	for _, c := range coaches {
+		for i, role := range []string{"user", "assistant"} {
+			if _, err := h.st.DB().Exec(q, e164, c.StudioID, role, "earlier "+role, at+int64(i)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
@@ -61,7 +67,7 @@ func TestBurstOfThreeGetsOneReply(t *testing.T) {
 		if len(reqs[0].Messages) != 3 || reqs[0].Messages[0].Content[0].Text != "earlier user" {
 			t.Fatalf("history handed to the model: %+v", reqs[0].Messages)
 		}
-		hist, err := h.agent.loadHistory(context.Background(), "+972501112222")
+		hist, err := h.agent.loadHistory(context.Background(), "+972501112222", studio.ID)
 		if err != nil || len(hist) != 4 || hist[3].Text != "got: first\nsecond\nthird" {
 			t.Fatalf("history after the turn: %+v, %v", hist, err)
 		}
@@ -105,18 +111,18 @@ func TestMessageDuringRunningTurnIsAnswered(t *testing.T) {
 func TestDailyCap(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Gil", "0503334444", time.Now())
+		studio, _ := studioWithCoach(t, st, "Studio", "Gil", "0503334444", time.Now())
 		seedHistory(t, h, "+972503334444")
 		day := h.clock.Now().UTC().Format(time.DateOnly)
 		h.send("972503334444", "c", "q1")
 		h.waitIdle()
 		var count int
-		q := st.Rebind(`SELECT count FROM agent_caps WHERE phone = ? AND day = ?`)
-		if err := st.DB().QueryRow(q, "+972503334444", day).Scan(&count); err != nil || count != 1 {
+		q := st.Rebind(`SELECT count FROM agent_caps WHERE phone = ? AND studio_id = ? AND day = ?`)
+		if err := st.DB().QueryRow(q, "+972503334444", studio.ID, day).Scan(&count); err != nil || count != 1 {
 			t.Fatalf("count after one turn = %d, %v", count, err)
 		}
 		// Jump to the cap's edge rather than running 199 more turns.
-		if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_caps SET count = ? WHERE phone = ? AND day = ?`), DailyCap, "+972503334444", day); err != nil {
+		if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_caps SET count = ? WHERE phone = ? AND studio_id = ? AND day = ?`), DailyCap, "+972503334444", studio.ID, day); err != nil {
 			t.Fatal(err)
 		}
 		h.send("972503334444", "c", "q201")
@@ -143,16 +149,22 @@ func TestDailyCap(t *testing.T) {
 	})
 }
 
-func TestCoachResolutionPinAndRecency(t *testing.T) {
+// resolve runs coach resolution for a plain message from phone.
+func resolve(a *Agent, phone string) (store.CoachRef, error) {
+	ref, stop, err := a.resolveCoach(context.Background(), &turn{Phone: phone, Text: "q"})
+	if err == nil && stop != nil {
+		return ref, fmt.Errorf("resolution stopped the turn: %q", stop.messages)
+	}
+	return ref, err
+}
+
+func TestCoachResolutionPin(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
-		ctx := context.Background()
-		const typed = "+972 50-444-5555"
 		now := time.Now()
-		older, _ := studioWithCoach(t, st, "Older Studio", "Old Coach", "050-444-5555", now.Add(-48*time.Hour))
-		recent, _ := studioWithCoach(t, st, "Recent Studio", "Recent Coach", typed, now)
+		older, oldCoach := studioWithCoach(t, st, "Older Studio", "Old Coach", "050-444-5555", now.Add(-48*time.Hour))
+		recent, _ := studioWithCoach(t, st, "Recent Studio", "Recent Coach", "+972 50-444-5555", now)
 		inactive := addCoach(t, st, recent.ID, "Gone Coach", "0504445555", false, now.Add(time.Hour))
-		other, _ := studioWithCoach(t, st, "Other", "Someone", "0509999999", now.Add(time.Hour))
-		_ = other
+		studioWithCoach(t, st, "Other", "Someone", "0509999999", now.Add(time.Hour))
 
 		agentWith := func(pins map[string]string) *Agent {
 			a, err := New(Options{Store: st, Lane: newLaneClientForTest(t, st), SecretKey: make([]byte, 32), PhoneCoaches: pins, Logger: quietLogger()})
@@ -161,26 +173,18 @@ func TestCoachResolutionPinAndRecency(t *testing.T) {
 			}
 			return a
 		}
-		unpinned := agentWith(nil)
-		got, err := unpinned.resolveCoach(ctx, "+972504445555")
-		if err != nil || got.StudioID != recent.ID || got.Coach.Name != "Recent Coach" {
-			t.Fatalf("unpinned: %+v, %v; want the most recently active coach", got, err)
-		}
-		olderCoach, err := st.Studio(older.ID).ListCoaches(ctx, store.Page{Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pins := map[string]string{"972504445555": olderCoach.Items[0].ID}
-		got, err = agentWith(pins).resolveCoach(ctx, "+972504445555")
+		pins := map[string]string{"972504445555": oldCoach.ID}
+		got, err := resolve(agentWith(pins), "+972504445555")
 		if err != nil || got.StudioID != older.ID {
 			t.Fatalf("pinned: %+v, %v; want the pinned coach", got, err)
 		}
-		// A pin to an inactive coach falls back to the phone lookup.
-		got, err = agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(ctx, "+972504445555")
-		if err != nil || got.StudioID != recent.ID {
-			t.Fatalf("pin to an inactive coach: %+v, %v", got, err)
+		// A pin to an inactive coach falls back to the phone lookup, which
+		// finds two studios and asks.
+		_, stop, err := agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(context.Background(), &turn{Phone: "+972504445555", Text: "q"})
+		if err != nil || stop == nil || stop.outcome != "choose_studio" {
+			t.Fatalf("pin to an inactive coach: %+v, %v; want the studio question", stop, err)
 		}
-		if _, err := unpinned.resolveCoach(ctx, "+972507777777"); err != errNoCoach {
+		if _, err := resolve(agentWith(nil), "+972507777777"); err != errNoCoach {
 			t.Fatalf("unknown phone: %v", err)
 		}
 
@@ -299,7 +303,7 @@ func TestWelcomeMenu(t *testing.T) {
 		h := newHarness(t, st)
 		studioWithCoach(t, st, "Studio", "Roni", "0506667777", time.Now())
 		studioWithCoach(t, st, "Studio 2", "Tal", "0506668888", time.Now())
-		w := welcome("Roni")
+		w := welcome("Roni", "Studio")
 
 		h.send("972506667777", "c", "שלום!")
 		h.waitIdle()
@@ -320,7 +324,7 @@ func TestWelcomeMenu(t *testing.T) {
 		h.send("972506668888", "c2", "how many trainees do I have?")
 		h.waitIdle()
 		got := h.sms.Texts()
-		if len(got) != 5 || got[3] != welcome("Tal") || got[4] != "תשובה" {
+		if len(got) != 5 || got[3] != welcome("Tal", "Studio 2") || got[4] != "תשובה" {
 			t.Fatalf("first question: sent %q", got)
 		}
 	})
@@ -493,12 +497,19 @@ func TestStalePendingMessagesAreDropped(t *testing.T) {
 }
 
 func TestPilotRecheckAtTurnTime(t *testing.T) {
-	h := newHarness(t, storetestSQLite(t), func(o *Options) { o.PilotPhones = []string{"0501515151"} })
+	// The job is due in an hour; the test runs it by hand after the
+	// allowlist shrank.
+	h := newHarness(t, storetestSQLite(t), func(o *Options) { o.PilotPhones = []string{"0501515151"}; o.Debounce = time.Hour })
 	studioWithCoach(t, h.st, "Studio", "Shir", "0501515151", time.Now())
 	h.send("972501515151", "c", "hi there, a question")
-	// The allowlist shrinks before the job runs.
 	h.agent.pilot = map[string]bool{"+972500000000": true}
-	h.waitIdle()
+	var seq int64
+	if err := h.st.DB().QueryRow(`SELECT seq FROM agent_messages`).Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.agent.reply(context.Background(), "+972501515151", seq, "test"); err != nil {
+		t.Fatal(err)
+	}
 	if got := h.sms.Texts(); len(got) != 0 {
 		t.Fatalf("sent %q; a phone removed from the pilot gets nothing", got)
 	}
@@ -578,7 +589,7 @@ func TestStudioKeyEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coach, err := other.resolveCoach(ctx, "+972501818181")
+		coach, err := resolve(other, "+972501818181")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -626,23 +637,23 @@ func TestRefusedChunkIsGivenUp(t *testing.T) {
 func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
+		studio, _ := studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
 		const phone = "+972502020202"
-		q := st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
+		q := st.Rebind(`INSERT INTO agent_history (phone, studio_id, role, text, created_at) VALUES (?, ?, ?, ?, ?)`)
 		now := h.clock.Now()
 		// Two entries from three days ago, then 30 recent ones.
 		for i := 0; i < 2; i++ {
-			if _, err := st.DB().Exec(q, phone, "user", "ancient", now.Add(-72*time.Hour).UnixMilli()); err != nil {
+			if _, err := st.DB().Exec(q, phone, studio.ID, "user", "ancient", now.Add(-72*time.Hour).UnixMilli()); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for i := 0; i < 30; i++ {
 			role := []string{"user", "assistant"}[i%2]
-			if _, err := st.DB().Exec(q, phone, role, fmt.Sprintf("e%02d", i), now.Add(-time.Hour).UnixMilli()+int64(i)); err != nil {
+			if _, err := st.DB().Exec(q, phone, studio.ID, role, fmt.Sprintf("e%02d", i), now.Add(-time.Hour).UnixMilli()+int64(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		hist, err := h.agent.loadHistory(context.Background(), phone)
+		hist, err := h.agent.loadHistory(context.Background(), phone, studio.ID)
 		if err != nil || len(hist) != historyEntries || hist[0].Text != "e06" || hist[23].Text != "e29" {
 			t.Fatalf("history: %d entries from %v; want e06..e29", len(hist), hist)
 		}
@@ -657,7 +668,7 @@ func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
 		if err := st.DB().QueryRow(st.Rebind(`SELECT count(*) FROM agent_history WHERE phone = ?`), phone).Scan(&n); err != nil || n != historyEntries {
 			t.Fatalf("%d entries kept, %v; want %d", n, err, historyEntries)
 		}
-		hist, _ = h.agent.loadHistory(context.Background(), phone)
+		hist, _ = h.agent.loadHistory(context.Background(), phone, studio.ID)
 		if hist[22].Text != "q" || hist[23].Text != "תשובה" {
 			t.Fatalf("newest entries %v", hist[22:])
 		}
