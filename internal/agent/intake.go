@@ -76,10 +76,24 @@ func (in *intake) loop() {
 				break fill
 			}
 		}
-		err := in.write(batch)
+		in.writeBatch(batch)
+	}
+}
+
+// writeBatch writes a batch and tells each message how it went. When the
+// batch fails it is written again one message at a time, so a message the
+// database refuses fails alone, not with the innocent ones batched with it.
+func (in *intake) writeBatch(batch []*pendingMessage) {
+	err := in.write(batch)
+	if err == nil || len(batch) == 1 {
 		for _, m := range batch {
 			m.done <- err
 		}
+		return
+	}
+	in.a.log.Warn("agent intake: a batch failed; writing its messages one at a time", "messages", len(batch), "err", err)
+	for _, m := range batch {
+		m.done <- in.write([]*pendingMessage{m})
 	}
 }
 
