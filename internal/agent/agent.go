@@ -74,12 +74,18 @@ type Options struct {
 	SecretKey []byte
 	// Tools is the tool set offered to the model; nil means tools.AgentSubset().
 	Tools []tools.Tool
-	// Now is the clock of the business rules (message age, daily cap, history);
-	// nil means time.Now. Job scheduling and leases always use the real clock.
+	// Now is the clock of the business rules (message age, daily cap,
+	// history) and of lease expiry; nil means time.Now. Job scheduling uses
+	// the real clock.
 	Now    func() time.Time
 	Logger *slog.Logger
 	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
 	LeaseTTL time.Duration
+
+	// For tests: a lower daily cap (0 means DailyCap) and a hook called
+	// when a reply job finds its phone busy.
+	dailyCap int
+	onBusy   func(phone string)
 }
 
 // Agent is the WhatsApp assistant. Build it with New, add its worker with
@@ -87,7 +93,6 @@ type Options struct {
 // and serve Webhook at POST /v1/agent/webhook.
 type Agent struct {
 	st           store.Store
-	db           *sql.DB
 	lane         *laneclient.Client
 	gateway      Gateway
 	enabled      bool
@@ -102,9 +107,9 @@ type Agent struct {
 	log          *slog.Logger
 	jobs         atomic.Pointer[river.Client[*sql.Tx]]
 	intake       *intake
-	q            queries
 	turnObserver func(outcome string) // metrics hook; nil means none
 	dailyCap     int                  // DailyCap; tests lower it
+	onBusy       func(phone string)   // a reply job found its phone busy; tests watch it
 }
 
 // New checks the options and builds an Agent.
@@ -121,7 +126,6 @@ func New(o Options) (*Agent, error) {
 	}
 	a := &Agent{
 		st:       o.Store,
-		db:       o.Store.DB(),
 		lane:     o.Lane,
 		gateway:  o.Gateway,
 		enabled:  o.SmartSendKey != "",
@@ -134,6 +138,10 @@ func New(o Options) (*Agent, error) {
 		now:      o.Now,
 		log:      o.Logger,
 		dailyCap: DailyCap,
+		onBusy:   o.onBusy,
+	}
+	if o.dailyCap > 0 {
+		a.dailyCap = o.dailyCap
 	}
 	if a.gateway == nil {
 		a.gateway = NewSmartSend(o.SmartSendURL, o.SmartSendKey, nil)
@@ -169,7 +177,6 @@ func New(o Options) (*Agent, error) {
 	if a.model, err = newModel(o.LLM, toolSet); err != nil {
 		return nil, err
 	}
-	a.q = newQueries(o.Store)
 	a.intake = newIntake(a, o.Store.Engine())
 	return a, nil
 }

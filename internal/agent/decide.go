@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
@@ -92,44 +91,16 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 // countTurn adds the turn to the daily count of the phone in the studio
 // once (a resumed turn is not counted again) and returns the day's count.
 func (a *Agent) countTurn(ctx context.Context, t *turn, studioID string) (int, error) {
-	day := a.now().UTC().Format(time.DateOnly)
-	var count int
-	err := a.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, a.q.markCounted, t.ID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return tx.QueryRowContext(ctx, a.q.bumpCap, t.Phone, studioID, day).Scan(&count)
-		}
-		err = tx.QueryRowContext(ctx, a.q.readCap, t.Phone, studioID, day).Scan(&count)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		return err
-	})
-	return count, err
+	return a.st.Agent().CountTurn(ctx, t.ID, t.Phone, studioID, a.now().UTC().Format(time.DateOnly))
 }
 
 // loadHistory is the last 24 entries of the past 48 hours of the phone's
 // conversation in the studio, oldest first. Another studio's are never read.
 func (a *Agent) loadHistory(ctx context.Context, phoneKey, studioID string) ([]historyEntry, error) {
-	since := a.now().Add(-historyMaxAge).UnixMilli()
-	rows, err := a.db.QueryContext(ctx, a.q.loadHistory, phoneKey, studioID, since, historyEntries)
-	if err != nil {
-		return nil, err
+	stored, err := a.st.Agent().History(ctx, phoneKey, studioID, a.now().Add(-historyMaxAge), historyEntries)
+	out := make([]historyEntry, len(stored))
+	for i, e := range stored {
+		out[i] = historyEntry(e)
 	}
-	defer rows.Close()
-	var out []historyEntry
-	for rows.Next() {
-		var e historyEntry
-		if err := rows.Scan(&e.Role, &e.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out, rows.Err()
+	return out, err
 }

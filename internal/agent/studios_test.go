@@ -136,8 +136,7 @@ func TestAnotherStudioCannotTakeOverAPhone(t *testing.T) {
 		// The caps are counted per studio.
 		day := h.clock.Now().UTC().Format(time.DateOnly)
 		for studio, want := range map[string]int{newer.ID: 2, older.ID: 1} {
-			var n int
-			if err := st.DB().QueryRow(st.Rebind(`SELECT count FROM agent_caps WHERE phone = ? AND studio_id = ? AND day = ?`), e164, studio, day).Scan(&n); err != nil || n != want {
+			if n, err := st.Agent().CapCount(ctx, e164, studio, day); err != nil || n != want {
 				t.Fatalf("cap of studio %s = %d, %v; want %d", studio, n, err, want)
 			}
 		}
