@@ -28,8 +28,16 @@ var errNoCoach = errors.New("no active coach has this phone")
 //  5. the one active coach with the phone, linked from now on;
 //  6. with several, the coach is asked which studio.
 //
-// A non-nil decision ends the turn with it (a question or a confirmation).
-func (a *Agent) resolveCoach(ctx context.Context, t *turn) (store.CoachRef, *decision, error) {
+// A non-nil stop ends the turn with it (a question or a confirmation). A
+// new link or question is not written here but with the turn's decision,
+// in its transaction: a turn that crashes before it re-decides from the
+// same state, and the coach's answer is never mistaken for a question.
+func (a *Agent) resolveCoach(ctx context.Context, t *turn) (coach store.CoachRef, stop *decision, link *store.PhoneLink, err error) {
+	coach, stop, err = a.resolve(ctx, t, &link)
+	return coach, stop, link, err
+}
+
+func (a *Agent) resolve(ctx context.Context, t *turn, newLink **store.PhoneLink) (store.CoachRef, *decision, error) {
 	sender := t.Phone
 	if id, ok := a.pins[sender]; ok {
 		ref, err := a.st.ActiveCoachByID(ctx, id)
@@ -53,14 +61,12 @@ func (a *Agent) resolveCoach(ctx context.Context, t *turn) (store.CoachRef, *dec
 		}
 		for _, c := range candidates {
 			if c.Coach.ID == choice[n-1] {
-				if err := a.link(ctx, sender, c); err != nil {
-					return c, nil, err
-				}
+				*newLink = a.link(sender, c)
 				return c, &decision{messages: []string{msgStudioChosen(c.StudioName)}, outcome: "studio_chosen"}, nil
 			}
 		}
 		// The chosen coach left or changed phone since the question: ask again.
-		return a.askStudio(ctx, sender, candidates)
+		return askStudio(candidates)
 	}
 	if strings.TrimSpace(t.Text) == SwitchStudioCommand {
 		candidates, err := ag.ActiveCoachesByPhone(ctx, sender)
@@ -69,12 +75,10 @@ func (a *Agent) resolveCoach(ctx context.Context, t *turn) (store.CoachRef, *dec
 		}
 		if len(candidates) == 1 {
 			c := candidates[0]
-			if err := a.link(ctx, sender, c); err != nil {
-				return c, nil, err
-			}
+			*newLink = a.link(sender, c)
 			return c, &decision{messages: []string{msgOnlyStudio(c.StudioName)}, outcome: "studio_chosen"}, nil
 		}
-		return a.askStudio(ctx, sender, candidates)
+		return askStudio(candidates)
 	}
 	link, err := ag.PhoneLink(ctx, sender)
 	switch {
@@ -104,19 +108,20 @@ func (a *Agent) resolveCoach(ctx context.Context, t *turn) (store.CoachRef, *dec
 		return store.CoachRef{}, nil, err
 	}
 	if len(candidates) == 1 {
-		return candidates[0], nil, a.link(ctx, sender, candidates[0])
+		*newLink = a.link(sender, candidates[0])
+		return candidates[0], nil, nil
 	}
-	return a.askStudio(ctx, sender, candidates)
+	return askStudio(candidates)
 }
 
-// link remembers that the phone talks to c's studio.
-func (a *Agent) link(ctx context.Context, sender string, c store.CoachRef) error {
-	return a.st.Agent().LinkPhone(ctx, store.PhoneLink{Phone: sender, StudioID: c.StudioID, CoachID: c.Coach.ID, ChosenAt: a.now()})
+// link is the record that the phone talks to c's studio.
+func (a *Agent) link(sender string, c store.CoachRef) *store.PhoneLink {
+	return &store.PhoneLink{Phone: sender, StudioID: c.StudioID, CoachID: c.Coach.ID, ChosenAt: a.now()}
 }
 
-// askStudio asks the coach which of the candidates' studios to work with,
-// and remembers the numbered list the answer refers to.
-func (a *Agent) askStudio(ctx context.Context, sender string, candidates []store.CoachRef) (store.CoachRef, *decision, error) {
+// askStudio asks the coach which of the candidates' studios to work with;
+// the decision carries the numbered list the answer will refer to.
+func askStudio(candidates []store.CoachRef) (store.CoachRef, *decision, error) {
 	if len(candidates) == 0 {
 		return store.CoachRef{}, nil, errNoCoach
 	}
@@ -124,10 +129,7 @@ func (a *Agent) askStudio(ctx context.Context, sender string, candidates []store
 	for i, c := range candidates {
 		coachIDs[i] = c.Coach.ID
 	}
-	if err := a.st.Agent().AskStudioChoice(ctx, sender, coachIDs, a.now()); err != nil {
-		return store.CoachRef{}, nil, err
-	}
-	return store.CoachRef{}, &decision{messages: []string{msgChooseStudio(candidates)}, outcome: "choose_studio"}, nil
+	return store.CoachRef{}, &decision{messages: []string{msgChooseStudio(candidates)}, ask: coachIDs, outcome: "choose_studio"}, nil
 }
 
 // choiceNumber reads an answer to the studio question: a number from 1 to n.

@@ -14,7 +14,7 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 	if !a.inPilot(t.Phone) {
 		return decision{outcome: "not_in_pilot"}, nil // queued before the allowlist shrank
 	}
-	coach, stop, err := a.resolveCoach(ctx, t)
+	coach, stop, link, err := a.resolveCoach(ctx, t)
 	if errors.Is(err, errNoCoach) {
 		return decision{messages: []string{msgNotLinked}, outcome: "not_linked"}, nil
 	}
@@ -22,6 +22,7 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 		return decision{}, err
 	}
 	if stop != nil {
+		stop.link = link
 		return *stop, nil
 	}
 	// lastActiveAt says when the coach last used the assistant.
@@ -29,7 +30,7 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 		a.log.WarnContext(ctx, "agent: recording the coach's activity failed", "coach", coach.Coach.ID, "err", err)
 	}
 	d, err := a.decideFor(ctx, t, coach)
-	d.studioID = coach.StudioID
+	d.studioID, d.link = coach.StudioID, link
 	return d, err
 }
 

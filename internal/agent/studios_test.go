@@ -181,6 +181,18 @@ func TestPhoneOnTwoStudiosIsAsked(t *testing.T) {
 		if _, err := st.Agent().PhoneLink(ctx, e164); err == nil {
 			t.Fatal("a phone on two studios was linked without asking")
 		}
+		// Deciding the answer twice (as after a crash before the decision
+		// was committed) decides the same: nothing is linked before the
+		// commit, so a resumed turn never takes the answer for a question.
+		for range 2 {
+			d, err := h.agent.decide(ctx, &turn{ID: "amg_uncommitted", Phone: e164, Text: "2"})
+			if err != nil || d.outcome != "studio_chosen" || d.link == nil || d.link.CoachID != yaelB.ID {
+				t.Fatalf("deciding the answer: %+v, %v", d, err)
+			}
+		}
+		if _, err := st.Agent().PhoneLink(ctx, e164); err == nil {
+			t.Fatal("the phone was linked before the turn's decision was committed")
+		}
 		h.send(sender, "c", "2")
 		h.waitIdle()
 		if link, err := st.Agent().PhoneLink(ctx, e164); err != nil || link.StudioID != beta.ID || link.CoachID != yaelB.ID {

@@ -122,7 +122,9 @@ type decision struct {
 	messages []string
 	history  []historyEntry
 	outcome  string
-	studioID string // the studio the turn ran in; "" before one is chosen
+	studioID string           // the studio the turn ran in; "" before one is chosen
+	link     *store.PhoneLink // the phone's new studio link, if the turn made one
+	ask      []string         // the coach ids of a studio question the turn asks
 }
 
 // commitDecision writes the reply's chunks and the history in one
@@ -136,6 +138,16 @@ func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 		}
 		if err := ag.StartSending(ctx, t.ID, d.outcome, d.studioID); err != nil {
 			return err
+		}
+		if d.link != nil {
+			if err := ag.LinkPhone(ctx, *d.link); err != nil {
+				return err
+			}
+		}
+		if d.ask != nil {
+			if err := ag.AskStudioChoice(ctx, t.Phone, d.ask, now); err != nil {
+				return err
+			}
 		}
 		var chunks []string
 		for _, m := range d.messages {

@@ -157,7 +157,7 @@ func TestDailyCap(t *testing.T) {
 
 // resolve runs coach resolution for a plain message from phone.
 func resolve(a *Agent, phone string) (store.CoachRef, error) {
-	ref, stop, err := a.resolveCoach(context.Background(), &turn{Phone: phone, Text: "q"})
+	ref, stop, _, err := a.resolveCoach(context.Background(), &turn{Phone: phone, Text: "q"})
 	if err == nil && stop != nil {
 		return ref, fmt.Errorf("resolution stopped the turn: %q", stop.messages)
 	}
@@ -186,7 +186,7 @@ func TestCoachResolutionPin(t *testing.T) {
 		}
 		// A pin to an inactive coach falls back to the phone lookup, which
 		// finds two studios and asks.
-		_, stop, err := agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(context.Background(), &turn{Phone: "+972504445555", Text: "q"})
+		_, stop, _, err := agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(context.Background(), &turn{Phone: "+972504445555", Text: "q"})
 		if err != nil || stop == nil || stop.outcome != "choose_studio" {
 			t.Fatalf("pin to an inactive coach: %+v, %v; want the studio question", stop, err)
 		}
