@@ -25,7 +25,8 @@ var errNoCoach = errors.New("no active coach has this phone")
 //  2. a numeric answer to a pending studio question links the chosen coach;
 //  3. the switch command asks the question again;
 //  4. the phone's link, while its coach is active with this phone;
-//  5. the one active coach with the phone, linked from now on;
+//  5. the one active coach with the phone, linked from now on (unless the
+//     phone was linked to another studio whose coach left: then it asks);
 //  6. with several, the coach is asked which studio.
 //
 // A non-nil stop ends the turn with it (a question or a confirmation). A
@@ -81,6 +82,7 @@ func (a *Agent) resolve(ctx context.Context, t *turn, newLink **store.PhoneLink)
 		return askStudio(candidates)
 	}
 	link, err := ag.PhoneLink(ctx, sender)
+	lostStudio := "" // the studio of a link that no longer holds
 	switch {
 	case err == nil:
 		ref, err := a.st.ActiveCoachByID(ctx, link.CoachID)
@@ -96,10 +98,10 @@ func (a *Agent) resolve(ctx context.Context, t *turn, newLink **store.PhoneLink)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return ref, nil, err
 		}
-		// The linked coach is gone or has another phone now.
-		if err := ag.UnlinkPhone(ctx, sender); err != nil {
-			return store.CoachRef{}, nil, err
-		}
+		// The linked coach is gone or has another phone now. The link stays
+		// until the coach's next choice replaces it, so every turn until
+		// then (a resumed one too) decides the same.
+		lostStudio = link.StudioID
 	case !errors.Is(err, store.ErrNotFound):
 		return store.CoachRef{}, nil, err
 	}
@@ -107,7 +109,9 @@ func (a *Agent) resolve(ctx context.Context, t *turn, newLink **store.PhoneLink)
 	if err != nil {
 		return store.CoachRef{}, nil, err
 	}
-	if len(candidates) == 1 {
+	// One candidate is taken without a question, unless the phone talked
+	// to another studio until now: moving it elsewhere is the coach's call.
+	if len(candidates) == 1 && (lostStudio == "" || candidates[0].StudioID == lostStudio) {
 		*newLink = a.link(sender, candidates[0])
 		return candidates[0], nil, nil
 	}

@@ -231,3 +231,37 @@ func mustCoachID(t *testing.T, st store.Store, studioID, name string) string {
 	t.Fatalf("no coach %s in %s", name, studioID)
 	return ""
 }
+
+// When the phone's studio lets its coach go, a studio that added the phone
+// meanwhile is not taken silently: the coach is asked.
+func TestLostLinkIsNotTakenOverSilently(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		ctx := context.Background()
+		h := newHarness(t, st)
+		first, coach := studioWithCoach(t, st, "First", "Lior", "0527778888", time.Now())
+		seedHistory(t, h, "+972527778888")
+		h.send("972527778888", "c", "hello")
+		h.waitIdle()
+		second := domain.Studio{Name: "Second", Slug: "second-" + time.Now().Format("150405.000000")}
+		if err := st.CreateStudio(ctx, &second); err != nil {
+			t.Fatal(err)
+		}
+		addCoach(t, st, second.ID, "Lior", "0527778888", true, time.Now())
+		coach.Active = false
+		if err := st.Studio(first.ID).UpdateCoach(ctx, &coach); err != nil {
+			t.Fatal(err)
+		}
+		calls := len(h.llm.Requests())
+		h.send("972527778888", "c", "what is new?")
+		h.waitIdle()
+		texts := h.sms.Texts()
+		if q := texts[len(texts)-1]; !strings.Contains(q, "1. Second\n") || len(h.llm.Requests()) != calls {
+			t.Fatalf("after the linked coach left: sent %q, %d model calls; want the question", q, len(h.llm.Requests())-calls)
+		}
+		h.send("972527778888", "c", "1")
+		h.waitIdle()
+		if link, err := st.Agent().PhoneLink(ctx, "+972527778888"); err != nil || link.StudioID != second.ID {
+			t.Fatalf("link after answering 1: %+v, %v", link, err)
+		}
+	})
+}
