@@ -74,12 +74,18 @@ type Options struct {
 	SecretKey []byte
 	// Tools is the tool set offered to the model; nil means tools.AgentSubset().
 	Tools []tools.Tool
-	// Now is the clock of the business rules (message age, daily cap, history);
-	// nil means time.Now. Job scheduling and leases always use the real clock.
+	// Now is the clock of the business rules (message age, daily cap,
+	// history) and of lease expiry; nil means time.Now. Job scheduling uses
+	// the real clock.
 	Now    func() time.Time
 	Logger *slog.Logger
 	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
 	LeaseTTL time.Duration
+
+	// For tests: a lower daily cap (0 means DailyCap) and a hook called
+	// when a reply job finds its phone busy.
+	dailyCap int
+	onBusy   func(phone string)
 }
 
 // Agent is the WhatsApp assistant. Build it with New, add its worker with
@@ -87,7 +93,6 @@ type Options struct {
 // and serve Webhook at POST /v1/agent/webhook.
 type Agent struct {
 	st           store.Store
-	db           *sql.DB
 	lane         *laneclient.Client
 	gateway      Gateway
 	enabled      bool
@@ -102,8 +107,9 @@ type Agent struct {
 	log          *slog.Logger
 	jobs         atomic.Pointer[river.Client[*sql.Tx]]
 	intake       *intake
-	q            queries
 	turnObserver func(outcome string) // metrics hook; nil means none
+	dailyCap     int                  // DailyCap; tests lower it
+	onBusy       func(phone string)   // a reply job found its phone busy; tests watch it
 }
 
 // New checks the options and builds an Agent.
@@ -120,7 +126,6 @@ func New(o Options) (*Agent, error) {
 	}
 	a := &Agent{
 		st:       o.Store,
-		db:       o.Store.DB(),
 		lane:     o.Lane,
 		gateway:  o.Gateway,
 		enabled:  o.SmartSendKey != "",
@@ -132,6 +137,11 @@ func New(o Options) (*Agent, error) {
 		leaseTTL: o.LeaseTTL,
 		now:      o.Now,
 		log:      o.Logger,
+		dailyCap: DailyCap,
+		onBusy:   o.onBusy,
+	}
+	if o.dailyCap > 0 {
+		a.dailyCap = o.dailyCap
 	}
 	if a.gateway == nil {
 		a.gateway = NewSmartSend(o.SmartSendURL, o.SmartSendKey, nil)
@@ -167,14 +177,14 @@ func New(o Options) (*Agent, error) {
 	if a.model, err = newModel(o.LLM, toolSet); err != nil {
 		return nil, err
 	}
-	a.q = newQueries(o.Store)
 	a.intake = newIntake(a, o.Store.Engine())
 	return a, nil
 }
 
 // ObserveTurns sets a hook called once per finished turn with its outcome
 // (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
-// cap_reached, capped, revoked, disconnected, reconnected, key_limit.
+// cap_reached, capped, revoked, disconnected, reconnected, key_limit,
+// choose_studio (the coach was asked which studio), studio_chosen.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River
@@ -197,22 +207,8 @@ func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
 	}
 }
 
-// phoneKey is how a phone is stored and compared: E.164 when it parses,
-// else "+" and its digits. WhatsApp sends international digits without the
-// plus ("972501234567"), so digits not starting with 0 are read as
-// international; a leading 0 is a national number of the default region
-// (Israel), as coaches type their phones ("050-123-4567").
-func phoneKey(raw string) string {
-	digits := phone.Digits(raw)
-	candidate := raw
-	if !strings.HasPrefix(strings.TrimSpace(raw), "+") && !strings.HasPrefix(digits, "0") {
-		candidate = "+" + digits
-	}
-	if e164, err := phone.Normalize(candidate, phone.DefaultRegion); err == nil {
-		return e164
-	}
-	return "+" + digits
-}
+// phoneKey is how a phone is stored and compared (see phone.Key).
+func phoneKey(raw string) string { return phone.Key(raw) }
 
 func (a *Agent) inPilot(key string) bool {
 	return len(a.pilot) == 0 || a.pilot[key]

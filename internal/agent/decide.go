@@ -2,9 +2,10 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/otherwise/perform/internal/store"
 )
 
 // decide works out a turn's reply in the specification's order: pilot
@@ -13,34 +14,50 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 	if !a.inPilot(t.Phone) {
 		return decision{outcome: "not_in_pilot"}, nil // queued before the allowlist shrank
 	}
-	coach, err := a.resolveCoach(ctx, t.Phone)
+	coach, stop, link, err := a.resolveCoach(ctx, t)
 	if errors.Is(err, errNoCoach) {
 		return decision{messages: []string{msgNotLinked}, outcome: "not_linked"}, nil
 	}
 	if err != nil {
 		return decision{}, err
 	}
-	count, err := a.countTurn(ctx, t)
+	if stop != nil {
+		stop.link = link
+		return *stop, nil
+	}
+	// lastActiveAt says when the coach last used the assistant.
+	if err := a.st.Agent().TouchCoach(ctx, coach.Coach.ID, a.now()); err != nil {
+		a.log.WarnContext(ctx, "agent: recording the coach's activity failed", "coach", coach.Coach.ID, "err", err)
+	}
+	d, err := a.decideFor(ctx, t, coach)
+	d.studioID, d.link = coach.StudioID, link
+	return d, err
+}
+
+// decideFor is the rest of decide, once the turn's coach and studio are known:
+// the conversation (cap, history) is the phone's in that studio.
+func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (decision, error) {
+	count, err := a.countTurn(ctx, t, coach.StudioID)
 	if err != nil {
 		return decision{}, err
 	}
 	switch {
-	case count == DailyCap+1:
+	case count == a.dailyCap+1:
 		return decision{messages: []string{msgCapReached}, outcome: "cap_reached"}, nil
-	case count > DailyCap:
+	case count > a.dailyCap:
 		return decision{outcome: "capped"}, nil // silent until tomorrow
 	}
 	apiKey, d, stop, err := a.studioKey(ctx, t, coach)
 	if err != nil || stop {
 		return d, err
 	}
-	history, err := a.loadHistory(ctx, t.Phone)
+	history, err := a.loadHistory(ctx, t.Phone, coach.StudioID)
 	if err != nil {
 		return decision{}, err
 	}
 	var out decision
 	if menu := isMenuRequest(t.Text); len(history) == 0 || menu {
-		w := welcome(coach.Coach.Name)
+		w := welcome(coach.Coach.Name, coach.StudioName)
 		out.messages = append(out.messages, w)
 		if menu || isGreeting(t.Text) {
 			out.history = []historyEntry{{"user", t.Text}, {"assistant", w}}
@@ -72,46 +89,19 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 	return out, nil
 }
 
-// countTurn adds the turn to the phone's daily count once (a resumed turn
-// is not counted again) and returns the day's count.
-func (a *Agent) countTurn(ctx context.Context, t *turn) (int, error) {
-	day := a.now().UTC().Format(time.DateOnly)
-	var count int
-	err := a.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, a.q.markCounted, t.ID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return tx.QueryRowContext(ctx, a.q.bumpCap, t.Phone, day).Scan(&count)
-		}
-		err = tx.QueryRowContext(ctx, a.q.readCap, t.Phone, day).Scan(&count)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		return err
-	})
-	return count, err
+// countTurn adds the turn to the daily count of the phone in the studio
+// once (a resumed turn is not counted again) and returns the day's count.
+func (a *Agent) countTurn(ctx context.Context, t *turn, studioID string) (int, error) {
+	return a.st.Agent().CountTurn(ctx, t.ID, t.Phone, studioID, a.now().UTC().Format(time.DateOnly))
 }
 
-// loadHistory is the phone's last 24 entries of the past 48 hours, oldest first.
-func (a *Agent) loadHistory(ctx context.Context, phoneKey string) ([]historyEntry, error) {
-	since := a.now().Add(-historyMaxAge).UnixMilli()
-	rows, err := a.db.QueryContext(ctx, a.q.loadHistory, phoneKey, since, historyEntries)
-	if err != nil {
-		return nil, err
+// loadHistory is the last 24 entries of the past 48 hours of the phone's
+// conversation in the studio, oldest first. Another studio's are never read.
+func (a *Agent) loadHistory(ctx context.Context, phoneKey, studioID string) ([]historyEntry, error) {
+	stored, err := a.st.Agent().History(ctx, phoneKey, studioID, a.now().Add(-historyMaxAge), historyEntries)
+	out := make([]historyEntry, len(stored))
+	for i, e := range stored {
+		out[i] = historyEntry(e)
 	}
-	defer rows.Close()
-	var out []historyEntry
-	for rows.Next() {
-		var e historyEntry
-		if err := rows.Scan(&e.Role, &e.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out, rows.Err()
+	return out, err
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 				// expires): the turn is cancelled, and the job's retry or the
 				// recovery job runs it again. Hold this call until the re-run
 				// has reached the model.
-				if _, err := st.DB().Exec(`DELETE FROM agent_leases`); err != nil {
+				if owner, _, err := st.Agent().LeaseExpiry(context.Background(), "phone:+972502323232"); err != nil || st.Agent().ReleaseLease(context.Background(), "phone:+972502323232", owner) != nil {
 					return fakes.Reply{Status: 500}
 				}
 				deadline := time.Now().Add(45 * time.Second)
@@ -56,8 +57,8 @@ func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 		h.send("972502323232", "c", "remind me to call Dana")
 		h.waitIdle()
 		waitFor(t, "the re-run turn to finish", func() bool {
-			var open int
-			return st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open) == nil && open == 0 && len(h.sms.Texts()) > 0
+			_, err := st.Agent().OpenTurn(context.Background(), "+972502323232")
+			return errors.Is(err, store.ErrNotFound) && len(h.sms.Texts()) > 0
 		})
 
 		reqs := h.llm.Requests()

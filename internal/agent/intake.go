@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -76,68 +75,59 @@ func (in *intake) loop() {
 				break fill
 			}
 		}
-		err := in.write(batch)
+		in.writeBatch(batch)
+	}
+}
+
+// writeBatch writes a batch and tells each message how it went. When the
+// batch fails it is written again one message at a time, so a message the
+// database refuses fails alone, not with the innocent ones batched with it.
+func (in *intake) writeBatch(batch []*pendingMessage) {
+	err := in.write(batch)
+	if err == nil || len(batch) == 1 {
 		for _, m := range batch {
 			m.done <- err
 		}
+		return
+	}
+	in.a.log.Warn("agent intake: a batch failed; writing its messages one at a time", "messages", len(batch), "err", err)
+	for _, m := range batch {
+		m.done <- in.write([]*pendingMessage{m})
 	}
 }
 
 // write stores a batch of messages and schedules one reply job each, in one
-// transaction.
+// transaction. Which returned seq belongs to which of a phone's messages
+// does not matter: a phone's jobs only compare seqs, and the set of seqs
+// per phone is what it is.
 func (in *intake) write(batch []*pendingMessage) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	a := in.a
 	jobs := a.jobs.Load()
-	tx, err := a.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	// One multi-row insert. Which returned seq belongs to which of a
-	// phone's messages does not matter: a phone's jobs only compare seqs,
-	// and the set of seqs per phone is what it is.
-	var q strings.Builder
-	q.WriteString(`INSERT INTO agent_messages (phone, conversation_id, text, received_at, state) VALUES `)
-	args := make([]any, 0, 4*len(batch))
+	msgs := make([]store.AgentMessage, len(batch))
 	for i, m := range batch {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString(`(?, ?, ?, ?, 'pending')`)
-		args = append(args, m.phone, m.conversationID, m.text, m.receivedAt)
+		msgs[i] = store.AgentMessage{Phone: m.phone, ConversationID: m.conversationID, Text: m.text, ReceivedAt: time.UnixMilli(m.receivedAt)}
 	}
-	q.WriteString(` RETURNING seq, phone`)
-	rows, err := tx.QueryContext(ctx, a.st.Rebind(q.String()), args...)
-	if err != nil {
-		return fmt.Errorf("storing the messages: %w", err)
-	}
-	params := make([]river.InsertManyParams, 0, len(batch))
 	var scheduled time.Time
 	if a.debounce > 0 {
 		scheduled = time.Now().Add(a.debounce) // River schedules on the real clock
 	}
-	for rows.Next() {
-		var args replyArgs
-		if err := rows.Scan(&args.Seq, &args.Phone); err != nil {
-			rows.Close()
+	return a.st.InTx(ctx, func(tx store.Store) error {
+		refs, err := tx.Agent().InsertMessages(ctx, msgs)
+		if err != nil {
 			return err
 		}
-		params = append(params, river.InsertManyParams{
-			Args:       args,
-			InsertOpts: &river.InsertOpts{MaxAttempts: jobMaxAttempts, ScheduledAt: scheduled},
-		})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if len(params) != len(batch) {
-		return fmt.Errorf("stored %d of %d messages", len(params), len(batch))
-	}
-	if _, err := jobs.InsertManyFastTx(ctx, tx, params); err != nil {
-		return fmt.Errorf("scheduling the replies: %w", err)
-	}
-	return tx.Commit()
+		params := make([]river.InsertManyParams, len(refs))
+		for i, r := range refs {
+			params[i] = river.InsertManyParams{
+				Args:       replyArgs{Phone: r.Phone, Seq: r.Seq},
+				InsertOpts: &river.InsertOpts{MaxAttempts: jobMaxAttempts, ScheduledAt: scheduled},
+			}
+		}
+		if _, err := jobs.InsertManyFastTx(ctx, tx.SQLTx(), params); err != nil {
+			return fmt.Errorf("scheduling the replies: %w", err)
+		}
+		return nil
+	})
 }

@@ -2,10 +2,11 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/otherwise/perform/internal/store"
 )
 
 // errLeaseLost ends work whose lease expired or was taken over.
@@ -13,9 +14,12 @@ var errLeaseLost = errors.New("the turn's lease was lost; another worker may own
 
 // withLease runs fn while holding the named lease, renewing it every third of
 // its life. It returns errBusy without running fn when another owner holds
-// an unexpired lease. Leases use the real clock: they are about processes.
+// an unexpired lease. Expiry is judged on the agent's clock (Options.Now), so
+// every process must share one time source, as they share the database;
+// the renewal ticks on the real clock.
 func (a *Agent) withLease(ctx context.Context, name, owner string, fn func(ctx context.Context) error) error {
-	ok, err := a.acquireLease(ctx, name, owner)
+	ag := a.st.Agent()
+	ok, err := ag.AcquireLease(ctx, name, owner, a.now(), a.leaseTTL)
 	if err != nil {
 		return err
 	}
@@ -32,11 +36,11 @@ func (a *Agent) withLease(ctx context.Context, name, owner string, fn func(ctx c
 			case <-done:
 				return
 			case <-tick.C:
-				res, err := a.db.ExecContext(workCtx, a.q.renewLease, time.Now().Add(a.leaseTTL).UnixMilli(), name, owner)
+				held, err := ag.RenewLease(workCtx, name, owner, a.now(), a.leaseTTL)
 				if err != nil {
 					continue // a slow database; the lease still has two thirds of its life
 				}
-				if n, _ := res.RowsAffected(); n == 0 {
+				if !held {
 					cancel(errLeaseLost)
 					return
 				}
@@ -49,20 +53,10 @@ func (a *Agent) withLease(ctx context.Context, name, owner string, fn func(ctx c
 		err = errLeaseLost
 	}
 	cancel(nil)
-	if _, rerr := a.db.ExecContext(context.WithoutCancel(ctx), a.q.releaseLease, name, owner); rerr != nil && err == nil {
+	if rerr := ag.ReleaseLease(context.WithoutCancel(ctx), name, owner); rerr != nil && err == nil {
 		a.log.WarnContext(ctx, "agent: releasing a lease failed; it expires on its own", "lease", name, "err", rerr)
 	}
 	return err
-}
-
-func (a *Agent) acquireLease(ctx context.Context, name, owner string) (bool, error) {
-	now := time.Now()
-	res, err := a.db.ExecContext(ctx, a.q.acquireLease, name, owner, now.Add(a.leaseTTL).UnixMilli(), now.UnixMilli())
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
 }
 
 // heldLease is one lease the work in a context holds; leases nest (a
@@ -79,27 +73,22 @@ func heldLeases(ctx context.Context) *heldLease {
 	return l
 }
 
-// execer is a database handle or a transaction.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 // fenceLease proves, right before a step that must happen once (committing
 // a reply, sending a chunk), that this context still holds the named lease,
 // and extends it. Renewal alone notices a lost lease only on its next tick;
 // without this fence a worker whose lease was taken over in between could
-// still act. Inside a transaction the renewal also locks the lease row until
-// the commit, so no one takes the lease over half-way.
-func (a *Agent) fenceLease(ctx context.Context, db execer, name string) error {
+// still act. Given a transaction's store, the renewal also locks the lease
+// row until the commit, so no one takes the lease over half-way.
+func (a *Agent) fenceLease(ctx context.Context, ag store.AgentStore, name string) error {
 	for l := heldLeases(ctx); l != nil; l = l.outer {
 		if l.name != name {
 			continue
 		}
-		res, err := db.ExecContext(ctx, a.q.renewLease, time.Now().Add(a.leaseTTL).UnixMilli(), name, l.owner)
+		held, err := ag.RenewLease(ctx, name, l.owner, a.now(), a.leaseTTL)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if !held {
 			return errLeaseLost
 		}
 		return nil

@@ -24,8 +24,8 @@ const (
 )
 
 // welcome lists what the assistant can do.
-func welcome(coachName string) string {
-	return fmt.Sprintf(`היי %s! אני העוזר של Perform בוואטסאפ 👋
+func welcome(coachName, studioName string) string {
+	return fmt.Sprintf(`היי %s! אני העוזר של Perform בוואטסאפ, עובד מול הסטודיו "%s" 👋
 אפשר לשאול אותי בשפה חופשית, למשל:
 • לחפש מתאמן לפי שם או טלפון ולראות את הפרטים שלו
 • מה המנוי של מתאמן, מתי הוא נגמר ואילו תוכניות אימון יש לו
@@ -33,7 +33,7 @@ func welcome(coachName string) string {
 • אילו מנויים, תוכניות ושאלונים יש בסטודיו, ומי המאמנים
 • המשימות הפתוחות שלך, ולהוסיף משימה או תזכורת חדשה
 
-שלחו "תפריט" בכל שלב כדי לראות את ההודעה הזו שוב.`, coachName)
+שלחו "תפריט" בכל שלב כדי לראות את ההודעה הזו שוב.`, coachName, studioName)
 }
 
 // menuWords ask for the welcome menu; greetings alone get only the welcome

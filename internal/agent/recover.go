@@ -43,25 +43,13 @@ func recoveryJob() *river.PeriodicJob {
 // worker died), and abandons open turns older than an hour: a reply that
 // late is worse than none.
 func (a *Agent) recoverTurns(ctx context.Context, owner string) error {
-	cutoff := a.now().Add(-pendingMaxAge).UnixMilli()
-	if _, err := a.db.ExecContext(ctx, a.q.abandonTurns, a.now().UnixMilli(), cutoff); err != nil {
+	ag := a.st.Agent()
+	now := a.now()
+	if _, err := ag.AbandonTurns(ctx, now.Add(-pendingMaxAge), now); err != nil {
 		return err
 	}
-	rows, err := a.db.QueryContext(ctx, a.q.openPhones, time.Now().UnixMilli())
+	phones, err := ag.OrphanedTurnPhones(ctx, now)
 	if err != nil {
-		return err
-	}
-	var phones []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			rows.Close()
-			return err
-		}
-		phones = append(phones, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, p := range phones {

@@ -2,15 +2,14 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
 )
 
 // replyArgs is the reply job: the phone and the message that scheduled it.
@@ -61,91 +60,39 @@ func (a *Agent) reply(ctx context.Context, phoneKey string, seq int64, owner str
 		return a.runTurn(ctx, t)
 	})
 	if errors.Is(err, errBusy) {
+		if a.onBusy != nil {
+			a.onBusy(phoneKey)
+		}
 		return river.JobSnooze(busyRetry)
 	}
 	return err
 }
 
 // turn is one reply: the burst's joined text and where the reply goes.
-type turn struct {
-	ID             string
-	Phone          string
-	ConversationID string
-	Text           string
-	State          string // open, sending, done
-}
+type turn = store.AgentTurn
 
 func (a *Agent) resumeOpenTurn(ctx context.Context, phoneKey string) error {
-	t := &turn{Phone: phoneKey}
-	err := a.db.QueryRowContext(ctx, a.q.openTurn, phoneKey).Scan(&t.ID, &t.ConversationID, &t.Text, &t.State)
-	if errors.Is(err, sql.ErrNoRows) {
+	t, err := a.st.Agent().OpenTurn(ctx, phoneKey)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	a.log.InfoContext(ctx, "agent: resuming an interrupted turn", "turn", t.ID, "state", t.State)
-	return a.runTurn(ctx, t)
+	return a.runTurn(ctx, &t)
 }
 
-// claim takes the phone's pending messages into a new turn, in one
-// transaction. It returns nil when a newer message is pending (its own job
-// answers the whole burst) or nothing fresh is pending. Messages older than
-// an hour are dropped, never answered late.
+// claim takes the phone's pending messages into a new turn. It returns nil
+// when a newer message is pending (its own job answers the whole burst) or
+// nothing fresh is pending. Messages older than an hour are dropped, never
+// answered late.
 func (a *Agent) claim(ctx context.Context, phoneKey string, seq int64) (*turn, error) {
-	now := a.now()
-	var t *turn
-	err := a.inTx(ctx, func(tx *sql.Tx) error {
-		var newer int
-		if err := tx.QueryRowContext(ctx, a.q.newerPending, phoneKey, seq).Scan(&newer); err != nil {
-			return err
-		}
-		if newer > 0 {
-			return nil
-		}
-		if _, err := tx.ExecContext(ctx, a.q.dropStale, phoneKey, now.Add(-pendingMaxAge).UnixMilli()); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, a.q.pendingMessages, phoneKey)
-		if err != nil {
-			return err
-		}
-		var texts []string
-		var lastSeq int64
-		var conversation string
-		for rows.Next() {
-			var text string
-			var received int64
-			if err := rows.Scan(&lastSeq, &conversation, &text, &received); err != nil {
-				rows.Close()
-				return err
-			}
-			texts = append(texts, text)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(texts) == 0 {
-			return nil
-		}
-		t = &turn{ID: ids.New(ids.AgentMessage), Phone: phoneKey, ConversationID: conversation, Text: strings.Join(texts, "\n"), State: "open"}
-		if _, err := tx.ExecContext(ctx, a.q.insertTurn, t.ID, phoneKey, conversation, t.Text, now.UnixMilli()); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, a.q.claimMessages, t.ID, phoneKey, lastSeq)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != int64(len(texts)) {
-			return fmt.Errorf("claimed %d of %d pending messages: another turn raced this one", n, len(texts))
-		}
-		return nil
-	})
-	if err != nil {
+	t, ok, err := a.st.Agent().ClaimPending(ctx, phoneKey, seq, ids.New(ids.AgentMessage), a.now(), pendingMaxAge)
+	if err != nil || !ok {
 		return nil, err
 	}
-	return t, nil
+	return &t, nil
 }
 
 // runTurn decides the reply of an open turn (once), then sends whatever of
@@ -166,8 +113,7 @@ func (a *Agent) runTurn(ctx context.Context, t *turn) error {
 	if err := a.sendChunks(ctx, t); err != nil {
 		return err
 	}
-	_, err := a.db.ExecContext(ctx, a.q.finishTurn, a.now().UnixMilli(), t.ID)
-	return err
+	return a.st.Agent().FinishTurn(ctx, t.ID, a.now())
 }
 
 // decision is what a turn answers: the messages to send, what to remember
@@ -176,89 +122,81 @@ type decision struct {
 	messages []string
 	history  []historyEntry
 	outcome  string
+	studioID string           // the studio the turn ran in; "" before one is chosen
+	link     *store.PhoneLink // the phone's new studio link, if the turn made one
+	ask      []string         // the coach ids of a studio question the turn asks
 }
 
 // commitDecision writes the reply's chunks and the history in one
 // transaction, so from here on a crash only ever resumes the sending.
 func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 	now := a.now()
-	return a.inTx(ctx, func(tx *sql.Tx) error {
-		if err := a.fenceLease(ctx, tx, "phone:"+t.Phone); err != nil {
+	err := a.st.InTx(ctx, func(tx store.Store) error {
+		ag := tx.Agent()
+		if err := a.fenceLease(ctx, ag, "phone:"+t.Phone); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, a.q.startSending, d.outcome, t.ID)
-		if err != nil {
+		if err := ag.StartSending(ctx, t.ID, d.outcome, d.studioID); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return fmt.Errorf("turn %s was decided by another worker", t.ID)
-		}
-		idx := 0
-		for _, m := range d.messages {
-			for _, c := range Chunks(m) {
-				if _, err := tx.ExecContext(ctx, a.q.insertChunk, t.ID, idx, t.ConversationID, c); err != nil {
-					return err
-				}
-				idx++
-			}
-		}
-		if len(d.history) > 0 {
-			for i, h := range d.history {
-				// Entries of one turn share a time; seq keeps their order.
-				if _, err := tx.ExecContext(ctx, a.q.insertHistory, t.Phone, h.Role, h.Text, now.UnixMilli()+int64(i)); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.ExecContext(ctx, a.q.trimHistory, t.Phone, t.Phone, historyEntries); err != nil {
+		if d.link != nil {
+			if err := ag.LinkPhone(ctx, *d.link); err != nil {
 				return err
 			}
 		}
-		t.State = "sending"
-		return a.sweep(ctx, tx, now)
+		if d.ask != nil {
+			if err := ag.AskStudioChoice(ctx, t.Phone, d.ask, now); err != nil {
+				return err
+			}
+		}
+		var chunks []string
+		for _, m := range d.messages {
+			chunks = append(chunks, Chunks(m)...)
+		}
+		if err := ag.AddChunks(ctx, t.ID, t.ConversationID, chunks); err != nil {
+			return err
+		}
+		if len(d.history) > 0 {
+			entries := make([]store.AgentHistoryEntry, len(d.history))
+			for i, h := range d.history {
+				entries[i] = store.AgentHistoryEntry(h)
+			}
+			if err := ag.AppendHistory(ctx, t.Phone, d.studioID, entries, now, historyEntries); err != nil {
+				return err
+			}
+		}
+		return ag.Sweep(ctx, now.Add(-historyMaxAge), now.UTC().AddDate(0, 0, -1).Format(time.DateOnly))
 	})
+	if err == nil {
+		t.State = "sending"
+	}
+	return err
 }
 
 // sendChunks sends the turn's unsent chunks in order, recording each right
 // after the gateway accepts it. A gateway failure fails the job; its retry
 // resumes here.
 func (a *Agent) sendChunks(ctx context.Context, t *turn) error {
-	rows, err := a.db.QueryContext(ctx, a.q.unsentChunks, t.ID)
+	ag := a.st.Agent()
+	chunks, err := ag.UnsentChunks(ctx, t.ID)
 	if err != nil {
 		return err
 	}
-	type chunk struct {
-		idx          int
-		conversation string
-		text         string
-	}
-	var chunks []chunk
-	for rows.Next() {
-		var c chunk
-		if err := rows.Scan(&c.idx, &c.conversation, &c.text); err != nil {
-			rows.Close()
-			return err
-		}
-		chunks = append(chunks, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
 	for _, c := range chunks {
-		if err := a.fenceLease(ctx, a.db, "phone:"+t.Phone); err != nil {
+		if err := a.fenceLease(ctx, ag, "phone:"+t.Phone); err != nil {
 			return err
 		}
-		if err := a.gateway.Send(ctx, c.conversation, c.text); err != nil {
+		if err := a.gateway.Send(ctx, c.ConversationID, c.Text); err != nil {
 			var refused *SendError
 			if !errors.As(err, &refused) || !refused.Permanent() {
-				return fmt.Errorf("sending chunk %d of turn %s: %w", c.idx, t.ID, err)
+				return fmt.Errorf("sending chunk %d of turn %s: %w", c.Idx, t.ID, err)
 			}
 			// Retrying cannot help, and a stuck turn would block the phone:
 			// the chunk is given up (recorded like a sent one) and logged.
-			a.log.ErrorContext(ctx, "agent: SmartSend refused a reply chunk; giving it up", "turn", t.ID, "chunk", c.idx, "err", err)
+			a.log.ErrorContext(ctx, "agent: SmartSend refused a reply chunk; giving it up", "turn", t.ID, "chunk", c.Idx, "err", err)
 		}
 		// Recorded even if the job's context is ending: the gateway accepted it.
-		if _, err := a.db.ExecContext(context.WithoutCancel(ctx), a.q.markChunkSent, a.now().UnixMilli(), t.ID, c.idx); err != nil {
+		if err := ag.MarkChunkSent(context.WithoutCancel(ctx), t.ID, c.Idx, a.now()); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -23,10 +24,14 @@ import (
 // the way of tests about something else.
 func seedHistory(t testing.TB, h *harness, e164 string) {
 	t.Helper()
-	q := h.st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
-	at := h.clock.Now().Add(-time.Minute).UnixMilli()
-	for i, role := range []string{"user", "assistant"} {
-		if _, err := h.st.DB().Exec(q, e164, role, "earlier "+role, at+int64(i)); err != nil {
+	ctx := context.Background()
+	coaches, err := h.st.Agent().ActiveCoachesByPhone(ctx, e164)
+	if err != nil || len(coaches) == 0 {
+		t.Fatalf("no coach has %s to seed history for (%v)", e164, err)
+	}
+	past := []store.AgentHistoryEntry{{Role: "user", Text: "earlier user"}, {Role: "assistant", Text: "earlier assistant"}}
+	for _, c := range coaches {
+		if err := h.st.Agent().AppendHistory(ctx, e164, c.StudioID, past, h.clock.Now().Add(-time.Minute), historyEntries); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +66,7 @@ func TestBurstOfThreeGetsOneReply(t *testing.T) {
 		if len(reqs[0].Messages) != 3 || reqs[0].Messages[0].Content[0].Text != "earlier user" {
 			t.Fatalf("history handed to the model: %+v", reqs[0].Messages)
 		}
-		hist, err := h.agent.loadHistory(context.Background(), "+972501112222")
+		hist, err := h.agent.loadHistory(context.Background(), "+972501112222", studio.ID)
 		if err != nil || len(hist) != 4 || hist[3].Text != "got: first\nsecond\nthird" {
 			t.Fatalf("history after the turn: %+v, %v", hist, err)
 		}
@@ -74,7 +79,15 @@ func TestBurstOfThreeGetsOneReply(t *testing.T) {
 
 func TestMessageDuringRunningTurnIsAnswered(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
-		h := newHarness(t, st)
+		busy := make(chan struct{}, 1)
+		h := newHarness(t, st, func(o *Options) {
+			o.onBusy = func(string) {
+				select {
+				case busy <- struct{}{}:
+				default:
+				}
+			}
+		})
 		studioWithCoach(t, st, "Studio", "Avi", "0502223333", time.Now())
 		seedHistory(t, h, "+972502223333")
 		release := make(chan struct{})
@@ -89,8 +102,12 @@ func TestMessageDuringRunningTurnIsAnswered(t *testing.T) {
 		h.send("972502223333", "c", "one")
 		waitFor(t, "the first turn to reach the model", func() bool { return started.Load() == 1 })
 		h.send("972502223333", "c", "two")
-		// Let the second job come due and find the phone busy.
-		time.Sleep(1500 * time.Millisecond)
+		// The second job comes due and finds the phone busy.
+		select {
+		case <-busy:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the second reply job never found the phone busy")
+		}
 		if n := len(h.llm.Requests()); n != 1 {
 			t.Fatalf("%d model calls while the first turn held the phone; want 1", n)
 		}
@@ -104,20 +121,15 @@ func TestMessageDuringRunningTurnIsAnswered(t *testing.T) {
 
 func TestDailyCap(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
-		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Gil", "0503334444", time.Now())
+		// A cap of 1 rather than running 200 turns: the rule is the same.
+		h := newHarness(t, st, func(o *Options) { o.dailyCap = 1 })
+		studio, _ := studioWithCoach(t, st, "Studio", "Gil", "0503334444", time.Now())
 		seedHistory(t, h, "+972503334444")
 		day := h.clock.Now().UTC().Format(time.DateOnly)
 		h.send("972503334444", "c", "q1")
 		h.waitIdle()
-		var count int
-		q := st.Rebind(`SELECT count FROM agent_caps WHERE phone = ? AND day = ?`)
-		if err := st.DB().QueryRow(q, "+972503334444", day).Scan(&count); err != nil || count != 1 {
+		if count, err := st.Agent().CapCount(context.Background(), "+972503334444", studio.ID, day); err != nil || count != 1 {
 			t.Fatalf("count after one turn = %d, %v", count, err)
-		}
-		// Jump to the cap's edge rather than running 199 more turns.
-		if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_caps SET count = ? WHERE phone = ? AND day = ?`), DailyCap, "+972503334444", day); err != nil {
-			t.Fatal(err)
 		}
 		h.send("972503334444", "c", "q201")
 		h.waitIdle()
@@ -143,16 +155,22 @@ func TestDailyCap(t *testing.T) {
 	})
 }
 
-func TestCoachResolutionPinAndRecency(t *testing.T) {
+// resolve runs coach resolution for a plain message from phone.
+func resolve(a *Agent, phone string) (store.CoachRef, error) {
+	ref, stop, _, err := a.resolveCoach(context.Background(), &turn{Phone: phone, Text: "q"})
+	if err == nil && stop != nil {
+		return ref, fmt.Errorf("resolution stopped the turn: %q", stop.messages)
+	}
+	return ref, err
+}
+
+func TestCoachResolutionPin(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
-		ctx := context.Background()
-		const typed = "+972 50-444-5555"
 		now := time.Now()
-		older, _ := studioWithCoach(t, st, "Older Studio", "Old Coach", "050-444-5555", now.Add(-48*time.Hour))
-		recent, _ := studioWithCoach(t, st, "Recent Studio", "Recent Coach", typed, now)
+		older, oldCoach := studioWithCoach(t, st, "Older Studio", "Old Coach", "050-444-5555", now.Add(-48*time.Hour))
+		recent, _ := studioWithCoach(t, st, "Recent Studio", "Recent Coach", "+972 50-444-5555", now)
 		inactive := addCoach(t, st, recent.ID, "Gone Coach", "0504445555", false, now.Add(time.Hour))
-		other, _ := studioWithCoach(t, st, "Other", "Someone", "0509999999", now.Add(time.Hour))
-		_ = other
+		studioWithCoach(t, st, "Other", "Someone", "0509999999", now.Add(time.Hour))
 
 		agentWith := func(pins map[string]string) *Agent {
 			a, err := New(Options{Store: st, Lane: newLaneClientForTest(t, st), SecretKey: make([]byte, 32), PhoneCoaches: pins, Logger: quietLogger()})
@@ -161,26 +179,18 @@ func TestCoachResolutionPinAndRecency(t *testing.T) {
 			}
 			return a
 		}
-		unpinned := agentWith(nil)
-		got, err := unpinned.resolveCoach(ctx, "+972504445555")
-		if err != nil || got.StudioID != recent.ID || got.Coach.Name != "Recent Coach" {
-			t.Fatalf("unpinned: %+v, %v; want the most recently active coach", got, err)
-		}
-		olderCoach, err := st.Studio(older.ID).ListCoaches(ctx, store.Page{Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pins := map[string]string{"972504445555": olderCoach.Items[0].ID}
-		got, err = agentWith(pins).resolveCoach(ctx, "+972504445555")
+		pins := map[string]string{"972504445555": oldCoach.ID}
+		got, err := resolve(agentWith(pins), "+972504445555")
 		if err != nil || got.StudioID != older.ID {
 			t.Fatalf("pinned: %+v, %v; want the pinned coach", got, err)
 		}
-		// A pin to an inactive coach falls back to the phone lookup.
-		got, err = agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(ctx, "+972504445555")
-		if err != nil || got.StudioID != recent.ID {
-			t.Fatalf("pin to an inactive coach: %+v, %v", got, err)
+		// A pin to an inactive coach falls back to the phone lookup, which
+		// finds two studios and asks.
+		_, stop, _, err := agentWith(map[string]string{"0504445555": inactive.ID}).resolveCoach(context.Background(), &turn{Phone: "+972504445555", Text: "q"})
+		if err != nil || stop == nil || stop.outcome != "choose_studio" {
+			t.Fatalf("pin to an inactive coach: %+v, %v; want the studio question", stop, err)
 		}
-		if _, err := unpinned.resolveCoach(ctx, "+972507777777"); err != errNoCoach {
+		if _, err := resolve(agentWith(nil), "+972507777777"); err != errNoCoach {
 			t.Fatalf("unknown phone: %v", err)
 		}
 
@@ -301,7 +311,7 @@ func TestWelcomeMenu(t *testing.T) {
 		h := newHarness(t, st)
 		studioWithCoach(t, st, "Studio", "Roni", "0506667777", time.Now())
 		studioWithCoach(t, st, "Studio 2", "Tal", "0506668888", time.Now())
-		w := welcome("Roni")
+		w := welcome("Roni", "Studio")
 
 		h.send("972506667777", "c", "שלום!")
 		h.waitIdle()
@@ -322,7 +332,7 @@ func TestWelcomeMenu(t *testing.T) {
 		h.send("972506668888", "c2", "how many trainees do I have?")
 		h.waitIdle()
 		got := h.sms.Texts()
-		if len(got) != 5 || got[3] != welcome("Tal") || got[4] != "תשובה" {
+		if len(got) != 5 || got[3] != welcome("Tal", "Studio 2") || got[4] != "תשובה" {
 			t.Fatalf("first question: sent %q", got)
 		}
 	})
@@ -440,7 +450,7 @@ func TestModelLoopStopsAtEightSteps(t *testing.T) {
 func TestModelFailuresSendTheFailureMessage(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Eli", "0501212121", time.Now())
+		studio, _ := studioWithCoach(t, st, "Studio", "Eli", "0501212121", time.Now())
 		seedHistory(t, h, "+972501212121")
 		h.setScript(func(int, fakes.MessagesRequest) fakes.Reply { return fakes.Reply{Status: 500} })
 		h.send("972501212121", "c", "q1")
@@ -451,8 +461,8 @@ func TestModelFailuresSendTheFailureMessage(t *testing.T) {
 		if got := h.sms.Texts(); !slices.Equal(got, []string{msgFailure, msgFailure}) {
 			t.Fatalf("sent %q; want the failure message twice", got)
 		}
-		var count int
-		if err := st.DB().QueryRow(`SELECT count FROM agent_caps`).Scan(&count); err != nil || count != 2 {
+		day := h.clock.Now().UTC().Format(time.DateOnly)
+		if count, err := st.Agent().CapCount(context.Background(), "+972501212121", studio.ID, day); err != nil || count != 2 {
 			t.Fatalf("cap count %d, %v; failed turns count as handled", count, err)
 		}
 		var jobsFailed int
@@ -487,20 +497,30 @@ func TestStalePendingMessagesAreDropped(t *testing.T) {
 		if got := h.sms.Texts(); len(got) != 0 {
 			t.Fatalf("sent %q; a message over an hour old is never answered", got)
 		}
-		var state string
-		if err := st.DB().QueryRow(`SELECT state FROM agent_messages`).Scan(&state); err != nil || state != "dropped" {
-			t.Fatalf("state %q, %v", state, err)
+		// Dropped: not pending any more, and no turn was made of it.
+		if seqs, err := st.Agent().PendingSeqs(context.Background(), "+972501414141"); err != nil || len(seqs) != 0 {
+			t.Fatalf("pending %v, %v", seqs, err)
+		}
+		if turn, err := st.Agent().OpenTurn(context.Background(), "+972501414141"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("turn %+v, %v; want none", turn, err)
 		}
 	})
 }
 
 func TestPilotRecheckAtTurnTime(t *testing.T) {
-	h := newHarness(t, storetestSQLite(t), func(o *Options) { o.PilotPhones = []string{"0501515151"} })
+	// The job is due in an hour; the test runs it by hand after the
+	// allowlist shrank.
+	h := newHarness(t, storetestSQLite(t), func(o *Options) { o.PilotPhones = []string{"0501515151"}; o.Debounce = time.Hour })
 	studioWithCoach(t, h.st, "Studio", "Shir", "0501515151", time.Now())
 	h.send("972501515151", "c", "hi there, a question")
-	// The allowlist shrinks before the job runs.
 	h.agent.pilot = map[string]bool{"+972500000000": true}
-	h.waitIdle()
+	seqs, err := h.st.Agent().PendingSeqs(context.Background(), "+972501515151")
+	if err != nil || len(seqs) != 1 {
+		t.Fatalf("pending %v, %v", seqs, err)
+	}
+	if err := h.agent.reply(context.Background(), "+972501515151", seqs[0], "test"); err != nil {
+		t.Fatal(err)
+	}
 	if got := h.sms.Texts(); len(got) != 0 {
 		t.Fatalf("sent %q; a phone removed from the pilot gets nothing", got)
 	}
@@ -580,7 +600,7 @@ func TestStudioKeyEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coach, err := other.resolveCoach(ctx, "+972501818181")
+		coach, err := resolve(other, "+972501818181")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -616,9 +636,9 @@ func TestRefusedChunkIsGivenUp(t *testing.T) {
 	if got := h.sms.Texts(); len(got) != 1 || !strings.HasPrefix(got[0], "b") {
 		t.Fatalf("sent %.10q; want the second chunk after the first was refused", got)
 	}
-	var open, retried int
-	if err := h.st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open); err != nil || open != 0 {
-		t.Fatalf("%d turns open, %v", open, err)
+	var retried int
+	if turn, err := h.st.Agent().OpenTurn(context.Background(), "+972501919191"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("turn %+v open, %v", turn, err)
 	}
 	if err := h.st.DB().QueryRow(`SELECT count(*) FROM river_job WHERE attempt > 1`).Scan(&retried); err != nil || retried != 0 {
 		t.Fatalf("%d jobs retried, %v; a permanent refusal is not retried", retried, err)
@@ -628,23 +648,24 @@ func TestRefusedChunkIsGivenUp(t *testing.T) {
 func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
+		studio, _ := studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
 		const phone = "+972502020202"
-		q := st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
+		ag := st.Agent()
+		ctx := context.Background()
 		now := h.clock.Now()
 		// Two entries from three days ago, then 30 recent ones.
-		for i := 0; i < 2; i++ {
-			if _, err := st.DB().Exec(q, phone, "user", "ancient", now.Add(-72*time.Hour).UnixMilli()); err != nil {
-				t.Fatal(err)
-			}
+		ancient := []store.AgentHistoryEntry{{Role: "user", Text: "ancient"}, {Role: "user", Text: "ancient"}}
+		if err := ag.AppendHistory(ctx, phone, studio.ID, ancient, now.Add(-72*time.Hour), 1000); err != nil {
+			t.Fatal(err)
 		}
+		var recent []store.AgentHistoryEntry
 		for i := 0; i < 30; i++ {
-			role := []string{"user", "assistant"}[i%2]
-			if _, err := st.DB().Exec(q, phone, role, fmt.Sprintf("e%02d", i), now.Add(-time.Hour).UnixMilli()+int64(i)); err != nil {
-				t.Fatal(err)
-			}
+			recent = append(recent, store.AgentHistoryEntry{Role: []string{"user", "assistant"}[i%2], Text: fmt.Sprintf("e%02d", i)})
 		}
-		hist, err := h.agent.loadHistory(context.Background(), phone)
+		if err := ag.AppendHistory(ctx, phone, studio.ID, recent, now.Add(-time.Hour), 1000); err != nil {
+			t.Fatal(err)
+		}
+		hist, err := h.agent.loadHistory(context.Background(), phone, studio.ID)
 		if err != nil || len(hist) != historyEntries || hist[0].Text != "e06" || hist[23].Text != "e29" {
 			t.Fatalf("history: %d entries from %v; want e06..e29", len(hist), hist)
 		}
@@ -655,11 +676,10 @@ func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
 		if len(reqs) != 1 || reqs[0].Messages[0].Content[0].Text != "e06" {
 			t.Fatalf("model saw %+v", reqs)
 		}
-		var n int
-		if err := st.DB().QueryRow(st.Rebind(`SELECT count(*) FROM agent_history WHERE phone = ?`), phone).Scan(&n); err != nil || n != historyEntries {
-			t.Fatalf("%d entries kept, %v; want %d", n, err, historyEntries)
+		if all, err := ag.History(ctx, phone, studio.ID, time.Time{}, 1000); err != nil || len(all) != historyEntries {
+			t.Fatalf("%d entries kept, %v; want %d", len(all), err, historyEntries)
 		}
-		hist, _ = h.agent.loadHistory(context.Background(), phone)
+		hist, _ = h.agent.loadHistory(context.Background(), phone, studio.ID)
 		if hist[22].Text != "q" || hist[23].Text != "תשובה" {
 			t.Fatalf("newest entries %v", hist[22:])
 		}

@@ -122,16 +122,20 @@ func TestHebrewDate(t *testing.T) {
 	}
 }
 
+// Leases expire on the agent's clock, so these tests move that clock
+// instead of sleeping; each negative assertion follows an event it can see
+// (a renewal recorded in the database, a lease released and retaken).
 func TestLeases(t *testing.T) {
-	// Renewed every third of it: generous, so a loaded machine still renews
-	// in time.
-	const leaseTTL = 1500 * time.Millisecond
+	// Renewal ticks every third of the TTL on the real clock.
+	const leaseTTL = 300 * time.Millisecond
 	forEngine(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
-		a, err := New(Options{Store: st, Lane: newLaneClientForTest(t, st), SecretKey: make([]byte, 32), LeaseTTL: leaseTTL, Logger: quietLogger()})
+		clk := newClock()
+		a, err := New(Options{Store: st, Lane: newLaneClientForTest(t, st), SecretKey: make([]byte, 32), LeaseTTL: leaseTTL, Now: clk.Now, Logger: quietLogger()})
 		if err != nil {
 			t.Fatal(err)
 		}
+		ag := st.Agent()
 		entered := make(chan struct{})
 		release := make(chan struct{})
 		done := make(chan error, 1)
@@ -143,8 +147,13 @@ func TestLeases(t *testing.T) {
 			})
 		}()
 		<-entered
-		// Held and renewed past its TTL: another owner stays out.
-		time.Sleep(leaseTTL + leaseTTL/2)
+		// The clock passes the lease's life; the holder's next renewal
+		// extends it from the new time, and another owner stays out.
+		clk.Advance(10 * leaseTTL)
+		waitFor(t, "a renewal after the clock moved", func() bool {
+			_, exp, err := ag.LeaseExpiry(ctx, "phone:x")
+			return err == nil && exp.After(clk.Now())
+		})
 		if err := a.withLease(ctx, "phone:x", "two", func(context.Context) error { return nil }); !errors.Is(err, errBusy) {
 			t.Fatalf("second owner: %v; want errBusy while the first renews", err)
 		}
@@ -156,23 +165,34 @@ func TestLeases(t *testing.T) {
 		if err := a.withLease(ctx, "phone:x", "two", func(context.Context) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
+		if _, _, err := ag.LeaseExpiry(ctx, "phone:x"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a released lease is still there: %v", err)
+		}
 		// An abandoned lease (a killed process) is taken over once it expires.
-		if ok, err := a.acquireLease(ctx, "phone:y", "dead"); !ok || err != nil {
+		if ok, err := ag.AcquireLease(ctx, "phone:y", "dead", clk.Now(), leaseTTL); !ok || err != nil {
 			t.Fatal(ok, err)
 		}
-		if ok, _ := a.acquireLease(ctx, "phone:y", "alive"); ok {
+		if ok, _ := ag.AcquireLease(ctx, "phone:y", "alive", clk.Now(), leaseTTL); ok {
 			t.Fatal("took an unexpired lease")
 		}
-		time.Sleep(leaseTTL + 100*time.Millisecond)
-		if ok, err := a.acquireLease(ctx, "phone:y", "alive"); !ok || err != nil {
+		clk.Advance(leaseTTL + time.Millisecond)
+		if ok, err := ag.AcquireLease(ctx, "phone:y", "alive", clk.Now(), leaseTTL); !ok || err != nil {
 			t.Fatalf("could not take an expired lease: %v", err)
 		}
-		// A holder that lost its lease is told so.
-		if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:z"); err != nil {
-			t.Fatal(err)
+		// steal hands a held lease to another owner, as a takeover after
+		// expiry would.
+		steal := func(name, from string) error {
+			if err := ag.ReleaseLease(ctx, name, from); err != nil {
+				return err
+			}
+			if ok, err := ag.AcquireLease(ctx, name, "thief", clk.Now(), leaseTTL); !ok || err != nil {
+				return fmt.Errorf("thief could not take %s: %v", name, err)
+			}
+			return nil
 		}
+		// A holder that lost its lease is told so by its next renewal.
 		err = a.withLease(ctx, "phone:z", "me", func(ctx context.Context) error {
-			if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:z"); err != nil {
+			if err := steal("phone:z", "me"); err != nil {
 				return err
 			}
 			<-ctx.Done()
@@ -181,21 +201,24 @@ func TestLeases(t *testing.T) {
 		if !errors.Is(err, errLeaseLost) {
 			t.Fatalf("lost lease: %v", err)
 		}
+		if owner, _, err := ag.LeaseExpiry(ctx, "phone:z"); err != nil || owner != "thief" {
+			t.Fatalf("the loser released the thief's lease: %q, %v", owner, err)
+		}
 		// The fence knows at once, before renewal's next tick: a nested
 		// lease does not hide the outer one, and a lease this work never
 		// took is an error, not a pass.
 		err = a.withLease(ctx, "phone:f", "me", func(ctx context.Context) error {
 			return a.withLease(ctx, "studio:s", "me", func(ctx context.Context) error {
-				if err := a.fenceLease(ctx, st.DB(), "phone:f"); err != nil {
+				if err := a.fenceLease(ctx, ag, "phone:f"); err != nil {
 					return fmt.Errorf("fence of a held lease: %w", err)
 				}
-				if err := a.fenceLease(ctx, st.DB(), "phone:other"); err == nil || errors.Is(err, errLeaseLost) {
+				if err := a.fenceLease(ctx, ag, "phone:other"); err == nil || errors.Is(err, errLeaseLost) {
 					return fmt.Errorf("fence of a lease never taken: %v", err)
 				}
-				if _, err := st.DB().Exec(st.Rebind(`UPDATE agent_leases SET owner = 'thief' WHERE name = ?`), "phone:f"); err != nil {
+				if err := steal("phone:f", "me"); err != nil {
 					return err
 				}
-				if err := a.fenceLease(ctx, st.DB(), "phone:f"); !errors.Is(err, errLeaseLost) {
+				if err := a.fenceLease(ctx, ag, "phone:f"); !errors.Is(err, errLeaseLost) {
 					return fmt.Errorf("fence of a taken-over lease: %v; want errLeaseLost", err)
 				}
 				return nil
@@ -241,32 +264,46 @@ func TestSmartSendGateway(t *testing.T) {
 func TestRecoveryResumesAnOrphanedTurn(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studioWithCoach(t, st, "Studio", "Rina", "0501717171", time.Now())
+		studio, _ := studioWithCoach(t, st, "Studio", "Rina", "0501717171", time.Now())
 		seedHistory(t, h, "+972501717171")
 		ctx := context.Background()
-		// A turn a dead process claimed and decided, with one of two chunks sent.
-		now := h.clock.Now()
-		exec := func(q string, args ...any) {
+		ag := st.Agent()
+		const phone = "+972501717171"
+		// orphan writes a turn a dead process claimed at `at` and decided,
+		// with the first `sent` of its chunks sent.
+		orphan := func(id string, at time.Time, chunks []string, sent int) {
 			t.Helper()
-			if _, err := st.DB().Exec(st.Rebind(q), args...); err != nil {
+			refs, err := ag.InsertMessages(ctx, []store.AgentMessage{{Phone: phone, ConversationID: "c", Text: "q", ReceivedAt: at}})
+			if err != nil {
 				t.Fatal(err)
 			}
+			if _, ok, err := ag.ClaimPending(ctx, phone, refs[0].Seq, id, at, pendingMaxAge); !ok || err != nil {
+				t.Fatalf("claim %s: %v %v", id, ok, err)
+			}
+			if err := ag.StartSending(ctx, id, "replied", studio.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := ag.AddChunks(ctx, id, "c", chunks); err != nil {
+				t.Fatal(err)
+			}
+			for i := range sent {
+				if err := ag.MarkChunkSent(ctx, id, i, at); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		exec(`INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES ('amg_orphan', '+972501717171', 'c', 'q', 'sending', 1, ?)`, now.UnixMilli())
-		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text, sent_at) VALUES ('amg_orphan', 0, 'c', 'first', ?)`, now.UnixMilli())
-		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text) VALUES ('amg_orphan', 1, 'c', 'second')`)
-		// and one so old it must never be sent.
-		exec(`INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES ('amg_old', '+972501717171', 'c', 'q', 'sending', 1, ?)`, now.Add(-2*time.Hour).UnixMilli())
-		exec(`INSERT INTO agent_chunks (turn_id, idx, conversation_id, text) VALUES ('amg_old', 0, 'c', 'stale')`)
+		now := h.clock.Now()
+		// One so old it must never be sent, and a recent one half sent.
+		orphan("amg_old", now.Add(-2*time.Hour), []string{"stale"}, 0)
+		orphan("amg_orphan", now, []string{"first", "second"}, 1)
 		if err := h.agent.recoverTurns(ctx, "test"); err != nil {
 			t.Fatal(err)
 		}
 		if got := h.sms.Texts(); !slices.Equal(got, []string{"second"}) {
 			t.Fatalf("sent %q; want only the unsent chunk of the recent turn", got)
 		}
-		var open int
-		if err := st.DB().QueryRow(`SELECT count(*) FROM agent_turns WHERE state <> 'done'`).Scan(&open); err != nil || open != 0 {
-			t.Fatalf("%d turns open, %v", open, err)
+		if open, err := ag.OpenTurn(ctx, phone); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("turn %+v still open, %v", open, err)
 		}
 	})
 }

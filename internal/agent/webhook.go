@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
@@ -55,13 +57,51 @@ func DecodeInbound(body []byte) (Inbound, error) {
 	if dec.More() {
 		return in, &FieldError{Field: "body", Message: "The body must be one JSON object."}
 	}
+	return in, in.Validate()
+}
+
+// Validate checks a message before it is stored: phone and conversationId
+// are required, and no field may hold a NUL, another control character
+// (newline, tab and carriage return aside) or invalid UTF-8. Such text is
+// refused, not cleaned: WhatsApp never sends it, so it comes from a broken
+// flow or a forged call; a cleaned id would reply into another
+// conversation; and Postgres refuses NUL outright, so one such message in
+// a batch would otherwise fail the messages stored with it.
+func (in Inbound) Validate() error {
+	for _, f := range []struct{ name, value, what string }{
+		{"text", in.Text, "the message text"},
+		{"phone", in.Phone, "the sender's WhatsApp number"},
+		{"conversationId", in.ConversationID, "the SmartSend conversation id"},
+		{"senderName", in.SenderName, "the contact name"},
+	} {
+		if msg := badText(f.value); msg != "" {
+			return &FieldError{Field: f.name, Message: fmt.Sprintf("%s (%s) %s; send it as plain UTF-8 text.", f.name, f.what, msg)}
+		}
+	}
 	if in.Phone == "" {
-		return in, &FieldError{Field: "phone", Message: "phone is required: the sender's WhatsApp number."}
+		return &FieldError{Field: "phone", Message: "phone is required: the sender's WhatsApp number."}
 	}
 	if in.ConversationID == "" {
-		return in, &FieldError{Field: "conversationId", Message: "conversationId is required: the SmartSend conversation to reply into."}
+		return &FieldError{Field: "conversationId", Message: "conversationId is required: the SmartSend conversation to reply into."}
 	}
-	return in, nil
+	return nil
+}
+
+// badText says what is wrong with s as stored text, or "" when nothing is.
+func badText(s string) string {
+	if !utf8.ValidString(s) {
+		return "is not valid UTF-8"
+	}
+	for i, r := range s {
+		switch {
+		case r == 0:
+			return fmt.Sprintf("holds a NUL character at byte %d", i)
+		case r == '\n' || r == '\t' || r == '\r':
+		case unicode.IsControl(r):
+			return fmt.Sprintf("holds the control character U+%04X at byte %d", r, i)
+		}
+	}
+	return ""
 }
 
 // mediaMarker is what the SmartSend flow puts in text for media: [image], [audio]…
@@ -98,6 +138,11 @@ func (a *Agent) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	accepted, err := a.HandleInbound(r.Context(), in)
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		writeError(w, reqID, http.StatusUnprocessableEntity, "VALIDATION", fe.Message)
+		return
+	}
 	if err != nil {
 		a.log.ErrorContext(r.Context(), "agent webhook: storing the message failed", "err", err, "requestId", reqID)
 		writeError(w, reqID, http.StatusServiceUnavailable, "UNAVAILABLE", "The message could not be stored; SmartSend may retry.")
@@ -118,8 +163,12 @@ func (a *Agent) tokenValid(token string) bool {
 
 // HandleInbound runs the webhook's checks in the specification's order and,
 // when the message passes, stores it and schedules its reply job in one
-// transaction. It returns how many messages were accepted (0 or 1).
+// transaction. It returns how many messages were accepted (0 or 1); a
+// message that fails Validate is a *FieldError.
 func (a *Agent) HandleInbound(ctx context.Context, in Inbound) (int, error) {
+	if err := in.Validate(); err != nil {
+		return 0, err
+	}
 	if !a.enabled {
 		a.log.WarnContext(ctx, "agent webhook: AGENT_SMARTSEND_API_KEY is empty, so the agent is disabled; message dropped")
 		return 0, nil

@@ -192,6 +192,8 @@ func FuzzDecodeInbound(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"text":"\u0000","phone":"\ud800","conversationId":"x"} trailing`))
 	f.Add([]byte(``))
+	f.Add([]byte(`{"text":"a\u001b[2J\u0085b","phone":"972501234567","conversationId":"c\u007f"}`))
+	f.Add([]byte("{\"text\":\"\xff\xfe\",\"phone\":\"972501234567\",\"conversationId\":\"c\"}"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		in, err := DecodeInbound(body)
 		if err != nil {
@@ -203,6 +205,11 @@ func FuzzDecodeInbound(f *testing.F) {
 		}
 		if in.Phone == "" || in.ConversationID == "" {
 			t.Fatalf("accepted %q without phone or conversationId", body)
+		}
+		for _, v := range []string{in.Text, in.Phone, in.ConversationID, in.SenderName} {
+			if msg := badText(v); msg != "" || strings.ContainsRune(v, 0) {
+				t.Fatalf("accepted %q: a field %s", body, msg)
+			}
 		}
 		// What is accepted re-encodes and decodes to the same message.
 		again, err := json.Marshal(in)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
 )
 
 // Table names the existence checks use.
@@ -88,9 +90,18 @@ func (s *studioStore) CreateCoach(ctx context.Context, c *domain.Coach) error {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now()
 	}
-	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, s.studioID, c.Name, c.Phone, c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
+	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, phone_key, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, s.studioID, c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
 	return s.writeErr(err, "coach", c.ID)
+}
+
+// coachPhoneKey is the lookup form of a coach's phone (phone.Key), nil
+// without one: the WhatsApp assistant finds a sender's coaches by it.
+func coachPhoneKey(p *string) any {
+	if p == nil || strings.TrimSpace(*p) == "" {
+		return nil
+	}
+	return phone.Key(*p)
 }
 
 // writeErr explains the constraint failures of a plain insert.
@@ -107,8 +118,8 @@ func (s *studioStore) writeErr(err error, noun, id string) error {
 }
 
 func (s *studioStore) UpdateCoach(ctx context.Context, c *domain.Coach) error {
-	res, err := s.exec(ctx, `UPDATE coaches SET name = ?, phone = ?, email = ?, active = ?, last_active_at = ? WHERE studio_id = ? AND id = ?`,
-		c.Name, c.Phone, c.Email, c.Active, msPtr(c.LastActiveAt), s.studioID, c.ID)
+	res, err := s.exec(ctx, `UPDATE coaches SET name = ?, phone = ?, phone_key = ?, email = ?, active = ?, last_active_at = ? WHERE studio_id = ? AND id = ?`,
+		c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), s.studioID, c.ID)
 	return affected(res, err, "coach", c.ID)
 }
 

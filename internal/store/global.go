@@ -365,26 +365,6 @@ func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, a
 	return n == 1, nil
 }
 
-func (s *sqlStore) ActiveCoachesWithPhone(ctx context.Context) ([]CoachRef, error) {
-	rows, err := s.query(ctx, `SELECT `+coachColumns+`, s.id, s.name
-		FROM coaches c JOIN studios s ON s.id = c.studio_id
-		WHERE c.active = ? AND c.phone IS NOT NULL AND c.phone <> ''
-		ORDER BY s.id, c.name, c.id`, true)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []CoachRef{}
-	for rows.Next() {
-		var r CoachRef
-		if err := scanCoach(rows, &r.Coach, &r.StudioID, &r.StudioName); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 func (s *sqlStore) ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error) {
 	var r CoachRef
 	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+`, s.id, s.name

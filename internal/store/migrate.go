@@ -179,6 +179,7 @@ func migrateRiver(ctx context.Context, db *sql.DB, engine string, logger *slog.L
 // transaction, for data SQL cannot compute (phone formats need libphonenumber).
 var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine string) error{
 	"0002_phone_suffixes": backfillTraineeSearch,
+	"0101_agent_studios":  backfillCoachPhoneKeys,
 }
 
 // backfillTraineeSearch rewrites every trainee's search document (phones
@@ -212,6 +213,34 @@ func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error
 		}
 		suffixes := DigitSuffixes(r.phone, r.first, r.last, r.email.V)
 		if err := writeDigitSuffixes(ctx, tx, engine, r.studioID, r.id, suffixes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// backfillCoachPhoneKeys writes the lookup form of every coach's phone.
+func backfillCoachPhoneKeys(ctx context.Context, tx *sql.Tx, engine string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, phone FROM coaches WHERE phone IS NOT NULL`)
+	if err != nil {
+		return err
+	}
+	keys := map[string]any{}
+	for rows.Next() {
+		var id, p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return err
+		}
+		keys[id] = coachPhoneKey(&p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	update := rebind(engine, `UPDATE coaches SET phone_key = ? WHERE id = ?`)
+	for id, key := range keys {
+		if _, err := tx.ExecContext(ctx, update, key, id); err != nil {
 			return err
 		}
 	}

@@ -78,6 +78,8 @@ type Store interface {
 	Global
 	// Studio returns the store of one studio's data.
 	Studio(studioID string) StudioStore
+	// Agent is the WhatsApp assistant's state (agent.go).
+	Agent() AgentStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error
@@ -132,7 +134,6 @@ type Global interface {
 	// (another worker won), so the outbox row is written once.
 	MarkFormAnnounced(ctx context.Context, assignmentID string, at time.Time) (bool, error)
 
-	ActiveCoachesWithPhone(ctx context.Context) ([]CoachRef, error)
 	ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error)
 
 	// ExpireIdempotencyKeys deletes every studio's idempotency records

@@ -165,12 +165,10 @@ func seedCoaches(t *testing.T, st store.Store, phones ...string) {
 		}
 	}
 	// A past exchange per phone keeps the welcome menu out of these turns.
-	q := st.Rebind(`INSERT INTO agent_history (phone, role, text, created_at) VALUES (?, ?, ?, ?)`)
+	past := []store.AgentHistoryEntry{{Role: "user", Text: "earlier"}, {Role: "assistant", Text: "earlier"}}
 	for _, p := range phones {
-		for j, role := range []string{"user", "assistant"} {
-			if _, err := st.DB().Exec(q, "+972"+strings.TrimPrefix(p, "0"), role, "earlier", now.UnixMilli()+int64(j)); err != nil {
-				t.Fatal(err)
-			}
+		if err := st.Agent().AppendHistory(ctx, "+972"+strings.TrimPrefix(p, "0"), s.ID, past, now, 24); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -45,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Tenancy", testTenancy},
 		{"Idempotency", testIdempotency},
 		{"PlanLimits", testPlanLimits},
+		{"Agent", testAgent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
@@ -320,16 +322,34 @@ func testCoaches(t *testing.T, st store.Store) {
 	}
 	mustNotFound(t, "UpdateCoach from another studio", st.Studio(b.ID).UpdateCoach(ctx, &c))
 
-	refs, err := st.ActiveCoachesWithPhone(ctx)
-	must(t, "ActiveCoachesWithPhone", err)
-	var mine []store.CoachRef
+	// The assistant finds coaches by the lookup form of the phone, however
+	// it was typed, in every studio; inactive coaches are left out.
+	typed := domain.Coach{Name: "Avi in B", Phone: ptr("054-123 4567"), Active: true}
+	must(t, "CreateCoach typed phone", st.Studio(b.ID).CreateCoach(ctx, &typed))
+	refs, err := st.Agent().ActiveCoachesByPhone(ctx, phone.Key("972541234567"))
+	must(t, "ActiveCoachesByPhone", err)
+	if len(refs) != 2 || refs[0].Coach.ID != c.ID && refs[1].Coach.ID != c.ID || refs[0].Coach.ID != typed.ID && refs[1].Coach.ID != typed.ID {
+		t.Fatalf("ActiveCoachesByPhone = %+v, want Avi in both studios", refs)
+	}
 	for _, r := range refs {
-		if r.StudioID == a.ID {
-			mine = append(mine, r)
+		if want := map[string]string{c.ID: a.ID, typed.ID: b.ID}[r.Coach.ID]; r.StudioID != want {
+			t.Fatalf("ActiveCoachesByPhone: coach %s in studio %s, want %s", r.Coach.ID, r.StudioID, want)
 		}
 	}
-	if len(mine) != 1 || mine[0].Coach.ID != c.ID || mine[0].StudioName != a.Name {
-		t.Fatalf("ActiveCoachesWithPhone for the studio = %+v, want only Avi", mine)
+	// A changed phone moves the coach to the new key.
+	typed.Phone = ptr("+972 54 999 0000")
+	must(t, "UpdateCoach phone", st.Studio(b.ID).UpdateCoach(ctx, &typed))
+	refs, err = st.Agent().ActiveCoachesByPhone(ctx, "+972541234567")
+	must(t, "ActiveCoachesByPhone after a change", err)
+	if len(refs) != 1 || refs[0].Coach.ID != c.ID || refs[0].StudioName != a.Name {
+		t.Fatalf("ActiveCoachesByPhone after the phone changed = %+v, want only Avi of studio A", refs)
+	}
+	refs, err = st.Agent().ActiveCoachesByPhone(ctx, "+972549990000")
+	if err != nil || len(refs) != 1 || refs[0].Coach.ID != typed.ID {
+		t.Fatalf("ActiveCoachesByPhone(new phone) = %+v, %v", refs, err)
+	}
+	if refs, _ := st.Agent().ActiveCoachesByPhone(ctx, "+972541234568"); len(refs) != 0 {
+		t.Fatalf("an inactive coach was found by phone: %+v", refs)
 	}
 	ref, err := st.ActiveCoachByID(ctx, c.ID)
 	must(t, "ActiveCoachByID", err)
