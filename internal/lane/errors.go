@@ -7,6 +7,7 @@ import (
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Error codes of the envelope.
@@ -51,10 +52,12 @@ func conflict(message string) *Error {
 
 // notFound is the sentence for an id that is not in this studio. An id
 // carrying another kind's prefix gets a sentence saying which kind it is.
+// The id is shown escaped (text.Printable): it may hold any bytes.
 func notFound(want ids.Kind, id string) *Error {
-	msg := fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), schema.Truncate(id, 80), want.Source())
+	shown := schema.Truncate(text.Printable(id), 80)
+	msg := fmt.Sprintf("No %s with id %s exists in this studio. Use %s to get a valid id.", want.Noun(), shown, want.Source())
 	if got, known := ids.KindOf(id); known && got != want {
-		msg = fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", schema.Truncate(id, 80), article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
+		msg = fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", shown, article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
 	}
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: msg}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // A request type is a Go struct with json tags (wire names; omitempty marks
@@ -228,6 +229,11 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 			obj[name] = json.RawMessage(`null`) // reported as unknown by validate
 			continue
 		}
+		// A query value is text too: the same rule as a body's strings.
+		if bad := queryTextProblem(vals); bad != "" {
+			errs = append(errs, FieldError{name, schema.TextMessage(name, bad)})
+			continue
+		}
 		v, ok := convertQuery(p.Schema, vals)
 		if !ok {
 			errs = append(errs, FieldError{name, p.Rule(name) + "; got " + schema.ShortJSON(strings.Join(vals, ",")) + "."})
@@ -250,6 +256,16 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 		return &Error{Status: 422, Code: CodeValidation, Message: "The query does not fit this request: " + schema.JSONProblem(err) + "."}
 	}
 	return nil
+}
+
+// queryTextProblem is the text rule's problem with the first bad value.
+func queryTextProblem(vals []string) string {
+	for _, v := range vals {
+		if bad := text.Problem(v); bad != "" {
+			return bad
+		}
+	}
+	return ""
 }
 
 func convertQuery(s *jsonschema.Schema, vals []string) (any, bool) {

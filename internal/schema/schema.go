@@ -4,7 +4,9 @@
 //
 // It is shared by the automation lane's request validation and the MCP
 // tools' argument validation; each frames the problems in its own answer.
-// It depends on the standard library and jsonschema-go only.
+// Every string a value holds, at any depth, must be text Perform accepts
+// (internal/text), whatever the property's schema says.
+// It depends on the standard library, jsonschema-go and internal/text only.
 package schema
 
 import (
@@ -16,6 +18,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Kind is what is wrong with one property.
@@ -125,6 +129,10 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 			problems = append(problems, Problem{path, Invalid, p.Rule(path) + "."})
 			continue
 		}
+		if tp := TextProblem(path, raw); tp != nil {
+			problems = append(problems, *tp)
+			continue
+		}
 		if list, isList := v.([]any); isList && p.items != nil {
 			problems = append(problems, p.checkItems(path, raw, list)...)
 			continue
@@ -144,6 +152,24 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 		problems = append(problems, Problem{prefix + name, Unknown, fmt.Sprintf("%s is not a field of this request; the fields are %s.", shownName(prefix+name), strings.Join(o.order, ", "))})
 	}
 	return problems
+}
+
+// TextProblem checks every string of the raw JSON value of the property at
+// path against the text rule (internal/text), answering the problem with
+// the first bad string, named by its own path ("tags[1]", "answers.note"),
+// or nil.
+func TextProblem(path string, raw json.RawMessage) *Problem {
+	at, bad := text.JSONProblem(raw)
+	if bad == "" {
+		return nil
+	}
+	return &Problem{path + at, Invalid, TextMessage(path+at, bad)}
+}
+
+// TextMessage is the sentence for text at path that breaks the text rule
+// in the way problem says ("holds the control character U+0000 (NUL)").
+func TextMessage(path, problem string) string {
+	return path + " must be " + text.Rule + "; it " + problem + "."
 }
 
 // shownName is a name the caller sent as a sentence shows it: as it is

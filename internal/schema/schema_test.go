@@ -224,3 +224,32 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// Every string of a value, at any depth and in any property (a free JSON
+// value too), answers the text rule's sentence naming where it is; the
+// bytes are read as sent, before encoding/json turns them into U+FFFD.
+func TestCheckRefusesBadText(t *testing.T) {
+	o := testObject(t)
+	for body, want := range map[string]string{
+		`{"title":"a\u0000b"}`:                        "title",
+		"{\"title\":\"a\xffb\"}":                      "title",
+		`{"title":"\ud800"}`:                          "title",
+		`{"title":"ok","tags":["x","\u001b"]}`:        "tags[1]",
+		`{"title":"ok","fields":[{"key":"\r"}]}`:      "fields[0].key",
+		`{"title":"ok","extra":{"note":["a\u0000"]}}`: "extra.note[0]",
+	} {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &obj); err != nil {
+			t.Fatal(err)
+		}
+		problems := o.Check(obj)
+		if len(problems) != 1 || problems[0].Path != want || !strings.Contains(problems[0].Message, "without control characters") {
+			t.Errorf("%s: %+v, want one text problem at %s", body, problems, want)
+		}
+	}
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(`{"title":"line\none\ttab","tags":["😀"]}`), &obj)
+	if problems := o.Check(obj); len(problems) != 0 {
+		t.Errorf("newline, tab and emoji refused: %+v", problems)
+	}
+}

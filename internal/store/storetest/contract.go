@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Transactions", testTransactions},
 		{"Tenancy", testTenancy},
 		{"Idempotency", testIdempotency},
+		{"Text", testText},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
