@@ -46,6 +46,11 @@ var (
 		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10), // 1 ms to ~4 min
 	}, []string{"kind"})
 
+	auditLost = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_audit_events_lost_total",
+		Help: "Audit events that were never written, by reason (buffer_full, closed, insert_failed).",
+	}, []string{"reason"})
+
 	agentTurns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "perform_agent_turns_total",
 		Help: "WhatsApp agent turns finished, by outcome (replied, welcome, failed, …).",
@@ -56,7 +61,7 @@ func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns,
+		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, auditLost,
 	)
 }
 
@@ -84,3 +89,6 @@ func Job(kind, outcome string, ran time.Duration) {
 
 // AgentTurn counts one finished WhatsApp agent turn.
 func AgentTurn(outcome string) { agentTurns.WithLabelValues(outcome).Inc() }
+
+// AuditLost counts one audit event that was never written.
+func AuditLost(reason string) { auditLost.WithLabelValues(reason).Inc() }
