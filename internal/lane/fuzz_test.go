@@ -20,6 +20,7 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"weightKg":1e400}`, `{"priority":1.5}`, `{"heightCm":-0}`,
 		`{"name":"Check-in","fields":[{"key":"a","label":"A","type":"choice","options":["x"]},7,{"key":"b"}]}`,
 		`null`, `[]`, `""`, `{`, `{"a":`, `{"firstName":"\ud800"}`, ``, `   `, `{"tags":null}`,
+		`{"title":"a\u0000b"}`, "{\"title\":\"a\xffb\"}", `{"tags":["ok","\u001b[2J"]}`, `{"fieldValues":{"a\u0000":"\ud83d\ude00"}}`,
 	}
 	for i, s := range seeds {
 		f.Add(s, uint8(i))

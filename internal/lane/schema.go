@@ -29,6 +29,10 @@ import (
 //	format=date|date-time|email
 //	null=false          a pointer field that may be omitted but not sent as null
 //
+// A string without maxLength, enum or format gets maxLength 4000
+// (schema.MaxFreeText); every string of a request must be text Perform
+// accepts (internal/text), whatever its tags.
+//
 // inputSchema infers the JSON schema once, applies those keywords and
 // prepares every property for checking (internal/schema), so the validator
 // and the OpenAPI document read the very same schema.
@@ -100,6 +104,10 @@ func inferSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		if base == reflect.TypeFor[time.Time]() && ps.Format == "" {
 			ps.Format = "date-time"
 		}
+		boundText(ps)
+		if ps.Items != nil {
+			boundText(ps.Items)
+		}
 		if base.Kind() == reflect.Slice && baseType(base.Elem()).Kind() == reflect.Struct && baseType(base.Elem()) != reflect.TypeFor[time.Time]() {
 			if ps.Items, err = inferSchema(baseType(base.Elem())); err != nil {
 				return nil, fmt.Errorf("field %s: %w", name, err)
@@ -107,6 +115,15 @@ func inferSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// boundText gives a free-text string a length when its tags give none, so
+// no field, today's or tomorrow's, takes a string of any length.
+func boundText(s *jsonschema.Schema) {
+	if (s.Type == "string" || slices.Contains(s.Types, "string")) && s.MaxLength == nil && len(s.Enum) == 0 && s.Format == "" {
+		n := schema.MaxFreeText
+		s.MaxLength = &n
+	}
 }
 
 func baseType(t reflect.Type) reflect.Type {

@@ -139,6 +139,10 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 		}
 		if msg := p.Check(path, v); msg != "" {
 			problems = append(problems, Problem{path, Invalid, msg})
+			continue
+		}
+		if lp := p.freeTextProblem(path, raw); lp != nil {
+			problems = append(problems, *lp)
 		}
 	}
 	var unknown []string
@@ -152,6 +156,24 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 		problems = append(problems, Problem{prefix + name, Unknown, fmt.Sprintf("%s is not a field of this request; the fields are %s.", shownName(prefix+name), strings.Join(o.order, ", "))})
 	}
 	return problems
+}
+
+// MaxFreeText bounds each string inside a value whose schema says nothing
+// of its strings (a free JSON value or object, such as a form's answers):
+// as long as the longest text field of a request.
+const MaxFreeText = 4000
+
+// freeTextProblem answers a string of raw longer than MaxFreeText when the
+// property is a free value, or nil.
+func (p *Property) freeTextProblem(path string, raw json.RawMessage) *Problem {
+	if t := typeOf(p.Schema); t != "" && t != "object" || len(p.Schema.Properties) > 0 {
+		return nil
+	}
+	at, n := text.JSONLongest(raw)
+	if n <= MaxFreeText {
+		return nil
+	}
+	return &Problem{path + at, Invalid, fmt.Sprintf("%s must be at most %d characters; it has %d.", path+at, MaxFreeText, n)}
 }
 
 // TextProblem checks every string of the raw JSON value of the property at

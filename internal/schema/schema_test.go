@@ -253,3 +253,27 @@ func TestCheckRefusesBadText(t *testing.T) {
 		t.Errorf("newline, tab and emoji refused: %+v", problems)
 	}
 }
+
+// A string in a free value (the schema says nothing of it) is bounded too.
+func TestCheckBoundsFreeText(t *testing.T) {
+	o := testObject(t)
+	for body, want := range map[string]string{
+		`{"title":"ok","extra":"` + strings.Repeat("a", MaxFreeText+1) + `"}`:             "extra",
+		`{"title":"ok","extra":{"notes":["` + strings.Repeat("ש", MaxFreeText+1) + `"]}}`: "extra.notes[0]",
+		`{"title":"ok","extra":{"` + strings.Repeat("k", MaxFreeText+1) + `":1}}`:         `extra["` + strings.Repeat("k", 60) + `…"]`,
+	} {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &obj); err != nil {
+			t.Fatal(err)
+		}
+		problems := o.Check(obj)
+		if len(problems) != 1 || problems[0].Path != want || !strings.Contains(problems[0].Message, "at most 4000 characters") {
+			t.Errorf("%.80s: %.200v, want one length problem", body, problems)
+		}
+	}
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(`{"title":"ok","extra":{"notes":"`+strings.Repeat("a", MaxFreeText)+`"}}`), &obj)
+	if problems := o.Check(obj); len(problems) != 0 {
+		t.Errorf("a free string of exactly %d characters refused: %.200v", MaxFreeText, problems)
+	}
+}

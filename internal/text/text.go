@@ -63,11 +63,29 @@ func JSONProblem(raw []byte) (at, problem string) {
 	return w.at, w.problem
 }
 
+// JSONLongest is the longest string of a JSON value (values and object
+// names), in characters, and where it is (as JSONProblem says it); -1 when
+// the value holds no string. raw must be valid JSON syntax.
+func JSONLongest(raw []byte) (at string, n int) {
+	w := walker{raw: raw, longest: -1}
+	w.value("")
+	return w.longestAt, w.longest
+}
+
 type walker struct {
 	raw     []byte
 	i       int
 	at      string
 	problem string
+	// longest is the most characters of a string seen, at longestAt.
+	longest   int
+	longestAt string
+}
+
+func (w *walker) saw(at, s string) {
+	if n := utf8.RuneCountInString(s); n > w.longest {
+		w.longest, w.longestAt = n, at
+	}
 }
 
 func (w *walker) fail(at, problem string) {
@@ -90,9 +108,11 @@ func (w *walker) value(path string) {
 	}
 	switch w.raw[w.i] {
 	case '"':
-		if _, bad := w.str(); bad != "" {
+		s, bad := w.str()
+		if bad != "" {
 			w.fail(path, bad)
 		}
+		w.saw(path, s)
 	case '{':
 		w.i++
 		for w.problem == "" {
@@ -107,6 +127,7 @@ func (w *walker) value(path string) {
 			}
 			key, bad := w.str()
 			at := path + member(key)
+			w.saw(at, key)
 			if bad != "" {
 				w.fail(at, "has a name that "+bad)
 				return
@@ -138,8 +159,15 @@ func (w *walker) value(path string) {
 }
 
 // member is how a path names an object's member: .name when plain, else
-// ["name"].
+// ["name"], cut to about 60 bytes.
 func member(key string) string {
+	if len(key) > 60 { // a name is shown, not kept: cut it short
+		n := 60
+		for n > 0 && !utf8.RuneStart(key[n]) {
+			n--
+		}
+		key = key[:n] + "…"
+	}
 	for _, r := range key {
 		if !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
 			return "[" + strconv.Quote(Printable(key)) + "]"

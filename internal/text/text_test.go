@@ -100,3 +100,19 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestJSONLongest(t *testing.T) {
+	for _, c := range []struct {
+		raw, at string
+		n       int
+	}{
+		{`1`, "", -1},
+		{`"ab"`, "", 2},
+		{`{"a":"xyz","bb":["q","שלום!"]}`, ".bb[1]", 5},
+		{`{"longer-name":1}`, ".longer-name", 11},
+	} {
+		if at, n := JSONLongest([]byte(c.raw)); at != c.at || n != c.n {
+			t.Errorf("JSONLongest(%s) = %q, %d; want %q, %d", c.raw, at, n, c.at, c.n)
+		}
+	}
+}
