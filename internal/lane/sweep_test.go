@@ -124,7 +124,7 @@ func TestBadInputSweep(t *testing.T) {
 		if err := json.Unmarshal(e.lane.OpenAPI(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		shapes, writes := 0, 0
+		shapes, writes, n := 0, 0, 0
 		for path, ops := range doc.Paths {
 			concrete := path
 			parts := strings.Split(path, "/")
@@ -147,7 +147,9 @@ func TestBadInputSweep(t *testing.T) {
 					for _, sf := range stringFields(op.RequestBody.Content["application/json"].Schema) {
 						shapes++
 						for _, v := range sweepValues {
-							a := e.call(f.key, method, concrete, sf.body(v.json))
+							// With an Idempotency-Key, so the kept refusal is stored too.
+							n++
+							a := e.call(f.key, method, concrete, sf.body(v.json), "Idempotency-Key", fmt.Sprintf("sweep-%d", n))
 							if a.Status < 400 || a.Status >= 500 || !names(a.fields(), sf.field) {
 								t.Errorf("%s %s with %s in %s: %d %s", method, path, v.name, sf.field, a.Status, schemaShort(a.Raw))
 							}

@@ -42,6 +42,13 @@ func TestQueryTextIsChecked(t *testing.T) {
 				}
 			}
 		}
+		// A phone in the path is the phone field.
+		for _, bad := range badText {
+			a := e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/by-phone/"+url.PathEscape(bad.raw), nil))
+			if !slices.Equal(a.fields(), []string{"phone"}) {
+				t.Errorf("by-phone %s: %s", bad.name, a.Raw)
+			}
+		}
 		// "ab" plus a NUL is refused; "ab" alone still searches.
 		e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/search?q=ab%00", nil))
 		e.ok(200, e.call(f.key, "GET", "/trainees/search?q=Dana", nil))
@@ -68,7 +75,7 @@ func TestPathIDsThatAreNotIDsAreNotFound(t *testing.T) {
 				if c.method == "POST" || c.method == "PATCH" {
 					body = map[string]any{}
 				}
-				a := e.fails(404, "NOT_FOUND", e.call(f.key, c.method, path, body))
+				a := e.fails(404, "NOT_FOUND", e.call(f.key, c.method, path, body, "Idempotency-Key", "k-"+c.method+path))
 				if !strings.Contains(a.message(), "exists in this studio") || strings.ContainsAny(a.message(), "\x00\ufffd") {
 					t.Errorf("%s %s: %q", c.method, path, a.message())
 				}
