@@ -173,7 +173,7 @@ func (p *Property) freeTextProblem(path string, raw json.RawMessage) *Problem {
 	if n <= MaxFreeText {
 		return nil
 	}
-	return &Problem{path + at, Invalid, fmt.Sprintf("%s must be at most %d characters; it has %d.", path+at, MaxFreeText, n)}
+	return &Problem{path + at, Invalid, fmt.Sprintf("%s must be at most %d characters; it has %d.", shownName(path+at), MaxFreeText, n)}
 }
 
 // TextProblem checks every string of the raw JSON value of the property at
@@ -191,7 +191,7 @@ func TextProblem(path string, raw json.RawMessage) *Problem {
 // TextMessage is the sentence for text at path that breaks the text rule
 // in the way problem says ("holds the control character U+0000 (NUL)").
 func TextMessage(path, problem string) string {
-	return path + " must be " + text.Rule + "; it " + problem + "."
+	return shownName(path) + " must be " + text.Rule + "; it " + problem + "."
 }
 
 // shownName is a name the caller sent as a sentence shows it: as it is

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 type testItem struct {
@@ -174,6 +176,7 @@ func FuzzCheck(f *testing.F) {
 		`{"title":"t","limit":5.0,"weightKg":500}`,
 		`{"שם":"x","title":"` + strings.Repeat("ש", 101) + `"}`,
 		`{"":[]}`, `{"a b\n":1,"title":"t"}`,
+		`{"title":"a\u0000b"}`, "{\"title\":\"a\xffb\"}", `{"title":"t","extra":{"a b":"\u001b"}}`, `{"title":"t","tags":["\udc00"]}`,
 		`{}`, `null`, `[]`, `{`, ``,
 	} {
 		f.Add(s)
@@ -203,7 +206,15 @@ func FuzzCheck(f *testing.F) {
 			if !utf8.ValidString(p.Message) {
 				t.Fatalf("%q: message is not UTF-8: %q", body, p.Message)
 			}
-			if _, known := s.Properties[p.Path]; known == (p.Kind == Unknown) {
+			// A problem inside a property ("tags[1]", "extra.note") names
+			// a known property first; an unknown one names none.
+			root := p.Path
+			if i := strings.IndexAny(root, ".["); i > 0 && p.Kind != Unknown {
+				root = root[:i]
+			}
+			_, known := s.Properties[p.Path]
+			_, rootKnown := s.Properties[root]
+			if p.Kind == Unknown && known || p.Kind != Unknown && !known && !rootKnown {
 				if !strings.Contains(p.Path, "[") {
 					t.Fatalf("%q: kind %d for %s", body, p.Kind, p.Path)
 				}
@@ -211,6 +222,14 @@ func FuzzCheck(f *testing.F) {
 		}
 		if len(problems) > 0 {
 			return
+		}
+		// Nothing the text rule refuses is accepted, at any depth.
+		for name, raw := range obj {
+			if _, known := s.Properties[name]; known {
+				if at, bad := text.JSONProblem(raw); bad != "" {
+					t.Fatalf("%q: accepted %s%s, which %s", body, name, at, bad)
+				}
+			}
 		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(body), &v); err != nil {
