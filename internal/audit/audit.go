@@ -9,9 +9,10 @@
 //
 // An event keeps what was asked in a form every database accepts: its
 // strings pass text.Printable (a NUL or a stray byte in a path id is stored
-// as \x00, \xff). A batch the store refuses is written again one row at a
-// time, so one bad row never costs the others; a row that still fails is
-// counted (Lost, and perform_audit_events_lost_total) and logged.
+// as \x00, \xff), and a route or resource id is cut at maxField bytes. A
+// batch the store refuses is written again one row at a time, so one bad
+// row never costs the others; a row that still fails is counted (Dropped,
+// and perform_audit_events_lost_total) and logged.
 //
 // When the buffer is full (the database is slower than the traffic), Record
 // blocks up to BlockTimeout for room and then drops the event, counting it in
@@ -23,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"log/slog"
 
@@ -134,9 +136,24 @@ func (w *Writer) Record(e domain.AuditEvent) {
 // shows as it is.
 func storable(e domain.AuditEvent) domain.AuditEvent {
 	for _, s := range []*string{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.RequestID, &e.Source} {
-		*s = text.Printable(*s)
+		*s = cut(text.Printable(*s), maxField)
 	}
 	return e
+}
+
+// maxField bounds each string of an audit row: an unmatched route is the
+// raw path, as long as the caller made it.
+const maxField = 500
+
+// cut shortens s to at most n bytes on a character boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func (w *Writer) drop(e domain.AuditEvent, reason, why string) {

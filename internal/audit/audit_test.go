@@ -3,6 +3,7 @@ package audit_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -176,6 +177,9 @@ func TestWriterNeverDropsABatchForOneEvent(t *testing.T) {
 			bad := event(sender, 99)
 			bad.Method, bad.Route, bad.ResourceID = "GET", "GET /v1/automation/trainees/trn_\x00\xff", "trn_\x00\xff\x1b[2J"
 			w.Record(bad)
+			long := event(sender, 98)
+			long.Route = "GET /" + strings.Repeat("x", 60_000)
+			w.Record(long)
 			dup := event(other, 100)
 			dup.ID = taken.ID
 			w.Record(dup)
@@ -187,14 +191,18 @@ func TestWriterNeverDropsABatchForOneEvent(t *testing.T) {
 				t.Errorf("the other studio has %d audit rows, want 21 (1 before, 20 of the flush)", n)
 			}
 			l, err := st.ListAudit(ctx, sender, store.Page{Limit: 5})
-			if err != nil || len(l.Items) != 1 {
+			if err != nil || len(l.Items) != 2 {
 				t.Fatalf("the sender's rows: %+v, %v", l.Items, err)
 			}
-			if got := l.Items[0]; got.ResourceID != `trn_\x00\xff\x1b[2J` || got.Route != `GET /v1/automation/trainees/trn_\x00\xff` {
+			byReq := map[string]domain.AuditEvent{l.Items[0].RequestID: l.Items[0], l.Items[1].RequestID: l.Items[1]}
+			if got := byReq["req_98"].Route; len(got) > 600 || !strings.HasPrefix(got, "GET /xxx") {
+				t.Errorf("a 60,000-byte route is stored as %d bytes", len(got))
+			}
+			if got := byReq["req_99"]; got.ResourceID != `trn_\x00\xff\x1b[2J` || got.Route != `GET /v1/automation/trainees/trn_\x00\xff` {
 				t.Errorf("stored resource %q route %q, want them escaped", got.ResourceID, got.Route)
 			}
-			if w.Written() != 21 || w.Dropped() != 1 {
-				t.Errorf("written %d dropped %d, want 21 and 1 (the taken id)", w.Written(), w.Dropped())
+			if w.Written() != 22 || w.Dropped() != 1 {
+				t.Errorf("written %d dropped %d, want 22 and 1 (the taken id)", w.Written(), w.Dropped())
 			}
 			if d := lostInsertFailed(t) - lostBefore; d != 1 {
 				t.Errorf("perform_audit_events_lost_total{reason=insert_failed} rose by %v, want 1", d)

@@ -183,3 +183,14 @@ func TestEveryRequestStringIsBounded(t *testing.T) {
 		check(rt.method+" "+rt.path, rt.input.schema)
 	}
 }
+
+// Every route with an {id} knows its kind, so checkPathID checks it.
+func TestEveryPathIDHasAKind(t *testing.T) {
+	for _, rt := range New(Options{}).routes {
+		if strings.Contains(rt.path, "{id}") {
+			if _, ok := pathIDKind(rt.path); !ok {
+				t.Errorf("%s %s: no kind for its {id}; add the collection to pathKinds", rt.method, rt.path)
+			}
+		}
+	}
+}
