@@ -20,6 +20,20 @@ var ErrInvalid = errors.New("not a valid phone number")
 // ("+972 50 123 4567") and international without the plus ("972501234567").
 // Normalising its answer again gives the same answer, in any region.
 func Normalize(raw, region string) (string, error) {
+	n, err := normalize(raw, region)
+	if err != nil {
+		return "", err
+	}
+	// The answer must be an answer too ("008100100000000AAA" read as
+	// +8100100000000222 has more digits than E.164 allows): what is stored
+	// must find itself.
+	if again, err := normalize(n, region); err != nil || again != n {
+		return "", ErrInvalid
+	}
+	return n, nil
+}
+
+func normalize(raw, region string) (string, error) {
 	if region == "" {
 		region = DefaultRegion
 	}
