@@ -7,6 +7,13 @@
 // interval's worth (the last 250 ms of requests). Close flushes everything
 // buffered, so a graceful shutdown loses nothing.
 //
+// An event keeps what was asked in a form every database accepts: its
+// strings pass text.Printable (a NUL or a stray byte in a path id is stored
+// as \x00, \xff), and a route or resource id is cut at maxField bytes. A
+// batch the store refuses is written again one row at a time, so one bad
+// row never costs the others; a row that still fails is counted (Dropped,
+// and perform_audit_events_lost_total) and logged.
+//
 // When the buffer is full (the database is slower than the traffic), Record
 // blocks up to BlockTimeout for room and then drops the event, counting it in
 // Dropped and logging: audit must not stall the lane indefinitely.
@@ -17,10 +24,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"log/slog"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Sink receives audit events.
@@ -100,10 +110,11 @@ func NewWriter(store Inserter, opts Options) *Writer {
 // Record queues e. It never blocks longer than BlockTimeout; after Close it
 // drops the event (and counts it).
 func (w *Writer) Record(e domain.AuditEvent) {
+	e = storable(e)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.closed {
-		w.drop(e, "the audit writer is closed")
+		w.drop(e, "closed", "the audit writer is closed")
 		return
 	}
 	select {
@@ -116,13 +127,39 @@ func (w *Writer) Record(e domain.AuditEvent) {
 	select {
 	case w.events <- e:
 	case <-t.C:
-		w.drop(e, "the audit buffer stayed full")
+		w.drop(e, "buffer_full", "the audit buffer stayed full")
 	}
 }
 
-func (w *Writer) drop(e domain.AuditEvent, why string) {
+// storable is e with every string the caller could choose escaped
+// (text.Printable), so the row is one the database takes and a terminal
+// shows as it is.
+func storable(e domain.AuditEvent) domain.AuditEvent {
+	for _, s := range []*string{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.RequestID, &e.Source} {
+		*s = cut(text.Printable(*s), maxField)
+	}
+	return e
+}
+
+// maxField bounds each string of an audit row: an unmatched route is the
+// raw path, as long as the caller made it.
+const maxField = 500
+
+// cut shortens s to at most n bytes on a character boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func (w *Writer) drop(e domain.AuditEvent, reason, why string) {
 	w.dropped.Add(1)
-	w.logger.Warn("audit event dropped", "reason", why, "requestId", e.RequestID, "route", e.Route)
+	metrics.AuditLost(reason)
+	w.logger.Warn("audit event dropped", "reason", why, "requestId", e.RequestID, "studioId", e.StudioID, "route", e.Route)
 }
 
 // Flush writes everything recorded before the call and returns when done.
@@ -207,10 +244,33 @@ func (w *Writer) insert(batch []domain.AuditEvent) {
 	// A detached context with a deadline: shutdown must not cancel the last flush.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := w.store.InsertAudit(ctx, batch); err != nil {
-		w.dropped.Add(int64(len(batch)))
-		w.logger.Error("audit insert failed; events lost", "events", len(batch), "err", err)
+	err := w.store.InsertAudit(ctx, batch)
+	if err == nil {
+		w.written.Add(int64(len(batch)))
 		return
 	}
-	w.written.Add(int64(len(batch)))
+	if len(batch) == 1 {
+		w.lose(batch[0], err)
+		return
+	}
+	// One row may be what the store refuses: write each on its own so the
+	// others are kept.
+	w.logger.Warn("audit batch insert failed; writing its events one by one", "events", len(batch), "err", err)
+	for _, e := range batch {
+		one, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := w.store.InsertAudit(one, []domain.AuditEvent{e})
+		cancel()
+		if err != nil {
+			w.lose(e, err)
+			continue
+		}
+		w.written.Add(1)
+	}
+}
+
+// lose counts and logs one event the store would not take.
+func (w *Writer) lose(e domain.AuditEvent, err error) {
+	w.dropped.Add(1)
+	metrics.AuditLost("insert_failed")
+	w.logger.Error("audit event lost: the store refused it", "requestId", e.RequestID, "studioId", e.StudioID, "route", e.Route, "err", err)
 }

@@ -60,7 +60,12 @@ var kinds = map[Kind]struct{ noun, source string }{
 	AgentMessage:    {"agent message", ""},
 }
 
-var enc = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
+const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+
+var enc = base32.NewEncoding(alphabet).WithPadding(base32.NoPadding)
+
+// encodedLen is the length of an id after its prefix and underscore.
+var encodedLen = enc.EncodedLen(16)
 
 // New returns a fresh id of the given kind.
 func New(k Kind) string {
@@ -86,6 +91,22 @@ func KindOf(id string) (Kind, bool) {
 // Is reports whether id carries kind k's prefix.
 func Is(id string, k Kind) bool {
 	return len(id) > len(k)+1 && strings.HasPrefix(id, string(k)) && id[len(k)] == '_'
+}
+
+// Valid reports whether id is an id of kind k as New makes them: the
+// prefix, an underscore and 26 characters of the id alphabet. A path or
+// input id that is not Valid names nothing, so it is "not found" without a
+// query (and never reaches a database or a log as it was sent).
+func Valid(id string, k Kind) bool {
+	if !Is(id, k) || len(id) != len(k)+1+encodedLen {
+		return false
+	}
+	for i := len(k) + 1; i < len(id); i++ {
+		if !strings.ContainsRune(alphabet, rune(id[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // Noun is how a person calls the kind ("trainee", "plan").

@@ -60,9 +60,24 @@ func FuzzKindOf(f *testing.F) {
 			t.Fatalf("KindOf(%q) = %q, which is not its prefix", s, k)
 		}
 		for kind := range kinds {
+			if Valid(s, kind) && !Is(s, kind) {
+				t.Fatalf("Valid(%q, %q) but not Is", s, kind)
+			}
 			if Is(s, kind) && (k != kind || !known) {
 				t.Fatalf("Is(%q, %q) but KindOf says %q, %v", s, kind, k, known)
 			}
 		}
 	})
+}
+
+func TestValid(t *testing.T) {
+	if id := New(Trainee); !Valid(id, Trainee) || Valid(id, Task) {
+		t.Errorf("Valid disagrees with New for %q", id)
+	}
+	for _, bad := range []string{"trn_1", "trn_", "trn_06h2rr9qjj9rg0t22j6x4h992", "trn_06h2rr9qjj9rg0t22j6x4h992gg",
+		"trn_06h2rr9qjj9rg0t22j6x4h992G", "trn_06h2rr9qjj9rg0t22j6x4h99\x00g", "trn_06h2rr9qjj9rg0t22j6x4h99\xffg", "trn_..", "trn_06h2rr9qjj9rg0t22j6x4h99ug"} {
+		if Valid(bad, Trainee) {
+			t.Errorf("Valid(%q) = true", bad)
+		}
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // NotFound is the one sentence for an id that names nothing the caller may
@@ -11,7 +13,7 @@ import (
 // valid ids come from. The lane and the tools (which refuse an id of the
 // wrong kind before any request) both answer it.
 func NotFound(want Kind, id string) string {
-	shown := truncate(id, 80)
+	shown := truncate(text.Printable(id), 80) // the id may hold any bytes: shown escaped
 	if got, known := KindOf(id); known && got != want {
 		return fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", shown, article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
 	}

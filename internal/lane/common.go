@@ -62,10 +62,10 @@ func pageSlice[T any](all []T, p store.Page) listOf[T] {
 
 // lookup fetches one row of kind by id, answering the lane's not-found
 // sentence for an id that is not in this studio. An id with another kind's
-// prefix is refused without a query.
+// prefix, or that is not an id at all, is refused without a query.
 func lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(context.Context, string) (T, error)) (T, error) {
 	var zero T
-	if !ids.Is(id, kind) {
+	if !ids.Valid(id, kind) {
 		return zero, notFound(kind, id)
 	}
 	v, err := get(ctx, id)
@@ -73,6 +73,39 @@ func lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(conte
 		return zero, notFound(kind, id)
 	}
 	return v, err
+}
+
+// pathKinds is the kind of id each collection's {id} takes.
+var pathKinds = map[string]ids.Kind{
+	"trainees":      ids.Trainee,
+	"subscriptions": ids.Subscription,
+	"products":      ids.Product,
+	"coaches":       ids.Coach,
+	"tags":          ids.Tag,
+	"tasks":         ids.Task,
+	"keys":          ids.APIKey,
+}
+
+// pathIDKind is the kind of the {id} in a route's path, read from the
+// collection before it ("/trainees/{id}/weights": a trainee id).
+func pathIDKind(path string) (ids.Kind, bool) {
+	before, _, ok := strings.Cut(path, "/{id}")
+	if !ok {
+		return "", false
+	}
+	k, ok := pathKinds[before[strings.LastIndexByte(before, '/')+1:]]
+	return k, ok
+}
+
+// checkPathID answers not found for a path {id} that is not an id of its
+// route's kind (ids.Valid), before a handler, the store or a log sees it:
+// such an id names nothing, whatever bytes it holds.
+func (c *call) checkPathID(path string) error {
+	k, ok := pathIDKind(path)
+	if !ok || ids.Valid(c.id(), k) {
+		return nil
+	}
+	return notFound(k, c.id())
 }
 
 func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }

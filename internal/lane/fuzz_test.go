@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"testing"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // FuzzDecodeBody feeds arbitrary bodies to the request decoder of several
@@ -20,6 +22,7 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"weightKg":1e400}`, `{"priority":1.5}`, `{"heightCm":-0}`,
 		`{"name":"Check-in","fields":[{"key":"a","label":"A","type":"choice","options":["x"]},7,{"key":"b"}]}`,
 		`null`, `[]`, `""`, `{`, `{"a":`, `{"firstName":"\ud800"}`, ``, `   `, `{"tags":null}`,
+		`{"title":"a\u0000b"}`, "{\"title\":\"a\xffb\"}", `{"tags":["ok","\u001b[2J"]}`, `{"fieldValues":{"a\u0000":"\ud83d\ude00"}}`,
 	}
 	for i, s := range seeds {
 		f.Add(s, uint8(i))
@@ -55,6 +58,10 @@ func FuzzDecodeBody(f *testing.F) {
 			}
 			return
 		}
+		// Nothing the text rule refuses is accepted, at any depth.
+		if _, bad := text.JSONProblem([]byte(body)); bad != "" && json.Valid([]byte(body)) {
+			t.Fatalf("accepted %q, whose text %s", body, bad)
+		}
 		again, err := json.Marshal(dst)
 		if err != nil {
 			t.Fatalf("accepted %q but cannot encode it: %v", body, err)
@@ -68,7 +75,7 @@ func FuzzDecodeBody(f *testing.F) {
 // FuzzDecodeQuery feeds arbitrary query strings to the search decoder: no
 // panic, and an accepted query always has a limit in range.
 func FuzzDecodeQuery(f *testing.F) {
-	for _, s := range []string{"limit=50&offset=0", "limit=0", "limit=201", "limit=ten", "q=dana&status=active", "createdAfter=2026-01-01T00:00:00Z", "x=1", "limit=1&limit=2", "%zz", "offset=9223372036854775808"} {
+	for _, s := range []string{"limit=50&offset=0", "limit=0", "limit=201", "limit=ten", "q=dana&status=active", "q=ab%00", "q=%00", "tag=%FF", "coachId=%1B", "q=%ED%A0%80", "createdAfter=2026-01-01T00:00:00Z", "x=1", "limit=1&limit=2", "%zz", "offset=9223372036854775808"} {
 		f.Add(s)
 	}
 	s := schemaFor[searchTraineesQuery]()
@@ -86,6 +93,13 @@ func FuzzDecodeQuery(f *testing.F) {
 		}
 		if p := q.page(); p.Limit < 1 || p.Limit > 200 || p.Offset < 0 {
 			t.Fatalf("accepted %q with page %+v", raw, p)
+		}
+		for name, vs := range vals {
+			for _, v := range vs {
+				if bad := text.Problem(v); bad != "" {
+					t.Fatalf("accepted %q, whose %s %s", raw, name, bad)
+				}
+			}
 		}
 	})
 }

@@ -102,6 +102,9 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 	}
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	rt.handle = func(c *call) (any, error) {
+		if err := c.checkPathID(path); err != nil {
+			return nil, err
+		}
 		in := new(In)
 		if usesQuery {
 			if e := rt.input.decodeQuery(c.r.URL.Query(), in); e != nil {

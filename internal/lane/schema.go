@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // A request type is a Go struct with json tags (wire names; omitempty marks
@@ -27,6 +28,10 @@ import (
 //	enum=open|done|snoozed
 //	format=date|date-time|email
 //	null=false          a pointer field that may be omitted but not sent as null
+//
+// A string without maxLength, enum or format gets maxLength 4000
+// (schema.MaxFreeText); every string of a request must be text Perform
+// accepts (internal/text), whatever its tags.
 //
 // inputSchema infers the JSON schema once, applies those keywords and
 // prepares every property for checking (internal/schema), so the validator
@@ -99,6 +104,10 @@ func inferSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		if base == reflect.TypeFor[time.Time]() && ps.Format == "" {
 			ps.Format = "date-time"
 		}
+		boundText(ps)
+		if ps.Items != nil {
+			boundText(ps.Items)
+		}
 		if base.Kind() == reflect.Slice && baseType(base.Elem()).Kind() == reflect.Struct && baseType(base.Elem()) != reflect.TypeFor[time.Time]() {
 			if ps.Items, err = inferSchema(baseType(base.Elem())); err != nil {
 				return nil, fmt.Errorf("field %s: %w", name, err)
@@ -106,6 +115,15 @@ func inferSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// boundText gives a free-text string a length when its tags give none, so
+// no field, today's or tomorrow's, takes a string of any length.
+func boundText(s *jsonschema.Schema) {
+	if (s.Type == "string" || slices.Contains(s.Types, "string")) && s.MaxLength == nil && len(s.Enum) == 0 && s.Format == "" {
+		n := schema.MaxFreeText
+		s.MaxLength = &n
+	}
 }
 
 func baseType(t reflect.Type) reflect.Type {
@@ -228,6 +246,11 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 			obj[name] = json.RawMessage(`null`) // reported as unknown by validate
 			continue
 		}
+		// A query value is text too: the same rule as a body's strings.
+		if bad := queryTextProblem(vals); bad != "" {
+			errs = append(errs, FieldError{name, schema.TextMessage(name, bad)})
+			continue
+		}
 		v, ok := convertQuery(p.Schema, vals)
 		if !ok {
 			errs = append(errs, FieldError{name, p.Rule(name) + "; got " + schema.ShortJSON(strings.Join(vals, ",")) + "."})
@@ -250,6 +273,16 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 		return &Error{Status: 422, Code: CodeValidation, Message: "The query does not fit this request: " + schema.JSONProblem(err) + "."}
 	}
 	return nil
+}
+
+// queryTextProblem is the text rule's problem with the first bad value.
+func queryTextProblem(vals []string) string {
+	for _, v := range vals {
+		if bad := text.Problem(v); bad != "" {
+			return bad
+		}
+	}
+	return ""
 }
 
 func convertQuery(s *jsonschema.Schema, vals []string) (any, bool) {

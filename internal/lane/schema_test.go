@@ -3,8 +3,13 @@ package lane
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/schema"
 )
 
 func TestNewBuildsEveryRouteSchema(t *testing.T) {
@@ -144,5 +149,48 @@ func TestListOfObjectsNamesEachBadElement(t *testing.T) {
 	b, _ := json.Marshal(s.schema)
 	if !strings.Contains(string(b), `"enum":["text","number","date","choice","scale"]`) {
 		t.Errorf("nested enum missing from the schema: %s", b)
+	}
+}
+
+// Every string a request takes is bounded: by its tags, an enum, a format,
+// or else schema.MaxFreeText.
+func TestEveryRequestStringIsBounded(t *testing.T) {
+	type untagged struct {
+		Note  string   `json:"note"`
+		Notes []string `json:"notes"`
+	}
+	s := schemaFor[untagged]().schema
+	if m := s.Properties["note"].MaxLength; m == nil || *m != schema.MaxFreeText {
+		t.Errorf("an untagged string has maxLength %v, want %d", m, schema.MaxFreeText)
+	}
+	if m := s.Properties["notes"].Items.MaxLength; m == nil || *m != schema.MaxFreeText {
+		t.Errorf("an untagged list's strings have maxLength %v", m)
+	}
+	var check func(where string, s *jsonschema.Schema)
+	check = func(where string, s *jsonschema.Schema) {
+		for name, ps := range s.Properties {
+			for _, x := range []*jsonschema.Schema{ps, ps.Items} {
+				if x != nil && (x.Type == "string" || slices.Contains(x.Types, "string")) && x.MaxLength == nil && len(x.Enum) == 0 && x.Format == "" {
+					t.Errorf("%s: %s takes a string of any length", where, name)
+				}
+			}
+			if ps.Items != nil && len(ps.Items.Properties) > 0 {
+				check(where+" "+name+"[]", ps.Items)
+			}
+		}
+	}
+	for _, rt := range New(Options{}).routes {
+		check(rt.method+" "+rt.path, rt.input.schema)
+	}
+}
+
+// Every route with an {id} knows its kind, so checkPathID checks it.
+func TestEveryPathIDHasAKind(t *testing.T) {
+	for _, rt := range New(Options{}).routes {
+		if strings.Contains(rt.path, "{id}") {
+			if _, ok := pathIDKind(rt.path); !ok {
+				t.Errorf("%s %s: no kind for its {id}; add the collection to pathKinds", rt.method, rt.path)
+			}
+		}
 	}
 }

@@ -65,7 +65,7 @@ type createTaskInput struct {
 }
 
 type updateTaskInput struct {
-	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil." lane:"enum=open|done|snoozed,null=false"`
+	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil, sent now or already on the task." lane:"enum=open|done|snoozed,null=false"`
 	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task."`
 	Priority    *int       `json:"priority,omitempty" jsonschema:"0 (none) to 5 (most urgent)." lane:"min=0,max=5,null=false"`
 }
@@ -235,15 +235,20 @@ func (l *Lane) createTask(c *call, in *createTaskInput) (domain.Task, error) {
 	return t, nil
 }
 
-// updateTask: status snoozed needs snoozeUntil (in the request or already on
-// the task); snoozeUntil alone snoozes; open and done clear the snooze.
+// updateTask checks the change against the task as it will be: a snoozed
+// task needs a snoozeUntil, sent now or already on the task (so a snoozed
+// task takes a new priority alone); snoozeUntil alone snoozes; open and done
+// clear the snooze.
 func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 	ss := c.studio()
 	t, err := lookup(c.ctx, ids.Task, c.id(), ss.GetTask)
 	if err != nil {
 		return t, err
 	}
-	status := t.Status
+	status, snoozeUntil := t.Status, t.SnoozeUntil
+	if c.has("snoozeUntil") {
+		snoozeUntil = utcPtr(in.SnoozeUntil)
+	}
 	if in.Status != nil {
 		status = *in.Status
 	} else if in.SnoozeUntil != nil {
@@ -251,16 +256,16 @@ func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 	}
 	switch status {
 	case domain.TaskSnoozed:
-		if in.SnoozeUntil == nil {
-			return t, invalidField("snoozeUntil", "snoozeUntil is required when status is snoozed; send the date and time the task should wake, like 2026-03-01T09:00:00Z.")
+		if snoozeUntil == nil {
+			return t, invalidField("snoozeUntil", "snoozeUntil is required when status is snoozed and the task has none; send the date and time the task should wake, like 2026-03-01T09:00:00Z.")
 		}
-		t.SnoozeUntil = utcPtr(in.SnoozeUntil)
 	default:
 		if in.SnoozeUntil != nil {
 			return t, invalidField("snoozeUntil", fmt.Sprintf("snoozeUntil only goes with status snoozed, not %s; drop it or send status snoozed.", status))
 		}
-		t.SnoozeUntil = nil
+		snoozeUntil = nil
 	}
+	t.SnoozeUntil = snoozeUntil
 	t.Status = status
 	if in.Priority != nil {
 		t.Priority = *in.Priority

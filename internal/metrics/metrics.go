@@ -51,6 +51,10 @@ var (
 		Name: "perform_ratelimit_errors_total",
 		Help: "Requests let through unlimited because the rate limiter failed (Redis down or slow).",
 	})
+	auditLost = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_audit_events_lost_total",
+		Help: "Audit events that were never written, by reason (buffer_full, closed, insert_failed).",
+	}, []string{"reason"})
 
 	agentTurns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "perform_agent_turns_total",
@@ -62,7 +66,7 @@ func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, rateLimitErrors,
+		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, rateLimitErrors, auditLost,
 	)
 }
 
@@ -114,3 +118,6 @@ func SetRoute(ctx context.Context, pattern string) {
 		slot.pattern = pattern
 	}
 }
+
+// AuditLost counts one audit event that was never written.
+func AuditLost(reason string) { auditLost.WithLabelValues(reason).Inc() }

@@ -4,7 +4,9 @@
 //
 // It is shared by the automation lane's request validation and the MCP
 // tools' argument validation; each frames the problems in its own answer.
-// It depends on the standard library and jsonschema-go only.
+// Every string a value holds, at any depth, must be text Perform accepts
+// (internal/text), whatever the property's schema says.
+// It depends on the standard library, jsonschema-go and internal/text only.
 package schema
 
 import (
@@ -16,6 +18,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Kind is what is wrong with one property.
@@ -125,12 +129,20 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 			problems = append(problems, Problem{path, Invalid, p.Rule(path) + "."})
 			continue
 		}
+		if tp := TextProblem(path, raw); tp != nil {
+			problems = append(problems, *tp)
+			continue
+		}
 		if list, isList := v.([]any); isList && p.items != nil {
 			problems = append(problems, p.checkItems(path, raw, list)...)
 			continue
 		}
 		if msg := p.Check(path, v); msg != "" {
 			problems = append(problems, Problem{path, Invalid, msg})
+			continue
+		}
+		if lp := p.freeTextProblem(path, raw); lp != nil {
+			problems = append(problems, *lp)
 		}
 	}
 	var unknown []string
@@ -144,6 +156,42 @@ func (o *Object) checkAt(prefix string, obj map[string]json.RawMessage) []Proble
 		problems = append(problems, Problem{prefix + name, Unknown, fmt.Sprintf("%s is not a field of this request; the fields are %s.", shownName(prefix+name), strings.Join(o.order, ", "))})
 	}
 	return problems
+}
+
+// MaxFreeText bounds each string inside a value whose schema says nothing
+// of its strings (a free JSON value or object, such as a form's answers):
+// as long as the longest text field of a request.
+const MaxFreeText = 4000
+
+// freeTextProblem answers a string of raw longer than MaxFreeText when the
+// property is a free value, or nil.
+func (p *Property) freeTextProblem(path string, raw json.RawMessage) *Problem {
+	if t := typeOf(p.Schema); t != "" && t != "object" || len(p.Schema.Properties) > 0 {
+		return nil
+	}
+	at, n := text.JSONLongest(raw)
+	if n <= MaxFreeText {
+		return nil
+	}
+	return &Problem{path + at, Invalid, fmt.Sprintf("%s must be at most %d characters; it has %d.", shownName(path+at), MaxFreeText, n)}
+}
+
+// TextProblem checks every string of the raw JSON value of the property at
+// path against the text rule (internal/text), answering the problem with
+// the first bad string, named by its own path ("tags[1]", "answers.note"),
+// or nil.
+func TextProblem(path string, raw json.RawMessage) *Problem {
+	at, bad := text.JSONProblem(raw)
+	if bad == "" {
+		return nil
+	}
+	return &Problem{path + at, Invalid, TextMessage(path+at, bad)}
+}
+
+// TextMessage is the sentence for text at path that breaks the text rule
+// in the way problem says ("holds the control character U+0000 (NUL)").
+func TextMessage(path, problem string) string {
+	return shownName(path) + " must be " + text.Rule + "; it " + problem + "."
 }
 
 // shownName is a name the caller sent as a sentence shows it: as it is

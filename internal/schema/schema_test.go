@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 type testItem struct {
@@ -174,6 +176,7 @@ func FuzzCheck(f *testing.F) {
 		`{"title":"t","limit":5.0,"weightKg":500}`,
 		`{"שם":"x","title":"` + strings.Repeat("ש", 101) + `"}`,
 		`{"":[]}`, `{"a b\n":1,"title":"t"}`,
+		`{"title":"a\u0000b"}`, "{\"title\":\"a\xffb\"}", `{"title":"t","extra":{"a b":"\u001b"}}`, `{"title":"t","tags":["\udc00"]}`,
 		`{}`, `null`, `[]`, `{`, ``,
 	} {
 		f.Add(s)
@@ -203,7 +206,15 @@ func FuzzCheck(f *testing.F) {
 			if !utf8.ValidString(p.Message) {
 				t.Fatalf("%q: message is not UTF-8: %q", body, p.Message)
 			}
-			if _, known := s.Properties[p.Path]; known == (p.Kind == Unknown) {
+			// A problem inside a property ("tags[1]", "extra.note") names
+			// a known property first; an unknown one names none.
+			root := p.Path
+			if i := strings.IndexAny(root, ".["); i > 0 && p.Kind != Unknown {
+				root = root[:i]
+			}
+			_, known := s.Properties[p.Path]
+			_, rootKnown := s.Properties[root]
+			if p.Kind == Unknown && known || p.Kind != Unknown && !known && !rootKnown {
 				if !strings.Contains(p.Path, "[") {
 					t.Fatalf("%q: kind %d for %s", body, p.Kind, p.Path)
 				}
@@ -211,6 +222,14 @@ func FuzzCheck(f *testing.F) {
 		}
 		if len(problems) > 0 {
 			return
+		}
+		// Nothing the text rule refuses is accepted, at any depth.
+		for name, raw := range obj {
+			if _, known := s.Properties[name]; known {
+				if at, bad := text.JSONProblem(raw); bad != "" {
+					t.Fatalf("%q: accepted %s%s, which %s", body, name, at, bad)
+				}
+			}
 		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(body), &v); err != nil {
@@ -223,4 +242,57 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("%q: accepted property by property but refused whole: %v", body, err)
 		}
 	})
+}
+
+// Every string of a value, at any depth and in any property (a free JSON
+// value too), answers the text rule's sentence naming where it is; the
+// bytes are read as sent, before encoding/json turns them into U+FFFD.
+func TestCheckRefusesBadText(t *testing.T) {
+	o := testObject(t)
+	for body, want := range map[string]string{
+		`{"title":"a\u0000b"}`:                        "title",
+		"{\"title\":\"a\xffb\"}":                      "title",
+		`{"title":"\ud800"}`:                          "title",
+		`{"title":"ok","tags":["x","\u001b"]}`:        "tags[1]",
+		`{"title":"ok","fields":[{"key":"\r"}]}`:      "fields[0].key",
+		`{"title":"ok","extra":{"note":["a\u0000"]}}`: "extra.note[0]",
+	} {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &obj); err != nil {
+			t.Fatal(err)
+		}
+		problems := o.Check(obj)
+		if len(problems) != 1 || problems[0].Path != want || !strings.Contains(problems[0].Message, "without control characters") {
+			t.Errorf("%s: %+v, want one text problem at %s", body, problems, want)
+		}
+	}
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(`{"title":"line\none\ttab","tags":["😀"]}`), &obj)
+	if problems := o.Check(obj); len(problems) != 0 {
+		t.Errorf("newline, tab and emoji refused: %+v", problems)
+	}
+}
+
+// A string in a free value (the schema says nothing of it) is bounded too.
+func TestCheckBoundsFreeText(t *testing.T) {
+	o := testObject(t)
+	for body, want := range map[string]string{
+		`{"title":"ok","extra":"` + strings.Repeat("a", MaxFreeText+1) + `"}`:             "extra",
+		`{"title":"ok","extra":{"notes":["` + strings.Repeat("ש", MaxFreeText+1) + `"]}}`: "extra.notes[0]",
+		`{"title":"ok","extra":{"` + strings.Repeat("k", MaxFreeText+1) + `":1}}`:         `extra["` + strings.Repeat("k", 60) + `…"]`,
+	} {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &obj); err != nil {
+			t.Fatal(err)
+		}
+		problems := o.Check(obj)
+		if len(problems) != 1 || problems[0].Path != want || !strings.Contains(problems[0].Message, "at most 4000 characters") {
+			t.Errorf("%.80s: %.200v, want one length problem", body, problems)
+		}
+	}
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(`{"title":"ok","extra":{"notes":"`+strings.Repeat("a", MaxFreeText)+`"}}`), &obj)
+	if problems := o.Check(obj); len(problems) != 0 {
+		t.Errorf("a free string of exactly %d characters refused: %.200v", MaxFreeText, problems)
+	}
 }

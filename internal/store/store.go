@@ -19,6 +19,12 @@ import (
 // ErrNotFound is returned when a row does not exist in the studio asked.
 var ErrNotFound = errors.New("not found")
 
+// ErrInvalidText is returned for a search term that is not text Perform
+// accepts (internal/text). The lane refuses such text at its edge; the
+// store refuses it too, so no engine matches a NUL against every row or
+// fails inside its driver.
+var ErrInvalidText = errors.New("not text Perform accepts")
+
 // ConflictError is returned when a write would break a uniqueness rule.
 // Message is a sentence fit for the caller; ExistingID names the row in the way.
 type ConflictError struct {

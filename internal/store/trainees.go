@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // studioStore is one studio's view of the store: every query carries its id.
@@ -150,6 +151,11 @@ func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee, extra .
 }
 
 func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
+	for name, v := range map[string]string{"q": f.Q, "status": f.Status, "coachId": f.CoachID, "tag": f.Tag} {
+		if bad := text.Problem(v); bad != "" {
+			return List[domain.Trainee]{Items: []domain.Trainee{}}, fmt.Errorf("%w: %s %s", ErrInvalidText, name, bad)
+		}
+	}
 	from := "FROM trainees t"
 	selective := false // whether q (3+ characters) lets an index narrow the rows to few
 	where := []string{"t.studio_id = ?"}

@@ -1,0 +1,115 @@
+package lane_test
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/store"
+)
+
+// badText is text the lane refuses, each as a JSON string literal (so a
+// lone surrogate and raw bytes reach the server as sent) and as the raw
+// string for a query or a path.
+var badText = []struct{ name, json, raw string }{
+	{"NUL", `"a\u0000b"`, "a\x00b"},
+	{"invalid UTF-8", "\"a\xffb\"", "a\xffb"},
+	{"escape", `"a\u001b[2Jb"`, "a\x1b[2Jb"},
+	{"carriage return", `"a\rb"`, "a\rb"},
+	{"C1 control", `"a\u0085b"`, "a\u0085b"},
+	{"lone surrogate", `"a\ud800b"`, "a\xed\xa0\x80b"},
+}
+
+// Query values hold the same rule as a body's strings: every string query
+// parameter answers a 422 naming it, on both engines (Postgres used to
+// answer 500 and SQLite to match every trainee for q=%00).
+func TestQueryTextIsChecked(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("query-text")
+		for _, c := range []struct{ path, param string }{
+			{"/trainees/search", "q"}, {"/trainees/search", "tag"}, {"/trainees/search", "coachId"},
+			{"/tasks", "clientId"}, {"/tasks", "coachId"},
+			{"/products", "search"}, {"/program-templates", "search"}, {"/forms", "search"},
+		} {
+			for _, bad := range badText {
+				a := e.call(f.key, "GET", c.path+"?"+c.param+"="+url.QueryEscape(bad.raw), nil)
+				e.fails(422, "VALIDATION", a)
+				if !slices.Equal(a.fields(), []string{c.param}) || !strings.Contains(a.message(), "control characters") {
+					t.Errorf("%s?%s=%s: fields %v, %q", c.path, c.param, bad.name, a.fields(), a.message())
+				}
+			}
+		}
+		// A phone in the path is the phone field.
+		for _, bad := range badText {
+			a := e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/by-phone/"+url.PathEscape(bad.raw), nil))
+			if !slices.Equal(a.fields(), []string{"phone"}) {
+				t.Errorf("by-phone %s: %s", bad.name, a.Raw)
+			}
+		}
+		// "ab" plus a NUL is refused; "ab" alone still searches.
+		e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/search?q=ab%00", nil))
+		e.ok(200, e.call(f.key, "GET", "/trainees/search?q=Dana", nil))
+	})
+}
+
+// A path id that is not an id (internal/ids) is not found, with the usual
+// sentence showing it escaped, whatever bytes it holds: never a 500.
+func TestPathIDsThatAreNotIDsAreNotFound(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("path-ids")
+		for _, c := range []struct{ method, path string }{
+			{"GET", "/trainees/%s"}, {"PATCH", "/trainees/%s"}, {"DELETE", "/trainees/%s"},
+			{"GET", "/trainees/%s/weights"}, {"POST", "/trainees/%s/weights"},
+			{"POST", "/subscriptions/%s/freeze"}, {"PATCH", "/products/%s"}, {"PATCH", "/coaches/%s"},
+			{"DELETE", "/tags/%s"}, {"PATCH", "/tasks/%s"}, {"DELETE", "/keys/%s"},
+		} {
+			prefix := strings.Split(strings.TrimPrefix(c.path, "/"), "/")[0]
+			kind := map[string]string{"trainees": "trn", "subscriptions": "sub", "products": "prd", "coaches": "coa", "tags": "tag", "tasks": "tsk", "keys": "key"}[prefix]
+			for _, id := range []string{kind + "_%00", kind + "_%FF%FE", kind + "_06h2rr9qjj9rg0t22j6x4h99%00g", kind + "_short"} {
+				path := strings.Replace(c.path, "%s", id, 1)
+				var body any
+				if c.method == "POST" || c.method == "PATCH" {
+					body = map[string]any{}
+				}
+				a := e.fails(404, "NOT_FOUND", e.call(f.key, c.method, path, body, "Idempotency-Key", "k-"+c.method+path))
+				if !strings.Contains(a.message(), "exists in this studio") || strings.ContainsAny(a.message(), "\x00\ufffd") {
+					t.Errorf("%s %s: %q", c.method, path, a.message())
+				}
+			}
+		}
+	})
+}
+
+// One caller sending NULs in path ids costs no one an audit row: the
+// sender's own rows are kept (escaped), and so are another studio's.
+func TestBadPathIDsKeepEveryAuditRow(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		sender, senderKey, _ := e.studio("sender", "pro")
+		other, otherKey, _ := e.studio("other", "pro")
+		for i := range 5 {
+			e.fails(404, "NOT_FOUND", e.call(senderKey, "GET", "/trainees/trn_%00%FF", nil))
+			e.ok(201, e.call(otherKey, "POST", "/tags", map[string]any{"name": "t" + string(rune('a'+i))}))
+		}
+		e.audit.Flush()
+		ctx := context.Background()
+		mine, err := st.ListAudit(ctx, sender.ID, store.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := st.ListAudit(ctx, other.ID, store.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mine.Total != 5 || theirs.Total != 5 {
+			t.Fatalf("audit rows: sender %d, other %d; want 5 each", mine.Total, theirs.Total)
+		}
+		if got := mine.Items[0].ResourceID; got != `trn_\x00\xff` {
+			t.Errorf("the sender's resource id is stored as %q, want it escaped", got)
+		}
+	})
+}

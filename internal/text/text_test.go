@@ -1,0 +1,118 @@
+package text
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestProblem(t *testing.T) {
+	for _, ok := range []string{"", "Dana", "line one\nline two", "a\tb", "יעל כהן", "😀 emoji", "\ufffd", "50% off_peak", `back\slash "quoted"`} {
+		if p := Problem(ok); p != "" {
+			t.Errorf("Problem(%q) = %q, want none", ok, p)
+		}
+	}
+	for s, want := range map[string]string{
+		"a\x00b":       "U+0000 (NUL)",
+		"\x1b[2J":      "U+001B",
+		"a\rb":         "U+000D",
+		"del\x7f":      "U+007F",
+		"c1\u0085":     "U+0085",
+		"bad\xffbyte":  "not valid UTF-8",
+		"\xed\xa0\x80": "not valid UTF-8", // a surrogate encoded as UTF-8
+	} {
+		if p := Problem(s); !strings.Contains(p, want) {
+			t.Errorf("Problem(%q) = %q, want it to say %q", s, p, want)
+		}
+	}
+}
+
+func TestJSONProblem(t *testing.T) {
+	for _, c := range []struct{ raw, at, says string }{
+		{`{"title":"ok","note":"a\nb\tc"}`, "", ""},
+		{`{"title":"a\u0000b"}`, ".title", "NUL"},
+		{`{"title":"\ud800"}`, ".title", "lone surrogate"},
+		{`{"title":"\udc00x"}`, ".title", "lone surrogate"},
+		{`{"title":"\ud800\u0041"}`, ".title", "lone surrogate"},
+		{`{"title":"\ud83d\ude00"}`, "", ""}, // a pair: 😀
+		{"{\"title\":\"a\xffb\"}", ".title", "not valid UTF-8"},
+		{`{"tags":["x","y\u001b"]}`, ".tags[1]", "U+001B"},
+		{`{"fields":[{"key":"a"},{"key":"b","label":"\r"}]}`, ".fields[1].label", "U+000D"},
+		{`{"answers":{"a\u0000":1}}`, `.answers["a\\x00"]`, "has a name that holds"},
+		{`{"n":1e3,"b":true,"z":null,"s":"\\\"\/"}`, "", ""},
+		{`"\u0007"`, "", "U+0007"},
+		{"[1, \"\xc3\"]", "[1]", "not valid UTF-8"},
+	} {
+		at, p := JSONProblem([]byte(c.raw))
+		if at != c.at || !strings.Contains(p, c.says) || (c.says == "") != (p == "") {
+			t.Errorf("JSONProblem(%s) = %q, %q; want %q, %q", c.raw, at, p, c.at, c.says)
+		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"trn_06h2rr9qjj9rg0t22j6x4h992g": "trn_06h2rr9qjj9rg0t22j6x4h992g",
+		"trn_\x00":                       `trn_\x00`,
+		"trn_\xff\xfe":                   `trn_\xff\xfe`,
+		"trn_\x1b[2J\n2026":              `trn_\x1b[2J\x0a2026`,
+		`a\x00`:                          `a\\x00`, // a typed backslash stays distinct from an escaped byte
+		"יעל\u0085":                      `יעל\u0085`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzText: Printable always yields acceptable text and leaves clean text
+// alone; JSONProblem, reading raw JSON, agrees with Problem on the decoded
+// string and never panics on valid JSON.
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"", "Dana", "a\x00b", "\xff", "\\", "\ud7ff", "a\nb\tc\r", "\u2028", `"\ud800"`, `{"a":["\u0000"]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := Printable(s)
+		if Problem(p) != "" {
+			t.Fatalf("Printable(%q) = %q, which the rule refuses: %s", s, p, Problem(p))
+		}
+		if Problem(s) == "" && !strings.ContainsAny(s, "\\\n\t") && p != s {
+			t.Fatalf("Printable changed clean text %q to %q", s, p)
+		}
+		if utf8.ValidString(s) {
+			raw, _ := json.Marshal(s)
+			if _, jp := JSONProblem(raw); (jp == "") != (Problem(s) == "") {
+				t.Fatalf("%q: JSONProblem of %s says %q, Problem says %q", s, raw, jp, Problem(s))
+			}
+		}
+		if json.Valid([]byte(s)) {
+			at, jp := JSONProblem([]byte(s))
+			var v any
+			_ = json.Unmarshal([]byte(s), &v)
+			if jp == "" && at != "" {
+				t.Fatalf("JSONProblem(%s) names %q without a problem", s, at)
+			}
+			if !utf8.ValidString(s) && jp == "" {
+				t.Fatalf("JSONProblem(%q) accepts invalid UTF-8", s)
+			}
+		}
+	})
+}
+
+func TestJSONLongest(t *testing.T) {
+	for _, c := range []struct {
+		raw, at string
+		n       int
+	}{
+		{`1`, "", -1},
+		{`"ab"`, "", 2},
+		{`{"a":"xyz","bb":["q","שלום!"]}`, ".bb[1]", 5},
+		{`{"longer-name":1}`, ".longer-name", 11},
+	} {
+		if at, n := JSONLongest([]byte(c.raw)); at != c.at || n != c.n {
+			t.Errorf("JSONLongest(%s) = %q, %d; want %q, %d", c.raw, at, n, c.at, c.n)
+		}
+	}
+}
