@@ -108,9 +108,10 @@ func mcpToolsList(t *testing.T, base, key string) {
 // shutdown lines is written at all (River's and the MCP SDK's routine
 // lines are debug); at debug each /mcp request is exactly one line.
 func TestLogsHoldStill(t *testing.T) {
-	key := "pf_live_" + strings.Repeat("a", 32) // /mcp lists tools for any well-formed key
 	t.Run("info", func(t *testing.T) {
-		r := start(t, map[string]string{"LOG_LEVEL": "info", "PORT": "0"}, "serve", "--host", "127.0.0.1")
+		db := sqliteURL(t)
+		key := operatorKey(t, db)
+		r := start(t, map[string]string{"LOG_LEVEL": "info", "PORT": "0", "PERFORM_DATABASE_URL": db}, "serve", "--host", "127.0.0.1")
 		for range 3 {
 			mcpToolsList(t, r.base, key)
 		}
@@ -124,7 +125,9 @@ func TestLogsHoldStill(t *testing.T) {
 		}
 	})
 	t.Run("debug", func(t *testing.T) {
-		r := start(t, map[string]string{"LOG_LEVEL": "debug", "PORT": "0"}, "serve", "--host", "127.0.0.1")
+		db := sqliteURL(t)
+		key := operatorKey(t, db)
+		r := start(t, map[string]string{"LOG_LEVEL": "debug", "PORT": "0", "PERFORM_DATABASE_URL": db}, "serve", "--host", "127.0.0.1")
 		for range 3 {
 			mcpToolsList(t, r.base, key)
 		}

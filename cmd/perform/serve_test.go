@@ -20,6 +20,7 @@ func TestMCPOverLimitAnswersJSONRPC(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = sqliteURL(t)
 	cfg.RateLimitMax = 2
+	key := operatorKey(t, cfg.DatabaseURL)
 	s, err := server.New(context.Background(), cfg, slog.New(slog.DiscardHandler), plugins(cfg)...)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestMCPOverLimitAnswersJSONRPC(t *testing.T) {
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	post := func() (*http.Response, map[string]any) {
 		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(initialize))
-		req.Header.Set("Authorization", "Bearer pf_live_"+strings.Repeat("a", 32))
+		req.Header.Set("Authorization", "Bearer "+key)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		res, err := http.DefaultClient.Do(req)
@@ -59,4 +60,19 @@ func TestMCPOverLimitAnswersJSONRPC(t *testing.T) {
 		!strings.Contains(rpcErr["message"].(string), "Wait") || body["ok"] != nil {
 		t.Fatalf("over-limit body is not a JSON-RPC error: %v", body)
 	}
+}
+
+// operatorKey creates a studio on the database and returns a key of it, as
+// an operator would: perform studio create, then perform key create.
+func operatorKey(t *testing.T, db string) string {
+	t.Helper()
+	if r := perform(t, db, "studio", "create", "--name", "Keys", "--slug", "keys"); r.code != 0 {
+		t.Fatalf("studio create: %+v", r)
+	}
+	r := perform(t, db, "key", "create", "--studio", "keys", "--name", "test")
+	key := strings.TrimSpace(r.stdout)
+	if r.code != 0 || !strings.HasPrefix(key, "pf_live_") {
+		t.Fatalf("key create: %+v", r)
+	}
+	return key
 }
