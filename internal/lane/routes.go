@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -32,6 +33,7 @@ type route struct {
 	idKind ids.Kind // the kind of the {id} wildcard, if any
 	status int      // success status
 	input  *inputSchema
+	refs   []refField // the input's fields that name rows, checked before the handler
 	output *jsonschema.Schema
 	handle func(c *call) (any, error)
 }
@@ -101,6 +103,8 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
+	refs := refFieldsOf(reflect.TypeFor[In]())
+	rt.refs = refs
 	rt.handle = func(c *call) (any, error) {
 		in := new(In)
 		if usesQuery {
@@ -117,6 +121,9 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 				return nil, e
 			}
 			c.present = present
+		}
+		if err := c.checkRefs(refs, in); err != nil {
+			return nil, err
 		}
 		return fn(c, in)
 	}

@@ -72,8 +72,8 @@ type updateTaskInput struct {
 
 type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
-	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100"`
-	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100"`
+	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
+	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
 	pageQuery
 }
 

@@ -18,8 +18,8 @@ import (
 type searchTraineesQuery struct {
 	Q            string     `json:"q,omitempty" jsonschema:"Part of a name, phone number or email, case-insensitive." lane:"maxLength=200"`
 	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
-	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100"`
-	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100"`
+	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
+	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100" ref:"tagName"`
 	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
 	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
 	pageQuery
