@@ -13,14 +13,14 @@ import (
 
 type assignProgramInput struct {
 	TemplateID      string  `json:"templateId" jsonschema:"The program template (an id from list_program_templates)." lane:"minLength=1,maxLength=100"`
-	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date"`
+	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date" when:"start"`
 	Notify          *bool   `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
 	ReplaceExisting *bool   `json:"replaceExisting,omitempty" jsonschema:"true marks the trainee's current programs replaced; false or omitted keeps them beside the new one."`
 }
 
 type assignFormInput struct {
 	FormTemplateID string                     `json:"formTemplateId" jsonschema:"The form to send (an id from list_forms)." lane:"minLength=1,maxLength=100"`
-	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due."`
+	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due." when:"ahead"`
 	Prompt         *string                    `json:"prompt,omitempty" jsonschema:"A note shown with the form." lane:"maxLength=500"`
 	Notify         *bool                      `json:"notify,omitempty" jsonschema:"true announces the form now; false never; omitted lets the periodic announcer tell the trainee once within the hour."`
 	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key."`
@@ -28,14 +28,14 @@ type assignFormInput struct {
 
 type logWeightInput struct {
 	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500." lane:"gt=0,max=500"`
-	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted."`
+	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 }
 
 type formResponseInput struct {
 	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (an id from list_forms); taken from the assignment when assignmentId is given." lane:"maxLength=100"`
 	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
 	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key."`
-	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted."`
+	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted." when:"happened"`
 }
 
 type messageInput struct {

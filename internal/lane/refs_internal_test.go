@@ -27,3 +27,25 @@ func TestEveryIDFilterIsChecked(t *testing.T) {
 		}
 	}
 }
+
+// Every date and instant a write takes has a plausible range (a when tag).
+func TestEveryWrittenDateHasARange(t *testing.T) {
+	l := New(Options{})
+	for _, rt := range l.routes {
+		if !isWrite(rt.method) {
+			continue
+		}
+		for name, p := range rt.input.schema.Properties {
+			if p.Format != "date" && p.Format != "date-time" {
+				continue
+			}
+			found := false
+			for _, d := range rt.dates {
+				found = found || d.name == name
+			}
+			if !found {
+				t.Errorf("%s %s: %s has no when tag, so any date is stored", rt.method, rt.path, name)
+			}
+		}
+	}
+}

@@ -59,14 +59,14 @@ type createTaskInput struct {
 	Title    string     `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
 	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns (an id from search_trainees)." lane:"maxLength=100"`
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
-	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due."`
+	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
 	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
 	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches)." lane:"maxLength=100"`
 }
 
 type updateTaskInput struct {
 	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil." lane:"enum=open|done|snoozed,null=false"`
-	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task."`
+	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task." when:"ahead"`
 	Priority    *int       `json:"priority,omitempty" jsonschema:"0 (none) to 5 (most urgent)." lane:"min=0,max=5,null=false"`
 }
 

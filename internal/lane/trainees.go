@@ -28,7 +28,7 @@ type searchTraineesQuery struct {
 // profile is what a trainee create and update share.
 type profile struct {
 	Email     *string  `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
-	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date"`
+	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date" when:"birth"`
 	Gender    *string  `json:"gender,omitempty" jsonschema:"Gender." lane:"enum=female|male|other"`
 	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres." lane:"gt=0,max=300"`
 	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms." lane:"gt=0,max=500"`
@@ -45,7 +45,7 @@ type createTraineeInput struct {
 	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
 	profile
 	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start now (an id from list_plans)." lane:"maxLength=100"`
-	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today when omitted." lane:"format=date"`
+	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today when omitted." lane:"format=date" when:"start"`
 	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
 	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
 }
@@ -55,7 +55,7 @@ type updateTraineeInput struct {
 	LastName  *string `json:"lastName,omitempty" jsonschema:"Last name." lane:"minLength=1,maxLength=100,null=false"`
 	Phone     *string `json:"phone,omitempty" jsonschema:"Mobile phone in any usual form." lane:"minLength=1,maxLength=40,null=false"`
 	Status    *string `json:"status,omitempty" jsonschema:"active, paused or archived." lane:"enum=active|paused|archived,null=false"`
-	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started." lane:"format=date"`
+	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started." lane:"format=date" when:"start"`
 	profile
 }
 
