@@ -27,7 +27,7 @@ type assignFormInput struct {
 }
 
 type logWeightInput struct {
-	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500." lane:"gt=0,max=500"`
+	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"gt=0,max=500"`
 	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 }
 
@@ -271,9 +271,38 @@ func (l *Lane) logWeight(c *call, in *logWeightInput) (domain.Weight, error) {
 		if in.RecordedAt != nil {
 			out.RecordedAt = in.RecordedAt.UTC()
 		}
-		return ss.CreateWeight(c.ctx, &out)
+		if err := ss.CreateWeight(c.ctx, &out); err != nil {
+			return err
+		}
+		return c.syncProfileWeight(ss, t)
 	})
 	return out, err
+}
+
+// syncProfileWeight makes the profile's weightKg the trainee's latest
+// weigh-in (by recordedAt), which is what it means everywhere.
+func (c *call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
+	latest, err := ss.ListWeights(c.ctx, t.ID, store.Page{Limit: 1})
+	if err != nil || len(latest.Items) == 0 {
+		return err
+	}
+	w := latest.Items[0].WeightKg
+	if t.WeightKg != nil && *t.WeightKg == w {
+		return nil
+	}
+	t.WeightKg = &w
+	t.UpdatedAt = c.l.now().UTC()
+	return ss.UpdateTrainee(c.ctx, &t)
+}
+
+// recordProfileWeight logs the weight a create or update set on the
+// profile as a weigh-in dated now, so the profile and the weigh-ins agree.
+func (c *call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *float64) error {
+	if kg == nil {
+		return nil
+	}
+	now := c.l.now().UTC()
+	return ss.CreateWeight(c.ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now})
 }
 
 // queueForTrainee writes the outbox row that is the whole point of the

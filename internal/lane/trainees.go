@@ -31,7 +31,7 @@ type profile struct {
 	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date" when:"birth"`
 	Gender    *string  `json:"gender,omitempty" jsonschema:"Gender." lane:"enum=female|male|other"`
 	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres." lane:"gt=0,max=300"`
-	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms." lane:"gt=0,max=500"`
+	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms, recorded as a weigh-in dated now. The profile's weightKg is always the latest weigh-in." lane:"gt=0,max=500,null=false"`
 	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
 	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
@@ -45,7 +45,7 @@ type createTraineeInput struct {
 	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
 	profile
 	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start now (an id from list_plans)." lane:"maxLength=100"`
-	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today when omitted." lane:"format=date" when:"start"`
+	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today (UTC) when omitted, and the answer shows the day." lane:"format=date" when:"start"`
 	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
 	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
 }
@@ -184,6 +184,10 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		UpdatedAt: now,
 	}
 	in.profile.apply(&t)
+	if t.StartedOn == nil {
+		today := l.today()
+		t.StartedOn = &today
+	}
 	if in.Status != nil {
 		t.Status = *in.Status
 	}
@@ -208,13 +212,11 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		if err := ss.CreateTrainee(c.ctx, &t); err != nil {
 			return err
 		}
+		if err := c.recordProfileWeight(ss, t.ID, t.WeightKg); err != nil {
+			return err
+		}
 		if in.ProductID != nil {
-			start := in.StartedOn
-			if start == nil {
-				today := l.today()
-				start = &today
-			}
-			sub, err := c.startSubscription(ss, t.ID, product, planTerms{StartedOn: start})
+			sub, err := c.startSubscription(ss, t.ID, product, planTerms{StartedOn: t.StartedOn})
 			if err != nil {
 				return err
 			}
@@ -319,6 +321,14 @@ func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, e
 		t.UpdatedAt = l.now().UTC()
 		if err := ss.UpdateTrainee(c.ctx, &t); err != nil {
 			return err
+		}
+		if c.has("weightKg") {
+			if err := c.recordProfileWeight(ss, t.ID, in.WeightKg); err != nil {
+				return err
+			}
+			if err := c.syncProfileWeight(ss, t); err != nil {
+				return err
+			}
 		}
 		out, err = ss.GetTrainee(c.ctx, t.ID)
 		return err

@@ -12,7 +12,7 @@ var argDescriptions = map[string]string{
 	"birthDate": "Date of birth, YYYY-MM-DD.",
 	"gender":    "Gender: female, male or other.",
 	"heightCm":  "Height in centimetres, above 0 and at most 300.",
-	"weightKg":  "Current body weight in kilograms, above 0 and at most 500. To record a weigh-in with a date, use log_weight.",
+	"weightKg":  "Current body weight in kilograms, above 0 and at most 500; it is recorded as a weigh-in dated now (the profile's weightKg is always the latest weigh-in). To record a weigh-in with another date, use log_weight.",
 	"goal":      "The trainee's goal in the coach's words (for example: lose 5 kg before the summer).",
 	"stepsGoal": "Daily steps goal, 0 to 100000.",
 	"tags":      "Tag names, from list_tags; a new name creates the tag.",
@@ -42,7 +42,7 @@ func reads() []spec {
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
-			description: "Read one trainee's full profile: contact details, birth date, gender, height, weight, goal, steps goal, status, tags, coaches and start date."},
+			description: "Read one trainee's full profile: contact details, birth date, gender, height, weight (the latest weigh-in), goal, steps goal, status, tags, coaches and start date."},
 
 		{name: "list_trainee_programs", title: "List a trainee's programs", readOnly: true, route: "GET /trainees/{id}/programs", pathArg: "traineeId",
 			description: "List the training programs assigned to a trainee, with their start date and status (active, or replaced by a later program)."},

@@ -14,7 +14,7 @@ func writes() []spec {
 				"phone":     "Mobile number in any usual form (+972 50 123 4567, 050-123-4567); local numbers are read in the studio's region. It must not belong to another trainee.",
 				"status":    "active (the default), paused or archived.",
 				"productId": "A plan to start for the trainee (prd_…), from list_plans. Omit to add the trainee without a plan.",
-				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today.",
+				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today (UTC); the answer shows the day.",
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
@@ -85,7 +85,7 @@ func writes() []spec {
 			}},
 
 		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights", pathArg: "traineeId",
-			description: "Record a trainee's weigh-in in kilograms, at a given time or now. Answers the new weight entry.",
+			description: "Record a trainee's weigh-in in kilograms, at a given time or now. The latest weigh-in (by recordedAt) is the weightKg get_trainee shows. Answers the new weight entry.",
 			args: map[string]string{
 				"weightKg":   "The weight in kilograms, above 0 and at most 500.",
 				"recordedAt": "When the trainee weighed in, an RFC 3339 instant (2026-03-01T07:30:00Z). Omit for now.",
