@@ -22,7 +22,30 @@ type searchTraineesQuery struct {
 	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100" ref:"tagName"`
 	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
 	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
+	View         string     `json:"view,omitempty" jsonschema:"compact (the default): each row is what picking a trainee takes; full: each row also carries the whole profile, as GET /trainees/{id} answers it." lane:"enum=compact|full"`
 	pageQuery
+}
+
+// traineeRow is one row of a trainee search: what a caller needs to pick a
+// trainee, small enough that a page of 50 suits a model. The whole profile
+// is GET /trainees/{id}, or the row's profile with view=full (for
+// integrations syncing with updatedAfter).
+type traineeRow struct {
+	ID        string     `json:"id"`
+	FirstName string     `json:"firstName"`
+	LastName  string     `json:"lastName"`
+	Phone     string     `json:"phone"`
+	Status    string     `json:"status"`
+	Tags      []string   `json:"tags"`
+	Coaches   []coachRef `json:"coaches" jsonschema:"The trainee's coaches, by id and name."`
+	WeightKg  *float64   `json:"weightKg" jsonschema:"The latest weigh-in in kilograms; null when there is none."`
+	// Profile is the whole profile, with view=full only.
+	Profile *domain.Trainee `json:"profile,omitempty" jsonschema:"The whole profile; only with view=full."`
+}
+
+type coachRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // profile is what a trainee create and update share.
@@ -73,7 +96,7 @@ type deleted struct {
 const byPhonePath = "/trainees/by-phone/{phone}"
 
 func (l *Lane) traineeRoutes() {
-	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging.", l.searchTrainees, tool("search_trainees"))
+	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, tool("search_trainees"))
 	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
 	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
 		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
@@ -92,7 +115,7 @@ func (l *Lane) traineeRoutes() {
 	}, admin(), idOf(ids.Trainee))
 }
 
-func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Trainee], error) {
+func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[traineeRow], error) {
 	f := store.TraineeFilter{
 		Q:            strings.TrimSpace(q.Q),
 		Status:       q.Status,
@@ -102,11 +125,49 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Tr
 		UpdatedAfter: q.UpdatedAfter,
 		Page:         q.page(),
 	}
-	res, err := c.studio().SearchTrainees(c.ctx, f)
+	ss := c.studio()
+	res, err := ss.SearchTrainees(c.ctx, f)
 	if err != nil {
-		return listOf[domain.Trainee]{}, err
+		return listOf[traineeRow]{}, err
 	}
-	return pageOf(res, f.Page), nil
+	names, err := coachNames(c, ss, res.Items)
+	if err != nil {
+		return listOf[traineeRow]{}, err
+	}
+	rows := store.List[traineeRow]{Items: make([]traineeRow, len(res.Items)), Total: res.Total}
+	for i, t := range res.Items {
+		r := traineeRow{ID: t.ID, FirstName: t.FirstName, LastName: t.LastName, Phone: t.Phone, Status: t.Status,
+			Tags: t.Tags, Coaches: make([]coachRef, 0, len(t.CoachIDs)), WeightKg: t.WeightKg}
+		if r.Tags == nil {
+			r.Tags = []string{}
+		}
+		for _, id := range t.CoachIDs {
+			r.Coaches = append(r.Coaches, coachRef{ID: id, Name: names[id]})
+		}
+		if q.View == "full" {
+			r.Profile = &res.Items[i]
+		}
+		rows.Items[i] = r
+	}
+	return pageOf(rows, f.Page), nil
+}
+
+// coachNames maps the coach ids of the trainees to the coaches' names.
+func coachNames(c *call, ss store.StudioStore, ts []domain.Trainee) (map[string]string, error) {
+	names := map[string]string{}
+	for _, t := range ts {
+		for _, id := range t.CoachIDs {
+			if _, seen := names[id]; seen {
+				continue
+			}
+			co, err := ss.GetCoach(c.ctx, id)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			names[id] = co.Name
+		}
+	}
+	return names, nil
 }
 
 func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {

@@ -24,7 +24,8 @@ func reads() []spec {
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
 			description: "Find trainees of the studio by name, phone or email, and filter by status, coach, tag or date. " +
 				"Use it to get a trainee's id (trn_…) before any tool that needs traineeId. " +
-				"Answers {items, total, nextOffset}; items are trainee profiles.",
+				"Answers {items, total, nextOffset}; each item is a compact row (id, firstName, lastName, phone, status, tags, coaches with names, weightKg: the latest weigh-in). " +
+				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
 				"q":            "Text to find in the trainee's name (first, last or both), phone digits or email. Case-insensitive; a part of a name is enough.",
 				"status":       "Only trainees with this status: active, paused or archived. Omit for all.",
@@ -32,6 +33,7 @@ func reads() []spec {
 				"tag":          "Only trainees carrying this tag name, from list_tags.",
 				"createdAfter": "Only trainees created after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
 				"updatedAfter": "Only trainees whose profile changed after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
+				"view":         "Omit for compact rows (recommended). full adds each trainee's whole profile under profile, which makes the answer several times larger; for one trainee use get_trainee instead.",
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
