@@ -23,7 +23,7 @@ type assignFormInput struct {
 	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due." when:"ahead"`
 	Prompt         *string                    `json:"prompt,omitempty" jsonschema:"A note shown with the form." lane:"maxLength=500"`
 	Notify         *bool                      `json:"notify,omitempty" jsonschema:"true announces the form now; false never; omitted lets the periodic announcer tell the trainee once within the hour."`
-	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key."`
+	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
 }
 
 type logWeightInput struct {
@@ -34,7 +34,7 @@ type logWeightInput struct {
 type formResponseInput struct {
 	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (an id from list_forms); taken from the assignment when assignmentId is given." lane:"maxLength=100"`
 	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
-	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key."`
+	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
 	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted." when:"happened"`
 }
 
@@ -138,7 +138,7 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 		if err != nil {
 			return err
 		}
-		if e := checkFieldKeys("fieldValues", form, in.FieldValues); e != nil {
+		if e := checkFieldValues("fieldValues", form, in.FieldValues); e != nil {
 			return e
 		}
 		now := l.now().UTC()
@@ -172,28 +172,6 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 		return nil
 	})
 	return out, err
-}
-
-// checkFieldKeys answers 422 naming field for keys the form does not have.
-func checkFieldKeys(field string, form domain.FormTemplate, values map[string]json.RawMessage) *Error {
-	keys := make([]string, 0, len(form.Fields))
-	for _, f := range form.Fields {
-		keys = append(keys, f.Key)
-	}
-	var errs []FieldError
-	for k := range values {
-		known := false
-		for _, f := range form.Fields {
-			known = known || f.Key == k
-		}
-		if !known {
-			errs = append(errs, FieldError{field + "." + k, fmt.Sprintf("%s.%s is not a field of form %s; its fields are %s.", field, k, form.ID, strings.Join(keys, ", "))})
-		}
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
-	}
-	return nil
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -235,7 +213,7 @@ func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormRe
 		if err != nil {
 			return err
 		}
-		if e := checkFieldKeys("answers", form, in.Answers); e != nil {
+		if e := checkFieldValues("answers", form, in.Answers); e != nil {
 			return e
 		}
 		answers, err := json.Marshal(in.Answers)

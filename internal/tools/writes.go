@@ -60,7 +60,7 @@ func writes() []spec {
 				"dueAt":          "When the answers are due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date.",
 				"prompt":         "A short note shown to the trainee with the form, at most 500 characters.",
 				"notify":         "Omit (recommended) to let the studio announce the form to the trainee once, within the hour; false never announces it; true announces it now.",
-				"fieldValues":    "Answers to fill in ahead, keyed by the form field's key (see list_forms).",
+				"fieldValues":    "Answers to fill in ahead, keyed by the form field's key (see list_forms); each must fit its field's type: text a string, number a number, date YYYY-MM-DD, choice one of the field's options, scale a whole number from 1 to 10.",
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
