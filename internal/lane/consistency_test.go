@@ -50,6 +50,7 @@ func TestProfileAgreesWithItsRecords(t *testing.T) {
 			t.Errorf("after update weightKg 79.9: profile %v, latest weigh-in %v", p, l)
 		}
 		e.fails(422, "VALIDATION", e.call(k, "PATCH", tp, map[string]any{"weightKg": nil}))
+		e.fails(422, "VALIDATION", e.call(k, "PATCH", tp, map[string]any{"startedOn": nil}))
 
 		var created domain.Trainee
 		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "Tal", "lastName": "Bar", "phone": "054-888-0001", "weightKg": 66.2})).into(t, &created)

@@ -67,7 +67,7 @@ type createTraineeInput struct {
 	Phone     string  `json:"phone" jsonschema:"Mobile phone in any usual form; numbers without a country code are read in the studio's region." lane:"minLength=1,maxLength=40"`
 	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
 	profile
-	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start now (an id from list_plans)." lane:"maxLength=100"`
+	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start with the trainee, on startedOn (an id from list_plans)." lane:"maxLength=100"`
 	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today (UTC) when omitted, and the answer shows the day." lane:"format=date" when:"start"`
 	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
 	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
@@ -78,7 +78,7 @@ type updateTraineeInput struct {
 	LastName  *string `json:"lastName,omitempty" jsonschema:"Last name." lane:"minLength=1,maxLength=100,null=false"`
 	Phone     *string `json:"phone,omitempty" jsonschema:"Mobile phone in any usual form." lane:"minLength=1,maxLength=40,null=false"`
 	Status    *string `json:"status,omitempty" jsonschema:"active, paused or archived." lane:"enum=active|paused|archived,null=false"`
-	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started." lane:"format=date" when:"start"`
+	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started; every trainee has one, so it cannot be cleared." lane:"format=date,null=false" when:"start"`
 	profile
 }
 
