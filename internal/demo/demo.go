@@ -198,15 +198,21 @@ func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i in
 		email := fmt.Sprintf("trainee%02d@mail.example", i+1)
 		t.Email = &email
 	}
-	if err := ss.CreateTrainee(ctx, &t); err != nil {
-		return fmt.Errorf("trainee %s %s: %w", t.FirstName, t.LastName, err)
-	}
-
-	// A weigh-in about every ten days since the start, drifting toward the goal.
+	// A weigh-in about every ten days since the start, drifting toward the
+	// goal; the profile's weight is the latest of them, as the lane keeps it.
+	var weighIns []domain.Weight
 	w := weight + 3
 	for d := startedDaysAgo; d >= 0; d -= 7 + rnd.IntN(7) {
 		w += -0.4 + rnd.Float64()*0.6
-		entry := domain.Weight{TraineeID: t.ID, WeightKg: round1(w), RecordedAt: now.AddDate(0, 0, -d).Add(-time.Duration(rnd.IntN(12)) * time.Hour)}
+		weighIns = append(weighIns, domain.Weight{WeightKg: round1(w), RecordedAt: now.AddDate(0, 0, -d).Add(-time.Duration(rnd.IntN(12)) * time.Hour)})
+	}
+	latest := weighIns[len(weighIns)-1].WeightKg
+	t.WeightKg = &latest
+	if err := ss.CreateTrainee(ctx, &t); err != nil {
+		return fmt.Errorf("trainee %s %s: %w", t.FirstName, t.LastName, err)
+	}
+	for _, entry := range weighIns {
+		entry.TraineeID = t.ID
 		if err := ss.CreateWeight(ctx, &entry); err != nil {
 			return fmt.Errorf("weight of %s: %w", t.ID, err)
 		}

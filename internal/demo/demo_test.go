@@ -150,6 +150,14 @@ func TestSeedContents(t *testing.T) {
 		t.Errorf("the longest weight history covers %v, want months", longest)
 	}
 
+	// Each profile's weight is its latest weigh-in, as the lane keeps it.
+	for _, tr := range trainees.Items {
+		w, _ := ss.ListWeights(ctx, tr.ID, store.Page{Limit: 1})
+		if len(w.Items) == 0 || tr.WeightKg == nil || *tr.WeightKg != w.Items[0].WeightKg {
+			t.Errorf("trainee %s: profile weight %v, latest weigh-in %+v", tr.ID, tr.WeightKg, w.Items)
+		}
+	}
+
 	var live int
 	today := time.Now().UTC().Format(time.DateOnly)
 	for _, tr := range trainees.Items {

@@ -33,7 +33,7 @@ type createProgramTemplateInput struct {
 type formFieldInput struct {
 	Key      string   `json:"key" jsonschema:"Stable key of the answer." lane:"minLength=1,maxLength=100"`
 	Label    string   `json:"label" jsonschema:"The question." lane:"minLength=1,maxLength=500"`
-	Type     string   `json:"type" jsonschema:"The kind of answer." lane:"enum=text|number|date|choice|scale"`
+	Type     string   `json:"type" jsonschema:"The kind of answer: text (a string), number, date (YYYY-MM-DD), choice (one of options) or scale (a whole number from 1 to 10)." lane:"enum=text|number|date|choice|scale"`
 	Required bool     `json:"required,omitempty" jsonschema:"Whether an answer is required."`
 	Options  []string `json:"options,omitempty" jsonschema:"The choices of a choice field." lane:"minLength=1,maxLength=200,maxItems=50"`
 }

@@ -13,29 +13,29 @@ import (
 
 type assignProgramInput struct {
 	TemplateID      string  `json:"templateId" jsonschema:"The program template (an id from list_program_templates)." lane:"minLength=1,maxLength=100"`
-	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date"`
+	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date" when:"start"`
 	Notify          *bool   `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
 	ReplaceExisting *bool   `json:"replaceExisting,omitempty" jsonschema:"true marks the trainee's current programs replaced; false or omitted keeps them beside the new one."`
 }
 
 type assignFormInput struct {
 	FormTemplateID string                     `json:"formTemplateId" jsonschema:"The form to send (an id from list_forms)." lane:"minLength=1,maxLength=100"`
-	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due."`
+	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due." when:"ahead"`
 	Prompt         *string                    `json:"prompt,omitempty" jsonschema:"A note shown with the form." lane:"maxLength=500"`
 	Notify         *bool                      `json:"notify,omitempty" jsonschema:"true announces the form now; false never; omitted lets the periodic announcer tell the trainee once within the hour."`
-	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key."`
+	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
 }
 
 type logWeightInput struct {
-	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500." lane:"gt=0,max=500"`
-	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted."`
+	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"gt=0,max=500"`
+	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 }
 
 type formResponseInput struct {
 	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (an id from list_forms); taken from the assignment when assignmentId is given." lane:"maxLength=100"`
 	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
-	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key."`
-	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted."`
+	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
+	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted." when:"happened"`
 }
 
 type messageInput struct {
@@ -138,7 +138,7 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 		if err != nil {
 			return err
 		}
-		if e := checkFieldKeys("fieldValues", form, in.FieldValues); e != nil {
+		if e := checkFieldValues("fieldValues", form, in.FieldValues); e != nil {
 			return e
 		}
 		now := l.now().UTC()
@@ -172,28 +172,6 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 		return nil
 	})
 	return out, err
-}
-
-// checkFieldKeys answers 422 naming field for keys the form does not have.
-func checkFieldKeys(field string, form domain.FormTemplate, values map[string]json.RawMessage) *Error {
-	keys := make([]string, 0, len(form.Fields))
-	for _, f := range form.Fields {
-		keys = append(keys, f.Key)
-	}
-	var errs []FieldError
-	for k := range values {
-		known := false
-		for _, f := range form.Fields {
-			known = known || f.Key == k
-		}
-		if !known {
-			errs = append(errs, FieldError{field + "." + k, fmt.Sprintf("%s.%s is not a field of form %s; its fields are %s.", field, k, form.ID, strings.Join(keys, ", "))})
-		}
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
-	}
-	return nil
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -235,7 +213,7 @@ func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormRe
 		if err != nil {
 			return err
 		}
-		if e := checkFieldKeys("answers", form, in.Answers); e != nil {
+		if e := checkFieldValues("answers", form, in.Answers); e != nil {
 			return e
 		}
 		answers, err := json.Marshal(in.Answers)
@@ -271,9 +249,38 @@ func (l *Lane) logWeight(c *call, in *logWeightInput) (domain.Weight, error) {
 		if in.RecordedAt != nil {
 			out.RecordedAt = in.RecordedAt.UTC()
 		}
-		return ss.CreateWeight(c.ctx, &out)
+		if err := ss.CreateWeight(c.ctx, &out); err != nil {
+			return err
+		}
+		return c.syncProfileWeight(ss, t)
 	})
 	return out, err
+}
+
+// syncProfileWeight makes the profile's weightKg the trainee's latest
+// weigh-in (by recordedAt), which is what it means everywhere.
+func (c *call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
+	latest, err := ss.ListWeights(c.ctx, t.ID, store.Page{Limit: 1})
+	if err != nil || len(latest.Items) == 0 {
+		return err
+	}
+	w := latest.Items[0].WeightKg
+	if t.WeightKg != nil && *t.WeightKg == w {
+		return nil
+	}
+	t.WeightKg = &w
+	t.UpdatedAt = c.l.now().UTC()
+	return ss.UpdateTrainee(c.ctx, &t)
+}
+
+// recordProfileWeight logs the weight a create or update set on the
+// profile as a weigh-in dated now, so the profile and the weigh-ins agree.
+func (c *call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *float64) error {
+	if kg == nil {
+		return nil
+	}
+	now := c.l.now().UTC()
+	return ss.CreateWeight(c.ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now})
 }
 
 // queueForTrainee writes the outbox row that is the whole point of the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -32,6 +33,8 @@ type route struct {
 	idKind ids.Kind // the kind of the {id} wildcard, if any
 	status int      // success status
 	input  *inputSchema
+	refs   []refField  // the input's fields that name rows, checked before the handler
+	dates  []dateField // the input's date fields with a plausible range (when tags)
 	output *jsonschema.Schema
 	handle func(c *call) (any, error)
 }
@@ -101,6 +104,10 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
+	refs := refFieldsOf(reflect.TypeFor[In]())
+	rt.refs = refs
+	dates := dateFieldsOf(reflect.TypeFor[In]())
+	rt.dates = dates
 	rt.handle = func(c *call) (any, error) {
 		if err := c.checkPathID(path); err != nil {
 			return nil, err
@@ -120,6 +127,12 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 				return nil, e
 			}
 			c.present = present
+		}
+		if e := c.checkDates(dates, in); e != nil {
+			return nil, e
+		}
+		if err := c.checkRefs(refs, in); err != nil {
+			return nil, err
 		}
 		return fn(c, in)
 	}

@@ -100,6 +100,9 @@ func inferSchema(t reflect.Type) (*jsonschema.Schema, error) {
 				return nil, fmt.Errorf("field %s: %w", name, err)
 			}
 		}
+		if rule, ok := f.Tag.Lookup("when"); ok {
+			ps.Description = describeWhen(ps.Description, rule)
+		}
 		base := baseType(f.Type)
 		if base == reflect.TypeFor[time.Time]() && ps.Format == "" {
 			ps.Format = "date-time"

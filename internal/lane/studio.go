@@ -59,21 +59,21 @@ type createTaskInput struct {
 	Title    string     `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
 	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns (an id from search_trainees)." lane:"maxLength=100"`
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
-	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due."`
+	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
 	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
 	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches)." lane:"maxLength=100"`
 }
 
 type updateTaskInput struct {
 	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil, sent now or already on the task." lane:"enum=open|done|snoozed,null=false"`
-	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task."`
+	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task." when:"ahead"`
 	Priority    *int       `json:"priority,omitempty" jsonschema:"0 (none) to 5 (most urgent)." lane:"min=0,max=5,null=false"`
 }
 
 type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
-	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100"`
-	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100"`
+	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
+	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
 	pageQuery
 }
 

@@ -18,20 +18,43 @@ import (
 type searchTraineesQuery struct {
 	Q            string     `json:"q,omitempty" jsonschema:"Part of a name, phone number or email, case-insensitive." lane:"maxLength=200"`
 	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
-	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100"`
-	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100"`
+	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
+	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100" ref:"tagName"`
 	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
 	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
+	View         string     `json:"view,omitempty" jsonschema:"compact (the default): each row is what picking a trainee takes; full: each row also carries the whole profile, as GET /trainees/{id} answers it." lane:"enum=compact|full"`
 	pageQuery
+}
+
+// traineeRow is one row of a trainee search: what a caller needs to pick a
+// trainee, small enough that a page of 50 suits a model. The whole profile
+// is GET /trainees/{id}, or the row's profile with view=full (for
+// integrations syncing with updatedAfter).
+type traineeRow struct {
+	ID        string     `json:"id"`
+	FirstName string     `json:"firstName"`
+	LastName  string     `json:"lastName"`
+	Phone     string     `json:"phone"`
+	Status    string     `json:"status"`
+	Tags      []string   `json:"tags"`
+	Coaches   []coachRef `json:"coaches" jsonschema:"The trainee's coaches, by id and name."`
+	WeightKg  *float64   `json:"weightKg" jsonschema:"The latest weigh-in in kilograms; null when there is none."`
+	// Profile is the whole profile, with view=full only.
+	Profile *domain.Trainee `json:"profile,omitempty" jsonschema:"The whole profile; only with view=full."`
+}
+
+type coachRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // profile is what a trainee create and update share.
 type profile struct {
 	Email     *string  `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
-	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date"`
+	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date" when:"birth"`
 	Gender    *string  `json:"gender,omitempty" jsonschema:"Gender." lane:"enum=female|male|other"`
 	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres." lane:"gt=0,max=300"`
-	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms." lane:"gt=0,max=500"`
+	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms, recorded as a weigh-in dated now. The profile's weightKg is always the latest weigh-in." lane:"gt=0,max=500,null=false"`
 	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
 	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
@@ -44,8 +67,8 @@ type createTraineeInput struct {
 	Phone     string  `json:"phone" jsonschema:"Mobile phone in any usual form; numbers without a country code are read in the studio's region." lane:"minLength=1,maxLength=40"`
 	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
 	profile
-	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start now (an id from list_plans)." lane:"maxLength=100"`
-	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today when omitted." lane:"format=date"`
+	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start with the trainee, on startedOn (an id from list_plans)." lane:"maxLength=100"`
+	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today (UTC) when omitted, and the answer shows the day." lane:"format=date" when:"start"`
 	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
 	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
 }
@@ -55,7 +78,7 @@ type updateTraineeInput struct {
 	LastName  *string `json:"lastName,omitempty" jsonschema:"Last name." lane:"minLength=1,maxLength=100,null=false"`
 	Phone     *string `json:"phone,omitempty" jsonschema:"Mobile phone in any usual form." lane:"minLength=1,maxLength=40,null=false"`
 	Status    *string `json:"status,omitempty" jsonschema:"active, paused or archived." lane:"enum=active|paused|archived,null=false"`
-	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started." lane:"format=date"`
+	StartedOn *string `json:"startedOn,omitempty" jsonschema:"The day the trainee started; every trainee has one, so it cannot be cleared." lane:"format=date,null=false" when:"start"`
 	profile
 }
 
@@ -73,7 +96,7 @@ type deleted struct {
 const byPhonePath = "/trainees/by-phone/{phone}"
 
 func (l *Lane) traineeRoutes() {
-	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging.", l.searchTrainees, tool("search_trainees"))
+	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, tool("search_trainees"))
 	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
 	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
 		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
@@ -92,7 +115,7 @@ func (l *Lane) traineeRoutes() {
 	}, admin(), idOf(ids.Trainee))
 }
 
-func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Trainee], error) {
+func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[traineeRow], error) {
 	f := store.TraineeFilter{
 		Q:            strings.TrimSpace(q.Q),
 		Status:       q.Status,
@@ -102,11 +125,49 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Tr
 		UpdatedAfter: q.UpdatedAfter,
 		Page:         q.page(),
 	}
-	res, err := c.studio().SearchTrainees(c.ctx, f)
+	ss := c.studio()
+	res, err := ss.SearchTrainees(c.ctx, f)
 	if err != nil {
-		return listOf[domain.Trainee]{}, err
+		return listOf[traineeRow]{}, err
 	}
-	return pageOf(res, f.Page), nil
+	names, err := coachNames(c, ss, res.Items)
+	if err != nil {
+		return listOf[traineeRow]{}, err
+	}
+	rows := store.List[traineeRow]{Items: make([]traineeRow, len(res.Items)), Total: res.Total}
+	for i, t := range res.Items {
+		r := traineeRow{ID: t.ID, FirstName: t.FirstName, LastName: t.LastName, Phone: t.Phone, Status: t.Status,
+			Tags: t.Tags, Coaches: make([]coachRef, 0, len(t.CoachIDs)), WeightKg: t.WeightKg}
+		if r.Tags == nil {
+			r.Tags = []string{}
+		}
+		for _, id := range t.CoachIDs {
+			r.Coaches = append(r.Coaches, coachRef{ID: id, Name: names[id]})
+		}
+		if q.View == "full" {
+			r.Profile = &res.Items[i]
+		}
+		rows.Items[i] = r
+	}
+	return pageOf(rows, f.Page), nil
+}
+
+// coachNames maps the coach ids of the trainees to the coaches' names.
+func coachNames(c *call, ss store.StudioStore, ts []domain.Trainee) (map[string]string, error) {
+	names := map[string]string{}
+	for _, t := range ts {
+		for _, id := range t.CoachIDs {
+			if _, seen := names[id]; seen {
+				continue
+			}
+			co, err := ss.GetCoach(c.ctx, id)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			names[id] = co.Name
+		}
+	}
+	return names, nil
 }
 
 func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
@@ -184,6 +245,10 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		UpdatedAt: now,
 	}
 	in.profile.apply(&t)
+	if t.StartedOn == nil {
+		today := l.today()
+		t.StartedOn = &today
+	}
 	if in.Status != nil {
 		t.Status = *in.Status
 	}
@@ -208,13 +273,11 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		if err := ss.CreateTrainee(c.ctx, &t); err != nil {
 			return err
 		}
+		if err := c.recordProfileWeight(ss, t.ID, t.WeightKg); err != nil {
+			return err
+		}
 		if in.ProductID != nil {
-			start := in.StartedOn
-			if start == nil {
-				today := l.today()
-				start = &today
-			}
-			sub, err := c.startSubscription(ss, t.ID, product, planTerms{StartedOn: start})
+			sub, err := c.startSubscription(ss, t.ID, product, planTerms{StartedOn: t.StartedOn})
 			if err != nil {
 				return err
 			}
@@ -319,6 +382,14 @@ func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, e
 		t.UpdatedAt = l.now().UTC()
 		if err := ss.UpdateTrainee(c.ctx, &t); err != nil {
 			return err
+		}
+		if c.has("weightKg") {
+			if err := c.recordProfileWeight(ss, t.ID, in.WeightKg); err != nil {
+				return err
+			}
+			if err := c.syncProfileWeight(ss, t); err != nil {
+				return err
+			}
 		}
 		out, err = ss.GetTrainee(c.ctx, t.ID)
 		return err

@@ -185,10 +185,16 @@ func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
 	}
 	for name, p := range in.Properties {
 		withoutNull(p)
+		// The lane ends a dated field's description with its plausible
+		// range ("Must be …"); a description written here keeps it.
+		_, rangeSays, hasRange := strings.Cut(p.Description, " Must be ")
 		if d, ok := s.args[name]; ok {
 			p.Description = d
 		} else if d, ok := argDescriptions[name]; ok {
 			p.Description = d
+		}
+		if hasRange && !strings.Contains(p.Description, "Must be ") {
+			p.Description += " Must be " + rangeSays
 		}
 	}
 	for name := range s.args {

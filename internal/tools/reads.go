@@ -12,7 +12,7 @@ var argDescriptions = map[string]string{
 	"birthDate": "Date of birth, YYYY-MM-DD.",
 	"gender":    "Gender: female, male or other.",
 	"heightCm":  "Height in centimetres, above 0 and at most 300.",
-	"weightKg":  "Current body weight in kilograms, above 0 and at most 500. To record a weigh-in with a date, use log_weight.",
+	"weightKg":  "Current body weight in kilograms, above 0 and at most 500; it is recorded as a weigh-in dated now (the profile's weightKg is always the latest weigh-in). To record a weigh-in with another date, use log_weight.",
 	"goal":      "The trainee's goal in the coach's words (for example: lose 5 kg before the summer).",
 	"stepsGoal": "Daily steps goal, 0 to 100000.",
 	"tags":      "Tag names, from list_tags; a new name creates the tag.",
@@ -24,7 +24,8 @@ func reads() []spec {
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
 			description: "Find trainees of the studio by name, phone or email, and filter by status, coach, tag or date. " +
 				"Use it to get a trainee's id (trn_…) before any tool that needs traineeId. " +
-				"Answers {items, total, nextOffset}; items are trainee profiles.",
+				"Answers {items, total, nextOffset}; each item is a compact row (id, firstName, lastName, phone, status, tags, coaches with names, weightKg: the latest weigh-in). " +
+				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
 				"q":            "Text to find in the trainee's name (first, last or both), phone digits or email. Case-insensitive; a part of a name is enough.",
 				"status":       "Only trainees with this status: active, paused or archived. Omit for all.",
@@ -32,6 +33,7 @@ func reads() []spec {
 				"tag":          "Only trainees carrying this tag name, from list_tags.",
 				"createdAfter": "Only trainees created after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
 				"updatedAfter": "Only trainees whose profile changed after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
+				"view":         "Omit for compact rows (recommended). full adds each trainee's whole profile under profile, which makes the answer several times larger; for one trainee use get_trainee instead.",
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
@@ -42,7 +44,7 @@ func reads() []spec {
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
-			description: "Read one trainee's full profile: contact details, birth date, gender, height, weight, goal, steps goal, status, tags, coaches and start date."},
+			description: "Read one trainee's full profile: contact details, birth date, gender, height, weight (the latest weigh-in), goal, steps goal, status, tags, coaches and start date."},
 
 		{name: "list_trainee_programs", title: "List a trainee's programs", readOnly: true, route: "GET /trainees/{id}/programs", pathArg: "traineeId",
 			description: "List the training programs assigned to a trainee, with their start date and status (active, or replaced by a later program)."},

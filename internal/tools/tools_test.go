@@ -189,7 +189,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[` + strings.Repeat(`"t",`, 50) + `"t"]}`, "tags must be a list of at most 50"},
 		{"create_trainee", `{"firstName":"` + strings.Repeat("f", 101) + `","lastName":"B","phone":"1"}`, "firstName must be a string of 1 to 100 characters"},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
-		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, limit, offset)"},
+		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, view, limit, offset)"},
 		{"get_trainee", `{}`, "traineeId is required; it must be a string of 1 to 100 characters. The trainee's id (trn_…), from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string of 1 to 100 characters"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},

@@ -14,7 +14,7 @@ func writes() []spec {
 				"phone":     "Mobile number in any usual form (+972 50 123 4567, 050-123-4567); local numbers are read in the studio's region. It must not belong to another trainee.",
 				"status":    "active (the default), paused or archived.",
 				"productId": "A plan to start for the trainee (prd_…), from list_plans. Omit to add the trainee without a plan.",
-				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today.",
+				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today (UTC); the answer shows the day.",
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
@@ -60,7 +60,7 @@ func writes() []spec {
 				"dueAt":          "When the answers are due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date.",
 				"prompt":         "A short note shown to the trainee with the form, at most 500 characters.",
 				"notify":         "Omit (recommended) to let the studio announce the form to the trainee once, within the hour; false never announces it; true announces it now.",
-				"fieldValues":    "Answers to fill in ahead, keyed by the form field's key (see list_forms).",
+				"fieldValues":    "Answers to fill in ahead, keyed by the form field's key (see list_forms); each must fit its field's type: text a string, number a number, date YYYY-MM-DD, choice one of the field's options, scale a whole number from 1 to 10.",
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
@@ -85,7 +85,7 @@ func writes() []spec {
 			}},
 
 		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights", pathArg: "traineeId",
-			description: "Record a trainee's weigh-in in kilograms, at a given time or now. Answers the new weight entry.",
+			description: "Record a trainee's weigh-in in kilograms, at a given time or now. The latest weigh-in (by recordedAt) is the weightKg get_trainee shows. Answers the new weight entry.",
 			args: map[string]string{
 				"weightKg":   "The weight in kilograms, above 0 and at most 500.",
 				"recordedAt": "When the trainee weighed in, an RFC 3339 instant (2026-03-01T07:30:00Z). Omit for now.",

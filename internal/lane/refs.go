@@ -1,0 +1,124 @@
+package lane
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/schema"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// A request field that names something of the studio carries a ref tag,
+// ref:"trainee", ref:"coach" or ref:"tagName". Every route checks its ref
+// fields once the request is decoded, before the handler runs, so a filter
+// with an id that names nothing answers the not-found sentence instead of
+// an empty list a model would read as "none".
+type refField struct {
+	index []int
+	name  string // the wire name
+	check refCheck
+}
+
+type refCheck func(c *call, value string) error
+
+// refChecks are the checks a ref tag may name.
+var refChecks = map[string]refCheck{
+	"trainee": func(c *call, v string) error {
+		_, err := lookup(c.ctx, ids.Trainee, v, c.studio().GetTrainee)
+		return err
+	},
+	"coach": func(c *call, v string) error {
+		_, err := lookup(c.ctx, ids.Coach, v, c.studio().GetCoach)
+		return err
+	},
+	"tagName": checkTagName,
+}
+
+// refFieldsOf lists the ref-tagged string fields of the struct type t; a
+// tag naming no check, or on a field that is not a string, panics at start.
+func refFieldsOf(t reflect.Type) []refField {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []refField
+	for _, f := range reflect.VisibleFields(t) {
+		kind, ok := f.Tag.Lookup("ref")
+		if !ok {
+			continue
+		}
+		check := refChecks[kind]
+		if check == nil || baseType(f.Type).Kind() != reflect.String {
+			panic(fmt.Sprintf("lane: field %s of %v: ref %q needs a string field and one of the known checks", f.Name, t, kind))
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, refField{index: f.Index, name: name, check: check})
+	}
+	return out
+}
+
+// checkRefs runs the checks of the ref fields in (a pointer to the request
+// struct) that carry a value.
+func (c *call) checkRefs(refs []refField, in any) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	v := reflect.ValueOf(in).Elem()
+	for _, r := range refs {
+		f := v.FieldByIndex(r.index)
+		if f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				continue
+			}
+			f = f.Elem()
+		}
+		if s := f.String(); s != "" {
+			if err := r.check(c, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxTagsNamed bounds how many of the studio's tags an unknown-tag answer lists.
+const maxTagsNamed = 30
+
+// checkTagName answers 404 for a tag name the studio does not have, naming
+// the tags it has.
+func checkTagName(c *call, name string) error {
+	tags, err := c.studio().ListTags(c.ctx, store.Page{Limit: maxTagsNamed + 1})
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(tags.Items))
+	for _, t := range tags.Items {
+		if t.Name == name {
+			return nil
+		}
+		names = append(names, t.Name)
+	}
+	if tags.Total > len(tags.Items) {
+		// More tags than listed: look the name up among all of them.
+		all, err := c.studio().ListTags(c.ctx, store.Page{Limit: tags.Total})
+		if err != nil {
+			return err
+		}
+		for _, t := range all.Items {
+			if t.Name == name {
+				return nil
+			}
+		}
+	}
+	msg := fmt.Sprintf("This studio has no tag named %q, and it has no tags yet; omit tag, or give trainees tags with update_trainee.", schema.Truncate(name, 50))
+	if len(names) > 0 {
+		shown := names[:min(len(names), maxTagsNamed)]
+		more := ""
+		if tags.Total > len(shown) {
+			more = fmt.Sprintf(" and %d more (list_tags)", tags.Total-len(shown))
+		}
+		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", schema.Truncate(name, 50), strings.Join(shown, ", "), more)
+	}
+	return &Error{Status: 404, Code: CodeNotFound, Message: msg}
+}
