@@ -48,7 +48,7 @@ func (s *studioStore) CreateFormTemplate(ctx context.Context, f *domain.FormTemp
 		f.ID = ids.New(ids.FormTemplate)
 	}
 	if f.CreatedAt.IsZero() {
-		f.CreatedAt = now()
+		f.CreatedAt = s.now()
 	}
 	if f.Fields == nil {
 		f.Fields = []domain.FormField{}
@@ -90,7 +90,7 @@ func (s *studioStore) CreateFormAssignment(ctx context.Context, a *domain.FormAs
 		a.Status = "pending"
 	}
 	if a.CreatedAt.IsZero() {
-		a.CreatedAt = now()
+		a.CreatedAt = s.now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", a.TraineeID); err != nil {
@@ -119,7 +119,7 @@ func (s *studioStore) CreateFormResponse(ctx context.Context, r *domain.FormResp
 		r.ID = ids.New(ids.FormResponse)
 	}
 	if r.SubmittedAt.IsZero() {
-		r.SubmittedAt = now()
+		r.SubmittedAt = s.now()
 	}
 	if len(r.Answers) == 0 {
 		r.Answers = json.RawMessage(`{}`)
@@ -183,7 +183,7 @@ func (s *studioStore) CreateWeight(ctx context.Context, w *domain.Weight) error 
 		w.ID = ids.New(ids.Weight)
 	}
 	if w.CreatedAt.IsZero() {
-		w.CreatedAt = now()
+		w.CreatedAt = s.now()
 	}
 	if w.RecordedAt.IsZero() {
 		w.RecordedAt = w.CreatedAt
@@ -268,7 +268,7 @@ func (s *studioStore) CreateTask(ctx context.Context, t *domain.Task) error {
 		t.Source = domain.SourceAPI
 	}
 	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
+		t.CreatedAt = s.now()
 	}
 	t.UpdatedAt = t.CreatedAt
 	return s.atomic(ctx, func(q querier) error {
@@ -282,9 +282,12 @@ func (s *studioStore) CreateTask(ctx context.Context, t *domain.Task) error {
 	})
 }
 
-// UpdateTask writes every mutable field of t and sets UpdatedAt.
+// UpdateTask writes every mutable field of t, UpdatedAt the store's clock
+// when the caller left it zero.
 func (s *studioStore) UpdateTask(ctx context.Context, t *domain.Task) error {
-	t.UpdatedAt = now()
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = s.now()
+	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.taskRefs(ctx, q, t); err != nil {
 			return err
@@ -303,7 +306,7 @@ func (s *studioStore) AddNotification(ctx context.Context, n *domain.Notificatio
 		n.ID = ids.New(ids.Notification)
 	}
 	if n.CreatedAt.IsZero() {
-		n.CreatedAt = now()
+		n.CreatedAt = s.now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", n.TraineeID); err != nil {

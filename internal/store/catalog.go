@@ -88,7 +88,7 @@ func (s *studioStore) CreateCoach(ctx context.Context, c *domain.Coach) error {
 		c.ID = ids.New(ids.Coach)
 	}
 	if c.CreatedAt.IsZero() {
-		c.CreatedAt = now()
+		c.CreatedAt = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, phone_key, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, s.studioID, c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
@@ -140,7 +140,7 @@ func (s *studioStore) CreateTag(ctx context.Context, t *domain.Tag) error {
 		t.ID = ids.New(ids.Tag)
 	}
 	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
+		t.CreatedAt = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)`, t.ID, s.studioID, t.Name, ms(t.CreatedAt))
 	if isUniqueViolation(err) {
@@ -189,7 +189,7 @@ func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) erro
 		p.ID = ids.New(ids.Product)
 	}
 	if p.CreatedAt.IsZero() {
-		p.CreatedAt = now()
+		p.CreatedAt = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO products (id, studio_id, name, price, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, s.studioID, p.Name, p.Price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
@@ -255,7 +255,7 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		b.Status = "active"
 	}
 	if b.CreatedAt.IsZero() {
-		b.CreatedAt = now()
+		b.CreatedAt = s.now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", b.TraineeID); err != nil {
@@ -314,7 +314,7 @@ func (s *studioStore) CreateProgramTemplate(ctx context.Context, m *domain.Progr
 		m.ID = ids.New(ids.ProgramTemplate)
 	}
 	if m.CreatedAt.IsZero() {
-		m.CreatedAt = now()
+		m.CreatedAt = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO program_templates (id, studio_id, name, description, weeks, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		m.ID, s.studioID, m.Name, m.Description, m.Weeks, ms(m.CreatedAt))
@@ -354,7 +354,7 @@ func (s *studioStore) CreateProgram(ctx context.Context, p *domain.Program) erro
 		p.Status = domain.ProgramActive
 	}
 	if p.CreatedAt.IsZero() {
-		p.CreatedAt = now()
+		p.CreatedAt = s.now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", p.TraineeID); err != nil {

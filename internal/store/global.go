@@ -51,7 +51,7 @@ func (s *sqlStore) CreateStudio(ctx context.Context, st *domain.Studio) error {
 		st.Tier = "free"
 	}
 	if st.CreatedAt.IsZero() {
-		st.CreatedAt = now()
+		st.CreatedAt = s.now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO studios (id, name, slug, region, tier, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		st.ID, st.Name, st.Slug, st.Region, st.Tier, rawOrNil(st.Settings), ms(st.CreatedAt))
@@ -138,7 +138,7 @@ func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
 		k.ID = ids.New(ids.APIKey)
 	}
 	if k.CreatedAt.IsZero() {
-		k.CreatedAt = now()
+		k.CreatedAt = s.now()
 	}
 	if len(k.Scopes) == 0 {
 		k.Scopes = slices.Clone(auth.DefaultKeyScopes)
@@ -279,7 +279,7 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 					e.ID = ids.New(ids.Audit)
 				}
 				if e.At.IsZero() {
-					e.At = now()
+					e.At = s.now()
 				}
 				if i > 0 {
 					query += ", "

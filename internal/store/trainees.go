@@ -336,7 +336,7 @@ func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) erro
 		t.Status = domain.TraineeActive
 	}
 	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
+		t.CreatedAt = s.now()
 	}
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = t.CreatedAt
@@ -435,7 +435,7 @@ func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Train
 		return err
 	}
 	if len(t.Tags) > 0 {
-		created := ms(now())
+		created := ms(s.now())
 		for _, name := range t.Tags {
 			if _, err := q.ExecContext(ctx, s.q(`INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (studio_id, name) DO NOTHING`), ids.New(ids.Tag), s.studioID, name, created); err != nil {
@@ -494,7 +494,9 @@ func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Train
 // UpdateTrainee writes every field of t, the tag and coach lists included
 // (the lane merges a PATCH onto the current trainee first).
 func (s *studioStore) UpdateTrainee(ctx context.Context, t *domain.Trainee) error {
-	t.UpdatedAt = now()
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = s.now()
+	}
 	t.Tags, t.CoachIDs = normalizeLinks(t.Tags), normalizeLinks(t.CoachIDs)
 	if t.Status == "" {
 		t.Status = domain.TraineeActive
