@@ -265,23 +265,13 @@ func (s *sqlStore) DueForms(ctx context.Context, createdBefore time.Time, limit 
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.query(ctx, `SELECT `+formAssignmentColumns+`, a.studio_id
+	return listAll(ctx, s, `SELECT `+formAssignmentColumns+`, a.studio_id
 		FROM form_assignments a JOIN form_templates f ON f.studio_id = a.studio_id AND f.id = a.form_template_id
 		WHERE a.notify IS NULL AND a.announced_at IS NULL AND a.created_at <= ?
-		ORDER BY a.created_at, a.id LIMIT ?`, ms(createdBefore), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []DueForm{}
-	for rows.Next() {
-		var d DueForm
-		if err := scanFormAssignment(rows, &d.Assignment, &d.StudioID); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		ORDER BY a.created_at, a.id LIMIT ?`, []any{ms(createdBefore), limit},
+		func(row scanner, d *DueForm, extra ...any) error {
+			return scanFormAssignment(row, &d.Assignment, append([]any{&d.StudioID}, extra...)...)
+		})
 }
 
 func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, at time.Time) (bool, error) {
@@ -306,12 +296,7 @@ func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, a
 }
 
 func (s *sqlStore) ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error) {
-	var r CoachRef
-	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+`, s.id, s.name
+	return getOne(ctx, s, "active coach", coachID, `SELECT `+coachColumns+`, s.id, s.name
 		FROM coaches c JOIN studios s ON s.id = c.studio_id
-		WHERE c.id = ? AND c.active = ?`, coachID, true), &r.Coach, &r.StudioID, &r.StudioName)
-	if err != nil {
-		return r, notFoundAs(notFound(err), "active coach", coachID)
-	}
-	return r, nil
+		WHERE c.id = ? AND c.active = ?`, []any{coachID, true}, scanCoachRef)
 }
