@@ -29,7 +29,8 @@ func StepClock() func() time.Time {
 	}
 }
 
-// FixedClock reads t until Set moves it.
+// FixedClock reads t until Set or Advance moves it; pass its Now as the
+// clock of a store, a lane or an agent.
 type FixedClock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -47,6 +48,12 @@ func (c *FixedClock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = t
+}
+
+func (c *FixedClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 // testClock: a store opened with a clock stamps that clock's time on the
@@ -92,7 +99,7 @@ func testClock(t *testing.T, open Opener) {
 
 	// Updates: a zero UpdatedAt is the store's clock, a set one is kept.
 	t1 := t0.Add(time.Hour)
-	clk.Set(t1)
+	clk.Advance(time.Hour)
 	tr.UpdatedAt = time.Time{}
 	tr.LastName = "Later"
 	must(t, "UpdateTrainee", ss.UpdateTrainee(ctx, &tr))
