@@ -165,14 +165,9 @@ func (s *studioStore) CreateWeight(ctx context.Context, w *domain.Weight) error 
 	if w.RecordedAt.IsZero() {
 		w.RecordedAt = w.CreatedAt
 	}
-	return s.atomic(ctx, func(q querier) error {
-		if err := s.mustExist(ctx, q, tableTrainees, "trainee", w.TraineeID); err != nil {
-			return err
-		}
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt))
-		return s.writeErr(err, "weight entry", w.ID)
-	})
+	return s.insertForTrainee(ctx, w.TraineeID, "weight entry", w.ID,
+		`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt))
 }
 
 // Tasks.
@@ -272,14 +267,9 @@ func (s *studioStore) UpdateTask(ctx context.Context, t *domain.Task) error {
 
 func (s *studioStore) AddNotification(ctx context.Context, n *domain.Notification) error {
 	s.fillNew(&n.ID, ids.Notification, &n.CreatedAt)
-	return s.atomic(ctx, func(q querier) error {
-		if err := s.mustExist(ctx, q, tableTrainees, "trainee", n.TraineeID); err != nil {
-			return err
-		}
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO notifications (id, studio_id, trainee_id, kind, source, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			n.ID, s.studioID, n.TraineeID, n.Kind, n.Source, rawOrNil(n.Payload), ms(n.CreatedAt))
-		return s.writeErr(err, "notification", n.ID)
-	})
+	return s.insertForTrainee(ctx, n.TraineeID, "notification", n.ID,
+		`INSERT INTO notifications (id, studio_id, trainee_id, kind, source, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		n.ID, s.studioID, n.TraineeID, n.Kind, n.Source, rawOrNil(n.Payload), ms(n.CreatedAt))
 }
 
 func (s *studioStore) ListNotifications(ctx context.Context, page Page) (List[domain.Notification], error) {

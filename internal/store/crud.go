@@ -81,3 +81,16 @@ func (s *sqlStore) fillNew(id *string, kind ids.Kind, created *time.Time) {
 		*created = s.now()
 	}
 }
+
+// insertForTrainee inserts one row a trainee owns, in one transaction with
+// the check that the trainee is this studio's; noun and id name the row in
+// a conflict.
+func (s *studioStore) insertForTrainee(ctx context.Context, traineeID, noun, id, insert string, args ...any) error {
+	return s.atomic(ctx, func(q querier) error {
+		if err := s.mustExist(ctx, q, tableTrainees, "trainee", traineeID); err != nil {
+			return err
+		}
+		_, err := q.ExecContext(ctx, s.q(insert), args...)
+		return s.writeErr(err, noun, id)
+	})
+}
