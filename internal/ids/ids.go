@@ -68,9 +68,12 @@ var enc = base32.NewEncoding(alphabet).WithPadding(base32.NoPadding)
 var encodedLen = enc.EncodedLen(16)
 
 // New returns a fresh id of the given kind.
-func New(k Kind) string {
+func New(k Kind) string { return newAt(k, time.Now()) }
+
+// newAt is New at the instant t.
+func newAt(k Kind, t time.Time) string {
 	var b [16]byte
-	ms := uint64(time.Now().UnixMilli())
+	ms := uint64(t.UnixMilli())
 	binary.BigEndian.PutUint64(b[:8], ms<<16)
 	_, _ = rand.Read(b[6:])
 	return string(k) + "_" + enc.EncodeToString(b[:])

@@ -40,11 +40,15 @@ func TestKindOfAndIs(t *testing.T) {
 func TestIdsSortByCreation(t *testing.T) {
 	// The first 9 characters after the prefix hold 45 of the 48 millisecond
 	// bits and nothing random, so a later id never sorts before an earlier one there.
-	a := New(Task)
-	time.Sleep(2 * time.Millisecond)
-	b := New(Task)
-	if b[:13] < a[:13] {
-		t.Errorf("later id %q sorts before earlier %q", b, a)
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, step := range []time.Duration{time.Millisecond, 2 * time.Millisecond, time.Second, 24 * time.Hour, 3 * 365 * 24 * time.Hour} {
+		for i := range 100 {
+			at := t0.Add(time.Duration(i) * 7919 * time.Millisecond)
+			a, b := newAt(Task, at), newAt(Task, at.Add(step))
+			if b[:13] < a[:13] || (step >= 8*time.Millisecond && b[:13] == a[:13]) {
+				t.Fatalf("an id %v later (%q) does not sort after the earlier %q", step, b, a)
+			}
+		}
 	}
 }
 

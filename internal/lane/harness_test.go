@@ -34,6 +34,7 @@ type env struct {
 
 type envOptions struct {
 	limiter ratelimit.Limiter
+	now     func() time.Time // the lane's clock; nil: time.Now
 }
 
 func newEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
@@ -43,7 +44,7 @@ func newEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
 		o = opts[0]
 	}
 	aw := audit.NewWriter(st, audit.Options{})
-	l := lane.New(lane.Options{Store: st, Audit: aw, Limiter: o.limiter})
+	l := lane.New(lane.Options{Store: st, Audit: aw, Limiter: o.limiter, Now: o.now})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

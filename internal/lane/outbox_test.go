@@ -12,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // Writes with notify false, or absent where absent means silent, leave the
@@ -19,7 +20,9 @@ import (
 // request's source.
 func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
+		// The lane's clock steps a millisecond between readings, so the
+		// newest row is unambiguous without sleeping.
+		e := newEnv(t, st, envOptions{now: storetest.StepClock()})
 		f := e.seed("outbox") // the seed itself notifies no one
 		k, tp := f.key, "/trainees/"+f.trainee.ID
 		if n := e.notifications(f.studio.ID); len(n) != 0 {
@@ -65,7 +68,6 @@ func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 		e.ok(201, e.call(k, "POST", tp+"/programs/assign", map[string]any{"templateId": f.template.ID, "notify": true}))
 		e.ok(201, e.call(k, "POST", tp+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": true}))
 		e.ok(201, e.call(k, "POST", tp+"/messages", map[string]any{"text": "See you Monday"}))
-		time.Sleep(5 * time.Millisecond) // instants are kept to the millisecond: make "newest" unambiguous
 		e.ok(201, e.call(k, "POST", tp+"/whatsapp-invite", nil))
 
 		var got []string
@@ -108,7 +110,9 @@ func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 // worker writes the outbox row.
 func TestFormAnnouncerUnderRiver(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
+		// The lane's clock steps a millisecond between readings, so the
+		// newest row is unambiguous without sleeping.
+		e := newEnv(t, st, envOptions{now: storetest.StepClock()})
 		f := e.seed("river")
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID}))
 

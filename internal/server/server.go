@@ -136,7 +136,12 @@ type Option func(*options)
 type options struct {
 	plugins  []Plugin
 	timeouts *Timeouts
+	clock    func() time.Time
 }
+
+// WithClock sets the clock of the store and the lane (time.Now when unset),
+// so rows and answers agree on the time.
+func WithClock(clock func() time.Time) Option { return func(o *options) { o.clock = clock } }
 
 // WithTimeouts replaces DefaultTimeouts (tests use short ones).
 func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t } }
@@ -159,7 +164,10 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		s.timeouts = *o.timeouts
 	}
 
-	st, err := store.Open(ctx, cfg.DatabaseURL, logger)
+	if o.clock == nil {
+		o.clock = time.Now
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, logger, store.WithClock(o.clock))
 	if err != nil {
 		return nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL or --database-url): %w", err)
 	}
@@ -216,7 +224,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		f(s.jobs)
 	}
 
-	s.lane = lane.New(lane.Options{Store: st, Authenticator: authn, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: authn, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)

@@ -284,7 +284,7 @@ func TestPluginsAreMountedAndLimited(t *testing.T) {
 func TestServeShutsDownGracefully(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.GCPercent = 321
-	started := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	var gcDuringServe atomic.Int64
 	slow := func(p *Parts) error {
 		p.Handle("GET /slow", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -292,7 +292,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 			debug.SetGCPercent(v)
 			gcDuringServe.Store(int64(v))
 			close(started)
-			time.Sleep(300 * time.Millisecond)
+			<-release // held until the shutdown has closed the port
 			_, _ = io.WriteString(w, "done")
 		}), false)
 		return nil
@@ -331,6 +331,19 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	go func() { slowDone <- call(t, "GET", url+"/slow", "") }()
 	<-started
 	cancel()
+	// The request stays in flight until the shutdown has begun: the port
+	// refuses new connections.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the port still accepts connections 30s after the context was cancelled")
+		}
+	}
+	close(release)
 
 	if a := <-slowDone; a.status != 200 || a.body != "done" {
 		t.Fatalf("the in-flight request was cut: %d %q", a.status, a.body)

@@ -14,11 +14,11 @@ import (
 
 const formTemplateColumns = `f.id, f.name, f.description, f.fields, f.created_at`
 
-func scanFormTemplate(row interface{ Scan(...any) error }, f *domain.FormTemplate) error {
+func scanFormTemplate(row scanner, f *domain.FormTemplate, extra ...any) error {
 	var desc sql.Null[string]
 	var fields string
 	var created int64
-	if err := row.Scan(&f.ID, &f.Name, &desc, &fields, &created); err != nil {
+	if err := row.Scan(append([]any{&f.ID, &f.Name, &desc, &fields, &created}, extra...)...); err != nil {
 		return err
 	}
 	f.Description, f.CreatedAt = valueOrNil(desc), fromMS(created)
@@ -33,23 +33,15 @@ func scanFormTemplate(row interface{ Scan(...any) error }, f *domain.FormTemplat
 
 func (s *studioStore) ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error) {
 	where, args := nameSearch(`f.studio_id = ?`, []any{s.studioID}, "f.name", search)
-	return listPage(ctx, s, formTemplateColumns, `FROM form_templates f`, where, `f.name, f.id`, args, page,
-		func(r *sql.Rows) (f domain.FormTemplate, err error) { err = scanFormTemplate(r, &f); return })
+	return listPage(ctx, s, formTemplateColumns, `FROM form_templates f`, where, `f.name, f.id`, args, page, scanFormTemplate)
 }
 
 func (s *studioStore) GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error) {
-	var f domain.FormTemplate
-	err := scanFormTemplate(s.queryRow(ctx, `SELECT `+formTemplateColumns+` FROM form_templates f WHERE f.studio_id = ? AND f.id = ?`, s.studioID, id), &f)
-	return f, notFoundAs(notFound(err), "form", id)
+	return getOne(ctx, s, "form", id, `SELECT `+formTemplateColumns+` FROM form_templates f WHERE f.studio_id = ? AND f.id = ?`, []any{s.studioID, id}, scanFormTemplate)
 }
 
 func (s *studioStore) CreateFormTemplate(ctx context.Context, f *domain.FormTemplate) error {
-	if f.ID == "" {
-		f.ID = ids.New(ids.FormTemplate)
-	}
-	if f.CreatedAt.IsZero() {
-		f.CreatedAt = now()
-	}
+	s.fillNew(&f.ID, ids.FormTemplate, &f.CreatedAt)
 	if f.Fields == nil {
 		f.Fields = []domain.FormField{}
 	}
@@ -64,7 +56,7 @@ func (s *studioStore) CreateFormTemplate(ctx context.Context, f *domain.FormTemp
 
 const formAssignmentColumns = `a.id, a.trainee_id, a.form_template_id, f.name, a.due_at, a.prompt, a.notify, a.field_values, a.status, a.announced_at, a.created_at`
 
-func scanFormAssignment(row interface{ Scan(...any) error }, a *domain.FormAssignment, extra ...any) error {
+func scanFormAssignment(row scanner, a *domain.FormAssignment, extra ...any) error {
 	var due, announced sql.NullInt64
 	var prompt, values sql.Null[string]
 	var notify sql.Null[bool]
@@ -83,14 +75,9 @@ func scanFormAssignment(row interface{ Scan(...any) error }, a *domain.FormAssig
 // CreateFormAssignment stores a with Status "pending" unless set; FormName
 // is filled from the template.
 func (s *studioStore) CreateFormAssignment(ctx context.Context, a *domain.FormAssignment) error {
-	if a.ID == "" {
-		a.ID = ids.New(ids.FormAssignment)
-	}
+	s.fillNew(&a.ID, ids.FormAssignment, &a.CreatedAt)
 	if a.Status == "" {
 		a.Status = "pending"
-	}
-	if a.CreatedAt.IsZero() {
-		a.CreatedAt = now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", a.TraineeID); err != nil {
@@ -107,20 +94,13 @@ func (s *studioStore) CreateFormAssignment(ctx context.Context, a *domain.FormAs
 }
 
 func (s *studioStore) GetFormAssignment(ctx context.Context, id string) (domain.FormAssignment, error) {
-	var a domain.FormAssignment
-	err := scanFormAssignment(s.queryRow(ctx, `SELECT `+formAssignmentColumns+`
+	return getOne(ctx, s, "form assignment", id, `SELECT `+formAssignmentColumns+`
 		FROM form_assignments a JOIN form_templates f ON f.studio_id = a.studio_id AND f.id = a.form_template_id
-		WHERE a.studio_id = ? AND a.id = ?`, s.studioID, id), &a)
-	return a, notFoundAs(notFound(err), "form assignment", id)
+		WHERE a.studio_id = ? AND a.id = ?`, []any{s.studioID, id}, scanFormAssignment)
 }
 
 func (s *studioStore) CreateFormResponse(ctx context.Context, r *domain.FormResponse) error {
-	if r.ID == "" {
-		r.ID = ids.New(ids.FormResponse)
-	}
-	if r.SubmittedAt.IsZero() {
-		r.SubmittedAt = now()
-	}
+	s.fillNew(&r.ID, ids.FormResponse, &r.SubmittedAt)
 	if len(r.Answers) == 0 {
 		r.Answers = json.RawMessage(`{}`)
 	}
@@ -151,15 +131,16 @@ func (s *studioStore) ListFormResponses(ctx context.Context, traineeID string, p
 	}
 	return listPage(ctx, s, `r.id, r.trainee_id, r.form_template_id, f.name, r.assignment_id, r.answers, r.submitted_at`,
 		`FROM form_responses r JOIN form_templates f ON f.studio_id = r.studio_id AND f.id = r.form_template_id`,
-		`r.studio_id = ? AND r.trainee_id = ?`, `r.submitted_at DESC, r.id DESC`, []any{s.studioID, traineeID}, page,
-		func(rows *sql.Rows) (r domain.FormResponse, err error) {
-			var assignment sql.Null[string]
-			var answers string
-			var submitted int64
-			err = rows.Scan(&r.ID, &r.TraineeID, &r.FormTemplateID, &r.FormName, &assignment, &answers, &submitted)
-			r.AssignmentID, r.Answers, r.SubmittedAt = valueOrNil(assignment), json.RawMessage(answers), fromMS(submitted)
-			return
-		})
+		`r.studio_id = ? AND r.trainee_id = ?`, `r.submitted_at DESC, r.id DESC`, []any{s.studioID, traineeID}, page, scanFormResponse)
+}
+
+func scanFormResponse(row scanner, r *domain.FormResponse, extra ...any) error {
+	var assignment sql.Null[string]
+	var answers string
+	var submitted int64
+	err := row.Scan(append([]any{&r.ID, &r.TraineeID, &r.FormTemplateID, &r.FormName, &assignment, &answers, &submitted}, extra...)...)
+	r.AssignmentID, r.Answers, r.SubmittedAt = valueOrNil(assignment), json.RawMessage(answers), fromMS(submitted)
+	return err
 }
 
 // Weights.
@@ -169,44 +150,35 @@ func (s *studioStore) ListWeights(ctx context.Context, traineeID string, page Pa
 		return List[domain.Weight]{}, err
 	}
 	return listPage(ctx, s, `w.id, w.trainee_id, w.weight_kg, w.recorded_at, w.created_at`, `FROM weights w`,
-		`w.studio_id = ? AND w.trainee_id = ?`, `w.recorded_at DESC, w.id DESC`, []any{s.studioID, traineeID}, page,
-		func(rows *sql.Rows) (w domain.Weight, err error) {
-			var recorded, created int64
-			err = rows.Scan(&w.ID, &w.TraineeID, &w.WeightKg, &recorded, &created)
-			w.RecordedAt, w.CreatedAt = fromMS(recorded), fromMS(created)
-			return
-		})
+		`w.studio_id = ? AND w.trainee_id = ?`, `w.recorded_at DESC, w.id DESC`, []any{s.studioID, traineeID}, page, scanWeight)
+}
+
+func scanWeight(row scanner, w *domain.Weight, extra ...any) error {
+	var recorded, created int64
+	err := row.Scan(append([]any{&w.ID, &w.TraineeID, &w.WeightKg, &recorded, &created}, extra...)...)
+	w.RecordedAt, w.CreatedAt = fromMS(recorded), fromMS(created)
+	return err
 }
 
 func (s *studioStore) CreateWeight(ctx context.Context, w *domain.Weight) error {
-	if w.ID == "" {
-		w.ID = ids.New(ids.Weight)
-	}
-	if w.CreatedAt.IsZero() {
-		w.CreatedAt = now()
-	}
+	s.fillNew(&w.ID, ids.Weight, &w.CreatedAt)
 	if w.RecordedAt.IsZero() {
 		w.RecordedAt = w.CreatedAt
 	}
-	return s.atomic(ctx, func(q querier) error {
-		if err := s.mustExist(ctx, q, tableTrainees, "trainee", w.TraineeID); err != nil {
-			return err
-		}
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt))
-		return s.writeErr(err, "weight entry", w.ID)
-	})
+	return s.insertForTrainee(ctx, w.TraineeID, "weight entry", w.ID,
+		`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt))
 }
 
 // Tasks.
 
 const taskColumns = `k.id, k.title, k.client_id, k.detail, k.due_at, k.priority, k.coach_id, k.status, k.snooze_until, k.source, k.created_at, k.updated_at`
 
-func scanTask(row interface{ Scan(...any) error }, t *domain.Task) error {
+func scanTask(row scanner, t *domain.Task, extra ...any) error {
 	var client, detail, coach sql.Null[string]
 	var due, snooze sql.NullInt64
 	var created, updated int64
-	if err := row.Scan(&t.ID, &t.Title, &client, &detail, &due, &t.Priority, &coach, &t.Status, &snooze, &t.Source, &created, &updated); err != nil {
+	if err := row.Scan(append([]any{&t.ID, &t.Title, &client, &detail, &due, &t.Priority, &coach, &t.Status, &snooze, &t.Source, &created, &updated}, extra...)...); err != nil {
 		return err
 	}
 	t.ClientID, t.Detail, t.CoachID = valueOrNil(client), valueOrNil(detail), valueOrNil(coach)
@@ -231,14 +203,11 @@ func (s *studioStore) ListTasks(ctx context.Context, f TaskFilter) (List[domain.
 		where = append(where, "k.coach_id = ?")
 		args = append(args, f.CoachID)
 	}
-	return listPage(ctx, s, taskColumns, `FROM tasks k`, strings.Join(where, " AND "), `k.created_at DESC, k.id DESC`, args, f.Page,
-		func(r *sql.Rows) (t domain.Task, err error) { err = scanTask(r, &t); return })
+	return listPage(ctx, s, taskColumns, `FROM tasks k`, strings.Join(where, " AND "), `k.created_at DESC, k.id DESC`, args, f.Page, scanTask)
 }
 
 func (s *studioStore) GetTask(ctx context.Context, id string) (domain.Task, error) {
-	var t domain.Task
-	err := scanTask(s.queryRow(ctx, `SELECT `+taskColumns+` FROM tasks k WHERE k.studio_id = ? AND k.id = ?`, s.studioID, id), &t)
-	return t, notFoundAs(notFound(err), "task", id)
+	return getOne(ctx, s, "task", id, `SELECT `+taskColumns+` FROM tasks k WHERE k.studio_id = ? AND k.id = ?`, []any{s.studioID, id}, scanTask)
 }
 
 // taskRefs checks that the trainee and coach a task names are this studio's.
@@ -258,17 +227,12 @@ func (s *studioStore) taskRefs(ctx context.Context, q querier, t *domain.Task) e
 
 // CreateTask stores t with Status "open" and Source "api" unless set.
 func (s *studioStore) CreateTask(ctx context.Context, t *domain.Task) error {
-	if t.ID == "" {
-		t.ID = ids.New(ids.Task)
-	}
+	s.fillNew(&t.ID, ids.Task, &t.CreatedAt)
 	if t.Status == "" {
 		t.Status = domain.TaskOpen
 	}
 	if t.Source == "" {
 		t.Source = domain.SourceAPI
-	}
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
 	}
 	t.UpdatedAt = t.CreatedAt
 	return s.atomic(ctx, func(q querier) error {
@@ -282,9 +246,12 @@ func (s *studioStore) CreateTask(ctx context.Context, t *domain.Task) error {
 	})
 }
 
-// UpdateTask writes every mutable field of t and sets UpdatedAt.
+// UpdateTask writes every mutable field of t, UpdatedAt the store's clock
+// when the caller left it zero.
 func (s *studioStore) UpdateTask(ctx context.Context, t *domain.Task) error {
-	t.UpdatedAt = now()
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = s.now()
+	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.taskRefs(ctx, q, t); err != nil {
 			return err
@@ -299,33 +266,24 @@ func (s *studioStore) UpdateTask(ctx context.Context, t *domain.Task) error {
 // Notifications (the outbox).
 
 func (s *studioStore) AddNotification(ctx context.Context, n *domain.Notification) error {
-	if n.ID == "" {
-		n.ID = ids.New(ids.Notification)
-	}
-	if n.CreatedAt.IsZero() {
-		n.CreatedAt = now()
-	}
-	return s.atomic(ctx, func(q querier) error {
-		if err := s.mustExist(ctx, q, tableTrainees, "trainee", n.TraineeID); err != nil {
-			return err
-		}
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO notifications (id, studio_id, trainee_id, kind, source, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			n.ID, s.studioID, n.TraineeID, n.Kind, n.Source, rawOrNil(n.Payload), ms(n.CreatedAt))
-		return s.writeErr(err, "notification", n.ID)
-	})
+	s.fillNew(&n.ID, ids.Notification, &n.CreatedAt)
+	return s.insertForTrainee(ctx, n.TraineeID, "notification", n.ID,
+		`INSERT INTO notifications (id, studio_id, trainee_id, kind, source, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		n.ID, s.studioID, n.TraineeID, n.Kind, n.Source, rawOrNil(n.Payload), ms(n.CreatedAt))
 }
 
 func (s *studioStore) ListNotifications(ctx context.Context, page Page) (List[domain.Notification], error) {
 	return listPage(ctx, s, `n.id, n.trainee_id, n.kind, n.source, n.payload, n.created_at`, `FROM notifications n`,
-		`n.studio_id = ?`, `n.created_at DESC, n.id DESC`, []any{s.studioID}, page,
-		func(r *sql.Rows) (n domain.Notification, err error) {
-			var payload sql.Null[string]
-			var created int64
-			err = r.Scan(&n.ID, &n.TraineeID, &n.Kind, &n.Source, &payload, &created)
-			if payload.V != "" {
-				n.Payload = json.RawMessage(payload.V)
-			}
-			n.CreatedAt = fromMS(created)
-			return
-		})
+		`n.studio_id = ?`, `n.created_at DESC, n.id DESC`, []any{s.studioID}, page, scanNotification)
+}
+
+func scanNotification(row scanner, n *domain.Notification, extra ...any) error {
+	var payload sql.Null[string]
+	var created int64
+	err := row.Scan(append([]any{&n.ID, &n.TraineeID, &n.Kind, &n.Source, &payload, &created}, extra...)...)
+	if payload.V != "" {
+		n.Payload = json.RawMessage(payload.V)
+	}
+	n.CreatedAt = fromMS(created)
+	return err
 }

@@ -152,23 +152,15 @@ type agentStore struct{ *sqlStore }
 func (s *sqlStore) Agent() AgentStore { return agentStore{s} }
 
 func (s agentStore) ActiveCoachesByPhone(ctx context.Context, phoneKey string) ([]CoachRef, error) {
-	rows, err := s.query(ctx, `SELECT `+coachColumns+`, s.id, s.name
+	return listAll(ctx, s, `SELECT `+coachColumns+`, s.id, s.name
 		FROM coaches c JOIN studios s ON s.id = c.studio_id
 		WHERE c.phone_key = ? AND c.active = ?
-		ORDER BY s.name, s.id, c.name, c.id`, phoneKey, true)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []CoachRef{}
-	for rows.Next() {
-		var r CoachRef
-		if err := scanCoach(rows, &r.Coach, &r.StudioID, &r.StudioName); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		ORDER BY s.name, s.id, c.name, c.id`, []any{phoneKey, true}, scanCoachRef)
+}
+
+// scanCoachRef reads coachColumns followed by the studio's id and name.
+func scanCoachRef(row scanner, r *CoachRef, extra ...any) error {
+	return scanCoach(row, &r.Coach, append([]any{&r.StudioID, &r.StudioName}, extra...)...)
 }
 
 func (s agentStore) TouchCoach(ctx context.Context, coachID string, at time.Time) error {

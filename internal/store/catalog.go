@@ -21,32 +21,6 @@ const (
 	tableFormAssignments  = "form_assignments"
 )
 
-// listPage runs a count and a page query sharing one FROM … WHERE clause
-// and its arguments; scan reads one row of columns.
-func listPage[T any](ctx context.Context, s *studioStore, columns, from, where, orderBy string, args []any, page Page, scan func(*sql.Rows) (T, error)) (List[T], error) {
-	out := List[T]{Items: []T{}}
-	if err := s.queryRow(ctx, `SELECT count(*) `+from+` WHERE `+where, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := pageArgs(page)
-	if out.Total == 0 || offset >= out.Total {
-		return out, nil
-	}
-	rows, err := s.query(ctx, `SELECT `+columns+` `+from+` WHERE `+where+` ORDER BY `+orderBy+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, v)
-	}
-	return out, rows.Err()
-}
-
 // nameSearch adds a case-insensitive substring match on name when search is set.
 func nameSearch(where string, args []any, column, search string) (string, []any) {
 	if search == "" {
@@ -59,7 +33,7 @@ func nameSearch(where string, args []any, column, search string) (string, []any)
 
 const coachColumns = `c.id, c.name, c.phone, c.email, c.active, c.last_active_at, c.created_at`
 
-func scanCoach(row interface{ Scan(...any) error }, c *domain.Coach, extra ...any) error {
+func scanCoach(row scanner, c *domain.Coach, extra ...any) error {
 	var phone, email sql.Null[string]
 	var lastActive sql.NullInt64
 	var created int64
@@ -73,23 +47,15 @@ func scanCoach(row interface{ Scan(...any) error }, c *domain.Coach, extra ...an
 }
 
 func (s *studioStore) ListCoaches(ctx context.Context, page Page) (List[domain.Coach], error) {
-	return listPage(ctx, s, coachColumns, `FROM coaches c`, `c.studio_id = ?`, `c.name, c.id`, []any{s.studioID}, page,
-		func(r *sql.Rows) (c domain.Coach, err error) { err = scanCoach(r, &c); return })
+	return listPage(ctx, s, coachColumns, `FROM coaches c`, `c.studio_id = ?`, `c.name, c.id`, []any{s.studioID}, page, scanCoach)
 }
 
 func (s *studioStore) GetCoach(ctx context.Context, id string) (domain.Coach, error) {
-	var c domain.Coach
-	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+` FROM coaches c WHERE c.studio_id = ? AND c.id = ?`, s.studioID, id), &c)
-	return c, notFoundAs(notFound(err), "coach", id)
+	return getOne(ctx, s, "coach", id, `SELECT `+coachColumns+` FROM coaches c WHERE c.studio_id = ? AND c.id = ?`, []any{s.studioID, id}, scanCoach)
 }
 
 func (s *studioStore) CreateCoach(ctx context.Context, c *domain.Coach) error {
-	if c.ID == "" {
-		c.ID = ids.New(ids.Coach)
-	}
-	if c.CreatedAt.IsZero() {
-		c.CreatedAt = now()
-	}
+	s.fillNew(&c.ID, ids.Coach, &c.CreatedAt)
 	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, phone_key, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, s.studioID, c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
 	return s.writeErr(err, "coach", c.ID)
@@ -126,22 +92,18 @@ func (s *studioStore) UpdateCoach(ctx context.Context, c *domain.Coach) error {
 // Tags.
 
 func (s *studioStore) ListTags(ctx context.Context, page Page) (List[domain.Tag], error) {
-	return listPage(ctx, s, `g.id, g.name, g.created_at`, `FROM tags g`, `g.studio_id = ?`, `g.name, g.id`, []any{s.studioID}, page,
-		func(r *sql.Rows) (t domain.Tag, err error) {
-			var created int64
-			err = r.Scan(&t.ID, &t.Name, &created)
-			t.CreatedAt = fromMS(created)
-			return
-		})
+	return listPage(ctx, s, `g.id, g.name, g.created_at`, `FROM tags g`, `g.studio_id = ?`, `g.name, g.id`, []any{s.studioID}, page, scanTag)
+}
+
+func scanTag(row scanner, t *domain.Tag, extra ...any) error {
+	var created int64
+	err := row.Scan(append([]any{&t.ID, &t.Name, &created}, extra...)...)
+	t.CreatedAt = fromMS(created)
+	return err
 }
 
 func (s *studioStore) CreateTag(ctx context.Context, t *domain.Tag) error {
-	if t.ID == "" {
-		t.ID = ids.New(ids.Tag)
-	}
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
-	}
+	s.fillNew(&t.ID, ids.Tag, &t.CreatedAt)
 	_, err := s.exec(ctx, `INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)`, t.ID, s.studioID, t.Name, ms(t.CreatedAt))
 	if isUniqueViolation(err) {
 		var existing string
@@ -161,11 +123,11 @@ func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
 
 const productColumns = `p.id, p.name, p.price, p.currency, p.duration_days, p.active, p.created_at`
 
-func scanProduct(row interface{ Scan(...any) error }, p *domain.Product) error {
+func scanProduct(row scanner, p *domain.Product, extra ...any) error {
 	var price sql.Null[float64]
 	var duration sql.Null[int]
 	var created int64
-	if err := row.Scan(&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created); err != nil {
+	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created}, extra...)...); err != nil {
 		return err
 	}
 	p.Price, p.DurationDays, p.CreatedAt = valueOrNil(price), valueOrNil(duration), fromMS(created)
@@ -174,23 +136,15 @@ func scanProduct(row interface{ Scan(...any) error }, p *domain.Product) error {
 
 func (s *studioStore) ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error) {
 	where, args := nameSearch(`p.studio_id = ?`, []any{s.studioID}, "p.name", search)
-	return listPage(ctx, s, productColumns, `FROM products p`, where, `p.name, p.id`, args, page,
-		func(r *sql.Rows) (p domain.Product, err error) { err = scanProduct(r, &p); return })
+	return listPage(ctx, s, productColumns, `FROM products p`, where, `p.name, p.id`, args, page, scanProduct)
 }
 
 func (s *studioStore) GetProduct(ctx context.Context, id string) (domain.Product, error) {
-	var p domain.Product
-	err := scanProduct(s.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.studio_id = ? AND p.id = ?`, s.studioID, id), &p)
-	return p, notFoundAs(notFound(err), "plan", id)
+	return getOne(ctx, s, "plan", id, `SELECT `+productColumns+` FROM products p WHERE p.studio_id = ? AND p.id = ?`, []any{s.studioID, id}, scanProduct)
 }
 
 func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) error {
-	if p.ID == "" {
-		p.ID = ids.New(ids.Product)
-	}
-	if p.CreatedAt.IsZero() {
-		p.CreatedAt = now()
-	}
+	s.fillNew(&p.ID, ids.Product, &p.CreatedAt)
 	_, err := s.exec(ctx, `INSERT INTO products (id, studio_id, name, price, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, s.studioID, p.Name, p.Price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
 	return s.writeErr(err, "plan", p.ID)
@@ -207,11 +161,11 @@ func (s *studioStore) UpdateProduct(ctx context.Context, p *domain.Product) erro
 const subscriptionColumns = `b.id, b.trainee_id, b.product_id, p.name, b.started_on, b.ends_on, b.price, b.currency, b.state, b.created_at`
 const subscriptionFrom = ` FROM subscriptions b JOIN products p ON p.studio_id = b.studio_id AND p.id = b.product_id`
 
-func scanSubscription(row interface{ Scan(...any) error }, b *domain.Subscription) error {
+func scanSubscription(row scanner, b *domain.Subscription, extra ...any) error {
 	var ends sql.Null[string]
 	var price sql.Null[float64]
 	var created int64
-	if err := row.Scan(&b.ID, &b.TraineeID, &b.ProductID, &b.ProductName, &b.StartedOn, &ends, &price, &b.Currency, &b.Status, &created); err != nil {
+	if err := row.Scan(append([]any{&b.ID, &b.TraineeID, &b.ProductID, &b.ProductName, &b.StartedOn, &ends, &price, &b.Currency, &b.Status, &created}, extra...)...); err != nil {
 		return err
 	}
 	b.EndsOn, b.Price, b.CreatedAt = valueOrNil(ends), valueOrNil(price), fromMS(created)
@@ -222,40 +176,20 @@ func (s *studioStore) ListSubscriptions(ctx context.Context, traineeID string) (
 	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
 		return nil, err
 	}
-	rows, err := s.query(ctx, `SELECT `+subscriptionColumns+subscriptionFrom+`
-		WHERE b.studio_id = ? AND b.trainee_id = ? ORDER BY b.started_on, b.created_at, b.id`, s.studioID, traineeID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Subscription{}
-	for rows.Next() {
-		var b domain.Subscription
-		if err := scanSubscription(rows, &b); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+	return listAll(ctx, s, `SELECT `+subscriptionColumns+subscriptionFrom+`
+		WHERE b.studio_id = ? AND b.trainee_id = ? ORDER BY b.started_on, b.created_at, b.id`, []any{s.studioID, traineeID}, scanSubscription)
 }
 
 func (s *studioStore) GetSubscription(ctx context.Context, id string) (domain.Subscription, error) {
-	var b domain.Subscription
-	err := scanSubscription(s.queryRow(ctx, `SELECT `+subscriptionColumns+subscriptionFrom+` WHERE b.studio_id = ? AND b.id = ?`, s.studioID, id), &b)
-	return b, notFoundAs(notFound(err), "subscription", id)
+	return getOne(ctx, s, "subscription", id, `SELECT `+subscriptionColumns+subscriptionFrom+` WHERE b.studio_id = ? AND b.id = ?`, []any{s.studioID, id}, scanSubscription)
 }
 
 // CreateSubscription stores s with Status "active" unless set; an empty
 // Currency takes the plan's. ProductName is filled from the plan.
 func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscription) error {
-	if b.ID == "" {
-		b.ID = ids.New(ids.Subscription)
-	}
+	s.fillNew(&b.ID, ids.Subscription, &b.CreatedAt)
 	if b.Status == "" {
 		b.Status = "active"
-	}
-	if b.CreatedAt.IsZero() {
-		b.CreatedAt = now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", b.TraineeID); err != nil {
@@ -286,11 +220,11 @@ func (s *studioStore) SetSubscriptionState(ctx context.Context, id, state string
 
 const programTemplateColumns = `m.id, m.name, m.description, m.weeks, m.created_at`
 
-func scanProgramTemplate(row interface{ Scan(...any) error }, m *domain.ProgramTemplate) error {
+func scanProgramTemplate(row scanner, m *domain.ProgramTemplate, extra ...any) error {
 	var desc sql.Null[string]
 	var weeks sql.Null[int]
 	var created int64
-	if err := row.Scan(&m.ID, &m.Name, &desc, &weeks, &created); err != nil {
+	if err := row.Scan(append([]any{&m.ID, &m.Name, &desc, &weeks, &created}, extra...)...); err != nil {
 		return err
 	}
 	m.Description, m.Weeks, m.CreatedAt = valueOrNil(desc), valueOrNil(weeks), fromMS(created)
@@ -299,23 +233,15 @@ func scanProgramTemplate(row interface{ Scan(...any) error }, m *domain.ProgramT
 
 func (s *studioStore) ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error) {
 	where, args := nameSearch(`m.studio_id = ?`, []any{s.studioID}, "m.name", search)
-	return listPage(ctx, s, programTemplateColumns, `FROM program_templates m`, where, `m.name, m.id`, args, page,
-		func(r *sql.Rows) (m domain.ProgramTemplate, err error) { err = scanProgramTemplate(r, &m); return })
+	return listPage(ctx, s, programTemplateColumns, `FROM program_templates m`, where, `m.name, m.id`, args, page, scanProgramTemplate)
 }
 
 func (s *studioStore) GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error) {
-	var m domain.ProgramTemplate
-	err := scanProgramTemplate(s.queryRow(ctx, `SELECT `+programTemplateColumns+` FROM program_templates m WHERE m.studio_id = ? AND m.id = ?`, s.studioID, id), &m)
-	return m, notFoundAs(notFound(err), "program template", id)
+	return getOne(ctx, s, "program template", id, `SELECT `+programTemplateColumns+` FROM program_templates m WHERE m.studio_id = ? AND m.id = ?`, []any{s.studioID, id}, scanProgramTemplate)
 }
 
 func (s *studioStore) CreateProgramTemplate(ctx context.Context, m *domain.ProgramTemplate) error {
-	if m.ID == "" {
-		m.ID = ids.New(ids.ProgramTemplate)
-	}
-	if m.CreatedAt.IsZero() {
-		m.CreatedAt = now()
-	}
+	s.fillNew(&m.ID, ids.ProgramTemplate, &m.CreatedAt)
 	_, err := s.exec(ctx, `INSERT INTO program_templates (id, studio_id, name, description, weeks, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		m.ID, s.studioID, m.Name, m.Description, m.Weeks, ms(m.CreatedAt))
 	return s.writeErr(err, "program template", m.ID)
@@ -325,36 +251,23 @@ func (s *studioStore) ListPrograms(ctx context.Context, traineeID string) ([]dom
 	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
 		return nil, err
 	}
-	rows, err := s.query(ctx, `SELECT id, trainee_id, template_id, name, starts_on, status, created_at FROM programs
-		WHERE studio_id = ? AND trainee_id = ? ORDER BY starts_on DESC, created_at DESC, id DESC`, s.studioID, traineeID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Program{}
-	for rows.Next() {
-		var p domain.Program
-		var created int64
-		if err := rows.Scan(&p.ID, &p.TraineeID, &p.TemplateID, &p.Name, &p.StartsOn, &p.Status, &created); err != nil {
-			return nil, err
-		}
-		p.CreatedAt = fromMS(created)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return listAll(ctx, s, `SELECT id, trainee_id, template_id, name, starts_on, status, created_at FROM programs
+		WHERE studio_id = ? AND trainee_id = ? ORDER BY starts_on DESC, created_at DESC, id DESC`, []any{s.studioID, traineeID}, scanProgram)
+}
+
+func scanProgram(row scanner, p *domain.Program, extra ...any) error {
+	var created int64
+	err := row.Scan(append([]any{&p.ID, &p.TraineeID, &p.TemplateID, &p.Name, &p.StartsOn, &p.Status, &created}, extra...)...)
+	p.CreatedAt = fromMS(created)
+	return err
 }
 
 // CreateProgram stores p with Status "active" unless set; an empty Name
 // takes the template's.
 func (s *studioStore) CreateProgram(ctx context.Context, p *domain.Program) error {
-	if p.ID == "" {
-		p.ID = ids.New(ids.Program)
-	}
+	s.fillNew(&p.ID, ids.Program, &p.CreatedAt)
 	if p.Status == "" {
 		p.Status = domain.ProgramActive
-	}
-	if p.CreatedAt.IsZero() {
-		p.CreatedAt = now()
 	}
 	return s.atomic(ctx, func(q querier) error {
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", p.TraineeID); err != nil {

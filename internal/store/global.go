@@ -19,7 +19,7 @@ import (
 
 const studioColumns = `s.id, s.name, s.slug, s.region, s.tier, s.settings, s.created_at`
 
-func scanStudio(row interface{ Scan(...any) error }, st *domain.Studio, extra ...any) error {
+func scanStudio(row scanner, st *domain.Studio, extra ...any) error {
 	var settings sql.Null[string]
 	var created int64
 	dest := append([]any{&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &created}, extra...)
@@ -41,17 +41,12 @@ func rawOrNil(r json.RawMessage) any {
 }
 
 func (s *sqlStore) CreateStudio(ctx context.Context, st *domain.Studio) error {
-	if st.ID == "" {
-		st.ID = ids.New(ids.Studio)
-	}
+	s.fillNew(&st.ID, ids.Studio, &st.CreatedAt)
 	if st.Region == "" {
 		st.Region = phone.DefaultRegion
 	}
 	if st.Tier == "" {
 		st.Tier = "free"
-	}
-	if st.CreatedAt.IsZero() {
-		st.CreatedAt = now()
 	}
 	_, err := s.exec(ctx, `INSERT INTO studios (id, name, slug, region, tier, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		st.ID, st.Name, st.Slug, st.Region, st.Tier, rawOrNil(st.Settings), ms(st.CreatedAt))
@@ -78,20 +73,7 @@ func (s *sqlStore) StudioBySlug(ctx context.Context, slug string) (domain.Studio
 }
 
 func (s *sqlStore) ListStudios(ctx context.Context) ([]domain.Studio, error) {
-	rows, err := s.query(ctx, `SELECT `+studioColumns+` FROM studios s ORDER BY s.name, s.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Studio
-	for rows.Next() {
-		var st domain.Studio
-		if err := scanStudio(rows, &st); err != nil {
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
+	return listAll(ctx, s, `SELECT `+studioColumns+` FROM studios s ORDER BY s.name, s.id`, nil, scanStudio)
 }
 
 func (s *sqlStore) UpdateStudioSettings(ctx context.Context, studioID string, settings json.RawMessage) error {
@@ -118,7 +100,7 @@ func affected(res sql.Result, err error, noun, id string) error {
 
 const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at, k.scopes`
 
-func scanAPIKey(row interface{ Scan(...any) error }, k *domain.APIKey, extra ...any) error {
+func scanAPIKey(row scanner, k *domain.APIKey, extra ...any) error {
 	var created int64
 	var lastUsed, revoked sql.NullInt64
 	var scopes string
@@ -134,12 +116,7 @@ func scanAPIKey(row interface{ Scan(...any) error }, k *domain.APIKey, extra ...
 }
 
 func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
-	if k.ID == "" {
-		k.ID = ids.New(ids.APIKey)
-	}
-	if k.CreatedAt.IsZero() {
-		k.CreatedAt = now()
-	}
+	s.fillNew(&k.ID, ids.APIKey, &k.CreatedAt)
 	if len(k.Scopes) == 0 {
 		k.Scopes = slices.Clone(auth.DefaultKeyScopes)
 	}
@@ -197,20 +174,7 @@ func (s *sqlStore) TouchAPIKey(ctx context.Context, keyID string, at time.Time) 
 }
 
 func (s *sqlStore) ListAPIKeys(ctx context.Context, studioID string) ([]domain.APIKey, error) {
-	rows, err := s.query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys k WHERE k.studio_id = ? ORDER BY k.created_at, k.id`, studioID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.APIKey{}
-	for rows.Next() {
-		var k domain.APIKey
-		if err := scanAPIKey(rows, &k); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return listAll(ctx, s, `SELECT `+apiKeyColumns+` FROM api_keys k WHERE k.studio_id = ? ORDER BY k.created_at, k.id`, []any{studioID}, scanAPIKey)
 }
 
 func (s *sqlStore) FindAPIKey(ctx context.Context, studioID, idOrPrefix string) (domain.APIKey, error) {
@@ -221,20 +185,8 @@ func (s *sqlStore) FindAPIKey(ctx context.Context, studioID, idOrPrefix string) 
 		args = append(args, studioID)
 	}
 	query += ` ORDER BY k.created_at DESC, k.id LIMIT 2`
-	rows, err := s.query(ctx, query, args...)
+	found, err := listAll(ctx, s, query, args, scanAPIKey)
 	if err != nil {
-		return domain.APIKey{}, err
-	}
-	defer rows.Close()
-	var found []domain.APIKey
-	for rows.Next() {
-		var k domain.APIKey
-		if err := scanAPIKey(rows, &k); err != nil {
-			return domain.APIKey{}, err
-		}
-		found = append(found, k)
-	}
-	if err := rows.Err(); err != nil {
 		return domain.APIKey{}, err
 	}
 	switch len(found) {
@@ -279,7 +231,7 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 					e.ID = ids.New(ids.Audit)
 				}
 				if e.At.IsZero() {
-					e.At = now()
+					e.At = s.now()
 				}
 				if i > 0 {
 					query += ", "
@@ -296,27 +248,15 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 }
 
 func (s *sqlStore) ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error) {
-	limit, offset := pageArgs(page)
-	out := List[domain.AuditEvent]{Items: []domain.AuditEvent{}}
-	if err := s.queryRow(ctx, `SELECT count(*) FROM audit_events WHERE studio_id = ?`, studioID).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	rows, err := s.query(ctx, `SELECT id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at
-		FROM audit_events WHERE studio_id = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`, studioID, limit, offset)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e domain.AuditEvent
-		var at int64
-		if err := rows.Scan(&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at); err != nil {
-			return out, err
-		}
-		e.At = fromMS(at)
-		out.Items = append(out.Items, e)
-	}
-	return out, rows.Err()
+	return listPage(ctx, s, `id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at`,
+		`FROM audit_events`, `studio_id = ?`, `at DESC, id DESC`, []any{studioID}, page, scanAuditEvent)
+}
+
+func scanAuditEvent(row scanner, e *domain.AuditEvent, extra ...any) error {
+	var at int64
+	err := row.Scan(append([]any{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at}, extra...)...)
+	e.At = fromMS(at)
+	return err
 }
 
 // Background work across studios.
@@ -325,23 +265,13 @@ func (s *sqlStore) DueForms(ctx context.Context, createdBefore time.Time, limit 
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.query(ctx, `SELECT `+formAssignmentColumns+`, a.studio_id
+	return listAll(ctx, s, `SELECT `+formAssignmentColumns+`, a.studio_id
 		FROM form_assignments a JOIN form_templates f ON f.studio_id = a.studio_id AND f.id = a.form_template_id
 		WHERE a.notify IS NULL AND a.announced_at IS NULL AND a.created_at <= ?
-		ORDER BY a.created_at, a.id LIMIT ?`, ms(createdBefore), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []DueForm{}
-	for rows.Next() {
-		var d DueForm
-		if err := scanFormAssignment(rows, &d.Assignment, &d.StudioID); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		ORDER BY a.created_at, a.id LIMIT ?`, []any{ms(createdBefore), limit},
+		func(row scanner, d *DueForm, extra ...any) error {
+			return scanFormAssignment(row, &d.Assignment, append([]any{&d.StudioID}, extra...)...)
+		})
 }
 
 func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, at time.Time) (bool, error) {
@@ -366,12 +296,7 @@ func (s *sqlStore) MarkFormAnnounced(ctx context.Context, assignmentID string, a
 }
 
 func (s *sqlStore) ActiveCoachByID(ctx context.Context, coachID string) (CoachRef, error) {
-	var r CoachRef
-	err := scanCoach(s.queryRow(ctx, `SELECT `+coachColumns+`, s.id, s.name
+	return getOne(ctx, s, "active coach", coachID, `SELECT `+coachColumns+`, s.id, s.name
 		FROM coaches c JOIN studios s ON s.id = c.studio_id
-		WHERE c.id = ? AND c.active = ?`, coachID, true), &r.Coach, &r.StudioID, &r.StudioName)
-	if err != nil {
-		return r, notFoundAs(notFound(err), "active coach", coachID)
-	}
-	return r, nil
+		WHERE c.id = ? AND c.active = ?`, []any{coachID, true}, scanCoachRef)
 }

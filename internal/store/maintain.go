@@ -14,7 +14,11 @@ import (
 // search) and refreshes the planner's statistics where they are stale.
 // Postgres does that part by itself (autovacuum).
 func Optimize(ctx context.Context, st Store) error {
-	if _, err := st.ExpireIdempotencyKeys(ctx, time.Now().Add(-IdempotencyTTL)); err != nil {
+	at := time.Now()
+	if c, ok := st.(interface{ now() time.Time }); ok {
+		at = c.now() // the store's clock
+	}
+	if _, err := st.ExpireIdempotencyKeys(ctx, at.Add(-IdempotencyTTL)); err != nil {
 		return fmt.Errorf("optimize: expire idempotency keys: %w", err)
 	}
 	if st.Engine() != EngineSQLite {

@@ -145,9 +145,24 @@ func SQLiteDSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// Option configures Open.
+type Option func(*options)
+
+type options struct{ clock func() time.Time }
+
+// WithClock sets the clock the store stamps rows with when the caller gives
+// no time (created_at left zero, updated_at); time.Now when unset.
+func WithClock(clock func() time.Time) Option {
+	return func(o *options) { o.clock = clock }
+}
+
 // Open connects to the database the URL names, applies every pending
 // migration (Perform's, then River's) and returns the store.
-func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, error) {
+func Open(ctx context.Context, databaseURL string, logger *slog.Logger, opts ...Option) (Store, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -204,7 +219,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (Store, 
 		db.Close()
 		return nil, err
 	}
-	return newSQLStore(db, engine), nil
+	return newSQLStore(db, engine, o.clock), nil
 }
 
 // ping opens the first connection. On SQLite a connection's setup switches

@@ -37,10 +37,16 @@ type sqlStore struct {
 	// rather than SQLite's backoff sleeps. Other processes still meet
 	// busy_timeout.
 	writer chan struct{}
+	// clock stamps the rows the store times itself (created_at when the
+	// caller left it zero, updated_at); the server passes its own.
+	clock func() time.Time
 }
 
-func newSQLStore(db *sql.DB, engine string) *sqlStore {
-	s := &sqlStore{db: db, engine: engine, stmts: &stmtCache{}}
+func newSQLStore(db *sql.DB, engine string, clock func() time.Time) *sqlStore {
+	if clock == nil {
+		clock = time.Now
+	}
+	s := &sqlStore{db: db, engine: engine, stmts: &stmtCache{}, clock: clock}
 	if engine == EngineSQLite {
 		s.writer = make(chan struct{}, 1)
 	}
@@ -178,6 +184,11 @@ func (s *sqlStore) Close() error {
 // conn runs on the transaction when bound to one, else on the pool.
 func (s *sqlStore) conn() querier { return runner{s} }
 
+// bound is this store on transaction tx.
+func (s *sqlStore) bound(tx *sql.Tx) *sqlStore {
+	return &sqlStore{db: s.db, tx: tx, engine: s.engine, stmts: s.stmts, writer: s.writer, clock: s.clock}
+}
+
 func (s *sqlStore) InTx(ctx context.Context, fn func(tx Store) error) error {
 	if s.tx != nil {
 		return fn(s) // already in one: join it
@@ -191,7 +202,7 @@ func (s *sqlStore) InTx(ctx context.Context, fn func(tx Store) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(&sqlStore{db: s.db, tx: tx, engine: s.engine, stmts: s.stmts, writer: s.writer}); err != nil {
+	if err := fn(s.bound(tx)); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -212,7 +223,7 @@ func (s *sqlStore) atomic(ctx context.Context, fn func(q querier) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(runner{&sqlStore{db: s.db, tx: tx, engine: s.engine, stmts: s.stmts, writer: s.writer}}); err != nil {
+	if err := fn(runner{s.bound(tx)}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -354,7 +365,7 @@ func valueOrNil[T any](v sql.Null[T]) *T {
 
 // now is the store's clock in milliseconds, truncated so a value written
 // reads back equal.
-func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+func (s *sqlStore) now() time.Time { return s.clock().UTC().Truncate(time.Millisecond) }
 
 // likePattern escapes % _ and \ for LIKE … ESCAPE '\' and wraps s in %.
 func likePattern(s string) string {

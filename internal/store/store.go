@@ -103,14 +103,26 @@ type Store interface {
 }
 
 // Global holds what is not inside one studio: studios themselves, API keys,
-// the audit trail and the cross-studio reads of background work.
+// the audit trail and the cross-studio reads of background work. Each area
+// is an interface of its own, so a consumer can depend on the one it uses.
 type Global interface {
+	Studios
+	APIKeys
+	Audit
+	Background
+}
+
+// Studios are the tenants.
+type Studios interface {
 	CreateStudio(ctx context.Context, s *domain.Studio) error // ConflictError on a taken slug
 	StudioByID(ctx context.Context, id string) (domain.Studio, error)
 	StudioBySlug(ctx context.Context, slug string) (domain.Studio, error)
 	ListStudios(ctx context.Context) ([]domain.Studio, error)
 	UpdateStudioSettings(ctx context.Context, studioID string, settings json.RawMessage) error
+}
 
+// APIKeys are the studios' credentials.
+type APIKeys interface {
 	CreateAPIKey(ctx context.Context, k *domain.APIKey) error
 	// APIKeyByHash finds a key and its studio in one indexed query. A revoked
 	// key is returned too (RevokedAt set); the caller decides.
@@ -128,11 +140,17 @@ type Global interface {
 	// and writes ev (when not nil) as the creation's audit event in the
 	// same transaction.
 	MintAPIKey(ctx context.Context, k *domain.APIKey, maxLive int, ev *domain.AuditEvent) error
+}
 
+// Audit is the trail of the lane's writes.
+type Audit interface {
 	InsertAudit(ctx context.Context, events []domain.AuditEvent) error
 	// ListAudit is newest first.
 	ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error)
+}
 
+// Background holds the cross-studio reads and upkeep of background work.
+type Background interface {
 	// DueForms lists assignments with notify unset, not yet announced,
 	// created at or before createdBefore, oldest first.
 	DueForms(ctx context.Context, createdBefore time.Time, limit int) ([]DueForm, error)
@@ -148,22 +166,46 @@ type Global interface {
 }
 
 // StudioStore is one studio's data. Every method is scoped to that studio:
-// an id that belongs to another studio gives ErrNotFound.
+// an id that belongs to another studio gives ErrNotFound. Each area is an
+// interface of its own, so a consumer can depend on the one it uses, and a
+// new domain adds its areas here.
 type StudioStore interface {
+	Coaches
+	Tags
+	Trainees
+	Catalogue
+	Subscriptions
+	Programs
+	Forms
+	Weights
+	Tasks
+	Outbox
+	Idempotency
+}
+
+// Coaches are the studio's staff.
+type Coaches interface {
 	ListCoaches(ctx context.Context, page Page) (List[domain.Coach], error)
 	GetCoach(ctx context.Context, id string) (domain.Coach, error)
 	CreateCoach(ctx context.Context, c *domain.Coach) error
 	UpdateCoach(ctx context.Context, c *domain.Coach) error
+}
 
+// Tags label trainees.
+type Tags interface {
 	ListTags(ctx context.Context, page Page) (List[domain.Tag], error)
 	CreateTag(ctx context.Context, t *domain.Tag) error // ConflictError on a taken name
 	DeleteTag(ctx context.Context, id string) error
+}
 
+// Trainees are the studio's clients.
+type Trainees interface {
 	SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error)
 	GetTrainee(ctx context.Context, id string) (domain.Trainee, error)
 	TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error)
 	// CreateTrainee and UpdateTrainee write the tag and coach lists too,
 	// creating tags that do not exist yet. ConflictError on a taken phone.
+	// UpdatedAt is kept when set; a zero one is the store's clock.
 	CreateTrainee(ctx context.Context, t *domain.Trainee) error
 	UpdateTrainee(ctx context.Context, t *domain.Trainee) error
 	DeleteTrainee(ctx context.Context, id string) error
@@ -172,57 +214,85 @@ type StudioStore interface {
 	// transaction and answers *LimitError when it has max active trainees
 	// already. Call it inside InTx before writing one more active trainee.
 	ReserveActiveTrainee(ctx context.Context, max int) error
+}
 
+// Catalogue is what a studio offers: products, program templates and form
+// templates.
+type Catalogue interface {
 	ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error)
 	GetProduct(ctx context.Context, id string) (domain.Product, error)
 	CreateProduct(ctx context.Context, p *domain.Product) error
 	UpdateProduct(ctx context.Context, p *domain.Product) error
 
+	ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error)
+	GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error)
+	CreateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
+
+	ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error)
+	GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error)
+	CreateFormTemplate(ctx context.Context, t *domain.FormTemplate) error
+}
+
+// Subscriptions are trainees' purchases of products.
+type Subscriptions interface {
 	// Subscriptions come back with Status set to the stored state (active,
 	// frozen or cancelled); domain.Subscription.Derive reads the rest off the dates.
 	ListSubscriptions(ctx context.Context, traineeID string) ([]domain.Subscription, error)
 	GetSubscription(ctx context.Context, id string) (domain.Subscription, error)
 	CreateSubscription(ctx context.Context, s *domain.Subscription) error
 	SetSubscriptionState(ctx context.Context, id, state string) error
+}
 
-	ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error)
-	GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error)
-	CreateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
+// Programs are program templates given to trainees.
+type Programs interface {
 	ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error)
 	CreateProgram(ctx context.Context, p *domain.Program) error
 	// ReplaceActivePrograms marks the trainee's active programs replaced.
 	ReplaceActivePrograms(ctx context.Context, traineeID string) error
+}
 
-	ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error)
-	GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error)
-	CreateFormTemplate(ctx context.Context, t *domain.FormTemplate) error
+// Forms are form templates assigned to trainees and their responses.
+type Forms interface {
 	CreateFormAssignment(ctx context.Context, a *domain.FormAssignment) error
 	GetFormAssignment(ctx context.Context, id string) (domain.FormAssignment, error)
 	// CreateFormResponse also completes its assignment when it has one.
 	CreateFormResponse(ctx context.Context, r *domain.FormResponse) error
 	// ListFormResponses is newest first.
 	ListFormResponses(ctx context.Context, traineeID string, page Page) (List[domain.FormResponse], error)
+}
 
+// Weights are trainees' weigh-ins.
+type Weights interface {
 	// ListWeights is newest recordedAt first.
 	ListWeights(ctx context.Context, traineeID string, page Page) (List[domain.Weight], error)
 	CreateWeight(ctx context.Context, w *domain.Weight) error
+}
 
+// Tasks are the coaches' to-do items.
+type Tasks interface {
 	ListTasks(ctx context.Context, f TaskFilter) (List[domain.Task], error)
 	GetTask(ctx context.Context, id string) (domain.Task, error)
 	CreateTask(ctx context.Context, t *domain.Task) error
+	// UpdateTask writes every mutable field; UpdatedAt is kept when set,
+	// a zero one is the store's clock.
 	UpdateTask(ctx context.Context, t *domain.Task) error
+}
 
+// Outbox holds the notifications waiting to be sent.
+type Outbox interface {
 	// AddNotification writes one outbox row.
 	AddNotification(ctx context.Context, n *domain.Notification) error
 	// ListNotifications is newest first.
 	ListNotifications(ctx context.Context, page Page) (List[domain.Notification], error)
+}
 
-	// Idempotency-Key records of the lane's writes (see idempotency.go).
-	// BeginIdempotent claims key (started true) or returns its record;
-	// FinishIdempotent stores the answer of the request that made the
-	// claim Begin returned; ReleaseIdempotent forgets that unfinished claim
-	// so a retry runs for real. Both leave a claim taken over since alone.
-	// A record older than keepFor is expired and claimed afresh.
+// Idempotency holds the Idempotency-Key records of the lane's writes (see
+// idempotency.go). BeginIdempotent claims key (started true) or returns
+// its record; FinishIdempotent stores the answer of the request that made
+// the claim Begin returned; ReleaseIdempotent forgets that unfinished claim
+// so a retry runs for real. Both leave a claim taken over since alone. A
+// record older than keepFor is expired and claimed afresh.
+type Idempotency interface {
 	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
 	FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error
 	ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error

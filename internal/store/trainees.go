@@ -133,7 +133,7 @@ func ftsPhrase(term string) string {
 const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.birth_date, t.gender, t.height_cm, t.weight_kg,
 	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
 
-func scanTrainee(row interface{ Scan(...any) error }, t *domain.Trainee, extra ...any) error {
+func scanTrainee(row scanner, t *domain.Trainee, extra ...any) error {
 	var email, birth, gender, goal, started sql.Null[string]
 	var height, weight sql.Null[float64]
 	var steps sql.Null[int]
@@ -329,14 +329,9 @@ func normalizeLinks(in []string) []string {
 }
 
 func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) error {
-	if t.ID == "" {
-		t.ID = ids.New(ids.Trainee)
-	}
+	s.fillNew(&t.ID, ids.Trainee, &t.CreatedAt)
 	if t.Status == "" {
 		t.Status = domain.TraineeActive
-	}
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = now()
 	}
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = t.CreatedAt
@@ -435,7 +430,7 @@ func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Train
 		return err
 	}
 	if len(t.Tags) > 0 {
-		created := ms(now())
+		created := ms(s.now())
 		for _, name := range t.Tags {
 			if _, err := q.ExecContext(ctx, s.q(`INSERT INTO tags (id, studio_id, name, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (studio_id, name) DO NOTHING`), ids.New(ids.Tag), s.studioID, name, created); err != nil {
@@ -494,7 +489,9 @@ func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Train
 // UpdateTrainee writes every field of t, the tag and coach lists included
 // (the lane merges a PATCH onto the current trainee first).
 func (s *studioStore) UpdateTrainee(ctx context.Context, t *domain.Trainee) error {
-	t.UpdatedAt = now()
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = s.now()
+	}
 	t.Tags, t.CoachIDs = normalizeLinks(t.Tags), normalizeLinks(t.CoachIDs)
 	if t.Status == "" {
 		t.Status = domain.TraineeActive

@@ -20,8 +20,9 @@ import (
 // Run is the contract every engine passes. open is called once; each
 // subtest works in studios of its own, so they share the database the way
 // studios do in production.
-func Run(t *testing.T, open func(t *testing.T) store.Store) {
-	st := open(t)
+func Run(t *testing.T, open Opener) {
+	t.Run("Clock", func(t *testing.T) { testClock(t, open) })
+	st := open(t, store.WithClock(StepClock()))
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, st store.Store)
@@ -205,7 +206,7 @@ func testAPIKeys(t *testing.T, st store.Store) {
 		t.Fatalf("lastUsedAt = %v, want %v after a minute", gotKey.LastUsedAt, t1)
 	}
 
-	time.Sleep(2 * time.Millisecond) // keys list oldest first
+	// Keys list oldest first; Run's clock steps between writes.
 	_, k2 := newKey(t, st, a.ID, "zapier")
 	_, kb := newKey(t, st, b.ID, "other")
 	list, err := st.ListAPIKeys(ctx, a.ID)
@@ -445,8 +446,10 @@ func testTrainees(t *testing.T, st store.Store) {
 	mustNotFound(t, "the failed create left no trainee", err)
 
 	// Update replaces the lists.
-	before := got.UpdatedAt
-	time.Sleep(2 * time.Millisecond)
+	// The caller's UpdatedAt is kept (the store stamps only a zero one;
+	// testClock covers that).
+	later := got.UpdatedAt.Add(time.Second)
+	got.UpdatedAt = later
 	got.LastName = "Cohen"
 	got.Tags = []string{"evening"}
 	got.CoachIDs = []string{c1.ID}
@@ -456,7 +459,7 @@ func testTrainees(t *testing.T, st store.Store) {
 	upd, _ := ss.GetTrainee(ctx, tr.ID)
 	if upd.LastName != "Cohen" || upd.Email != nil || upd.Status != domain.TraineePaused ||
 		!slices.Equal(upd.Tags, []string{"evening"}) || !slices.Equal(upd.CoachIDs, []string{c1.ID}) ||
-		!upd.UpdatedAt.After(before) || !sameTime(upd.CreatedAt, tr.CreatedAt) {
+		!sameTime(upd.UpdatedAt, later) || !sameTime(upd.CreatedAt, tr.CreatedAt) {
 		t.Fatalf("after UpdateTrainee = %+v", upd)
 	}
 	other := newTrainee(t, ss, "Second", "Person")
@@ -578,14 +581,15 @@ func testTraineeSearch(t *testing.T, st store.Store) {
 	}
 
 	// createdAfter / updatedAfter.
-	cut := time.Now().UTC()
-	time.Sleep(2 * time.Millisecond)
+	// The last write before the cut; Run's clock steps, so what follows is after it.
+	cut := foreign.CreatedAt
 	late := mk("Late", "Comer", "+972507777777", nil, "", nil, nil)
 	after, _ := ss.SearchTrainees(ctx, store.TraineeFilter{CreatedAfter: &cut, Page: page(50, 0)})
 	if after.Total != 1 || after.Items[0].ID != late.ID {
 		t.Fatalf("createdAfter = %v, want only %s", traineeIDs(after.Items), late.ID)
 	}
 	danny.Goal = ptr("strength")
+	danny.UpdatedAt = time.Time{} // the store stamps its clock
 	must(t, "UpdateTrainee", ss.UpdateTrainee(ctx, &danny))
 	upd, _ := ss.SearchTrainees(ctx, store.TraineeFilter{UpdatedAfter: &cut, Page: page(50, 0)})
 	if upd.Total != 2 || !slices.Contains(traineeIDs(upd.Items), danny.ID) {

@@ -7,7 +7,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	for name, open := range storetest.Engines(t) {
+	for name, open := range storetest.Openers(t) {
 		t.Run(name, func(t *testing.T) { storetest.Run(t, open) })
 	}
 }

@@ -23,10 +23,10 @@ const PostgresEnv = "PERFORM_TEST_POSTGRES_URL"
 
 // OpenSQLite returns a migrated store on a fresh SQLite file in t's temp
 // directory, closed when the test ends.
-func OpenSQLite(t testing.TB) store.Store {
+func OpenSQLite(t testing.TB, opts ...store.Option) store.Store {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "perform.db")
-	st, err := store.Open(context.Background(), path, quietLogger())
+	st, err := store.Open(context.Background(), path, quietLogger(), opts...)
 	if err != nil {
 		t.Fatalf("open sqlite store: %v", err)
 	}
@@ -37,15 +37,15 @@ func OpenSQLite(t testing.TB) store.Store {
 // OpenPostgres returns a migrated store in a fresh schema of the database
 // PERFORM_TEST_POSTGRES_URL names, dropped when the test ends. It skips
 // the test when the variable is unset.
-func OpenPostgres(t testing.TB) store.Store {
+func OpenPostgres(t testing.TB, opts ...store.Option) store.Store {
 	t.Helper()
-	st, _ := OpenPostgresSchema(t, PostgresURL(t))
+	st, _ := OpenPostgresSchema(t, PostgresURL(t), opts...)
 	return st
 }
 
 // OpenPostgresSchema is OpenPostgres on an explicit URL; it also returns the
 // URL of the fresh schema (so a test can open a second process's store on it).
-func OpenPostgresSchema(t testing.TB, base string) (store.Store, string) {
+func OpenPostgresSchema(t testing.TB, base string, opts ...store.Option) (store.Store, string) {
 	t.Helper()
 	ctx := context.Background()
 	admin, err := sql.Open("pgx", base)
@@ -76,7 +76,7 @@ func OpenPostgresSchema(t testing.TB, base string) (store.Store, string) {
 	// pg_trgm lives in public; the schema comes first so every table is ours.
 	q.Set("search_path", schema+",public")
 	u.RawQuery = q.Encode()
-	st, err := store.Open(ctx, u.String(), quietLogger())
+	st, err := store.Open(ctx, u.String(), quietLogger(), opts...)
 	if err != nil {
 		t.Fatalf("open postgres store: %v", err)
 	}
@@ -122,6 +122,17 @@ func Engines(t testing.TB) map[string]func(*testing.T) store.Store {
 	return map[string]func(*testing.T) store.Store{
 		store.EngineSQLite:   func(t *testing.T) store.Store { return OpenSQLite(t) },
 		store.EnginePostgres: func(t *testing.T) store.Store { return OpenPostgres(t) },
+	}
+}
+
+// Opener opens a fresh store on one engine with the options given.
+type Opener func(t *testing.T, opts ...store.Option) store.Store
+
+// Openers is Engines with options (a fixed clock, say), what Run takes.
+func Openers(t testing.TB) map[string]Opener {
+	return map[string]Opener{
+		store.EngineSQLite:   func(t *testing.T, opts ...store.Option) store.Store { return OpenSQLite(t, opts...) },
+		store.EnginePostgres: func(t *testing.T, opts ...store.Option) store.Store { return OpenPostgres(t, opts...) },
 	}
 }
 
