@@ -16,7 +16,7 @@ import (
 )
 
 type searchTraineesQuery struct {
-	Q            string     `json:"q,omitempty" jsonschema:"Part of a name, phone number or email, case-insensitive." lane:"maxLength=200"`
+	Q            string     `json:"q,omitempty" jsonschema:"Words of a name, phone number or email, in any order, case-insensitive; each word must match part of the first name, last name, phone or email, and hyphens count as spaces. When nothing matches, nearMatches lists similar names." lane:"maxLength=200"`
 	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
 	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100"`
 	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100"`
@@ -92,7 +92,17 @@ func (l *Lane) traineeRoutes() {
 	}, admin(), idOf(ids.Trainee))
 }
 
-func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Trainee], error) {
+// traineeSearch is the search answer: items match every word of q; only
+// when none does are the closest names listed apart, in nearMatches.
+type traineeSearch struct {
+	listOf[domain.Trainee]
+	NearMatches []domain.Trainee `json:"nearMatches,omitempty" jsonschema:"Only when q matched nobody: up to 5 trainees whose names are like q (a typo, a spelling), closest first. They are not matches; check the name before using one."`
+}
+
+// nearMatchLimit is how many near matches an empty search answers.
+const nearMatchLimit = 5
+
+func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (traineeSearch, error) {
 	f := store.TraineeFilter{
 		Q:            strings.TrimSpace(q.Q),
 		Status:       q.Status,
@@ -102,11 +112,18 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[domain.Tr
 		UpdatedAfter: q.UpdatedAfter,
 		Page:         q.page(),
 	}
-	res, err := c.studio().SearchTrainees(c.ctx, f)
+	ss := c.studio()
+	res, err := ss.SearchTrainees(c.ctx, f)
 	if err != nil {
-		return listOf[domain.Trainee]{}, err
+		return traineeSearch{}, err
 	}
-	return pageOf(res, f.Page), nil
+	out := traineeSearch{listOf: pageOf(res, f.Page)}
+	if res.Total == 0 && f.Q != "" {
+		if out.NearMatches, err = ss.NearTrainees(c.ctx, f, nearMatchLimit); err != nil {
+			return traineeSearch{}, err
+		}
+	}
+	return out, nil
 }
 
 func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
