@@ -32,6 +32,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Tags", testTags},
 		{"Trainees", testTrainees},
 		{"TraineeSearch", testTraineeSearch},
+		{"TraineeSearchWords", testTraineeSearchWords},
 		{"DeleteTraineeCascades", testDeleteTraineeCascades},
 		{"Products", testProducts},
 		{"Subscriptions", testSubscriptions},
