@@ -61,4 +61,3 @@ func TestSearchWordsAndNearMatches(t *testing.T) {
 		}
 	})
 }
-
