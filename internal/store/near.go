@@ -83,17 +83,29 @@ func (s *studioStore) NearTrainees(ctx context.Context, f TraineeFilter, limit i
 	if len(query) == 0 || limit <= 0 {
 		return []domain.Trainee{}, nil
 	}
+	// The candidates: trainees sharing the most trigrams with the query,
+	// and enough of them to reach the threshold (a name's similarity is at
+	// most shared/len(query)). The trigram index alone serves a query with
+	// no filter; a filter joins each trigram row to its trainee.
 	where, args := s.filterConds(f)
-	args = append([]any{s.studioID}, args...)
+	from := "trainee_trigrams g"
+	cond := "g.studio_id = ?"
+	if len(where) > 1 {
+		from = "trainee_trigrams g JOIN trainees t ON t.seq = g.trainee_seq"
+		cond += " AND " + strings.Join(where, " AND ")
+		args = append([]any{s.studioID}, args...)
+	} else {
+		args = []any{s.studioID}
+	}
 	for _, g := range query {
 		args = append(args, g)
 	}
-	args = append(args, nearCandidates)
-	// The candidates: trainees sharing the most trigrams with the query.
+	args = append(args, len(query)*3, nearCandidates) // NearThreshold = 3/10
 	rows, err := s.query(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE t.seq IN (
-		SELECT g.trainee_seq FROM trainee_trigrams g JOIN trainees t ON t.seq = g.trainee_seq
-		WHERE g.studio_id = ? AND `+strings.Join(where, " AND ")+` AND g.trigram IN (`+placeholders(len(query))+`)
-		GROUP BY g.trainee_seq ORDER BY count(*) DESC, g.trainee_seq LIMIT ?)`, args...)
+		SELECT g.trainee_seq FROM `+from+`
+		WHERE `+cond+` AND g.trigram IN (`+placeholders(len(query))+`)
+		GROUP BY g.trainee_seq HAVING 10 * count(*) >= ?
+		ORDER BY count(*) DESC, g.trainee_seq LIMIT ?)`, args...)
 	if err != nil {
 		return nil, err
 	}
