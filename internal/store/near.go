@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 	"unicode"
@@ -83,29 +84,31 @@ func (s *studioStore) NearTrainees(ctx context.Context, f TraineeFilter, limit i
 	if len(query) == 0 || limit <= 0 {
 		return []domain.Trainee{}, nil
 	}
-	// The candidates: trainees sharing the most trigrams with the query,
-	// and enough of them to reach the threshold (a name's similarity is at
-	// most shared/len(query)). The trigram index alone serves a query with
-	// no filter; a filter joins each trigram row to its trainee.
-	where, args := s.filterConds(f)
-	from := "trainee_trigrams g"
-	cond := "g.studio_id = ?"
-	if len(where) > 1 {
-		from = "trainee_trigrams g JOIN trainees t ON t.seq = g.trainee_seq"
-		cond += " AND " + strings.Join(where, " AND ")
-		args = append([]any{s.studioID}, args...)
-	} else {
-		args = []any{s.studioID}
-	}
+	// The candidates: the trainees sharing the most trigrams with the
+	// query, of those sharing enough to reach the threshold (a name's
+	// similarity is at most shared/len(query)), counted on the trigram
+	// index alone. Without filters the index also picks the top ones;
+	// with filters every candidate is joined to its trainee first.
+	where, filterArgs := s.filterConds(f)
+	args := []any{s.studioID}
 	for _, g := range query {
 		args = append(args, g)
 	}
-	args = append(args, len(query)*3, nearCandidates) // NearThreshold = 3/10
-	rows, err := s.query(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE t.seq IN (
-		SELECT g.trainee_seq FROM `+from+`
-		WHERE `+cond+` AND g.trigram IN (`+placeholders(len(query))+`)
-		GROUP BY g.trainee_seq HAVING 10 * count(*) >= ?
-		ORDER BY count(*) DESC, g.trainee_seq LIMIT ?)`, args...)
+	args = append(args, len(query)*3) // NearThreshold = 3/10
+	counted := `SELECT g.trainee_seq, count(*) AS shared FROM trainee_trigrams g
+		WHERE g.studio_id = ? AND g.trigram IN (` + placeholders(len(query)) + `)
+		GROUP BY g.trainee_seq HAVING 10 * count(*) >= ?`
+	var rows *sql.Rows
+	var err error
+	if len(where) == 1 { // the studio alone
+		rows, err = s.query(ctx, `SELECT `+traineeColumns+` FROM (`+counted+`
+			ORDER BY shared DESC, g.trainee_seq LIMIT ?) c JOIN trainees t ON t.seq = c.trainee_seq`,
+			append(args, nearCandidates)...)
+	} else {
+		rows, err = s.query(ctx, `SELECT `+traineeColumns+` FROM (`+counted+`) c JOIN trainees t ON t.seq = c.trainee_seq
+			WHERE `+strings.Join(where, " AND ")+`
+			ORDER BY c.shared DESC, t.seq LIMIT ?`, append(append(args, filterArgs...), nearCandidates)...)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,21 @@ func BenchmarkSearchTrainees(b *testing.B) {
 						}
 					}
 				})
+				// The same with a filter, which joins trigram rows to trainees.
+				b.Run("near-filtered", func(b *testing.B) {
+					b.ReportAllocs()
+					defer reportCPU(b)()
+					lap, done := reportP50(b)
+					defer done()
+					for b.Loop() {
+						lap()
+						f := store.TraineeFilter{Q: typo, Status: domain.TraineeActive, Page: store.Page{Limit: 50}}
+						near, err := ss.NearTrainees(ctx, f, 5)
+						if err != nil || len(near) == 0 || near[0].LastName != name {
+							b.Fatalf("near %q: %v, want %s first", typo, near, name)
+						}
+					}
+				})
 				b.Run("phone-search", func(b *testing.B) {
 					b.ReportAllocs()
 					defer reportCPU(b)()
