@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 )
 
 type searchTraineesQuery struct {
-	Q            string     `json:"q,omitempty" jsonschema:"Part of a name, phone number or email, case-insensitive." lane:"maxLength=200"`
+	Q            string     `json:"q,omitempty" jsonschema:"Words of a name, phone number or email, in any order, case-insensitive; each word must match part of the first name, last name, phone or email, and hyphens count as spaces. When nothing matches, nearMatches lists similar names." lane:"maxLength=200"`
 	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
 	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
 	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100" ref:"tagName"`
@@ -115,7 +116,17 @@ func (l *Lane) traineeRoutes() {
 	}, admin(), idOf(ids.Trainee))
 }
 
-func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[traineeRow], error) {
+// traineeSearch is the search answer: items match every word of q; only
+// when none does are the closest names listed apart, in nearMatches.
+type traineeSearch struct {
+	listOf[traineeRow]
+	NearMatches []traineeRow `json:"nearMatches,omitempty" jsonschema:"Only when q matched nobody: up to 5 trainees whose names are like q (a typo, a spelling), closest first. They are not matches; check the name before using one."`
+}
+
+// nearMatchLimit is how many near matches an empty search answers.
+const nearMatchLimit = 5
+
+func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (traineeSearch, error) {
 	f := store.TraineeFilter{
 		Q:            strings.TrimSpace(q.Q),
 		Status:       q.Status,
@@ -128,28 +139,44 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (listOf[traineeRo
 	ss := c.studio()
 	res, err := ss.SearchTrainees(c.ctx, f)
 	if err != nil {
-		return listOf[traineeRow]{}, err
+		return traineeSearch{}, err
 	}
-	names, err := coachNames(c, ss, res.Items)
+	var near []domain.Trainee
+	if res.Total == 0 && f.Q != "" {
+		if near, err = ss.NearTrainees(c.ctx, f, nearMatchLimit); err != nil {
+			return traineeSearch{}, err
+		}
+	}
+	names, err := coachNames(c, ss, slices.Concat(res.Items, near))
 	if err != nil {
-		return listOf[traineeRow]{}, err
+		return traineeSearch{}, err
 	}
-	rows := store.List[traineeRow]{Items: make([]traineeRow, len(res.Items)), Total: res.Total}
-	for i, t := range res.Items {
+	rows := store.List[traineeRow]{Items: traineeRows(res.Items, names, q.View == "full"), Total: res.Total}
+	out := traineeSearch{listOf: pageOf(rows, f.Page)}
+	if len(near) > 0 {
+		out.NearMatches = traineeRows(near, names, q.View == "full")
+	}
+	return out, nil
+}
+
+// traineeRows are the compact rows of ts, each with its whole profile when full.
+func traineeRows(ts []domain.Trainee, coachNames map[string]string, full bool) []traineeRow {
+	rows := make([]traineeRow, len(ts))
+	for i, t := range ts {
 		r := traineeRow{ID: t.ID, FirstName: t.FirstName, LastName: t.LastName, Phone: t.Phone, Status: t.Status,
 			Tags: t.Tags, Coaches: make([]coachRef, 0, len(t.CoachIDs)), WeightKg: t.WeightKg}
 		if r.Tags == nil {
 			r.Tags = []string{}
 		}
 		for _, id := range t.CoachIDs {
-			r.Coaches = append(r.Coaches, coachRef{ID: id, Name: names[id]})
+			r.Coaches = append(r.Coaches, coachRef{ID: id, Name: coachNames[id]})
 		}
-		if q.View == "full" {
-			r.Profile = &res.Items[i]
+		if full {
+			r.Profile = &ts[i]
 		}
-		rows.Items[i] = r
+		rows[i] = r
 	}
-	return pageOf(rows, f.Page), nil
+	return rows
 }
 
 // coachNames maps the coach ids of the trainees to the coaches' names.

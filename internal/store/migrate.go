@@ -180,6 +180,43 @@ func migrateRiver(ctx context.Context, db *sql.DB, engine string, logger *slog.L
 var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine string) error{
 	"0002_phone_suffixes": backfillTraineeSearch,
 	"0101_agent_studios":  backfillCoachPhoneKeys,
+	"0020_search_words":   backfillTraineeWords,
+}
+
+// backfillTraineeWords rewrites every trainee's search document in words
+// and writes their name trigrams.
+func backfillTraineeWords(ctx context.Context, tx *sql.Tx, engine string) error {
+	type row struct {
+		studioID, id, first, last string
+		email                     sql.Null[string]
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT studio_id, id, first_name, last_name, email FROM trainees`)
+	if err != nil {
+		return err
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.studioID, &r.id, &r.first, &r.last, &r.email); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	update := rebind(engine, `UPDATE trainees SET search_doc = ? WHERE studio_id = ? AND id = ?`)
+	for _, r := range all {
+		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, valueOrNil(r.email)), r.studioID, r.id); err != nil {
+			return err
+		}
+		if err := writeTrigrams(ctx, tx, engine, r.studioID, r.id, r.first, r.last); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // backfillTraineeSearch rewrites every trainee's search document (phones

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -194,19 +195,24 @@ func TestSQLiteConcurrentWriters(t *testing.T) {
 	}
 }
 
-// FuzzTraineeSearchFindsSubstring: any piece of a trainee's name, searched
-// for, finds that trainee (through the trigram index or the short-query
-// scan, whatever quotes or wildcards it holds), with an exact total.
+// FuzzTraineeSearchFindsSubstring: a piece of each word of a trainee's
+// name, the pieces in any order and separated by any mix of spaces and
+// hyphens, in any case, finds that trainee (through the trigram index or
+// the short-word scan, whatever quotes or wildcards it holds), with an
+// exact total.
 func FuzzTraineeSearchFindsSubstring(f *testing.F) {
-	f.Add("Dana", "Cohen", 0, 4)
-	f.Add("יעל", "כהן", 1, 3)
-	f.Add(`O"Brien`, "Smith", 0, 3)
-	f.Add("50%", "Off_Peak", 2, 6)
-	f.Add("a", "b", 0, 3)
-	f.Add("Ärzte", "ÉCOLE", 0, 7)
-	f.Add("ab\x00", "c", 0, 3)
-	f.Add("\x00", "x", 0, 1)
-	f.Add("a\xff", "b", 0, 2)
+	f.Add("Dana", "Cohen", 0, 4, uint8(0))
+	f.Add("Daniel", "Levi", 0, 9, uint8(1))
+	f.Add("נועה", "כהן", 0, 3, uint8(1))
+	f.Add("יעל", "בן-דוד", 1, 3, uint8(6))
+	f.Add("Avi", "Ben-David", 0, 9, uint8(3))
+	f.Add(`O"Brien`, "Smith", 0, 3, uint8(2))
+	f.Add("50%", "Off_Peak", 2, 6, uint8(5))
+	f.Add("a", "b", 0, 3, uint8(7))
+	f.Add("Ärzte", "ÉCOLE", 0, 7, uint8(4))
+	f.Add("ab\x00", "c", 0, 3, uint8(0))
+	f.Add("\x00", "x", 0, 1, uint8(0))
+	f.Add("a\xff", "b", 0, 2, uint8(0))
 	st := storetest.OpenSQLite(f)
 	ctx := context.Background()
 	studio := domain.Studio{Name: "Fuzz", Slug: "fuzz"}
@@ -214,11 +220,8 @@ func FuzzTraineeSearchFindsSubstring(f *testing.F) {
 		f.Fatal(err)
 	}
 	ss := st.Studio(studio.ID)
-	f.Fuzz(func(t *testing.T, first, last string, from, length int) {
-		first, last = strings.TrimSpace(first), strings.TrimSpace(last)
-		if first == "" || last == "" || len(first)+len(last) > 200 {
-			return
-		}
+	seps := []string{" ", "  ", "-", " - ", "\t"}
+	f.Fuzz(func(t *testing.T, first, last string, from, length int, order uint8) {
 		if text.Problem(first+last) != "" {
 			// Text the lane refuses (a NUL, invalid UTF-8, a control
 			// character) never becomes a name, and a search for it is
@@ -229,13 +232,32 @@ func FuzzTraineeSearchFindsSubstring(f *testing.F) {
 			}
 			return
 		}
-		full := []rune(first + " " + last)
-		if from < 0 || length <= 0 || from >= len(full) {
+		if len(first)+len(last) > 200 || len(store.SearchWords(first)) == 0 || len(store.SearchWords(last)) == 0 || from < 0 || length <= 0 {
 			return
 		}
-		sub := string(full[from:min(len(full), from+length)])
-		term := store.SearchTerm(sub)
-		if term == "" || term != strings.ToLower(strings.TrimSpace(sub)) || !strings.Contains(strings.ToLower(first+" "+last), term) {
+		// A piece of every word, the pieces rotated and reversed by order.
+		var pieces []string
+		for _, w := range store.SearchWords(first + " " + last) {
+			rs := []rune(w)
+			start := min(from, len(rs)-1)
+			pieces = append(pieces, string(rs[start:min(len(rs), start+length)]))
+		}
+		k := int(order) % len(pieces)
+		pieces = append(pieces[k:], pieces[:k]...)
+		if order&0x80 != 0 {
+			slices.Reverse(pieces)
+		}
+		var q strings.Builder
+		for i, p := range pieces {
+			if i > 0 {
+				q.WriteString(seps[(int(order)+i)%len(seps)])
+			}
+			if order&0x40 != 0 {
+				p = strings.ToUpper(p)
+			}
+			q.WriteString(p)
+		}
+		if !slices.Equal(store.QueryWords(q.String()), pieces) {
 			return // phone-like or case-folding-changed input: another property
 		}
 		tr := domain.Trainee{FirstName: first, LastName: last, Phone: fmt.Sprintf("+97259%07d", time.Now().UnixNano()%10_000_000)}
@@ -247,22 +269,22 @@ func FuzzTraineeSearchFindsSubstring(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer ss.DeleteTrainee(ctx, tr.ID)
-		got, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: sub, Page: store.Page{Limit: 200}})
+		got, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: q.String(), Page: store.Page{Limit: 200}})
 		if err != nil {
-			t.Fatalf("search %q: %v", sub, err)
+			t.Fatalf("search %q: %v", q.String(), err)
 		}
 		found := false
 		for _, it := range got.Items {
 			found = found || it.ID == tr.ID
 		}
 		if !found || got.Total < len(got.Items) {
-			t.Fatalf("search %q for %q %q: total %d, found=%v", sub, first, last, got.Total, found)
+			t.Fatalf("search %q for %q %q: total %d, found=%v", q.String(), first, last, got.Total, found)
 		}
 	})
 }
 
-// A database migrated before the phone suffix table existed gets its
-// trainees' suffixes and search documents backfilled.
+// A database migrated before the phone suffix and trigram tables existed
+// gets its trainees' suffixes, trigrams and search documents backfilled.
 func TestPhoneSuffixBackfill(t *testing.T) {
 	ctx := context.Background()
 	for name, open := range storetest.Engines(t) {
@@ -273,13 +295,15 @@ func TestPhoneSuffixBackfill(t *testing.T) {
 				t.Fatal(err)
 			}
 			email := "noa@example.com"
-			tr := domain.Trainee{FirstName: "Noa", LastName: "Old", Phone: "+972521234567", Email: &email}
+			tr := domain.Trainee{FirstName: "Noa", LastName: "Ben-Old", Phone: "+972521234567", Email: &email}
 			if err := st.Studio(studio.ID).CreateTrainee(ctx, &tr); err != nil {
 				t.Fatal(err)
 			}
-			// Back to the state before 0002: no suffixes, phones in the document.
-			undo := []string{`DROP TABLE trainee_phone_suffixes`, `UPDATE trainees SET search_doc = 'noa old | 972521234567 | 0521234567'`,
-				`DELETE FROM schema_migrations WHERE version = '0002_phone_suffixes'`}
+			// Back to the state before 0002: no suffixes, no trigrams, phones
+			// in the document, the name as typed.
+			undo := []string{`DROP TABLE trainee_phone_suffixes`, `DROP TABLE trainee_trigrams`,
+				`UPDATE trainees SET search_doc = 'noa ben-old | 972521234567 | 0521234567'`,
+				`DELETE FROM schema_migrations WHERE version IN ('0002_phone_suffixes', '0020_search_words')`}
 			if st.Engine() == store.EnginePostgres {
 				undo = append(undo, `ALTER TABLE trainees DROP COLUMN seq`)
 			}
@@ -291,11 +315,15 @@ func TestPhoneSuffixBackfill(t *testing.T) {
 			if err := store.Migrate(ctx, st.DB(), st.Engine()); err != nil {
 				t.Fatal(err)
 			}
-			for _, q := range []string{"0521234", "97252", "noa old", "example.com"} {
+			for _, q := range []string{"0521234", "97252", "noa ben old", "old-noa", "example.com"} {
 				got, err := st.Studio(studio.ID).SearchTrainees(ctx, store.TraineeFilter{Q: q, Page: store.Page{Limit: 5}})
 				if err != nil || got.Total != 1 || got.Items[0].ID != tr.ID {
 					t.Fatalf("search %q after backfill: %+v, %v", q, got, err)
 				}
+			}
+			near, err := st.Studio(studio.ID).NearTrainees(ctx, store.TraineeFilter{Q: "Ben-Olt"}, 5)
+			if err != nil || len(near) != 1 || near[0].ID != tr.ID {
+				t.Fatalf("near match after backfill: %v, %v", near, err)
 			}
 		})
 	}

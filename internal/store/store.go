@@ -46,8 +46,9 @@ type List[T any] struct {
 	Total int
 }
 
-// TraineeFilter narrows SearchTrainees. Q matches a substring of the name
-// (first, last or "first last"), phone digits or email, case-insensitively.
+// TraineeFilter narrows SearchTrainees. Each word of Q (QueryWords)
+// matches a substring of the first name, the last name, the phone digits or
+// the email, case-insensitively, in any order.
 type TraineeFilter struct {
 	Q            string
 	Status       string
@@ -201,6 +202,9 @@ type Tags interface {
 // Trainees are the studio's clients.
 type Trainees interface {
 	SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error)
+	// NearTrainees: the trainees whose names are most like f.Q by trigram
+	// similarity, for when SearchTrainees finds none.
+	NearTrainees(ctx context.Context, f TraineeFilter, limit int) ([]domain.Trainee, error)
 	GetTrainee(ctx context.Context, id string) (domain.Trainee, error)
 	TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error)
 	// CreateTrainee and UpdateTrainee write the tag and coach lists too,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
@@ -49,16 +50,29 @@ func (s *studioStore) mustExist(ctx context.Context, q querier, table, noun, id 
 	return nil
 }
 
-// SearchDoc is what trainee search matches text against: the lower-cased
-// "first last" and email. Phone digits are matched through their suffixes
-// (PhoneSuffixes) instead.
+// SearchDoc is what trainee search matches words against: the words of
+// "first last" (SearchWords) and the lower-cased email. Phone digits are
+// matched through their suffixes (DigitSuffixes) instead.
 func SearchDoc(firstName, lastName string, email *string) string {
-	doc := strings.ToLower(strings.TrimSpace(firstName) + " " + strings.TrimSpace(lastName))
+	doc := strings.Join(SearchWords(firstName+" "+lastName), " ")
 	if email != nil && *email != "" {
 		doc += " | " + strings.ToLower(*email)
 	}
 	return doc
 }
+
+// SearchWords is how search reads a name or a query: lower-cased (Unicode
+// rules; Hebrew has no case), hyphens and dashes (the Hebrew maqaf too)
+// read as spaces, split on runs of white space. "Ben-David" and
+// "ben  david" are both [ben david].
+func SearchWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(dashes, r)
+	})
+}
+
+// dashes are the characters search reads as a space between words.
+const dashes = "-\u2010\u2011\u2012\u2013\u2014\u2212\u05be"
 
 // DigitSuffixes lists, without repeats, every suffix of the phone's E.164
 // digits, of its national digits ("0501234567") and of each run of digits
@@ -93,10 +107,10 @@ func nationalDigits(e164 string) string {
 	return phone.Digits(phonenumbers.Format(num, phonenumbers.NATIONAL))
 }
 
-// SearchTerm is the form of a query that SearchDoc contains: the digits of
-// something typed like a phone ("050-123 45", "+972 50"), else the query
-// lower-cased.
-func SearchTerm(q string) string {
+// QueryWords are the words a query must all match: the digits of
+// something typed like a phone ("050-123 45", "+972 50") as one word, else
+// its SearchWords.
+func QueryWords(q string) []string {
 	q = strings.TrimSpace(q)
 	hasDigit := false
 	for _, r := range q {
@@ -105,13 +119,13 @@ func SearchTerm(q string) string {
 			hasDigit = true
 		case strings.ContainsRune("+-(). ", r):
 		default:
-			return strings.ToLower(q)
+			return SearchWords(q)
 		}
 	}
 	if hasDigit {
-		return phone.Digits(q)
+		return []string{phone.Digits(q)}
 	}
-	return strings.ToLower(q)
+	return SearchWords(q)
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
@@ -150,41 +164,10 @@ func scanTrainee(row scanner, t *domain.Trainee, extra ...any) error {
 	return nil
 }
 
-func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
-	for name, v := range map[string]string{"q": f.Q, "status": f.Status, "coachId": f.CoachID, "tag": f.Tag} {
-		if bad := text.Problem(v); bad != "" {
-			return List[domain.Trainee]{Items: []domain.Trainee{}}, fmt.Errorf("%w: %s %s", ErrInvalidText, name, bad)
-		}
-	}
-	from := "FROM trainees t"
-	selective := false // whether q (3+ characters) lets an index narrow the rows to few
+// filterConds are the conditions of f other than its query, on trainees t.
+func (s *studioStore) filterConds(f TraineeFilter) ([]string, []any) {
 	where := []string{"t.studio_id = ?"}
 	args := []any{s.studioID}
-	if term := SearchTerm(f.Q); term != "" {
-		selective = utf8.RuneCountInString(term) >= 3
-		switch {
-		case isDigits(term):
-			// A phone (or digits of a name or email): a prefix range over
-			// the digit suffixes.
-			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_phone_suffixes
-				WHERE studio_id = ? AND suffix >= ? AND suffix < ?)`)
-			args = append(args, s.studioID, term, term+":") // ':' sorts right after '9'
-		case s.engine == EngineSQLite && selective:
-			where = append(where, "t.seq IN (SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?)")
-			args = append(args, ftsPhrase(term))
-		default:
-			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
-			// a term under 3 characters has no trigram, so it scans.
-			where = append(where, `t.search_doc LIKE ? ESCAPE '\'`)
-			args = append(args, likePattern(term))
-		}
-		if s.engine == EngineSQLite && (selective || isDigits(term)) {
-			// The few matching rowids drive the query, each joined to its
-			// trainee, rather than a walk over every trainee of the studio
-			// probing the match list (which the planner otherwise picks).
-			from = "FROM trainees t NOT INDEXED"
-		}
-	}
 	if f.Status != "" {
 		where = append(where, "t.status = ?")
 		args = append(args, f.Status)
@@ -205,6 +188,57 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 	if f.UpdatedAfter != nil {
 		where = append(where, "t.updated_at > ?")
 		args = append(args, ms(*f.UpdatedAfter))
+	}
+	return where, args
+}
+
+// SearchTrainees finds the trainees every word of f.Q matches (QueryWords):
+// a word of digits starts a suffix of the phone or of digits in the name
+// or email; any other word is a substring of the first name, the last name
+// or the email. Words match in any order.
+func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List[domain.Trainee], error) {
+	for name, v := range map[string]string{"q": f.Q, "status": f.Status, "coachId": f.CoachID, "tag": f.Tag} {
+		if bad := text.Problem(v); bad != "" {
+			return List[domain.Trainee]{Items: []domain.Trainee{}}, fmt.Errorf("%w: %s %s", ErrInvalidText, name, bad)
+		}
+	}
+	from := "FROM trainees t"
+	selective := false // whether an index narrows the rows to few
+	driven := false    // SQLite: whether an index lookup should drive the query
+	where, args := s.filterConds(f)
+	var phrases []string // SQLite: words of 3+ characters, one FTS5 query
+	for _, word := range QueryWords(f.Q) {
+		long := utf8.RuneCountInString(word) >= 3
+		selective = selective || long
+		switch {
+		case isDigits(word):
+			// A phone (or digits of a name or email): a prefix range over
+			// the digit suffixes.
+			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_phone_suffixes
+				WHERE studio_id = ? AND suffix >= ? AND suffix < ?)`)
+			args = append(args, s.studioID, word, word+":") // ':' sorts right after '9'
+			driven = true
+		case s.engine == EngineSQLite && long:
+			phrases = append(phrases, ftsPhrase(word))
+		default:
+			// Postgres: the pg_trgm GIN index serves this LIKE. SQLite:
+			// a word under 3 characters has no trigram, so it is checked
+			// on the rows the other words leave, or by a scan.
+			where = append(where, `t.search_doc LIKE ? ESCAPE '\'`)
+			args = append(args, likePattern(word))
+		}
+	}
+	if len(phrases) > 0 {
+		// Phrases side by side: FTS5 matches rows holding all of them.
+		where = append(where, "t.seq IN (SELECT rowid FROM trainee_search WHERE trainee_search MATCH ?)")
+		args = append(args, strings.Join(phrases, " "))
+		driven = true
+	}
+	if s.engine == EngineSQLite && driven {
+		// The few matching rowids drive the query, each joined to its
+		// trainee, rather than a walk over every trainee of the studio
+		// probing the match list (which the planner otherwise picks).
+		from = "FROM trainees t NOT INDEXED"
 	}
 	cond := strings.Join(where, " AND ")
 	limit, offset := pageArgs(f.Page)
@@ -418,9 +452,12 @@ func writeDigitSuffixes(ctx context.Context, q querier, engine, studioID, traine
 }
 
 // writeLinks replaces the trainee's tags (creating missing tags) and coaches,
-// and the phone suffixes search uses.
+// and the phone suffixes and name trigrams search uses.
 func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Trainee) error {
 	if err := s.writePhoneSuffixes(ctx, q, t); err != nil {
+		return err
+	}
+	if err := writeTrigrams(ctx, q, s.engine, s.studioID, t.ID, t.FirstName, t.LastName); err != nil {
 		return err
 	}
 	if _, err := q.ExecContext(ctx, s.q(`DELETE FROM trainee_tags WHERE studio_id = ? AND trainee_id = ?`), s.studioID, t.ID); err != nil {

@@ -24,10 +24,12 @@ func reads() []spec {
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
 			description: "Find trainees of the studio by name, phone or email, and filter by status, coach, tag or date. " +
 				"Use it to get a trainee's id (trn_…) before any tool that needs traineeId. " +
-				"Answers {items, total, nextOffset}; each item is a compact row (id, firstName, lastName, phone, status, tags, coaches with names, weightKg: the latest weigh-in). " +
+				"Answers {items, total, nextOffset}; each item is a compact row (id, firstName, lastName, phone, status, tags, coaches with names, weightKg: the latest weigh-in) of a trainee that matches every word of q. " +
+				"When q matches nobody, items is empty and nearMatches lists up to 5 trainees whose names are similar (a typo, another spelling), closest first: " +
+				"they are not matches, so tell the coach no one matched and ask whether one of them is meant before using their id. " +
 				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
-				"q":            "Text to find in the trainee's name (first, last or both), phone digits or email. Case-insensitive; a part of a name is enough.",
+				"q":            "Words of the trainee's name, phone digits or email, in any order (\"Levi Daniel\" finds Daniel Levi). Case-insensitive; each word may be part of a first name, last name, phone or email, and every word must match; hyphens and spaces are the same (\"Ben David\" finds Ben-David).",
 				"status":       "Only trainees with this status: active, paused or archived. Omit for all.",
 				"coachId":      "Only trainees of this coach (coa_…), from list_coaches.",
 				"tag":          "Only trainees carrying this tag name, from list_tags.",

@@ -345,3 +345,21 @@ func BenchmarkBuildGetTrainee(b *testing.B) {
 		}
 	}
 }
+
+// search_trainees says what near matches are, so a model does not take one
+// for a match, and that words match in any order.
+func TestSearchDescribesNearMatches(t *testing.T) {
+	tool, ok := ByName("search_trainees")
+	if !ok {
+		t.Fatal("no search_trainees")
+	}
+	for _, want := range []string{"nearMatches", "not matches", "closest first"} {
+		if !strings.Contains(tool.Description, want) {
+			t.Errorf("description lacks %q: %s", want, tool.Description)
+		}
+	}
+	q := tool.InputSchema.Properties["q"]
+	if q == nil || !strings.Contains(q.Description, "any order") || !strings.Contains(q.Description, "hyphens") {
+		t.Errorf("q's description does not give the word rules: %+v", q)
+	}
+}

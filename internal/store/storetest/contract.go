@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"Tags", testTags},
 		{"Trainees", testTrainees},
 		{"TraineeSearch", testTraineeSearch},
+		{"TraineeSearchWords", testTraineeSearchWords},
 		{"DeleteTraineeCascades", testDeleteTraineeCascades},
 		{"Products", testProducts},
 		{"Subscriptions", testSubscriptions},

@@ -1,0 +1,63 @@
+package lane_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// search_trainees finds names by their words in any order, hyphens and
+// spaces alike; a query that matches nobody answers no items and lists the
+// closest names apart, as nearMatches, never among the items.
+func TestSearchWordsAndNearMatches(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		_, k, _ := e.studio("search-words", "pro")
+		ids := map[string]string{}
+		for i, name := range [][2]string{{"Daniel", "Levi"}, {"נועה", "כהן"}, {"Avi", "Ben-David"}, {"Dana", "Goldberg"}} {
+			var tr domain.Trainee
+			e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": name[0], "lastName": name[1], "phone": "054-100-000" + string(rune('0'+i))})).into(t, &tr)
+			ids[name[1]] = tr.ID
+		}
+		type answer struct {
+			list[domain.Trainee]
+			NearMatches []domain.Trainee `json:"nearMatches"`
+		}
+		search := func(q string) (answer, string) {
+			var res answer
+			a := e.ok(200, e.call(k, "GET", "/trainees/search?q="+url.QueryEscape(q), nil))
+			a.into(t, &res)
+			return res, string(a.Data)
+		}
+		for q, want := range map[string]string{"Levi Daniel": "Levi", "כהן נועה": "כהן", "Ben David": "Ben-David", "dana  goldberg": "Goldberg"} {
+			res, raw := search(q)
+			if res.Total != 1 || len(res.Items) != 1 || res.Items[0].ID != ids[want] || strings.Contains(raw, "nearMatches") {
+				t.Errorf("search %q: %s, want only %s and no nearMatches", q, raw, want)
+			}
+		}
+		for q, want := range map[string]string{"Goldburg": "Goldberg", "Danial Levy": "Levi", "כהנ": "כהן"} {
+			res, raw := search(q)
+			if res.Total != 0 || len(res.Items) != 0 || res.NextOffset != nil {
+				t.Errorf("search %q: %s, want no items", q, raw)
+			}
+			if len(res.NearMatches) == 0 || res.NearMatches[0].ID != ids[want] {
+				t.Errorf("search %q: nearMatches %v, want %s first", q, res.NearMatches, want)
+			}
+		}
+		// Near matches keep the other filters.
+		var res answer
+		e.ok(200, e.call(k, "GET", "/trainees/search?q=Goldburg&status=paused", nil)).into(t, &res)
+		if len(res.NearMatches) != 0 {
+			t.Errorf("paused near matches: %v, want none", res.NearMatches)
+		}
+		// Nothing near, and no q: no nearMatches.
+		for _, q := range []string{"zzzz", ""} {
+			if _, raw := search(q); strings.Contains(raw, "nearMatches") {
+				t.Errorf("search %q: %s, want no nearMatches", q, raw)
+			}
+		}
+	})
+}
