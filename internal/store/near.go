@@ -148,23 +148,5 @@ func (s *studioStore) NearTrainees(ctx context.Context, f TraineeFilter, limit i
 
 // writeTrigrams replaces the rows that let near matches find t.
 func writeTrigrams(ctx context.Context, q querier, engine, studioID, traineeID, firstName, lastName string) error {
-	if _, err := q.ExecContext(ctx, rebind(engine, `DELETE FROM trainee_trigrams
-		WHERE trainee_seq = (SELECT seq FROM trainees WHERE studio_id = ? AND id = ?)`), studioID, traineeID); err != nil {
-		return err
-	}
-	grams := Trigrams(firstName + " " + lastName)
-	if len(grams) == 0 {
-		return nil
-	}
-	values := make([]string, len(grams))
-	args := make([]any, 0, len(grams)+2)
-	for i, g := range grams {
-		values[i] = "SELECT CAST(? AS TEXT) AS trigram"
-		args = append(args, g)
-	}
-	args = append(args, studioID, traineeID)
-	_, err := q.ExecContext(ctx, rebind(engine, `INSERT INTO trainee_trigrams (studio_id, trigram, trainee_seq)
-		SELECT t.studio_id, x.trigram, t.seq FROM trainees t, (`+strings.Join(values, " UNION ALL ")+`) x
-		WHERE t.studio_id = ? AND t.id = ?`), args...)
-	return err
+	return replaceTraineeKeys(ctx, q, engine, "trainee_trigrams", "trigram", studioID, traineeID, Trigrams(firstName+" "+lastName))
 }

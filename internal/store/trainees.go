@@ -431,22 +431,29 @@ func (s *studioStore) writePhoneSuffixes(ctx context.Context, q querier, t *doma
 }
 
 func writeDigitSuffixes(ctx context.Context, q querier, engine, studioID, traineeID string, suffixes []string) error {
-	if _, err := q.ExecContext(ctx, rebind(engine, `DELETE FROM trainee_phone_suffixes
+	return replaceTraineeKeys(ctx, q, engine, "trainee_phone_suffixes", "suffix", studioID, traineeID, suffixes)
+}
+
+// replaceTraineeKeys replaces the trainee's rows of a search key table
+// (studio_id, column, trainee_seq) with one row per key, in one statement.
+// table and column are the code's own constants, never input.
+func replaceTraineeKeys(ctx context.Context, q querier, engine, table, column, studioID, traineeID string, keys []string) error {
+	if _, err := q.ExecContext(ctx, rebind(engine, `DELETE FROM `+table+`
 		WHERE trainee_seq = (SELECT seq FROM trainees WHERE studio_id = ? AND id = ?)`), studioID, traineeID); err != nil {
 		return err
 	}
-	if len(suffixes) == 0 {
+	if len(keys) == 0 {
 		return nil
 	}
-	values := make([]string, len(suffixes))
-	args := make([]any, 0, len(suffixes)+2)
-	for i, suffix := range suffixes {
-		values[i] = "SELECT CAST(? AS TEXT) AS suffix"
-		args = append(args, suffix)
+	values := make([]string, len(keys))
+	args := make([]any, 0, len(keys)+2)
+	for i, k := range keys {
+		values[i] = "SELECT CAST(? AS TEXT) AS " + column
+		args = append(args, k)
 	}
 	args = append(args, studioID, traineeID)
-	_, err := q.ExecContext(ctx, rebind(engine, `INSERT INTO trainee_phone_suffixes (studio_id, suffix, trainee_seq)
-		SELECT t.studio_id, x.suffix, t.seq FROM trainees t, (`+strings.Join(values, " UNION ALL ")+`) x
+	_, err := q.ExecContext(ctx, rebind(engine, `INSERT INTO `+table+` (studio_id, `+column+`, trainee_seq)
+		SELECT t.studio_id, x.`+column+`, t.seq FROM trainees t, (`+strings.Join(values, " UNION ALL ")+`) x
 		WHERE t.studio_id = ? AND t.id = ?`), args...)
 	return err
 }
