@@ -186,53 +186,35 @@ var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine strin
 // backfillTraineeWords rewrites every trainee's search document in words
 // and writes their name trigrams.
 func backfillTraineeWords(ctx context.Context, tx *sql.Tx, engine string) error {
-	type row struct {
-		studioID, id, first, last string
-		email                     sql.Null[string]
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT studio_id, id, first_name, last_name, email FROM trainees`)
-	if err != nil {
-		return err
-	}
-	var all []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.studioID, &r.id, &r.first, &r.last, &r.email); err != nil {
-			rows.Close()
-			return err
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	update := rebind(engine, `UPDATE trainees SET search_doc = ? WHERE studio_id = ? AND id = ?`)
-	for _, r := range all {
-		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, valueOrNil(r.email)), r.studioID, r.id); err != nil {
-			return err
-		}
-		if err := writeTrigrams(ctx, tx, engine, r.studioID, r.id, r.first, r.last); err != nil {
-			return err
-		}
-	}
-	return nil
+	return rewriteTraineeSearch(ctx, tx, engine, func(r traineeSearchRow) error {
+		return writeTrigrams(ctx, tx, engine, r.studioID, r.id, r.first, r.last)
+	})
 }
 
 // backfillTraineeSearch rewrites every trainee's search document (phones
 // left it for the suffix table) and phone suffixes.
 func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error {
-	type row struct {
-		studioID, id, first, last, phone string
-		email                            sql.Null[string]
-	}
+	return rewriteTraineeSearch(ctx, tx, engine, func(r traineeSearchRow) error {
+		return writeDigitSuffixes(ctx, tx, engine, r.studioID, r.id, DigitSuffixes(r.phone, r.first, r.last, r.email.V))
+	})
+}
+
+// traineeSearchRow is what a search backfill reads of a trainee.
+type traineeSearchRow struct {
+	studioID, id, first, last, phone string
+	email                            sql.Null[string]
+}
+
+// rewriteTraineeSearch rewrites every trainee's search document and then
+// calls also for it, to write the search keys a migration adds.
+func rewriteTraineeSearch(ctx context.Context, tx *sql.Tx, engine string, also func(traineeSearchRow) error) error {
 	rows, err := tx.QueryContext(ctx, `SELECT studio_id, id, first_name, last_name, phone, email FROM trainees`)
 	if err != nil {
 		return err
 	}
-	var all []row
+	var all []traineeSearchRow
 	for rows.Next() {
-		var r row
+		var r traineeSearchRow
 		if err := rows.Scan(&r.studioID, &r.id, &r.first, &r.last, &r.phone, &r.email); err != nil {
 			rows.Close()
 			return err
@@ -248,8 +230,7 @@ func backfillTraineeSearch(ctx context.Context, tx *sql.Tx, engine string) error
 		if _, err := tx.ExecContext(ctx, update, SearchDoc(r.first, r.last, valueOrNil(r.email)), r.studioID, r.id); err != nil {
 			return err
 		}
-		suffixes := DigitSuffixes(r.phone, r.first, r.last, r.email.V)
-		if err := writeDigitSuffixes(ctx, tx, engine, r.studioID, r.id, suffixes); err != nil {
+		if err := also(r); err != nil {
 			return err
 		}
 	}
