@@ -93,7 +93,7 @@ func (l *Lane) catalogRoutes() {
 			return p, err
 		}
 		return p, nil
-	}, admin(), idOf(ids.Product))
+	}, admin())
 
 	add(l, "GET", "/program-templates", "The studio's program templates.", func(c *call, q *searchQuery) (listOf[domain.ProgramTemplate], error) {
 		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())

@@ -97,17 +97,6 @@ func pathIDKind(path string) (ids.Kind, bool) {
 	return k, ok
 }
 
-// checkPathID answers not found for a path {id} that is not an id of its
-// route's kind (ids.Valid), before a handler, the store or a log sees it:
-// such an id names nothing, whatever bytes it holds.
-func (c *call) checkPathID(path string) error {
-	k, ok := pathIDKind(path)
-	if !ok || ids.Valid(c.id(), k) {
-		return nil
-	}
-	return notFound(k, c.id())
-}
-
 func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }
 
 // notify writes one outbox row with the request's source.

@@ -38,14 +38,14 @@ func (l *Lane) planRoutes() {
 			subs[i].Derive(today)
 		}
 		return pageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
-	}, tool("list_trainee_subscriptions"), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created(), idOf(ids.Trainee))
+	}, tool("list_trainee_subscriptions"))
+	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created())
 	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)
-	}, admin(), idOf(ids.Subscription))
+	}, admin())
 	add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubCancelled)
-	}, admin(), idOf(ids.Subscription))
+	}, admin())
 }
 
 func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, error) {

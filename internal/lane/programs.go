@@ -56,8 +56,8 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		progs, err := ss.ListPrograms(c.ctx, c.id())
 		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
-	}, tool("list_trainee_programs"), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template.", l.assignProgram, tool("assign_program"), created(), idOf(ids.Trainee))
+	}, tool("list_trainee_programs"))
+	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template.", l.assignProgram, tool("assign_program"), created())
 
 	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
 		ss := c.studio()
@@ -66,9 +66,9 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListFormResponses(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_form_responses"), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created(), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created(), idOf(ids.Trainee))
+	}, tool("list_trainee_form_responses"))
+	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created())
+	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created())
 
 	add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *call, q *pageQuery) (listOf[domain.Weight], error) {
 		ss := c.studio()
@@ -77,15 +77,15 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListWeights(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_weights"), idOf(ids.Trainee))
-	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created(), idOf(ids.Trainee))
+	}, tool("list_trainee_weights"))
+	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created())
 
 	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
-	}, admin(), created(), idOf(ids.Trainee))
+	}, admin(), created())
 	add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *call, _ *noInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyWhatsAppInvite, nil)
-	}, admin(), created(), idOf(ids.Trainee))
+	}, admin(), created())
 }
 
 func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, error) {

@@ -86,7 +86,6 @@ func tool(name string) opt { return func(r *route) { r.tool = name } }
 func admin() opt           { return func(r *route) { r.scope = auth.ScopeStudioAdmin } }
 func anyScope() opt        { return func(r *route) { r.scope = "" } }
 func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
-func idOf(k ids.Kind) opt  { return func(r *route) { r.idKind = k } }
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
@@ -103,14 +102,17 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 	for _, o := range opts {
 		o(rt)
 	}
+	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())
 	rt.refs = refs
 	dates := dateFieldsOf(reflect.TypeFor[In]())
 	rt.dates = dates
 	rt.handle = func(c *call) (any, error) {
-		if err := c.checkPathID(path); err != nil {
-			return nil, err
+		if rt.idKind != "" && !ids.Valid(c.id(), rt.idKind) {
+			// Not an id of the route's kind: it names nothing, whatever
+			// bytes it holds, and no handler, store or log sees it.
+			return nil, notFound(rt.idKind, c.id())
 		}
 		in := new(In)
 		if usesQuery {

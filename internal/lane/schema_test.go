@@ -184,7 +184,7 @@ func TestEveryRequestStringIsBounded(t *testing.T) {
 	}
 }
 
-// Every route with an {id} knows its kind, so checkPathID checks it.
+// Every route with an {id} knows its kind, so the route checks it.
 func TestEveryPathIDHasAKind(t *testing.T) {
 	for _, rt := range New(Options{}).routes {
 		if strings.Contains(rt.path, "{id}") {

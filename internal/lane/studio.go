@@ -88,7 +88,7 @@ func (l *Lane) studioRoutes() {
 		return pageOf(res, q.page()), err
 	}, tool("list_coaches"))
 	add(l, "POST", "/coaches", "Add a coach.", l.createCoach, admin(), created())
-	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, admin(), idOf(ids.Coach))
+	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, admin())
 
 	add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *call, q *pageQuery) (listOf[domain.Tag], error) {
 		res, err := c.studio().ListTags(c.ctx, q.page())
@@ -110,7 +110,7 @@ func (l *Lane) studioRoutes() {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, admin(), idOf(ids.Tag))
+	}, admin())
 
 	add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *call, q *tasksQuery) (listOf[domain.Task], error) {
 		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.page()}
@@ -118,7 +118,7 @@ func (l *Lane) studioRoutes() {
 		return pageOf(res, f.Page), err
 	}, tool("list_tasks"))
 	add(l, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, tool("create_task"), created())
-	add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, tool("update_task"), idOf(ids.Task))
+	add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, tool("update_task"))
 
 	add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *call, q *pageQuery) (listOf[domain.APIKey], error) {
 		keys, err := l.store.ListAPIKeys(c.ctx, c.p.StudioID)
@@ -143,7 +143,7 @@ func (l *Lane) studioRoutes() {
 		}
 		k.RevokedAt = &now
 		return k, nil
-	}, admin(), idOf(ids.APIKey))
+	}, admin())
 
 	add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *call, q *pageQuery) (listOf[domain.Notification], error) {
 		res, err := c.studio().ListNotifications(c.ctx, q.page())

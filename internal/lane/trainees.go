@@ -101,9 +101,9 @@ func (l *Lane) traineeRoutes() {
 	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
 	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
 		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
-	}, tool("get_trainee"), idOf(ids.Trainee))
+	}, tool("get_trainee"))
 	add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, tool("create_trainee"), created())
-	add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, tool("update_trainee"), idOf(ids.Trainee))
+	add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, tool("update_trainee"))
 	add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *call, _ *noInput) (deleted, error) {
 		ss := c.studio()
 		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
@@ -113,7 +113,7 @@ func (l *Lane) traineeRoutes() {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, admin(), idOf(ids.Trainee))
+	}, admin())
 }
 
 // traineeSearch is the search answer: items match every word of q; only
