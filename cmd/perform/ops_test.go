@@ -108,14 +108,20 @@ func mcpToolsList(t *testing.T, base, key string) {
 // shutdown lines is written at all (River's and the MCP SDK's routine
 // lines are debug); at debug each /mcp request is exactly one line.
 func TestLogsHoldStill(t *testing.T) {
-	t.Run("info", func(t *testing.T) {
+	// serveThreeMCPRequests serves at level, sends three /mcp requests and
+	// stops, returning the server's log.
+	serveThreeMCPRequests := func(t *testing.T, level string) *running {
 		db := sqliteURL(t)
 		key := operatorKey(t, db)
-		r := start(t, map[string]string{"LOG_LEVEL": "info", "PORT": "0", "PERFORM_DATABASE_URL": db}, "serve", "--host", "127.0.0.1")
+		r := start(t, map[string]string{"LOG_LEVEL": level, "PORT": "0", "PERFORM_DATABASE_URL": db}, "serve", "--host", "127.0.0.1")
 		for range 3 {
 			mcpToolsList(t, r.base, key)
 		}
 		r.stop()
+		return r
+	}
+	t.Run("info", func(t *testing.T) {
+		r := serveThreeMCPRequests(t, "info")
 		allowed := map[string]bool{"applied migration": true, "perform serving": true,
 			"shutting down: draining requests": true, "perform stopped": true}
 		for _, l := range logLines(t, r.stderr.String()) {
@@ -125,13 +131,7 @@ func TestLogsHoldStill(t *testing.T) {
 		}
 	})
 	t.Run("debug", func(t *testing.T) {
-		db := sqliteURL(t)
-		key := operatorKey(t, db)
-		r := start(t, map[string]string{"LOG_LEVEL": "debug", "PORT": "0", "PERFORM_DATABASE_URL": db}, "serve", "--host", "127.0.0.1")
-		for range 3 {
-			mcpToolsList(t, r.base, key)
-		}
-		r.stop()
+		r := serveThreeMCPRequests(t, "debug")
 		mcpLines := 0
 		for _, l := range logLines(t, r.stderr.String()) {
 			if l.Route == "/mcp" {
