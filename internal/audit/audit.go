@@ -24,7 +24,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"log/slog"
 
@@ -136,7 +135,7 @@ func (w *Writer) Record(e domain.AuditEvent) {
 // shows as it is.
 func storable(e domain.AuditEvent) domain.AuditEvent {
 	for _, s := range []*string{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.RequestID, &e.Source} {
-		*s = cut(text.Printable(*s), maxField)
+		*s = text.Truncate(text.Printable(*s), maxField)
 	}
 	return e
 }
@@ -144,17 +143,6 @@ func storable(e domain.AuditEvent) domain.AuditEvent {
 // maxField bounds each string of an audit row: an unmatched route is the
 // raw path, as long as the caller made it.
 const maxField = 500
-
-// cut shortens s to at most n bytes on a character boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
 
 func (w *Writer) drop(e domain.AuditEvent, reason, why string) {
 	w.dropped.Add(1)

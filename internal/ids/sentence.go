@@ -3,7 +3,6 @@ package ids
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/otherwise/perform/internal/text"
 )
@@ -13,7 +12,7 @@ import (
 // valid ids come from. The lane and the tools (which refuse an id of the
 // wrong kind before any request) both answer it.
 func NotFound(want Kind, id string) string {
-	shown := truncate(text.Printable(id), 80) // the id may hold any bytes: shown escaped
+	shown := text.Truncate(text.Printable(id), 80) // the id may hold any bytes: shown escaped
 	if got, known := KindOf(id); known && got != want {
 		return fmt.Sprintf("%s is %s %s id; this needs %s %s id (from %s).", shown, article(got.Noun()), got.Noun(), article(want.Noun()), want.Noun(), want.Source())
 	}
@@ -25,15 +24,4 @@ func article(noun string) string {
 		return "an"
 	}
 	return "a"
-}
-
-// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

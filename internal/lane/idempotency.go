@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/httpx"
-	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // IdempotencyHeader names the key a client sends with a write so that a
@@ -124,7 +124,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return
 	}
-	shown := schema.Truncate(key, 80)
+	shown := text.Truncate(key, 80)
 	switch {
 	case started:
 	case rec.InProgress() && derived:

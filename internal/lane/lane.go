@@ -36,8 +36,8 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
-	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Prefix is where the lane is mounted.
@@ -192,7 +192,7 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 		elapsed := time.Since(start)
 		route := ri.route
 		if route == "" {
-			route = schema.Truncate(r.URL.Path, maxPathInAnswer)
+			route = text.Truncate(r.URL.Path, maxPathInAnswer)
 		} else {
 			metrics.SetRoute(r.Context(), route)
 		}
@@ -389,14 +389,14 @@ const maxPathInAnswer = 100
 
 // NotFoundMessage is the one sentence for a path nothing serves.
 func NotFoundMessage(r *http.Request) string {
-	return "There is no endpoint " + schema.Truncate(r.Method, 20) + " " + schema.Truncate(r.URL.Path, maxPathInAnswer) +
+	return "There is no endpoint " + text.Truncate(r.Method, 20) + " " + text.Truncate(r.URL.Path, maxPathInAnswer) +
 		"; the automation lane's endpoints are listed in " + Prefix + "/openapi.json."
 }
 
 // MethodNotAllowedMessage is the one sentence for a path served under
 // other methods only.
 func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
-	return schema.Truncate(r.Method, 20) + " is not allowed on " + schema.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
+	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
 }
 
 type envelope struct {

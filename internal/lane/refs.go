@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // A request field that names something of the studio carries a ref tag,
@@ -111,14 +111,14 @@ func checkTagName(c *call, name string) error {
 			}
 		}
 	}
-	msg := fmt.Sprintf("This studio has no tag named %q, and it has no tags yet; omit tag, or give trainees tags with update_trainee.", schema.Truncate(name, 50))
+	msg := fmt.Sprintf("This studio has no tag named %q, and it has no tags yet; omit tag, or give trainees tags with update_trainee.", text.Truncate(name, 50))
 	if len(names) > 0 {
 		shown := names[:min(len(names), maxTagsNamed)]
 		more := ""
 		if tags.Total > len(shown) {
 			more = fmt.Sprintf(" and %d more (list_tags)", tags.Total-len(shown))
 		}
-		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", schema.Truncate(name, 50), strings.Join(shown, ", "), more)
+		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", text.Truncate(name, 50), strings.Join(shown, ", "), more)
 	}
 	return &Error{Status: 404, Code: CodeNotFound, Message: msg}
 }

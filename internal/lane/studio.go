@@ -10,8 +10,8 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
-	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 )
 
 type studioInfo struct {
@@ -157,7 +157,7 @@ func (c *call) coachPhone(raw *string) (*string, *Error) {
 	}
 	e164, err := phone.Normalize(*raw, c.p.Region)
 	if err != nil {
-		return nil, invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", schema.Truncate(*raw, 40)))
+		return nil, invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(*raw, 40)))
 	}
 	return &e164, nil
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
-	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 )
 
 type searchTraineesQuery struct {
@@ -201,7 +201,7 @@ func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
 	raw := c.r.PathValue("phone")
 	e164, err := phone.Normalize(raw, c.p.Region)
 	if err != nil {
-		return domain.Trainee{}, invalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", schema.Truncate(raw, 40)))
+		return domain.Trainee{}, invalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
 	t, err := c.studio().TraineeByPhone(c.ctx, e164)
 	if errors.Is(err, store.ErrNotFound) {
@@ -218,7 +218,7 @@ func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
 func (c *call) normalisePhone(raw string) (string, *Error) {
 	e164, err := phone.Normalize(raw, c.p.Region)
 	if err != nil {
-		return "", invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", schema.Truncate(raw, 40)))
+		return "", invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
 	return e164, nil
 }

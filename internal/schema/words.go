@@ -8,9 +8,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Describe says what a value of schema s must be, as the tail of a
@@ -137,19 +138,7 @@ func ShortJSON(v any) string {
 	if err := enc.Encode(v); err != nil {
 		return "?"
 	}
-	return Truncate(strings.TrimSuffix(b.String(), "\n"), 60)
-}
-
-// Truncate cuts s to at most n bytes, on a character boundary, marking the
-// cut with "…".
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return text.Truncate(strings.TrimSuffix(b.String(), "\n"), 60)
 }
 
 // JSONProblem turns an encoding/json decoding error into words, without a
@@ -171,11 +160,11 @@ func JSONProblem(err error) string {
 			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 				if strings.ContainsAny(literal, ".eE") {
-					return fmt.Sprintf("%s must be a whole number written without a decimal point or exponent; got %s", te.Field, Truncate(literal, 60))
+					return fmt.Sprintf("%s must be a whole number written without a decimal point or exponent; got %s", te.Field, text.Truncate(literal, 60))
 				}
-				return fmt.Sprintf("%s is out of range for a whole number; got %s", te.Field, Truncate(literal, 60))
+				return fmt.Sprintf("%s is out of range for a whole number; got %s", te.Field, text.Truncate(literal, 60))
 			case reflect.Float32, reflect.Float64:
-				return fmt.Sprintf("%s is out of range for a number; got %s", te.Field, Truncate(literal, 60))
+				return fmt.Sprintf("%s is out of range for a number; got %s", te.Field, text.Truncate(literal, 60))
 			}
 		}
 		return fmt.Sprintf("%s cannot hold a JSON %s", te.Field, te.Value)

@@ -290,3 +290,15 @@ func Printable(s string) string {
 	}
 	return b.String()
 }
+
+// Truncate cuts s to at most n bytes, on a character boundary, marking the
+// cut with "…".
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

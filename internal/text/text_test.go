@@ -116,3 +116,12 @@ func TestJSONLongest(t *testing.T) {
 		}
 	}
 }
+
+func TestTruncate(t *testing.T) {
+	if got := Truncate("שלום", 3); got != "ש…" {
+		t.Errorf("Truncate cuts a character: %q", got)
+	}
+	if got := Truncate("short", 60); got != "short" {
+		t.Errorf("Truncate short: %q", got)
+	}
+}
