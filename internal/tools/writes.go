@@ -80,7 +80,7 @@ func writes() []spec {
 			args: map[string]string{
 				"taskId":      "The task's id (tsk_…), from list_tasks or create_task.",
 				"status":      "New status: open, done or snoozed.",
-				"snoozeUntil": "Until when the task sleeps, an RFC 3339 instant (2026-03-01T09:00:00Z). Sending it alone snoozes the task; status snoozed needs it.",
+				"snoozeUntil": "Until when the task sleeps, an RFC 3339 instant (2026-03-01T09:00:00Z). Sending it alone snoozes the task; status snoozed needs it, sent now or already on the task.",
 				"priority":    "New priority from 0 (none) to 5 (most urgent).",
 			}},
 
