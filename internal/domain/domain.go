@@ -121,11 +121,14 @@ type Subscription struct {
 }
 
 type ProgramTemplate struct {
-	ID          string    `json:"id"`
-	Name        string    `json:"name"`
-	Description *string   `json:"description"`
-	Weeks       *int      `json:"weeks"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+	Weeks       *int    `json:"weeks"`
+	// Structure is the template's phases, weeks, days and exercises; nil
+	// for a template that is only a name.
+	Structure *ProgramStructure `json:"structure,omitempty"`
+	CreatedAt time.Time         `json:"createdAt"`
 }
 
 // Program statuses.

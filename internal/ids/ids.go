@@ -35,6 +35,14 @@ const (
 	Notification    Kind = "ntf"
 	Request         Kind = "req"
 	AgentMessage    Kind = "amg"
+	Exercise        Kind = "exr"
+	Session         Kind = "ses"
+	Benchmark       Kind = "bmk"
+	BenchmarkEntry  Kind = "bme"
+	Measurement     Kind = "msr"
+	CheckIn         Kind = "chk"
+	Injury          Kind = "inj"
+	Goal            Kind = "gol"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -58,6 +66,14 @@ var kinds = map[Kind]struct{ noun, source string }{
 	Notification:    {"notification", "GET /notifications"},
 	Request:         {"request", ""},
 	AgentMessage:    {"agent message", ""},
+	Exercise:        {"exercise", "search_exercises"},
+	Session:         {"session", "list_trainee_sessions"},
+	Benchmark:       {"benchmark", "get_trainee_benchmarks"},
+	BenchmarkEntry:  {"benchmark entry", "get_trainee_benchmarks"},
+	Measurement:     {"measurement", "GET /trainees/{id}/measurements"},
+	CheckIn:         {"check-in", "list_trainee_checkins"},
+	Injury:          {"injury", "get_trainee_overview"},
+	Goal:            {"goal", "get_trainee_overview"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -84,6 +84,11 @@ var pathKinds = map[string]ids.Kind{
 	"tags":          ids.Tag,
 	"tasks":         ids.Task,
 	"keys":          ids.APIKey,
+	"sessions":      ids.Session,
+	"benchmarks":    ids.Benchmark,
+	"injuries":      ids.Injury,
+	"goals":         ids.Goal,
+	"measurements":  ids.Measurement,
 }
 
 // pathIDKind is the kind of the {id} in a route's path, read from the
