@@ -311,4 +311,9 @@ func (l *Lane) registerRoutes() {
 	l.planRoutes()
 	l.traineeRecordRoutes()
 	l.catalogRoutes()
+	// The training memory.
+	l.sessionRoutes()
+	l.healthRoutes()
+	l.exerciseRoutes()
+	l.insightRoutes()
 }

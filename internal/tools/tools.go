@@ -7,6 +7,7 @@ package tools
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -49,7 +50,8 @@ type Tool struct {
 var all = func() []Tool {
 	contracts := LaneContracts()
 	var set []Tool
-	for _, s := range append(reads(), writes()...) {
+	groups := [][]spec{reads(), writes(), sessionTools(), healthTools(), exerciseTools(), insightTools()}
+	for _, s := range slices.Concat(groups...) {
 		set = append(set, define(s, contracts))
 	}
 	return set

@@ -1,0 +1,4 @@
+package lane
+
+// exerciseRoutes: the exercise catalogue.
+func (l *Lane) exerciseRoutes() {}

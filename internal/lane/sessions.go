@@ -1,0 +1,4 @@
+package lane
+
+// sessionRoutes: workout sessions, program structure and benchmarks.
+func (l *Lane) sessionRoutes() {}

@@ -1,0 +1,6 @@
+package tools
+
+// insightTools are the coach tools of the training memory's insight area.
+func insightTools() []spec {
+	return nil
+}
