@@ -2,7 +2,10 @@
 // studio) in context.Context and makes and checks studio API keys.
 package auth
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // SourceHeader names the calling surface (api, mcp or agent) on an
 // in-process request. The lane never reads it: the in-process transport
@@ -18,6 +21,7 @@ type Principal struct {
 	StudioSlug   string
 	Region       string
 	Tier         string
+	TimeZone     *time.Location // the studio's zone: its local days (nil: domain.DefaultTimeZone)
 	Kind         CredentialKind // what the credential is
 	CredentialID string         // the API key id (or, later, the OAuth grant)
 	Subject      string         // coach or trainee id, when the credential names one (a studio key names none)

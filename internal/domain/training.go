@@ -2,6 +2,8 @@ package domain
 
 import (
 	"encoding/json"
+	"fmt"
+	"sync"
 	"time"
 	_ "time/tzdata" // a studio's zone resolves on a machine without the zone files
 )
@@ -310,11 +312,32 @@ func (s Studio) TimeZone() *time.Location {
 		TimeZone string `json:"timeZone"`
 	}
 	if len(s.Settings) > 0 && json.Unmarshal(s.Settings, &set) == nil && set.TimeZone != "" {
-		if loc, err := time.LoadLocation(set.TimeZone); err == nil {
+		if loc, err := LoadZone(set.TimeZone); err == nil {
 			return loc
 		}
 	}
 	return defaultZone
+}
+
+// zones caches loaded zones: time.LoadLocation reads the zone database
+// every time, and a studio's zone is read on every request.
+var zones sync.Map // name → *time.Location
+
+// LoadZone is time.LoadLocation, cached. "" and "Local" are refused: a
+// studio's zone is a named zone, never the server's.
+func LoadZone(name string) (*time.Location, error) {
+	if v, ok := zones.Load(name); ok {
+		return v.(*time.Location), nil
+	}
+	if name == "" || name == "Local" {
+		return nil, fmt.Errorf("%q is not a named time zone", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
 }
 
 // DefaultTimeZone is a studio's zone until it sets its own.

@@ -317,6 +317,7 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		StudioSlug:   studio.Slug,
 		Region:       studio.Region,
 		Tier:         studio.Tier,
+		TimeZone:     studio.TimeZone(),
 		Kind:         auth.KindStudioKey,
 		CredentialID: key.ID,
 		Scopes:       key.Scopes,

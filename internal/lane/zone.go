@@ -1,0 +1,23 @@
+package lane
+
+import (
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+)
+
+// zone is the studio's time zone: a session's date, a check-in's day and a
+// debrief's week are days in it.
+func (c *call) zone() *time.Location {
+	if c.p.TimeZone != nil {
+		return c.p.TimeZone
+	}
+	loc, _ := domain.LoadZone(domain.DefaultTimeZone)
+	return loc
+}
+
+// localToday is today in the studio's zone, YYYY-MM-DD.
+func (c *call) localToday() string { return localDay(c.l.now(), c.zone()) }
+
+// localDay is the day t falls on in loc, YYYY-MM-DD.
+func localDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
