@@ -88,8 +88,8 @@ func (s *studioStore) CreateExercise(ctx context.Context, e *domain.Exercise) er
 	// Asked first, so the usual conflict names the exercise in the way
 	// (Postgres cannot query after a failed insert in a transaction);
 	// the unique index still settles a race.
-	if existing, err := s.exerciseByKey(ctx, key); err == nil {
-		return exerciseConflict(e.Name, existing)
+	if id, name, err := s.exerciseByKey(ctx, key); err == nil {
+		return exerciseConflict(name, id)
 	}
 	_, err = s.exec(ctx, `INSERT INTO exercises (id, studio_id, name, name_key, data, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		e.ID, s.studioID, e.Name, key, string(data), ms(created))
@@ -99,10 +99,10 @@ func (s *studioStore) CreateExercise(ctx context.Context, e *domain.Exercise) er
 	return s.writeErr(err, "exercise", e.ID)
 }
 
-func (s *studioStore) exerciseByKey(ctx context.Context, key string) (string, error) {
-	var id string
-	err := s.queryRow(ctx, `SELECT id FROM exercises WHERE studio_id = ? AND name_key = ?`, s.studioID, key).Scan(&id)
-	return id, notFound(err)
+// exerciseByKey is the id and name of the studio's exercise whose name has key.
+func (s *studioStore) exerciseByKey(ctx context.Context, key string) (id, name string, err error) {
+	err = s.queryRow(ctx, `SELECT id, name FROM exercises WHERE studio_id = ? AND name_key = ?`, s.studioID, key).Scan(&id, &name)
+	return id, name, notFound(err)
 }
 
 func exerciseConflict(name, existing string) *ConflictError {
