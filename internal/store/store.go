@@ -182,6 +182,7 @@ type StudioStore interface {
 	Tasks
 	Outbox
 	Idempotency
+	Exercises
 }
 
 // Coaches are the studio's staff.
