@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
 		{"Exercises", testExercises},
+		{"Login", testLogin},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
