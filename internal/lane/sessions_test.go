@@ -269,7 +269,7 @@ func TestLogWorkoutAndPRs(t *testing.T) {
 			t.Fatalf("second PRs %+v", second.PRs)
 		}
 		replay := e.ok(201, e.call(k, "POST", tp+"/workouts", other, "Idempotency-Key", "log-2"))
-		if replay.Header.Get("Idempotent-Replayed") == "" && !strings.Contains(replay.Raw, second.Session.ID) {
+		if replay.Header.Get("Idempotent-Replayed") != "true" || !strings.Contains(replay.Raw, second.Session.ID) {
 			t.Errorf("the replay answered %s", replay.Raw)
 		}
 		e.ok(200, e.call(k, "GET", tp+"/sessions?status=completed", nil)).into(t, &rows)
