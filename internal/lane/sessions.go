@@ -429,70 +429,62 @@ func mergeActuals(planned, logged []domain.SessionExercise) []domain.SessionExer
 
 // recordPRs records a benchmark entry for every exercise whose best e1RM
 // of x beats the trainee's benchmark of it, creating "<name> 1RM" (kg,
-// higher is better) for an exercise that has none.
+// higher is better) for an exercise that has none. It reads every
+// exercise's best in one query, whatever the history holds.
 func (c *call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalRecord, error) {
 	prs := []personalRecord{}
+	lifts := training.BestLifts(x.Exercises)
+	if len(lifts) == 0 {
+		return prs, nil
+	}
+	exIDs := make([]string, len(lifts))
+	for i, l := range lifts {
+		exIDs[i] = l.ExerciseID
+	}
+	bests, err := ss.ExerciseBests(c.ctx, x.TraineeID, exIDs)
+	if err != nil {
+		return nil, err
+	}
 	at := c.entryTime(x.Date)
-	for _, lift := range training.BestLifts(x.Exercises) {
+	for _, lift := range lifts {
 		sid := x.ID
 		entry := domain.BenchmarkEntry{ID: ids.New(ids.BenchmarkEntry), Value: lift.E1RM, RecordedAt: at, Source: domain.BenchmarkFromSession, SessionID: &sid}
 		pr := personalRecord{ExerciseID: lift.ExerciseID, E1RMKg: lift.E1RM, LoadKg: lift.LoadKg, Reps: lift.Reps}
-		b, err := ss.ExerciseBenchmark(c.ctx, x.TraineeID, lift.ExerciseID)
-		if errors.Is(err, store.ErrNotFound) {
+		eb, ok := bests[lift.ExerciseID]
+		if !ok {
 			exID := lift.ExerciseID
-			b = domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: x.TraineeID, Name: lift.Name + " 1RM", ExerciseID: &exID,
+			b := domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: x.TraineeID, Name: lift.Name + " 1RM", ExerciseID: &exID,
 				Unit: "kg", Direction: domain.HigherIsBetter, Entries: []domain.BenchmarkEntry{entry}, CreatedAt: c.l.now().UTC()}
-			err = ss.CreateBenchmark(c.ctx, &b)
+			err := ss.CreateBenchmark(c.ctx, &b)
 			var ce *store.ConflictError
-			if errors.As(err, &ce) {
-				// A benchmark of that name the coach made by hand: it is the one.
-				b, err = ss.GetBenchmark(c.ctx, ce.ExistingID)
-				if err == nil {
-					err = c.addIfBetter(ss, b, entry, &pr)
-					if pr.BenchmarkID != "" {
-						prs = append(prs, pr)
-					}
-				}
+			if !errors.As(err, &ce) {
 				if err != nil {
 					return nil, err
 				}
+				pr.BenchmarkID, pr.Name = b.ID, b.Name
+				prs = append(prs, pr)
 				continue
 			}
+			// A benchmark of that name the coach made by hand: it is the one.
+			named, err := ss.GetBenchmark(c.ctx, ce.ExistingID)
 			if err != nil {
 				return nil, err
 			}
-			pr.BenchmarkID, pr.Name = b.ID, b.Name
-			prs = append(prs, pr)
+			eb = store.ExerciseBest{BenchmarkID: named.ID, Name: named.Name, Direction: named.Direction}
+			if st := training.Stats(named, c.l.now()); st.Best != nil {
+				eb.Best = &st.Best.Value
+			}
+		}
+		if eb.Best != nil && !training.Better(eb.Direction, entry.Value, *eb.Best) {
 			continue
 		}
-		if err != nil {
+		if err := ss.AddBenchmarkEntry(c.ctx, eb.BenchmarkID, &entry); err != nil {
 			return nil, err
 		}
-		if err := c.addIfBetter(ss, b, entry, &pr); err != nil {
-			return nil, err
-		}
-		if pr.BenchmarkID != "" {
-			prs = append(prs, pr)
-		}
+		pr.BenchmarkID, pr.Name, pr.PreviousBest = eb.BenchmarkID, eb.Name, eb.Best
+		prs = append(prs, pr)
 	}
 	return prs, nil
-}
-
-// addIfBetter adds entry to b when it beats b's best, filling pr.
-func (c *call) addIfBetter(ss store.StudioStore, b domain.Benchmark, entry domain.BenchmarkEntry, pr *personalRecord) error {
-	st := training.Stats(b, c.l.now())
-	if st.Best != nil && !training.Better(b.Direction, entry.Value, st.Best.Value) {
-		return nil
-	}
-	if err := ss.AddBenchmarkEntry(c.ctx, b.ID, &entry); err != nil {
-		return err
-	}
-	pr.BenchmarkID, pr.Name = b.ID, b.Name
-	if st.Best != nil {
-		v := st.Best.Value
-		pr.PreviousBest = &v
-	}
-	return nil
 }
 
 // entryTime is when a value found in a session of date is recorded: now

@@ -110,6 +110,42 @@ func (s *studioStore) ExerciseBenchmark(ctx context.Context, traineeID, exercise
 	return s.withEntries(ctx, b, nil)
 }
 
+func (s *studioStore) ExerciseBests(ctx context.Context, traineeID string, exerciseIDs []string) (map[string]ExerciseBest, error) {
+	out := map[string]ExerciseBest{}
+	if len(exerciseIDs) == 0 {
+		return out, nil
+	}
+	args := []any{s.studioID, traineeID}
+	for _, id := range exerciseIDs {
+		args = append(args, id)
+	}
+	rows, err := s.query(ctx, `SELECT b.id, b.name, b.exercise_id, b.direction, max(e.value), min(e.value)
+		FROM benchmarks b LEFT JOIN benchmark_entries e ON e.studio_id = b.studio_id AND e.benchmark_id = b.id
+		WHERE b.studio_id = ? AND b.trainee_id = ? AND b.exercise_id IN (`+placeholders(len(exerciseIDs))+`)
+		GROUP BY b.id, b.name, b.exercise_id, b.direction, b.created_at ORDER BY b.created_at, b.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var eb ExerciseBest
+		var exercise string
+		var hi, lo sql.Null[float64]
+		if err := rows.Scan(&eb.BenchmarkID, &eb.Name, &exercise, &eb.Direction, &hi, &lo); err != nil {
+			return nil, err
+		}
+		if _, seen := out[exercise]; seen {
+			continue // the first made is the exercise's benchmark
+		}
+		eb.Best = valueOrNil(hi)
+		if eb.Direction == domain.LowerIsBetter {
+			eb.Best = valueOrNil(lo)
+		}
+		out[exercise] = eb
+	}
+	return out, rows.Err()
+}
+
 func (s *studioStore) CreateBenchmark(ctx context.Context, b *domain.Benchmark) error {
 	s.fillNew(&b.ID, ids.Benchmark, &b.CreatedAt)
 	return s.atomic(ctx, func(q querier) error {
@@ -141,13 +177,10 @@ func (s *studioStore) CreateBenchmark(ctx context.Context, b *domain.Benchmark) 
 	})
 }
 
+// AddBenchmarkEntry needs no existence check: the entry's key (studio,
+// benchmark) refuses a benchmark of another studio, or none.
 func (s *studioStore) AddBenchmarkEntry(ctx context.Context, benchmarkID string, e *domain.BenchmarkEntry) error {
-	return s.atomic(ctx, func(q querier) error {
-		if err := s.mustExist(ctx, q, "benchmarks", "benchmark", benchmarkID); err != nil {
-			return err
-		}
-		return s.insertEntry(ctx, q, benchmarkID, e)
-	})
+	return s.insertEntry(ctx, s.conn(), benchmarkID, e)
 }
 
 func (s *studioStore) insertEntry(ctx context.Context, q querier, benchmarkID string, e *domain.BenchmarkEntry) error {
@@ -160,5 +193,8 @@ func (s *studioStore) insertEntry(ctx context.Context, q querier, benchmarkID st
 	_, err := q.ExecContext(ctx, s.q(`INSERT INTO benchmark_entries (id, studio_id, benchmark_id, value, recorded_at, source, session_id, notes)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
 		e.ID, s.studioID, benchmarkID, e.Value, ms(e.RecordedAt), e.Source, e.SessionID, e.Notes)
+	if isForeignKeyViolation(err) {
+		return missing("benchmark", benchmarkID)
+	}
 	return s.writeErr(err, "benchmark entry", e.ID)
 }

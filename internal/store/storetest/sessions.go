@@ -291,6 +291,26 @@ func testBenchmarks(t *testing.T, st store.Store) {
 	if byEx.ID != squat.ID {
 		t.Fatalf("ExerciseBenchmark = %+v", byEx)
 	}
+	// A second benchmark of the same exercise, made later, is not the exercise's.
+	later := domain.Benchmark{TraineeID: tr.ID, Name: "Squat, paused", ExerciseID: ptr("back-squat"), Unit: "kg", Direction: domain.HigherIsBetter,
+		Entries: []domain.BenchmarkEntry{{Value: 500, Source: domain.BenchmarkFromCoach}}}
+	must(t, "CreateBenchmark later", a.CreateBenchmark(ctx, &later))
+	plank := domain.Benchmark{TraineeID: tr.ID, Name: "Plank", ExerciseID: ptr("plank"), Unit: "s", Direction: domain.LowerIsBetter}
+	must(t, "CreateBenchmark plank", a.CreateBenchmark(ctx, &plank))
+	bests, err := a.ExerciseBests(ctx, tr.ID, []string{"back-squat", "plank", "bench-press"})
+	must(t, "ExerciseBests", err)
+	if len(bests) != 2 || bests["back-squat"].BenchmarkID != squat.ID || *bests["back-squat"].Best != 112.5 || bests["back-squat"].Name != "Back squat 1RM" ||
+		bests["plank"].Best != nil || bests["plank"].Direction != domain.LowerIsBetter {
+		t.Fatalf("ExerciseBests = %+v", bests)
+	}
+	must(t, "AddBenchmarkEntry plank", a.AddBenchmarkEntry(ctx, plank.ID, &domain.BenchmarkEntry{Value: 90, Source: domain.BenchmarkFromCoach}))
+	must(t, "AddBenchmarkEntry plank", a.AddBenchmarkEntry(ctx, plank.ID, &domain.BenchmarkEntry{Value: 60, Source: domain.BenchmarkFromCoach}))
+	if bests, _ := a.ExerciseBests(ctx, tr.ID, []string{"plank"}); *bests["plank"].Best != 60 {
+		t.Fatalf("lower is better: best %v, want 60", *bests["plank"].Best)
+	}
+	if bests, _ := b.ExerciseBests(ctx, tr.ID, []string{"back-squat"}); len(bests) != 0 {
+		t.Fatalf("another studio reads %+v", bests)
+	}
 	mustNotFound(t, "ExerciseBenchmark none", func() error { _, err := a.ExerciseBenchmark(ctx, tr.ID, "bench-press"); return err }())
 	mustNotFound(t, "FindBenchmark none", func() error { _, err := a.FindBenchmark(ctx, tr.ID, "deadlift"); return err }())
 
