@@ -502,8 +502,8 @@ func (c *call) entryTime(date string) time.Time {
 	return d.Add(12 * time.Hour).UTC()
 }
 
-// plannedSessionOf is the session id's planned session of this studio, or
-// the conflict sentence for one that is not planned.
+// modifiable is the path's session when its status is one of allow, else
+// the conflict sentence naming the statuses that can be changed.
 func (c *call) modifiable(ss store.StudioStore, allow ...string) (domain.Session, error) {
 	x, err := lookup(c.ctx, ids.Session, c.id(), ss.GetSession)
 	if err != nil {

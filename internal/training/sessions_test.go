@@ -255,3 +255,59 @@ func TestStats(t *testing.T) {
 		t.Fatalf("Stats empty = %+v", st)
 	}
 }
+
+// FuzzLayout: any structure shape and start date lays out without a panic,
+// every date on or after startsOn and in order, no more days than the
+// structure holds, and a Monday start leaves none out.
+func FuzzLayout(f *testing.F) {
+	f.Add("2026-03-02", []byte{3, 3, 0}, []byte{1, 8, 6}, []byte{2, 4})
+	f.Add("2026-03-04", []byte{7, 1}, []byte{}, []byte{})
+	f.Add("2026-02-29", []byte{1}, []byte{0}, []byte{9, 0, 3})
+	f.Fuzz(func(t *testing.T, start string, daysPerWeek, weekdays, availability []byte) {
+		if len(daysPerWeek) > 20 {
+			daysPerWeek = daysPerWeek[:20]
+		}
+		var weeks []domain.ProgramWeek
+		total, k := 0, 0
+		for _, n := range daysPerWeek {
+			var days []domain.ProgramDay
+			for range int(n % 9) {
+				d := domain.ProgramDay{Title: "d"}
+				if k < len(weekdays) && weekdays[k] != 0 {
+					wd := int(weekdays[k] % 9)
+					d.Weekday = &wd
+				}
+				k++
+				days = append(days, d)
+			}
+			total += len(days)
+			weeks = append(weeks, domain.ProgramWeek{Days: days})
+		}
+		var avail []int
+		for _, a := range availability {
+			avail = append(avail, int(a%10))
+		}
+		s := domain.ProgramStructure{Phases: []domain.ProgramPhase{{Name: "P", Weeks: weeks}}}
+		out, err := Layout(s, start, avail)
+		if err != nil {
+			return
+		}
+		if len(out) > total {
+			t.Fatalf("%d days laid out of %d", len(out), total)
+		}
+		d, _ := time.Parse(time.DateOnly, start)
+		if d.Weekday() == time.Monday && len(out) != total {
+			// Out-of-range weekdays (0, 8) fall back to the spread, so a
+			// Monday start still lays out everything.
+			t.Fatalf("a Monday start laid out %d of %d", len(out), total)
+		}
+		for i, p := range out {
+			if p.Date < d.Format(time.DateOnly) || i > 0 && p.Date < out[i-1].Date {
+				t.Fatalf("day %d on %s (start %s, previous %v)", i, p.Date, start, out[max(0, i-1)].Date)
+			}
+		}
+		if _, err := ProgramPosition(s, start, start); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
