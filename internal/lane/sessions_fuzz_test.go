@@ -27,7 +27,9 @@ func FuzzSessionBodies(f *testing.F) {
 	schemas := []func() (*inputSchema, any){
 		func() (*inputSchema, any) { return schemaFor[logWorkoutInput](), new(logWorkoutInput) },
 		func() (*inputSchema, any) { return schemaFor[plannedSessionInput](), new(plannedSessionInput) },
-		func() (*inputSchema, any) { return schemaFor[createProgramTemplateInput](), new(createProgramTemplateInput) },
+		func() (*inputSchema, any) {
+			return schemaFor[createProgramTemplateInput](), new(createProgramTemplateInput)
+		},
 		func() (*inputSchema, any) { return schemaFor[modifySessionInput](), new(modifySessionInput) },
 		func() (*inputSchema, any) { return schemaFor[recordBenchmarkInput](), new(recordBenchmarkInput) },
 		func() (*inputSchema, any) { return schemaFor[updateSessionInput](), new(updateSessionInput) },
