@@ -24,23 +24,18 @@ func FuzzSessionBodies(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(s, uint8(i))
 	}
-	schemas := []func() (*inputSchema, any){
-		func() (*inputSchema, any) { return schemaFor[logWorkoutInput](), new(logWorkoutInput) },
-		func() (*inputSchema, any) { return schemaFor[plannedSessionInput](), new(plannedSessionInput) },
-		func() (*inputSchema, any) {
-			return schemaFor[createProgramTemplateInput](), new(createProgramTemplateInput)
-		},
-		func() (*inputSchema, any) { return schemaFor[modifySessionInput](), new(modifySessionInput) },
-		func() (*inputSchema, any) { return schemaFor[recordBenchmarkInput](), new(recordBenchmarkInput) },
-		func() (*inputSchema, any) { return schemaFor[updateSessionInput](), new(updateSessionInput) },
+	built := []*inputSchema{
+		schemaFor[logWorkoutInput](), schemaFor[plannedSessionInput](), schemaFor[createProgramTemplateInput](),
+		schemaFor[modifySessionInput](), schemaFor[recordBenchmarkInput](), schemaFor[updateSessionInput](),
 	}
-	built := make([]*inputSchema, len(schemas))
-	for i, mk := range schemas {
-		built[i], _ = mk()
+	fresh := []func() any{
+		func() any { return new(logWorkoutInput) }, func() any { return new(plannedSessionInput) },
+		func() any { return new(createProgramTemplateInput) }, func() any { return new(modifySessionInput) },
+		func() any { return new(recordBenchmarkInput) }, func() any { return new(updateSessionInput) },
 	}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		i := int(which) % len(built)
-		_, dst := schemas[i]()
+		dst := fresh[i]()
 		_, e := built[i].decodeBody([]byte(body), dst)
 		if e != nil {
 			if (e.Status != 400 && e.Status != 422) || e.Message == "" {
@@ -52,8 +47,7 @@ func FuzzSessionBodies(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted %q but cannot encode it: %v", body, err)
 		}
-		_, dst2 := schemas[i]()
-		if _, e := built[i].decodeBody(again, dst2); e != nil {
+		if _, e := built[i].decodeBody(again, fresh[i]()); e != nil {
 			t.Fatalf("accepted %q, re-encoded as %s, then refused: %s", body, again, e.Message)
 		}
 		if in, ok := dst.(*logWorkoutInput); ok {
