@@ -19,11 +19,17 @@ var wantWrites = []string{
 	"send_form", "create_task", "update_task", "log_weight",
 }
 
+// The training memory's session tools follow, reads first.
+var (
+	wantSessionReads  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks"}
+	wantSessionWrites = []string{"log_workout", "create_planned_session"}
+)
+
 func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 	var names []string
 	for _, tool := range All() {
 		names = append(names, tool.Name)
-		wantRead := slices.Contains(wantReads, tool.Name)
+		wantRead := slices.Contains(wantReads, tool.Name) || slices.Contains(wantSessionReads, tool.Name)
 		if tool.ReadOnly != wantRead {
 			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, wantRead)
 		}
@@ -41,7 +47,7 @@ func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 			}
 		}
 	}
-	want := append(slices.Clone(wantReads), wantWrites...)
+	want := slices.Concat(wantReads, wantWrites, wantSessionReads, wantSessionWrites)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v\nwant    %v", names, want)
 	}
@@ -52,7 +58,7 @@ func TestAgentSubsetIsEveryReadPlusCreateTask(t *testing.T) {
 	for _, tool := range AgentSubset() {
 		got = append(got, tool.Name)
 	}
-	want := append(slices.Clone(wantReads), "create_task")
+	want := slices.Concat(wantReads, []string{"create_task"}, wantSessionReads)
 	if !slices.Equal(got, want) {
 		t.Fatalf("AgentSubset = %v, want %v", got, want)
 	}
@@ -330,6 +336,8 @@ func withRequired(tool Tool, args map[string]any) map[string]any {
 			args[r] = string(IDArguments[r]) + "_1"
 		case tool.InputSchema.Properties[r].Type == "number":
 			args[r] = 70
+		case tool.InputSchema.Properties[r].Format == "date":
+			args[r] = "2026-03-01"
 		default:
 			args[r] = "x"
 		}

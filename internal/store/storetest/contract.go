@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		{"Agent", testAgent},
 		{"Exercises", testExercises},
 		{"Login", testLogin},
+		{"Sessions", testSessions},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
