@@ -101,7 +101,7 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 			} `json:"annotations"`
 		} `json:"tools"`
 	}
-	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != 21 {
+	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != 22 {
 		t.Fatalf("tools/list: %s", list.Result)
 	}
 	for _, tool := range lr.Tools {

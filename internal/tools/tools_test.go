@@ -19,11 +19,15 @@ var wantWrites = []string{
 	"send_form", "create_task", "update_task", "log_weight",
 }
 
+// wantTrainingReads are the training memory's read tools, which follow the
+// writes (their groups' order in tools.go).
+var wantTrainingReads = []string{"search_exercises"}
+
 func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 	var names []string
 	for _, tool := range All() {
 		names = append(names, tool.Name)
-		wantRead := slices.Contains(wantReads, tool.Name)
+		wantRead := slices.Contains(wantReads, tool.Name) || slices.Contains(wantTrainingReads, tool.Name)
 		if tool.ReadOnly != wantRead {
 			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, wantRead)
 		}
@@ -39,7 +43,7 @@ func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 			}
 		}
 	}
-	want := append(slices.Clone(wantReads), wantWrites...)
+	want := slices.Concat(wantReads, wantWrites, wantTrainingReads)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v\nwant    %v", names, want)
 	}
@@ -50,7 +54,7 @@ func TestAgentSubsetIsEveryReadPlusCreateTask(t *testing.T) {
 	for _, tool := range AgentSubset() {
 		got = append(got, tool.Name)
 	}
-	want := append(slices.Clone(wantReads), "create_task")
+	want := slices.Concat(wantReads, []string{"create_task"}, wantTrainingReads)
 	if !slices.Equal(got, want) {
 		t.Fatalf("AgentSubset = %v, want %v", got, want)
 	}
@@ -142,6 +146,8 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"clientId":"trn_1","priority":0,"title":"Call Dana"}`},
 		{"update_task", `{"taskId":"tsk_1","status":"done"}`, "PATCH", "/tasks/tsk_1", "", `{"status":"done"}`},
 		{"log_weight", `{"traineeId":"trn_1","weightKg":72.5}`, "POST", "/trainees/trn_1/weights", "", `{"weightKg":72.5}`},
+		{"search_exercises", `{"q":"סקוואט","equipment":"dumbbell","view":"full"}`, "GET", "/exercises", "equipment=dumbbell&q=%D7%A1%D7%A7%D7%95%D7%95%D7%90%D7%98&view=full", ""},
+		{"search_exercises", `{"category":"cardio","area":"knee","muscle":"quadriceps","limit":5}`, "GET", "/exercises", "area=knee&category=cardio&limit=5&muscle=quadriceps", ""},
 	}
 	for _, c := range cases {
 		r, err := build(t, c.tool, c.args)
