@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -103,7 +104,7 @@ func (s *Service) lookup(ctx context.Context, raw string) (string, []store.Login
 	var candidates []string
 	for _, region := range append([]string{phone.DefaultRegion}, regions...) {
 		e, err := phone.Normalize(raw, region)
-		if err == nil && !contains(candidates, e) {
+		if err == nil && !slices.Contains(candidates, e) {
 			candidates = append(candidates, e)
 		}
 	}
@@ -120,15 +121,6 @@ func (s *Service) lookup(ctx context.Context, raw string) (string, []store.Login
 		}
 	}
 	return candidates[0], nil, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Service) getCode(w http.ResponseWriter, r *http.Request) {

@@ -204,3 +204,26 @@ func TestGatewayFailure(t *testing.T) {
 		t.Fatalf("the log holds the code %q: %s", code, log)
 	}
 }
+
+// A number typed nationally is read in each studio's region too: a US
+// studio's trainee signs in with "(415) 555-…", and the code goes to the
+// E.164 number on the record.
+func TestNationalNumberInStudioRegion(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{})
+	us := domain.Studio{Name: "Bay studio", Slug: "bay-" + strings.ToLower(randomSuffix()), Region: "US"}
+	must(t, st.CreateStudio(ctx, &us))
+	tr := domain.Trainee{FirstName: "Sam", LastName: "Lee", Phone: "+14155550123"}
+	must(t, st.Studio(us.ID).CreateTrainee(ctx, &tr))
+	b := e.browser()
+	a, csrf := b.startSignIn("(415) 555-0123", "")
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("POST /login = %d: %s", a.status, a.body)
+	}
+	if a := b.submitCode(csrf, e.codeFor(tr.Phone, 1)); a.status != http.StatusSeeOther {
+		t.Fatalf("the code = %d: %s", a.status, a.body)
+	}
+	if a := b.get("/private"); !strings.HasPrefix(a.body, "hello trainee "+tr.ID) {
+		t.Fatalf("/private = %q", a.body)
+	}
+}
