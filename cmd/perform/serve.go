@@ -8,6 +8,7 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/agent"
@@ -17,6 +18,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/secret"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
@@ -144,8 +146,11 @@ func listen(host string, port int) (net.Listener, error) {
 // plugins are the optional parts of the server: the hosted MCP endpoint
 // and the WhatsApp agent. Both call the lane in process.
 func plugins(cfg config.Config) []server.Option {
+	var as *oauth.Server
 	return []server.Option{
-		server.WithPlugin(mountMCP),
+		// First: it wraps the authenticator the others use.
+		server.WithPlugin(func(p *server.Parts) error { as = mountOAuth(cfg, p); return nil }),
+		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
 	}
 }
@@ -156,12 +161,26 @@ func plugins(cfg config.Config) []server.Option {
 // The SDK logs three lines per stateless request (connecting, connected,
 // disconnected) at info; they are demoted below debug, so a request is one
 // debug line (the server's own) and the SDK's warnings and errors still show.
-func mountMCP(p *server.Parts) error {
+func mountMCP(p *server.Parts, as *oauth.Server) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger}
+	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger,
+		ResourceMetadata: as.ResourceMetadataURL, Scope: strings.Join(oauth.Scopes, " ")}
 	logger := config.Demote(p.Logger, slog.LevelDebug-4)
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall})), false)
 	return nil
+}
+
+// mountOAuth serves the authorization server (metadata, /authorize,
+// /token, /revoke, /register, the connected apps page), each route
+// limited by the caller's address, and makes the authenticator accept its
+// access tokens beside studio keys.
+func mountOAuth(cfg config.Config, p *server.Parts) *oauth.Server {
+	as := oauth.New(oauth.Options{Store: p.Store, Issuer: cfg.PublicURL, Logger: p.Logger})
+	p.Authenticator = as.Authenticator(p.Authenticator)
+	for pattern, h := range as.Routes() {
+		p.Handle(pattern, h, true)
+	}
+	return as
 }
 
 // mountAgent serves the WhatsApp agent's webhook and, when the agent is on

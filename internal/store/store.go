@@ -87,6 +87,8 @@ type Store interface {
 	Studio(studioID string) StudioStore
 	// Agent is the WhatsApp assistant's state (agent.go).
 	Agent() AgentStore
+	// OAuth is the authorization server's state (oauth.go).
+	OAuth() OAuthStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error
