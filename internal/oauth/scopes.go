@@ -8,18 +8,18 @@ import (
 	"github.com/otherwise/perform/internal/auth"
 )
 
-// Trainee scopes: what a trainee may let an app do with their own records.
+// Trainee scopes (see auth): what a trainee may let an app do with their own records.
 const (
-	ScopeProfileRead   = "profile:read"
-	ScopeTrainingRead  = "training:read"
-	ScopeTrainingWrite = "training:write"
-	ScopeHealthRead    = "health:read"
-	ScopeHealthWrite   = "health:write"
-	ScopeCoachRead     = "coach:read"
+	ScopeProfileRead   = auth.ScopeProfileRead
+	ScopeTrainingRead  = auth.ScopeTrainingRead
+	ScopeTrainingWrite = auth.ScopeTrainingWrite
+	ScopeHealthRead    = auth.ScopeHealthRead
+	ScopeHealthWrite   = auth.ScopeHealthWrite
+	ScopeCoachRead     = auth.ScopeCoachRead
 )
 
 // TraineeScopes are every scope a trainee's grant may hold, in display order.
-var TraineeScopes = []string{ScopeProfileRead, ScopeTrainingRead, ScopeTrainingWrite, ScopeHealthRead, ScopeHealthWrite, ScopeCoachRead}
+var TraineeScopes = auth.TraineeScopes
 
 // CoachScopes are every scope a coach's grant may hold: a studio key's
 // minus studio:admin, which stays with the studio's own apps.
