@@ -143,13 +143,26 @@ func listen(host string, port int) (net.Listener, error) {
 	return ln, nil
 }
 
-// plugins are the optional parts of the server: the hosted MCP endpoint
-// and the WhatsApp agent. Both call the lane in process.
-func plugins(cfg config.Config) []server.Option {
+// plugins are the optional parts of the server: the OAuth authorization
+// server, the hosted MCP endpoint and the WhatsApp agent (the last two
+// call the lane in process).
+func plugins(cfg config.Config) []server.Option { return pluginsWith(cfg, oauth.Options{}) }
+
+// pluginsWith is plugins with the authorization server's options: the
+// browser sign-in its pages use (nil: the pages say sign-in is not set
+// up) and, in tests, its clock.
+func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
+	if o.Issuer == "" {
+		o.Issuer = cfg.PublicURL
+	}
 	var as *oauth.Server
 	return []server.Option{
-		// First: it wraps the authenticator the others use.
-		server.WithPlugin(func(p *server.Parts) error { as = mountOAuth(cfg, p); return nil }),
+		// First: it wraps the authenticator the others use, so /mcp and
+		// the lane accept OAuth access tokens beside studio keys.
+		server.WithPlugin(func(p *server.Parts) error {
+			as = oauth.Mount(p, o)
+			return nil
+		}),
 		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
 	}
@@ -168,19 +181,6 @@ func mountMCP(p *server.Parts, as *oauth.Server) error {
 	logger := config.Demote(p.Logger, slog.LevelDebug-4)
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall})), false)
 	return nil
-}
-
-// mountOAuth serves the authorization server (metadata, /authorize,
-// /token, /revoke, /register, the connected apps page), each route
-// limited by the caller's address, and makes the authenticator accept its
-// access tokens beside studio keys.
-func mountOAuth(cfg config.Config, p *server.Parts) *oauth.Server {
-	as := oauth.New(oauth.Options{Store: p.Store, Issuer: cfg.PublicURL, Logger: p.Logger})
-	p.Authenticator = as.Authenticator(p.Authenticator)
-	for pattern, h := range as.Routes() {
-		p.Handle(pattern, h, true)
-	}
-	return as
 }
 
 // mountAgent serves the WhatsApp agent's webhook and, when the agent is on

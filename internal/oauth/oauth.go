@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -208,4 +209,22 @@ func preflight(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
 	w.Header().Set("Access-Control-Allow-Headers", "*")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// Mount builds the server on the one being composed (its store and
+// logger), serves every route behind the server's limiter (counted by the
+// caller's address) and makes p's authenticator accept access tokens
+// beside what it accepted. Mount it before the plug-ins that authenticate
+// (/mcp), so they get the wrapped authenticator.
+func Mount(p *server.Parts, o Options) *Server {
+	o.Store = p.Store
+	if o.Logger == nil {
+		o.Logger = p.Logger
+	}
+	s := New(o)
+	p.Authenticator = s.Authenticator(p.Authenticator)
+	for pattern, h := range s.Routes() {
+		p.Handle(pattern, h, true)
+	}
+	return s
 }
