@@ -20,6 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -97,15 +101,17 @@ type asWorld struct {
 	trainee, other, traineeB domain.Trainee
 }
 
-func newASWorld(t *testing.T, dbURL string) *asWorld {
+func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWorld {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = dbURL
 	cfg.RateLimitMax = 10_000
 	w := &asWorld{t: t, browser: &testBrowser{persons: map[string]oauth.Person{}}, clock: &testClock{t: time.Now()}, logs: &syncBuffer{}}
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s, err := server.New(context.Background(), cfg, logger, pluginsWith(cfg, oauth.Options{
-		Browser: w.browser, Now: w.clock.Now, AllowLoopbackMetadata: true, MetadataTimeout: 500 * time.Millisecond,
-	})...)
+	o := oauth.Options{Browser: w.browser, Now: w.clock.Now, AllowLoopbackMetadata: true, MetadataTimeout: 500 * time.Millisecond}
+	for _, e := range edit {
+		e(&o)
+	}
+	s, err := server.New(context.Background(), cfg, logger, pluginsWith(cfg, o)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -815,5 +821,86 @@ func checkNoPlaintext(t *testing.T, db *sql.DB, secrets []string) {
 		if rowsSeen == 0 && slices.Contains([]string{"oauth_clients", "oauth_grants", "oauth_tokens"}, table) {
 			t.Fatalf("%s is empty", table)
 		}
+	}
+}
+
+// The MCP Go SDK's own OAuth client completes the flow against the real
+// server: discovery from /mcp's 401, dynamic registration, the browser
+// step (driven here as the signed-in coach), the code exchange, then a
+// coach tool call with the token it got.
+func TestGoSDKOAuthClient(t *testing.T) {
+	w := newASWorld(t, sqliteURL(t))
+	const redirect = "http://127.0.0.1:61234/callback"
+	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "Go SDK client", RedirectURIs: []string{redirect}, TokenEndpointAuthMethod: "none",
+			GrantTypes: []string{"authorization_code", "refresh_token"},
+		}},
+		RedirectURL:              redirect,
+		AuthorizationCodeFetcher: w.browserStep("coach"),
+	})
+	must(t, err)
+	client := mcp.NewClient(&mcp.Implementation{Name: "go-sdk-oauth", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: w.url + "/mcp", OAuthHandler: handler}, nil)
+	must(t, err)
+	defer cs.Close()
+	res := mcptest.Call(t, cs, "find_trainee_by_phone", map[string]any{"phone": "050-111-0002"})
+	if res.IsError || !strings.Contains(mcptest.Text(res), w.other.ID) {
+		t.Fatalf("find_trainee_by_phone: %s", mcptest.Text(res))
+	}
+	grants, err := w.st.OAuth().PersonOAuthGrants(context.Background(), w.studioA.ID, w.coach.ID)
+	must(t, err)
+	if len(grants) != 1 || grants[0].ClientName != "Go SDK client" || !slices.Equal(grants[0].Scopes, oauth.CoachScopes) {
+		t.Fatalf("grants after the SDK's flow: %+v", grants)
+	}
+}
+
+// The same with a client ID metadata document on HTTPS: the server fetches
+// it (trusting the test server's certificate), and the consent names its URL.
+func TestGoSDKOAuthClientMetadataDocument(t *testing.T) {
+	const redirect = "http://127.0.0.1:61235/callback"
+	var docURL string
+	docs := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(rw, `{"client_id":%q,"client_name":"Go SDK by document","redirect_uris":[%q],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"]}`, docURL, redirect)
+	}))
+	defer docs.Close()
+	docURL = docs.URL + "/oauth/client.json"
+	w := newASWorld(t, sqliteURL(t), func(o *oauth.Options) {
+		o.MetadataRootCAs = docs.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	})
+	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: docURL},
+		RedirectURL:                    redirect,
+		AuthorizationCodeFetcher:       w.browserStep("coach"),
+	})
+	must(t, err)
+	client := mcp.NewClient(&mcp.Implementation{Name: "go-sdk-cimd", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: w.url + "/mcp", OAuthHandler: handler}, nil)
+	must(t, err)
+	defer cs.Close()
+	res := mcptest.Call(t, cs, "search_trainees", map[string]any{"q": "Other"})
+	if res.IsError || !strings.Contains(mcptest.Text(res), w.other.ID) {
+		t.Fatalf("search_trainees: %s", mcptest.Text(res))
+	}
+	grants, err := w.st.OAuth().PersonOAuthGrants(context.Background(), w.studioA.ID, w.coach.ID)
+	must(t, err)
+	if len(grants) != 1 || grants[0].ClientID != docURL || grants[0].ClientName != "Go SDK by document" {
+		t.Fatalf("grants after the SDK's flow: %+v", grants)
+	}
+}
+
+// browserStep is an AuthorizationCodeFetcher that plays session's browser:
+// open the authorization URL, approve the consent page, and read the code
+// off the redirect.
+func (w *asWorld) browserStep(session string) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		u, err := url.Parse(args.URL)
+		if err != nil || !strings.HasPrefix(args.URL, w.url+"/authorize?") {
+			return nil, fmt.Errorf("the authorization URL %q is not this server's", args.URL)
+		}
+		params := u.Query()
+		q, _ := w.consent(params, session, "approve")
+		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 	}
 }

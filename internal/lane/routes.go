@@ -92,9 +92,10 @@ func anyScope() opt        { return func(r *route) { r.scope = "" } }
 func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
 
 // trainee opens the route to a trainee's own OAuth grant holding scope.
-// The route must concern one trainee: its {id} is a trainee id (checked to
-// be the grant's subject), or its handler checks the record's trainee with
-// c.ownTrainee before answering.
+// The route must concern one trainee by its path: /trainees/{id}/…, whose
+// id is checked to be the grant's subject. (A route reached by another id,
+// a session's say, needs its handler to check the record's trainee; add
+// that check with the first such route.)
 func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
@@ -113,6 +114,9 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
+	if rt.traineeScope != "" && rt.idKind != ids.Trainee {
+		panic("lane: " + method + " " + path + " is open to trainees but is not under /trainees/{id}")
+	}
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())
 	rt.refs = refs
@@ -213,16 +217,6 @@ func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 // isTraineePrincipal reports a credential that speaks for one trainee.
 func isTraineePrincipal(p *auth.Principal) bool {
 	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
-}
-
-// ownTrainee is the check a trainee route's handler makes on a record
-// reached by its own id: for a trainee principal, a record of another
-// trainee is not found. Other principals pass.
-func (c *call) ownTrainee(traineeID string, kind ids.Kind, id string) error {
-	if isTraineePrincipal(c.p) && traineeID != c.p.Subject {
-		return notFound(kind, id)
-	}
-	return nil
 }
 
 // adminOnly reports whether the route is for the studio's own apps only.

@@ -13,6 +13,8 @@ package oauth
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"log/slog"
 	"net"
@@ -81,6 +83,9 @@ type Options struct {
 	AllowLoopbackMetadata bool
 	// MetadataTimeout bounds one metadata document fetch (default 5 s).
 	MetadataTimeout time.Duration
+	// MetadataRootCAs are the roots a metadata document's certificate is
+	// checked against (nil: the system's); tests trust their own server.
+	MetadataRootCAs *x509.CertPool
 }
 
 // Server is the authorization server.
@@ -106,6 +111,9 @@ func New(o Options) *Server {
 		s.now = time.Now
 	}
 	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout)
+	if o.MetadataRootCAs != nil {
+		s.fetcher.client.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
+	}
 	return s
 }
 
