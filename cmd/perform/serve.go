@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/otherwise/perform/internal/demo"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/login"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/oauth"
@@ -112,6 +114,9 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
 Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
 `, studio.Name, studio.Slug, where, base, key, base, base, key, base)
+		if loginGateway(cfg) == nil {
+			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log.\n", base)
+		}
 		return nil
 	})
 }
@@ -143,14 +148,13 @@ func listen(host string, port int) (net.Listener, error) {
 	return ln, nil
 }
 
-// plugins are the optional parts of the server: the OAuth authorization
-// server, the hosted MCP endpoint and the WhatsApp agent (the last two
-// call the lane in process).
+// plugins are the optional parts of the server: the browser sign-in and
+// the OAuth authorization server, the hosted MCP endpoint and the
+// WhatsApp agent (the last two call the lane in process).
 func plugins(cfg config.Config) []server.Option { return pluginsWith(cfg, oauth.Options{}) }
 
-// pluginsWith is plugins with the authorization server's options: the
-// browser sign-in its pages use (nil: the pages say sign-in is not set
-// up) and, in tests, its clock.
+// pluginsWith is plugins with the authorization server's options (tests
+// set its clock and let it fetch metadata documents from loopback).
 func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 	if o.Issuer == "" {
 		o.Issuer = cfg.PublicURL
@@ -160,12 +164,35 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 		// First: it wraps the authenticator the others use, so /mcp and
 		// the lane accept OAuth access tokens beside studio keys.
 		server.WithPlugin(func(p *server.Parts) error {
+			o.Browser = oauth.FromLogin(mountLogin(cfg, p))
 			as = oauth.Mount(p, o)
 			return nil
 		}),
 		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
 	}
+}
+
+// mountLogin serves the browser sign-in (/login, /logout). Codes go over
+// WhatsApp from the Perform AI number (AGENT_SMARTSEND_API_KEY at
+// SMARTSEND_API_URL); with either unset they are written to the log.
+func mountLogin(cfg config.Config, p *server.Parts) *login.Service {
+	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL})
+	mux := http.NewServeMux()
+	svc.Register(mux)
+	for _, pattern := range []string{"/login", "/login/", "/logout"} {
+		p.Handle(pattern, mux, false)
+	}
+	return svc
+}
+
+// loginGateway is the SmartSend client that sends sign-in codes, or nil
+// when SmartSend is not configured.
+func loginGateway(cfg config.Config) login.Gateway {
+	if cfg.AgentSmartSendAPIKey == "" || cfg.SmartSendAPIURL == "" {
+		return nil
+	}
+	return agent.NewSmartSend(cfg.SmartSendAPIURL, cfg.AgentSmartSendAPIKey, nil)
 }
 
 // mountMCP serves the coach tools at /mcp, behind a gate that authenticates

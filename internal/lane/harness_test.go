@@ -235,6 +235,7 @@ type fixture struct {
 	response     domain.FormResponse
 	weight       domain.Weight
 	task         domain.Task
+	exercise     domain.Exercise // the studio's own
 }
 
 func (e *env) seed(slug string) fixture {
@@ -262,6 +263,8 @@ func (e *env) seed(slug string) fixture {
 	e.ok(201, e.call(k, "POST", tp+"/form-responses", map[string]any{"assignmentId": f.assignment.ID, "answers": map[string]any{"sleep": 4}})).into(e.t, &f.response)
 	e.ok(201, e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": 71.5})).into(e.t, &f.weight)
 	e.ok(201, e.call(k, "POST", "/tasks", map[string]any{"title": "Call Dana", "clientId": f.trainee.ID, "coachId": f.coach.ID})).into(e.t, &f.task)
+	e.ok(201, e.call(k, "POST", "/exercises", map[string]any{"name": "Sled sprint " + slug, "category": "conditioning",
+		"primaryMuscles": []string{"quadriceps"}, "equipment": []string{"sled"}, "measure": "distance", "loadsAreas": []string{"knee"}})).into(e.t, &f.exercise)
 	return f
 }
 

@@ -47,6 +47,7 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"DELETE", "/tags/" + b.tag.ID, nil},
 		{"PATCH", "/tasks/" + b.task.ID, map[string]any{"status": "done"}},
 		{"DELETE", "/keys/" + b.keyID, nil},
+		{"GET", "/exercises/" + b.exercise.ID, nil},
 		// Ids of B inside A's writes.
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990001", "coachIds": []string{b.coach.ID}}},
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990002", "productId": b.product.ID}},
@@ -58,6 +59,7 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"POST", at + "/form-responses", map[string]any{"assignmentId": b.assignment.ID, "answers": map[string]any{"sleep": 1}}},
 		{"POST", "/tasks", map[string]any{"title": "x", "clientId": b.trainee.ID}},
 		{"POST", "/tasks", map[string]any{"title": "x", "coachId": b.coach.ID}},
+		{"POST", "/exercises", map[string]any{"name": "Mine", "category": "strength", "primaryMuscles": []string{"glutes"}, "equipment": []string{"none"}, "measure": "reps", "loadsAreas": []string{"hip"}, "alternatives": []string{b.exercise.ID}}},
 	}
 }
 
@@ -89,7 +91,7 @@ func listProbes(b fixture) []probe {
 // secretsOf are strings only studio B's data contains.
 func secretsOf(b fixture) []string {
 	return []string{b.trainee.LastName, b.coach.Name, b.product.Name, b.template.Name, b.form.Name, b.tag.Name,
-		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID}
+		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID, b.exercise.ID, b.exercise.Name}
 }
 
 // check runs one probe and explains what is wrong, or "".

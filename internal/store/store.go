@@ -89,6 +89,8 @@ type Store interface {
 	Agent() AgentStore
 	// OAuth is the authorization server's state (oauth.go).
 	OAuth() OAuthStore
+	// Login is the browser sign-in's state (login.go).
+	Login() LoginStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error
@@ -184,6 +186,7 @@ type StudioStore interface {
 	Tasks
 	Outbox
 	Idempotency
+	Exercises
 }
 
 // Coaches are the studio's staff.

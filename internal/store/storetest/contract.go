@@ -50,6 +50,8 @@ func Run(t *testing.T, open Opener) {
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
 		{"OAuth", testOAuth},
+		{"Exercises", testExercises},
+		{"Login", testLogin},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
