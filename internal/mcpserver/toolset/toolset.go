@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,6 +44,9 @@ type Options struct {
 	APIKey string
 	// OnToolCall, when set, is told each call's tool and outcome (metrics).
 	OnToolCall func(tool, outcome string)
+	// Scopes, when not nil, limits the server to the tools whose scope is
+	// one of them (an OAuth grant sees what it may call); nil: every tool.
+	Scopes []string
 }
 
 // Outcomes of a tool call, as OnToolCall receives them.
@@ -65,6 +69,9 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: Instructions, Logger: logger, Capabilities: capabilities()})
 	ex := executor.New(opts.Client, tools.All())
 	for _, t := range ex.Tools() {
+		if opts.Scopes != nil && !slices.Contains(opts.Scopes, t.Scope) {
+			continue
+		}
 		s.AddTool(&mcp.Tool{
 			Name:        t.Name,
 			Title:       t.Title,
