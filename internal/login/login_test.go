@@ -256,9 +256,8 @@ func TestThrottlePerPhone(t *testing.T) {
 	w := e.newWorld()
 	unknown := newPhone("1111")
 	for _, ph := range []string{*w.coach.Phone, unknown} {
-		b := e.browser()
 		for i := 1; i <= 2; i++ {
-			if a, _ := b.startSignIn(ph, ""); a.status != http.StatusSeeOther {
+			if a, _ := e.browser().startSignIn(ph, ""); a.status != http.StatusSeeOther {
 				t.Fatalf("%s: request #%d = %d", ph, i, a.status)
 			}
 		}
