@@ -115,7 +115,7 @@ Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
 `, studio.Name, studio.Slug, where, base, key, base, base, key, base)
 		if loginGateway(cfg) == nil {
-			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log.\n", base)
+			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log (at info).\n", base)
 		}
 		return nil
 	})

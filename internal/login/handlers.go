@@ -30,6 +30,10 @@ const (
 	msgFailed       = "Signing in failed on our side. Try again in a minute."
 )
 
+// resendAfter is how soon the same browser may ask for a new code for the
+// same phone.
+const resendAfter = time.Minute
+
 // sweepEvery is how often a sign-in clears ended rows out of the tables.
 const sweepEvery = 10 * time.Minute
 
@@ -78,6 +82,13 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	h := hashOf(tok)
+	// The same phone again within a minute (a double click, a reload) keeps
+	// the code on its way instead of sending a second one.
+	if old, err := s.st.Challenge(ctx, h); err == nil && old.Phone == e164 && old.VerifiedAt == nil &&
+		now.Sub(old.CreatedAt) < resendAfter && now.Before(old.ExpiresAt) {
+		http.Redirect(w, r, "/login/code", http.StatusSeeOther)
+		return
+	}
 	code := newCode()
 	c := store.LoginChallenge{Hash: h, Phone: e164, CodeHash: codeHash(h, code), Next: next, CreatedAt: now, ExpiresAt: now.Add(s.limits.CodeTTL)}
 	if err := s.st.PutChallenge(ctx, c); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
@@ -225,5 +226,34 @@ func TestNationalNumberInStudioRegion(t *testing.T) {
 	}
 	if a := b.get("/private"); !strings.HasPrefix(a.body, "hello trainee "+tr.ID) {
 		t.Fatalf("/private = %q", a.body)
+	}
+}
+
+// Submitting the same phone twice within a minute sends one code; after
+// the minute a new one replaces it.
+func TestOneCodePerMinute(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{})
+	w := e.newWorld()
+	b := e.browser()
+	_, csrf := b.startSignIn(*w.coach.Phone, "")
+	first := e.codeFor(*w.coach.Phone, 1)
+	e.clock.Advance(59 * time.Second)
+	if a := b.post("/login", url.Values{"csrf": {csrf}, "phone": {national(*w.coach.Phone)}}); a.status != http.StatusSeeOther {
+		t.Fatalf("the phone again = %d", a.status)
+	}
+	if n := e.sentTo(*w.coach.Phone); n != 1 {
+		t.Fatalf("%d codes within a minute, want 1", n)
+	}
+	e.clock.Advance(time.Second)
+	b.post("/login", url.Values{"csrf": {csrf}, "phone": {*w.coach.Phone}})
+	second := e.codeFor(*w.coach.Phone, 2)
+	if second != first {
+		if a := b.submitCode(csrf, first); a.status != http.StatusUnprocessableEntity {
+			t.Fatalf("the replaced code = %d, want refused", a.status)
+		}
+	}
+	if a := b.submitCode(csrf, second); a.status != http.StatusSeeOther {
+		t.Fatalf("the new code = %d: %s", a.status, a.body)
 	}
 }
