@@ -182,6 +182,11 @@ type StudioStore interface {
 	Tasks
 	Outbox
 	Idempotency
+	Measurements
+	CheckIns
+	Injuries
+	Goals
+	TrainingProfiles
 }
 
 // Coaches are the studio's staff.

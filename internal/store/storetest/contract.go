@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"Idempotency", testIdempotency},
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
+		{"Health", testHealth},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
