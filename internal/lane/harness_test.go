@@ -235,6 +235,8 @@ type fixture struct {
 	response     domain.FormResponse
 	weight       domain.Weight
 	task         domain.Task
+	injury       domain.Injury
+	goal         domain.Goal
 }
 
 func (e *env) seed(slug string) fixture {
@@ -262,6 +264,8 @@ func (e *env) seed(slug string) fixture {
 	e.ok(201, e.call(k, "POST", tp+"/form-responses", map[string]any{"assignmentId": f.assignment.ID, "answers": map[string]any{"sleep": 4}})).into(e.t, &f.response)
 	e.ok(201, e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": 71.5})).into(e.t, &f.weight)
 	e.ok(201, e.call(k, "POST", "/tasks", map[string]any{"title": "Call Dana", "clientId": f.trainee.ID, "coachId": f.coach.ID})).into(e.t, &f.task)
+	e.ok(201, e.call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).into(e.t, &f.injury)
+	e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).into(e.t, &f.goal)
 	return f
 }
 
