@@ -13,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // rpcAnswer is a JSON-RPC answer as a plain client reads it.
@@ -101,7 +102,7 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 			} `json:"annotations"`
 		} `json:"tools"`
 	}
-	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != 21 {
+	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != len(tools.All()) {
 		t.Fatalf("tools/list: %s", list.Result)
 	}
 	for _, tool := range lr.Tools {

@@ -19,11 +19,14 @@ var wantWrites = []string{
 	"send_form", "create_task", "update_task", "log_weight",
 }
 
+// The training memory's tools follow, by area; they are all reads so far.
+var wantHealth = []string{"list_trainee_checkins"}
+
 func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 	var names []string
 	for _, tool := range All() {
 		names = append(names, tool.Name)
-		wantRead := slices.Contains(wantReads, tool.Name)
+		wantRead := slices.Contains(wantReads, tool.Name) || slices.Contains(wantHealth, tool.Name)
 		if tool.ReadOnly != wantRead {
 			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, wantRead)
 		}
@@ -39,7 +42,7 @@ func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 			}
 		}
 	}
-	want := append(slices.Clone(wantReads), wantWrites...)
+	want := slices.Concat(wantReads, wantWrites, wantHealth)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v\nwant    %v", names, want)
 	}
@@ -50,7 +53,7 @@ func TestAgentSubsetIsEveryReadPlusCreateTask(t *testing.T) {
 	for _, tool := range AgentSubset() {
 		got = append(got, tool.Name)
 	}
-	want := append(slices.Clone(wantReads), "create_task")
+	want := slices.Concat(wantReads, []string{"create_task"}, wantHealth)
 	if !slices.Equal(got, want) {
 		t.Fatalf("AgentSubset = %v, want %v", got, want)
 	}
