@@ -464,10 +464,12 @@ func TestGoals(t *testing.T) {
 		if *weight.Unit != "kg" || weight.Status != "active" || weight.Progress == nil || *weight.Progress.Start != 81 || *weight.Progress.Current != 81 || weight.Progress.Percent != 0 {
 			t.Fatalf("new weight goal %+v progress %+v", weight.Goal, weight.Progress)
 		}
+		clk.Advance(time.Minute) // goals list by creation
 		e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week", "kind": "consistency", "targetValue": 3})).into(t, &often)
 		if *often.Unit != "sessions/week" || often.Progress == nil || len(often.Progress.Weeks) != 4 {
 			t.Fatalf("consistency goal %+v progress %+v", often.Goal, often.Progress)
 		}
+		clk.Advance(time.Minute)
 		e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Feel strong", "kind": "text"})).into(t, &free)
 		if free.Progress != nil {
 			t.Fatalf("a text goal has progress %+v", free.Progress)
