@@ -573,3 +573,73 @@ func TestTrainingProfile(t *testing.T) {
 		e.fails(404, "NOT_FOUND", e.call(k, "PUT", "/trainees/trn_missing/training-profile", map[string]any{}))
 	})
 }
+
+// Progress and onboarding that read the sessions and benchmarks areas.
+func TestGoalsReadSessionsAndBenchmarks(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e, clk, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 3, 0, 0, 0, time.UTC))
+		ss := st.Studio(f.studio.ID)
+		sessions, okS := ss.(store.Sessions)
+		benchmarks, okB := ss.(store.Benchmarks)
+		if !okS || !okB {
+			t.Skip("the store has no sessions or benchmarks area on this branch")
+		}
+		ctx := context.Background()
+		traineeID := strings.TrimPrefix(tp, "/trainees/")
+		var rows []*domain.Session
+		for i, d := range []struct{ date, status string }{
+			{"2026-06-03", domain.SessionCompleted}, // before the 4 weeks
+			{"2026-06-04", domain.SessionCompleted}, {"2026-06-10", domain.SessionCompleted},
+			{"2026-06-17", domain.SessionCompleted},
+			{"2026-06-18", domain.SessionCompleted}, {"2026-06-24", domain.SessionCompleted},
+			{"2026-06-25", domain.SessionPlanned}, {"2026-07-01", domain.SessionCompleted},
+		} {
+			s := &domain.Session{TraineeID: traineeID, Date: d.date, Sport: "strength", Title: "Session " + d.date, Status: d.status, Source: domain.SessionFromCoach, Exercises: []domain.SessionExercise{}}
+			if d.status == domain.SessionCompleted {
+				at := time.Date(2026, 6, 1+i, 8, 0, 0, 0, time.UTC)
+				s.CompletedAt = &at
+			}
+			rows = append(rows, s)
+		}
+		if err := sessions.CreateSessions(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+		b := domain.Benchmark{TraineeID: traineeID, Name: "Back squat 1RM", Unit: "kg", Direction: domain.HigherIsBetter,
+			Entries: []domain.BenchmarkEntry{{Value: 100, RecordedAt: time.Date(2026, 6, 20, 8, 0, 0, 0, time.UTC), Source: domain.BenchmarkFromCoach}}}
+		if err := benchmarks.CreateBenchmark(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+
+		var often, squat goalOut
+		e.ok(201, e.call(f.key, "POST", tp+"/goals", map[string]any{"title": "3 a week", "kind": "consistency", "targetValue": 3})).into(t, &often)
+		// By hand, the 7-day windows ending 1 July: 4–10 June 2 sessions,
+		// 11–17 June 1, 18–24 June 2, 25 June–1 July 1 (the 25th is only
+		// planned): 6 in 4 weeks is 1.5 a week, half of 3.
+		if p := often.Progress; !slices.Equal(p.Weeks, []int{2, 1, 2, 1}) || *p.Current != 1.5 || p.Percent != 50 || p.Reached {
+			t.Fatalf("consistency progress %+v", p)
+		}
+		e.ok(201, e.call(f.key, "POST", tp+"/goals", map[string]any{"title": "Squat 120", "kind": "benchmark", "benchmarkId": b.ID, "targetValue": 120})).into(t, &squat)
+		if *squat.Unit != "kg" || *squat.Progress.Start != 100 || *squat.Progress.Current != 100 || squat.Progress.Percent != 0 {
+			t.Fatalf("benchmark goal %+v progress %+v", squat.Goal, squat.Progress)
+		}
+		clk.Set(time.Date(2026, 7, 10, 8, 0, 0, 0, time.UTC))
+		if err := benchmarks.AddBenchmarkEntry(ctx, b.ID, &domain.BenchmarkEntry{Value: 110, RecordedAt: time.Date(2026, 7, 5, 8, 0, 0, 0, time.UTC), Source: domain.BenchmarkFromCoach}); err != nil {
+			t.Fatal(err)
+		}
+		var goals list[goalOut]
+		e.ok(200, e.call(f.key, "GET", tp+"/goals?status=active", nil)).into(t, &goals)
+		// 100 → 110 of the way to 120 is 50 %.
+		if goals.Total != 2 || goals.Items[1].ID != squat.ID || *goals.Items[1].Progress.Current != 110 || goals.Items[1].Progress.Percent != 50 {
+			t.Fatalf("goals %+v", goals)
+		}
+		// Another trainee's benchmark is refused; a missing one is not found.
+		e.refused("benchmarkId", e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/goals", map[string]any{"title": "x", "kind": "benchmark", "benchmarkId": b.ID, "targetValue": 1}))
+		e.fails(404, "NOT_FOUND", e.call(f.key, "POST", tp+"/goals", map[string]any{"title": "x", "kind": "benchmark", "benchmarkId": "bmk_missing", "targetValue": 1}))
+
+		var p profileOut
+		e.ok(200, e.call(f.key, "GET", tp+"/training-profile", nil)).into(t, &p)
+		if !slices.Equal(p.OnboardingStatus.Done, []string{"benchmarks", "goals"}) {
+			t.Fatalf("onboarding with a benchmark and goals: %+v", p.OnboardingStatus)
+		}
+	})
+}
