@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // binary is perform-mcp built once for the tests that run it.
@@ -131,7 +132,7 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 	defer cs.Close()
 
 	list, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 21 {
+	if err != nil || len(list.Tools) != len(tools.All()) {
 		t.Fatalf("tools/list: %v (%d tools)", err, len(list.Tools))
 	}
 	for _, pasted := range []string{f.URL + "/v1/automation/", f.URL + "/mcp"} {
@@ -180,7 +181,7 @@ func BenchmarkColdStartToToolsList(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		cs := connectStdio(b, f.URL, f.A.Key, &stderr)
-		if list, err := cs.ListTools(context.Background(), nil); err != nil || len(list.Tools) != 21 {
+		if list, err := cs.ListTools(context.Background(), nil); err != nil || len(list.Tools) != len(tools.All()) {
 			b.Fatalf("tools/list: %v", err)
 		}
 		toList += time.Since(start)

@@ -41,6 +41,11 @@ var dateRules = map[string]dateRule{
 	"ahead": {"from today to 5 years ahead", func(now time.Time) (time.Time, time.Time) {
 		return now.Add(-24 * time.Hour), now.AddDate(5, 0, 0)
 	}},
+	// onsetOn, resolvedOn: a day that has come, in the last 10 years.
+	"past": {"within the last 10 years and not later than today", func(now time.Time) (time.Time, time.Time) {
+		day := utcDay(now)
+		return day.AddDate(-10, 0, -1), day.AddDate(0, 0, 1)
+	}},
 	// startedOn, startsOn: a start up to 10 years back or a year ahead.
 	"start": {"from 10 years ago to 1 year ahead", func(now time.Time) (time.Time, time.Time) {
 		day := utcDay(now)

@@ -238,6 +238,8 @@ type fixture struct {
 	exercise     domain.Exercise  // the studio's own
 	session      domain.Session   // planned, with one exercise
 	benchmark    domain.Benchmark // "Max pull-ups", one value
+	injury       domain.Injury
+	goal         domain.Goal
 }
 
 func (e *env) seed(slug string) fixture {
@@ -274,6 +276,8 @@ func (e *env) seed(slug string) fixture {
 	}
 	e.ok(201, e.call(k, "POST", tp+"/benchmarks", map[string]any{"name": "Max pull-ups", "unit": "reps", "direction": "higher", "value": 8})).into(e.t, &bm)
 	f.benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.trainee.ID, Name: "Max pull-ups"}
+	e.ok(201, e.call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).into(e.t, &f.injury)
+	e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).into(e.t, &f.goal)
 	return f
 }
 

@@ -364,7 +364,7 @@ func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
 // every route answers a wrong method alike.
 func AllowedMethods(mux *http.ServeMux, r *http.Request, catchAll string) []string {
 	var allowed []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		_, pattern := mux.Handler(probe)

@@ -20,6 +20,8 @@ type studioInfo struct {
 	Slug   string `json:"slug"`
 	Region string `json:"region"`
 	Tier   string `json:"tier"`
+	// TimeZone is the zone of the studio's local days (PATCH /studio/settings).
+	TimeZone string `json:"timeZone"`
 	// What the credential is and may do.
 	Credential string   `json:"credential"`
 	Scopes     []string `json:"scopes"`
@@ -79,7 +81,7 @@ type tasksQuery struct {
 
 func (l *Lane) studioRoutes() {
 	add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *call, _ *noInput) (studioInfo, error) {
-		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier,
+		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier, TimeZone: c.zone().String(),
 			Credential: string(c.p.Kind), Scopes: c.p.Scopes}, nil
 	}, anyScope())
 

@@ -60,6 +60,19 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"GET", bt + "/benchmarks", nil},
 		{"POST", bt + "/benchmarks", map[string]any{"name": "Max pull-ups", "value": 20}},
 		{"GET", "/benchmarks/" + b.benchmark.ID, nil},
+		{"GET", bt + "/measurements", nil},
+		{"POST", bt + "/measurements", map[string]any{"waistCm": 80}},
+		{"GET", bt + "/body-analysis", nil},
+		{"GET", bt + "/check-ins", nil},
+		{"POST", bt + "/check-ins", map[string]any{"readiness": 5}},
+		{"GET", bt + "/injuries", nil},
+		{"POST", bt + "/injuries", map[string]any{"area": "knee", "severity": 2}},
+		{"PATCH", "/injuries/" + b.injury.ID, map[string]any{"severity": 1}},
+		{"GET", bt + "/goals", nil},
+		{"POST", bt + "/goals", map[string]any{"title": "x", "kind": "text"}},
+		{"PATCH", "/goals/" + b.goal.ID, map[string]any{"status": "abandoned"}},
+		{"GET", bt + "/training-profile", nil},
+		{"PUT", bt + "/training-profile", map[string]any{"units": "imperial"}},
 		// Ids of B inside A's writes.
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990001", "coachIds": []string{b.coach.ID}}},
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990002", "productId": b.product.ID}},
@@ -105,7 +118,7 @@ func listProbes(b fixture) []probe {
 // secretsOf are strings only studio B's data contains.
 func secretsOf(b fixture) []string {
 	return []string{b.trainee.LastName, b.coach.Name, b.product.Name, b.template.Name, b.form.Name, b.tag.Name,
-		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID, b.exercise.ID, b.exercise.Name, b.session.ID, b.benchmark.ID, b.session.Title}
+		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID, b.exercise.ID, b.exercise.Name, b.session.ID, b.benchmark.ID, b.session.Title, b.injury.ID, b.goal.ID}
 }
 
 // check runs one probe and explains what is wrong, or "".

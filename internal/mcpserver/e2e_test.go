@@ -142,6 +142,7 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
 		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
 		{"search_exercises", map[string]any{"q": "סקוואט", "equipment": "barbell"}, `"back-squat"`},
+		{"list_trainee_checkins", map[string]any{"traineeId": a.TraineeID, "from": "2026-01-01", "to": "2026-12-31"}, `"items"`},
 	}
 	cs := mcptest.Connect(t, f.URL+"/mcp", a.Key)
 	called := map[string]bool{}

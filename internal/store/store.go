@@ -189,6 +189,11 @@ type StudioStore interface {
 	Exercises
 	Sessions
 	Benchmarks
+	Measurements
+	CheckIns
+	Injuries
+	Goals
+	TrainingProfiles
 }
 
 // Coaches are the studio's staff.

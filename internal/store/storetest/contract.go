@@ -53,6 +53,7 @@ func Run(t *testing.T, open Opener) {
 		{"Exercises", testExercises},
 		{"Login", testLogin},
 		{"Sessions", testSessions},
+		{"Health", testHealth},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
