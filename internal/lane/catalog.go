@@ -187,18 +187,18 @@ func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.
 // lane tag the schema (and the tools) show.
 
 type plannedExerciseInput struct {
-	ExerciseID  string   `json:"exerciseId" jsonschema:"The exercise: a built-in id such as back-squat, or one of the studio's own (exr_…)." lane:"minLength=1,maxLength=100"`
+	ExerciseID  string   `json:"exerciseId" jsonschema:"From search_exercises: a built-in slug (back-squat) or exr_…." lane:"minLength=1,maxLength=100"`
 	Sets        *int     `json:"sets,omitempty" jsonschema:"Target sets." lane:"min=1,max=20"`
-	Reps        *int     `json:"reps,omitempty" jsonschema:"Target reps per set." lane:"min=1,max=100"`
-	LoadKg      *float64 `json:"loadKg,omitempty" jsonschema:"Target load in kilograms." lane:"min=0,max=500"`
-	PercentRM   *float64 `json:"percent1RM,omitempty" jsonschema:"Target load as a percentage of the trainee's 1RM." lane:"gt=0,max=100"`
-	RPE         *float64 `json:"rpe,omitempty" jsonschema:"Target effort, RPE 1 to 10." lane:"min=1,max=10"`
-	RIR         *int     `json:"rir,omitempty" jsonschema:"Target reps in reserve, 0 to 10." lane:"min=0,max=10"`
-	RestSeconds *int     `json:"restSeconds,omitempty" jsonschema:"Rest between sets in seconds." lane:"min=0,max=1800"`
-	Tempo       *string  `json:"tempo,omitempty" jsonschema:"Tempo, such as 3-1-1-0." lane:"maxLength=20"`
-	Seconds     *int     `json:"seconds,omitempty" jsonschema:"Target time in seconds (cardio, holds)." lane:"min=1,max=86400"`
-	Metres      *float64 `json:"metres,omitempty" jsonschema:"Target distance in metres." lane:"gt=0,max=1000000"`
-	Notes       *string  `json:"notes,omitempty" jsonschema:"A note for the trainee." lane:"maxLength=500"`
+	Reps        *int     `json:"reps,omitempty" jsonschema:"Per set." lane:"min=1,max=100"`
+	LoadKg      *float64 `json:"loadKg,omitempty" lane:"min=0,max=500"`
+	PercentRM   *float64 `json:"percent1RM,omitempty" jsonschema:"% of 1RM." lane:"gt=0,max=100"`
+	RPE         *float64 `json:"rpe,omitempty" lane:"min=1,max=10"`
+	RIR         *int     `json:"rir,omitempty" jsonschema:"Reps in reserve." lane:"min=0,max=10"`
+	RestSeconds *int     `json:"restSeconds,omitempty" lane:"min=0,max=1800"`
+	Tempo       *string  `json:"tempo,omitempty" jsonschema:"Such as 3-1-1-0." lane:"maxLength=20"`
+	Seconds     *int     `json:"seconds,omitempty" lane:"min=1,max=86400"`
+	Metres      *float64 `json:"metres,omitempty" lane:"gt=0,max=1000000"`
+	Notes       *string  `json:"notes,omitempty" lane:"maxLength=500"`
 }
 
 type programDayInput struct {

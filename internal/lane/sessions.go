@@ -27,25 +27,36 @@ type sessionsQuery struct {
 }
 
 // sessionRow is a session in a list: metadata and totals, no exercises.
+// It leaves out what the path already says (the trainee) and what is
+// empty, so a page of 50 stays small enough for a model to read at once.
 type sessionRow struct {
-	ID          string               `json:"id"`
-	TraineeID   string               `json:"traineeId"`
-	ProgramID   *string              `json:"programId"`
-	Date        string               `json:"date"`
-	StartTime   *string              `json:"startTime"`
-	Sport       string               `json:"sport"`
-	Title       string               `json:"title"`
-	Status      string               `json:"status"`
-	Source      string               `json:"source"`
-	DurationMin *int                 `json:"durationMin"`
-	RPE         *int                 `json:"rpe"`
-	Totals      domain.SessionTotals `json:"totals"`
-	CompletedAt *time.Time           `json:"completedAt"`
+	ID          string    `json:"id"`
+	ProgramID   *string   `json:"programId,omitempty"`
+	Date        string    `json:"date"`
+	StartTime   *string   `json:"startTime,omitempty"`
+	Sport       string    `json:"sport"`
+	Title       string    `json:"title"`
+	Status      string    `json:"status"`
+	Source      string    `json:"source"`
+	DurationMin *int      `json:"durationMin,omitempty"`
+	RPE         *int      `json:"rpe,omitempty"`
+	Totals      rowTotals `json:"totals"`
+}
+
+// rowTotals are a row's non-zero totals.
+type rowTotals struct {
+	VolumeKg float64 `json:"volumeKg,omitempty"`
+	Sets     int     `json:"sets,omitempty"`
+	Reps     int     `json:"reps,omitempty"`
+	Seconds  int     `json:"seconds,omitempty"`
+	Metres   float64 `json:"metres,omitempty"`
 }
 
 func rowOf(x domain.Session) sessionRow {
-	return sessionRow{ID: x.ID, TraineeID: x.TraineeID, ProgramID: x.ProgramID, Date: x.Date, StartTime: x.StartTime, Sport: x.Sport,
-		Title: x.Title, Status: x.Status, Source: x.Source, DurationMin: x.DurationMin, RPE: x.RPE, Totals: x.Totals, CompletedAt: x.CompletedAt}
+	t := x.Totals
+	return sessionRow{ID: x.ID, ProgramID: x.ProgramID, Date: x.Date, StartTime: x.StartTime, Sport: x.Sport,
+		Title: x.Title, Status: x.Status, Source: x.Source, DurationMin: x.DurationMin, RPE: x.RPE,
+		Totals: rowTotals{VolumeKg: t.VolumeKg, Sets: t.Sets, Reps: t.Reps, Seconds: t.Seconds, Metres: t.Metres}}
 }
 
 type plannedSessionInput struct {
@@ -59,19 +70,19 @@ type plannedSessionInput struct {
 }
 
 type setInput struct {
-	Reps    *int     `json:"reps,omitempty" jsonschema:"Reps done." lane:"min=0,max=1000"`
-	LoadKg  *float64 `json:"loadKg,omitempty" jsonschema:"Load in kilograms (external load; omit for body weight)." lane:"min=0,max=1000"`
-	RIR     *float64 `json:"rir,omitempty" jsonschema:"Reps in reserve, 0 to 10." lane:"min=0,max=10"`
-	RPE     *float64 `json:"rpe,omitempty" jsonschema:"Effort of the set, RPE 1 to 10." lane:"min=1,max=10"`
-	Seconds *int     `json:"seconds,omitempty" jsonschema:"Time in seconds." lane:"min=0,max=86400"`
-	Metres  *float64 `json:"metres,omitempty" jsonschema:"Distance in metres." lane:"min=0,max=1000000"`
-	Done    *bool    `json:"done,omitempty" jsonschema:"false for a set planned but not done; true when omitted."`
+	Reps    *int     `json:"reps,omitempty" lane:"min=0,max=1000"`
+	LoadKg  *float64 `json:"loadKg,omitempty" jsonschema:"External load; omit for body weight." lane:"min=0,max=1000"`
+	RIR     *float64 `json:"rir,omitempty" jsonschema:"Reps in reserve." lane:"min=0,max=10"`
+	RPE     *float64 `json:"rpe,omitempty" lane:"min=1,max=10"`
+	Seconds *int     `json:"seconds,omitempty" lane:"min=0,max=86400"`
+	Metres  *float64 `json:"metres,omitempty" lane:"min=0,max=1000000"`
+	Done    *bool    `json:"done,omitempty" jsonschema:"false: not done (default true)."`
 }
 
 type loggedExerciseInput struct {
-	ExerciseID string     `json:"exerciseId" jsonschema:"The exercise: a built-in id such as back-squat, or one of the studio's own (exr_…)." lane:"minLength=1,maxLength=100"`
-	Sets       []setInput `json:"sets" jsonschema:"The sets, in order." lane:"maxItems=50"`
-	Notes      *string    `json:"notes,omitempty" jsonschema:"A note on the exercise." lane:"maxLength=500"`
+	ExerciseID string     `json:"exerciseId" jsonschema:"From search_exercises: a built-in slug (back-squat) or exr_…." lane:"minLength=1,maxLength=100"`
+	Sets       []setInput `json:"sets" jsonschema:"In order." lane:"maxItems=50"`
+	Notes      *string    `json:"notes,omitempty" lane:"maxLength=500"`
 }
 
 type logWorkoutInput struct {

@@ -175,11 +175,13 @@ func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
 		if !strings.Contains(c.Path, "{") {
 			panic(fmt.Sprintf("tool %s: path argument %s, but %s has no wildcard", s.name, s.pathArg, c.Path))
 		}
-		max := 100 // the lane's bound on ids in bodies
+		// A path id's upper bound is its shape (checked by kind before any
+		// call, and said by the description); a phone's is the lane's 40.
+		p := &jsonschema.Schema{Type: "string", MinLength: new(1)}
 		if s.pathArg == "phone" {
-			max = 40
+			p.MaxLength = new(40)
 		}
-		in.Properties[s.pathArg] = &jsonschema.Schema{Type: "string", MinLength: new(1), MaxLength: new(max)}
+		in.Properties[s.pathArg] = p
 		in.Required = append([]string{s.pathArg}, in.Required...)
 		order = append([]string{s.pathArg}, order...)
 	}

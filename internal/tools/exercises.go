@@ -4,13 +4,15 @@ package tools
 func exerciseTools() []spec {
 	return []spec{
 		{name: "search_exercises", title: "Search exercises", readOnly: true, route: "GET /exercises",
-			description: "Search the exercise catalogue: Perform's built-in exercises (ids are slugs such as back-squat) and the studio's own (exr_…), in English or Hebrew. " +
-				"Use it to get an exerciseId for log_workout, for the exercises of a program's days, or to find a swap: filter by the same muscle or area and other equipment. " +
-				"Answers {items, total, nextOffset} of compact rows (id, name, nameHe, category, equipment, measure: how sets are logged), best match first; " +
-				"view=full adds muscles, the body areas it loads and its alternatives.",
+			description: "Search exercises in English or Hebrew: built-in (slug ids such as back-squat) and the studio's own (exr_…). " +
+				"Gives exerciseIds for log_workout and create_planned_session; to find a swap, filter by muscle or area. Compact rows, best match first.",
 			args: map[string]string{
-				"q":    "Part of the exercise's name in English or Hebrew, or an alias (\"סקוואט\", \"rdl\"). Omit to list by filters.",
-				"view": "Omit for compact rows (recommended); full adds aliases, muscles, unilateral, loadsAreas and alternatives (ids of swaps).",
+				"q":         "Name or alias, English or Hebrew (\"סקוואט\", \"rdl\").",
+				"view":      "full adds muscles, loaded areas and alternatives.",
+				"equipment": "barbell, dumbbell, kettlebell, machine, cable, band, none…",
+				"muscle":    "quadriceps, glutes, hamstrings, chest, lats, triceps, core…",
+				"area":      "A body area it loads: knee, shoulder, lower_back…",
+				"category":  "",
 			}},
 	}
 }

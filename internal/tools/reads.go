@@ -22,11 +22,9 @@ var argDescriptions = map[string]string{
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees of the studio by name, phone or email, and filter by status, coach, tag or date. " +
-				"Use it to get a trainee's id (trn_…) before any tool that needs traineeId. " +
-				"Answers {items, total, nextOffset}; each item is a compact row (id, firstName, lastName, phone, status, tags, coaches with names, weightKg: the latest weigh-in) of a trainee that matches every word of q. " +
-				"When q matches nobody, items is empty and nearMatches lists up to 5 trainees whose names are similar (a typo, another spelling), closest first: " +
-				"they are not matches, so tell the coach no one matched and ask whether one of them is meant before using their id. " +
+			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId (trn_…). " +
+				"Compact rows (id, names, phone, status, tags, coaches, latest weightKg). " +
+				"When q matches nobody, nearMatches lists up to 5 similar names, closest first: they are not matches, so ask the coach before using one. " +
 				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
 				"q":            "Words of the name, phone digits or email, any order and case; every word must match part of one (\"Levi Daniel\" finds Daniel Levi, \"Ben David\" finds Ben-David).",
@@ -39,8 +37,7 @@ func reads() []spec {
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
-			description: "Find the one trainee with a phone number, in any of the forms people type. " +
-				"Use it when the coach gives a number rather than a name. Answers the trainee's profile, or an error when no trainee has that number.",
+			description: "Find the trainee with a phone number, in any form people type. Answers the profile.",
 			args: map[string]string{
 				"phone": "As the coach gave it: +972 50 123 4567, 972501234567 or local 050-123-4567 (read in the studio's region).",
 			}},

@@ -6,47 +6,42 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "List a trainee's workout sessions, newest date first: planned, completed, skipped and missed, from programs, the coach or the trainee. " +
-				"Each row is a summary (date, start time, sport, title, status, source, duration, session RPE, totals: volumeKg = Σ reps × kg, sets, reps, seconds, metres) with no exercises or sets; " +
-				"to see what was done set by set, call get_session with a row's id. Answers {items, total, nextOffset}.",
+			description: "A trainee's workout sessions, newest first: summary rows (date, sport, title, status, duration, RPE, totals) without sets; " +
+				"get_session gives one session set by set. For a first look use get_trainee_overview.",
 			args: map[string]string{
-				"from":   "Only sessions on or after this date, YYYY-MM-DD (the studio's local day).",
-				"to":     "Only sessions on or before this date, YYYY-MM-DD; from and to may be at most 366 days apart.",
-				"status": "Only sessions with this status: planned, completed, skipped or missed. Omit for all.",
+				"from":   "",
+				"to":     "At most 366 days after from.",
+				"status": "",
 			}},
 
 		{name: "get_session", title: "Get a workout session", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",
-			description: "Read one workout session in full: its exercises in order, each with its target (sets × reps, load kg or %1RM, RPE/RIR, rest, time, distance) and the sets done (reps, loadKg, RIR/RPE, seconds, metres, done), and its totals. " +
-				"Use it after list_trainee_sessions to drill into one session.",
+			description: "One workout session in full: each exercise's target and the sets done, and totals. Drill down here after list_trainee_sessions.",
 			args: map[string]string{
-				"sessionId": "The session's id (ses_…), from list_trainee_sessions.",
+				"sessionId": "From list_trainee_sessions.",
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "List a trainee's benchmarks (a lift's 1RM, a 5 km time, max pull-ups…), each with unit, direction (higher or lower is better), best, latest, " +
-				"change4Weeks and change12Weeks (latest minus the value that was latest that long ago; null when the history is shorter) and its 5 latest values, newest first. " +
-				"A lift's 1RM benchmark grows by itself: a logged set that beats it (Epley estimate) adds a value with source session."},
+			description: "A trainee's benchmarks (a lift's 1RM, a 5 km time, max pull-ups…): unit, direction, best, latest, change over 4 and 12 weeks, recent values. " +
+				"Logged sets add lift PRs by themselves."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout a trainee did, with its exercises and sets: a new completed session, or, with sessionId (a planned session from list_trainee_sessions), that session completed with these actuals (its targets are kept). " +
-				"The same trainee, date, sport and duration is one workout: logging it again answers the session already logged with alreadyLogged true and writes nothing. " +
-				"Totals are computed; for each exercise whose best estimated 1RM (Epley, sets of 1 to 12 reps) beats the trainee's benchmark, a value is recorded and listed under prs. " +
-				"The trainee is not notified. Answers {session, alreadyLogged, prs}.",
+			description: "Record a workout a trainee did with its sets: a new completed session, or a planned one (sessionId) completed. " +
+				"The same date, sport and duration is one workout: a second log answers alreadyLogged true. " +
+				"A set beating a lift's best estimated 1RM is recorded as a PR (prs). Not notified. Answers {session, alreadyLogged, prs}.",
 			args: map[string]string{
-				"sessionId":   "A planned session of this trainee to complete (ses_…), from list_trainee_sessions. Omit to log a workout that was not planned.",
-				"date":        "The day of the workout, YYYY-MM-DD (the studio's local day), not after today. Omit for the planned session's date, else today.",
-				"sport":       "What the workout was: strength, running, cycling, swimming, mobility, yoga… Required unless sessionId is given.",
-				"durationMin": "How long it took, in minutes. Part of what makes two logs the same workout.",
-				"exercises":   "The exercises done, in order: exerciseId (a built-in id such as back-squat, bench-press, running, or a studio exercise exr_…) and its sets (reps, loadKg, rir or rpe, seconds, metres; done false for a set not done).",
+				"sessionId":   "A planned session to complete, from list_trainee_sessions.",
+				"date":        "Local day, not after today; default the planned date, else today.",
+				"sport":       "strength, running, cycling, mobility…; required without sessionId.",
+				"durationMin": "Minutes.",
+				"exercises":   "In order, each with its sets.",
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "Put a planned session in a trainee's calendar, with its exercises and their targets, outside any program (source coach). " +
-				"The trainee is not notified. Complete it later with log_workout and its id. Answers the new session.",
+			description: "Plan a session with exercise targets outside any program. Not notified; complete it later with log_workout. Answers the session.",
 			args: map[string]string{
-				"date":      "The day of the session, YYYY-MM-DD (the studio's local day).",
-				"sport":     "What the session is: strength, running, cycling, swimming, mobility, yoga…",
-				"exercises": "The planned exercises, in order: exerciseId (a built-in id such as back-squat, or a studio exercise exr_…) and its targets (sets, reps, loadKg or percent1RM, rpe or rir, restSeconds, tempo, seconds, metres).",
+				"date":      "Local day.",
+				"sport":     "strength, running, cycling, mobility…",
+				"exercises": "In order, with targets.",
 			}},
 	}
 }

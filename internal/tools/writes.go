@@ -3,10 +3,8 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a new trainee to the studio, optionally starting a plan (productId from list_plans). " +
-				"Check with find_trainee_by_phone first: a phone can belong to one trainee only. " +
-				"The trainee is not notified and no WhatsApp invite is sent; the coach decides that in the studio app. " +
-				"Answers the new trainee's profile with its id.",
+			description: "Add a trainee, optionally starting a plan. Check find_trainee_by_phone first: one trainee per phone. " +
+				"No notification or WhatsApp invite is sent. Answers the new profile.",
 			forced: map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",
@@ -18,9 +16,7 @@ func writes() []spec {
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
-			description: "Change a trainee's profile: only the fields given change. " +
-				"tags and coachIds replace the whole list, so read the trainee with get_trainee first and send the full new list. " +
-				"Answers the updated profile.",
+			description: "Change the fields given of a trainee's profile. tags and coachIds replace the whole list: read get_trainee first. Answers the profile.",
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
@@ -30,10 +26,8 @@ func writes() []spec {
 			}},
 
 		{name: "assign_plan", title: "Assign a plan", route: "POST /trainees/{id}/subscription", pathArg: "traineeId",
-			description: "Start a plan (productId from list_plans) for a trainee. " +
-				"When startedOn is omitted the plan starts the day after the trainee's last live (or scheduled) plan ends, or today if there is none; " +
-				"check list_trainee_subscriptions to see which. A plan with a null list price needs price to be priced. " +
-				"The trainee is not notified. Answers the new subscription.",
+			description: "Start a plan for a trainee; without startedOn it starts the day after the last live (or scheduled) plan ends, else today. " +
+				"A plan with a null price needs price. Not notified. Answers the subscription.",
 			forced: map[string]any{"notify": false},
 			args: map[string]string{
 				"productId":    "From list_plans.",
@@ -43,9 +37,8 @@ func writes() []spec {
 			}},
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
-			description: "Give a trainee a training program from a template (templateId from list_program_templates). " +
-				"The trainee's current programs stay; the new one is added beside them. The trainee is not notified. " +
-				"A template with a structure lays its sessions out as planned sessions from startsOn; the answer is the new program with sessionsPlanned and the first and last session dates.",
+			description: "Give a trainee a program from a template, beside the current ones; not notified. " +
+				"A structured template lays out planned sessions from startsOn (the answer counts them).",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
 				"templateId": "From list_program_templates.",
@@ -53,9 +46,7 @@ func writes() []spec {
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
-			description: "Ask a trainee to fill in a form (formTemplateId from list_forms), with an optional due date and a short prompt. " +
-				"By default the studio announces the form to the trainee once within the hour; set notify false to only attach it silently. " +
-				"Answers the form assignment.",
+			description: "Ask a trainee to fill in a form, with an optional due date and prompt. By default the studio announces it once within the hour; notify false attaches it silently.",
 			args: map[string]string{
 				"formTemplateId": "From list_forms.",
 				"dueAt":          "When the answers are due.",
@@ -65,8 +56,7 @@ func writes() []spec {
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
-			description: "Leave a to-do for a coach, optionally about a trainee (clientId) and for one coach (coachId). " +
-				"This is the right way to ask a coach to do something, such as call a trainee; it never reaches the trainee. Answers the new task.",
+			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId): the way to ask a coach to do something; it never reaches the trainee.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
 				"clientId": "The trainee it is about, from search_trainees.",

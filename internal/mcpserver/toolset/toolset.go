@@ -87,7 +87,9 @@ func NewServer(opts Options) *mcp.Server {
 // for a tool that is not read-only (the MCP spec), so a read leaves it
 // out: the catalogue is read on every turn of a model.
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: new(true)}
+	// The title is the tool's own (Tool.title, which clients prefer); a
+	// copy in the annotations would repeat it on every tool.
+	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: new(true)}
 	if !t.ReadOnly {
 		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
 	}
