@@ -1,6 +1,7 @@
 package exercises
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -284,4 +285,20 @@ func FuzzSearch(f *testing.F) {
 			last = r
 		}
 	})
+}
+
+// BenchmarkSearch is one search of the whole catalogue beside 50 studio
+// exercises, as GET /exercises runs it.
+func BenchmarkSearch(b *testing.B) {
+	var studio []domain.Exercise
+	for i := range 50 {
+		studio = append(studio, domain.Exercise{ID: fmt.Sprintf("exr_%02d", i), Name: fmt.Sprintf("Studio drill %d", i), NameHe: "תרגיל סטודיו", Aliases: []string{"drill"}, Category: domain.CategoryConditioning})
+	}
+	for _, q := range []string{"", "squat", "סקוואט", "zzz"} {
+		b.Run(fmt.Sprintf("q=%q", q), func(b *testing.B) {
+			for b.Loop() {
+				Search(studio, Filter{Q: q})
+			}
+		})
+	}
 }

@@ -235,7 +235,9 @@ type fixture struct {
 	response     domain.FormResponse
 	weight       domain.Weight
 	task         domain.Task
-	exercise     domain.Exercise // the studio's own
+	exercise     domain.Exercise  // the studio's own
+	session      domain.Session   // planned, with one exercise
+	benchmark    domain.Benchmark // "Max pull-ups", one value
 }
 
 func (e *env) seed(slug string) fixture {
@@ -265,6 +267,13 @@ func (e *env) seed(slug string) fixture {
 	e.ok(201, e.call(k, "POST", "/tasks", map[string]any{"title": "Call Dana", "clientId": f.trainee.ID, "coachId": f.coach.ID})).into(e.t, &f.task)
 	e.ok(201, e.call(k, "POST", "/exercises", map[string]any{"name": "Sled sprint " + slug, "category": "conditioning",
 		"primaryMuscles": []string{"quadriceps"}, "equipment": []string{"sled"}, "measure": "distance", "loadsAreas": []string{"knee"}})).into(e.t, &f.exercise)
+	e.ok(201, e.call(k, "POST", tp+"/sessions", map[string]any{"date": today(), "sport": "strength", "title": "Lower " + slug,
+		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5, "loadKg": 80}}})).into(e.t, &f.session)
+	var bm struct {
+		Benchmark struct{ ID string } `json:"benchmark"`
+	}
+	e.ok(201, e.call(k, "POST", tp+"/benchmarks", map[string]any{"name": "Max pull-ups", "unit": "reps", "direction": "higher", "value": 8})).into(e.t, &bm)
+	f.benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.trainee.ID, Name: "Max pull-ups"}
 	return f
 }
 

@@ -43,7 +43,7 @@ const maxIdempotencyKey = 255
 
 // isWrite reports whether method writes; only writes honour the header.
 func isWrite(method string) bool {
-	return method == http.MethodPost || method == http.MethodPatch || method == http.MethodDelete
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch || method == http.MethodDelete
 }
 
 // checkIdempotencyKey validates a key: 1 to 255 visible ASCII characters.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -103,32 +104,26 @@ func (s *Service) lookup(ctx context.Context, raw string) (string, []store.Login
 	var candidates []string
 	for _, region := range append([]string{phone.DefaultRegion}, regions...) {
 		e, err := phone.Normalize(raw, region)
-		if err == nil && !contains(candidates, e) {
+		if err == nil && !slices.Contains(candidates, e) {
 			candidates = append(candidates, e)
 		}
 	}
 	if len(candidates) == 0 {
 		return "", nil, phone.ErrInvalid
 	}
+	// Every reading is looked up, found or not, so the time taken says
+	// nothing about which one is on a record.
+	e164, found := candidates[0], []store.LoginPerson(nil)
 	for _, e := range candidates {
 		people, err := s.st.PeopleByPhone(ctx, e)
 		if err != nil {
 			return "", nil, err
 		}
-		if len(people) > 0 || len(candidates) == 1 {
-			return e, people, nil
+		if len(people) > 0 && found == nil {
+			e164, found = e, people
 		}
 	}
-	return candidates[0], nil, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return e164, found, nil
 }
 
 func (s *Service) getCode(w http.ResponseWriter, r *http.Request) {

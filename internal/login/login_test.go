@@ -48,6 +48,9 @@ func TestSignInByCode(t *testing.T) {
 		if strings.Contains(code.body, sent) {
 			t.Fatal("the code is on the page")
 		}
+		if strings.Contains(e.log.String(), sent) {
+			t.Fatalf("with a gateway, the code is in the log: %s", e.log.String())
+		}
 		// The code may be typed with spaces.
 		a = b.submitCode(csrfIn(t, code), sent[:3]+" "+sent[3:])
 		if a.status != http.StatusSeeOther || a.header.Get("Location") != "/private?x=1&y=%D7%90" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // rpcAnswer is a JSON-RPC answer as a plain client reads it.
@@ -101,13 +102,13 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 			} `json:"annotations"`
 		} `json:"tools"`
 	}
-	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != 21 {
+	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != len(tools.All()) {
 		t.Fatalf("tools/list: %s", list.Result)
 	}
 	for _, tool := range lr.Tools {
 		a := tool.Annotations
 		wantReadOnly := !strings.HasPrefix(tool.Name, "create_") && !strings.HasPrefix(tool.Name, "update_") &&
-			!strings.HasPrefix(tool.Name, "assign_") && tool.Name != "send_form" && tool.Name != "log_weight"
+			!strings.HasPrefix(tool.Name, "assign_") && tool.Name != "send_form" && !strings.HasPrefix(tool.Name, "log_")
 		// destructiveHint means something only on a write, and says false there.
 		if a.ReadOnlyHint != wantReadOnly || wantReadOnly != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
 			t.Errorf("%s: annotations on the wire %+v", tool.Name, a)

@@ -187,6 +187,8 @@ type StudioStore interface {
 	Outbox
 	Idempotency
 	Exercises
+	Sessions
+	Benchmarks
 }
 
 // Coaches are the studio's staff.
@@ -236,6 +238,8 @@ type Catalogue interface {
 	ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error)
 	GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error)
 	CreateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
+	// UpdateProgramTemplate writes name, description, weeks and structure.
+	UpdateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
 
 	ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error)
 	GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error)
@@ -255,6 +259,7 @@ type Subscriptions interface {
 // Programs are program templates given to trainees.
 type Programs interface {
 	ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error)
+	GetProgram(ctx context.Context, id string) (domain.Program, error)
 	CreateProgram(ctx context.Context, p *domain.Program) error
 	// ReplaceActivePrograms marks the trainee's active programs replaced.
 	ReplaceActivePrograms(ctx context.Context, traineeID string) error

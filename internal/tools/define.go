@@ -221,6 +221,9 @@ func withoutNull(p *jsonschema.Schema) {
 		p.Enum = nil
 	}
 	withoutNull(p.Items)
+	for _, sub := range p.Properties { // the objects of a list of objects
+		withoutNull(sub)
+	}
 	if p.AdditionalProperties != nil {
 		withoutNull(p.AdditionalProperties)
 	}
@@ -269,6 +272,7 @@ var IDArguments = map[string]ids.Kind{
 	"templateId":     ids.ProgramTemplate,
 	"formTemplateId": ids.FormTemplate,
 	"taskId":         ids.Task,
+	"sessionId":      ids.Session,
 }
 
 // idArgumentsOf is the id-typed arguments of a tool's input schema.

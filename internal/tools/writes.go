@@ -44,7 +44,8 @@ func writes() []spec {
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
 			description: "Give a trainee a training program from a template (templateId from list_program_templates). " +
-				"The trainee's current programs stay; the new one is added beside them. The trainee is not notified. Answers the new program.",
+				"The trainee's current programs stay; the new one is added beside them. The trainee is not notified. " +
+				"A template with a structure lays its sessions out as planned sessions from startsOn; the answer is the new program with sessionsPlanned and the first and last session dates.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
 				"templateId": "From list_program_templates.",

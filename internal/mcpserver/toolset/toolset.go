@@ -83,14 +83,12 @@ func NewServer(opts Options) *mcp.Server {
 	return s
 }
 
-// annotations are the tool's hints. destructiveHint and idempotentHint
-// mean something only for a tool that is not read-only (the MCP spec), so
-// a read carries readOnlyHint alone: the catalogue is read on every turn
-// of a model, and 20 reads × two meaningless hints is context spent.
+// annotations are the tool's hints. destructiveHint means something only
+// for a tool that is not read-only (the MCP spec), so a read leaves it
+// out: the catalogue is read on every turn of a model.
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(true)}
+	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: new(true)}
 	if !t.ReadOnly {
-		a.IdempotentHint = t.Idempotent
 		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
 	}
 	return a

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Opener) {
 		{"OAuth", testOAuth},
 		{"Exercises", testExercises},
 		{"Login", testLogin},
+		{"Sessions", testSessions},
 		{"Text", testText},
 	}
 	for _, tc := range tests {
