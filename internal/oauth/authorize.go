@@ -196,6 +196,7 @@ func (s *Server) issueCode(w http.ResponseWriter, r *http.Request, iss string, a
 		s.internalPage(w, "issuing the code", err)
 		return
 	}
+	s.sweep(r.Context(), now)
 	redirectBack(w, r, a.redirectURI, url.Values{"code": {code}}, a.state, iss)
 }
 

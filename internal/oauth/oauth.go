@@ -11,6 +11,7 @@
 package oauth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
@@ -21,6 +22,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/otherwise/perform/internal/server"
@@ -99,6 +101,27 @@ type Server struct {
 
 	touchMu sync.Mutex
 	touched map[string]time.Time
+
+	lastSweep atomic.Int64 // unix ms of the last sweep of expired rows
+}
+
+// sweepEvery is how often a process deletes expired codes and tokens, and
+// sweepKeep how long past expiry they are kept (a replayed code seen within
+// it still revokes what the code issued).
+const (
+	sweepEvery = time.Hour
+	sweepKeep  = 24 * time.Hour
+)
+
+// sweep deletes long-expired codes and tokens, at most every sweepEvery.
+func (s *Server) sweep(ctx context.Context, now time.Time) {
+	last := s.lastSweep.Load()
+	if now.UnixMilli()-last < sweepEvery.Milliseconds() || !s.lastSweep.CompareAndSwap(last, now.UnixMilli()) {
+		return
+	}
+	if _, err := s.store.OAuth().DeleteExpiredOAuth(ctx, now.Add(-sweepKeep)); err != nil {
+		s.logger.Warn("oauth: deleting expired codes and tokens failed", "err", err)
+	}
 }
 
 // New builds the authorization server.

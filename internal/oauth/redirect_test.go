@@ -66,7 +66,7 @@ func FuzzRedirectMatches(f *testing.F) {
 		if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.User != nil || u.EscapedPath() != "/cb" || u.RawQuery != "" || u.Fragment != "" || strings.Contains(got, "#") {
 			t.Fatalf("%q matches %v", got, registered)
 		}
-		if "http://127.0.0.1/cb" != "http://127.0.0.1"+strings.TrimPrefix(got, "http://"+u.Host) {
+		if "http://127.0.0.1"+strings.TrimPrefix(got, "http://"+u.Host) != "http://127.0.0.1/cb" {
 			t.Fatalf("%q differs from the loopback URI in more than its port", got)
 		}
 	})

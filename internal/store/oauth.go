@@ -56,7 +56,7 @@ type OAuthStore interface {
 	PutOAuthConsent(ctx context.Context, studioID, subject, clientID string, scopes []string, at time.Time) error
 	DeleteOAuthConsent(ctx context.Context, studioID, subject, clientID string) error
 
-	// DeleteExpiredOAuth deletes codes and access tokens that expired before before.
+	// DeleteExpiredOAuth deletes codes and tokens that expired before before.
 	DeleteExpiredOAuth(ctx context.Context, before time.Time) (int64, error)
 }
 
@@ -387,7 +387,7 @@ func (s oauthStore) DeleteExpiredOAuth(ctx context.Context, before time.Time) (i
 	err := s.atomic(ctx, func(q querier) error {
 		for _, stmt := range []string{
 			`DELETE FROM oauth_codes WHERE expires_at < ?`,
-			`DELETE FROM oauth_tokens WHERE kind = 'access' AND expires_at < ?`,
+			`DELETE FROM oauth_tokens WHERE expires_at < ?`,
 		} {
 			res, err := q.ExecContext(ctx, s.q(stmt), ms(before))
 			if err != nil {

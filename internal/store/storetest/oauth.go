@@ -24,6 +24,7 @@ func testOAuth(t *testing.T, st store.Store) {
 		{"CodeOnce", testOAuthCodeOnce},
 		{"TokensAndRevocation", testOAuthTokens},
 		{"Consent", testOAuthConsent},
+		{"DeleteExpired", testOAuthDeleteExpired},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
 	}
@@ -205,4 +206,29 @@ func testOAuthConsent(t *testing.T, st store.Store) {
 	must(t, "DeleteOAuthConsent", o.DeleteOAuthConsent(ctx, studio.ID, subject, c.ID))
 	_, err = o.OAuthConsent(ctx, studio.ID, subject, c.ID)
 	mustNotFound(t, "a deleted consent", err)
+}
+
+func testOAuthDeleteExpired(t *testing.T, st store.Store) {
+	o := st.OAuth()
+	studio := newStudio(t, st)
+	c := newOAuthClient(t, st)
+	code := newCode(t, st, c, studio.ID) // expires at oauthClock+10m
+	g := store.OAuthGrant{ID: ids.New(ids.OAuthGrant), StudioID: studio.ID, Subject: ids.New(ids.Coach), ClientID: c.ID, Scopes: []string{"studio:read"}, Resource: "r", CreatedAt: oauthClock}
+	soon, later := oauthClock.Add(time.Hour), oauthClock.Add(48*time.Hour)
+	old, fresh := randomHash(), randomHash()
+	must(t, "CreateOAuthGrant", o.CreateOAuthGrant(ctx, &g, nil, []store.OAuthToken{
+		{Hash: old, GrantID: g.ID, Kind: store.TokenAccess, CreatedAt: oauthClock, ExpiresAt: &soon},
+		{Hash: fresh, GrantID: g.ID, Kind: store.TokenRefresh, CreatedAt: oauthClock, ExpiresAt: &later},
+	}))
+	n, err := o.DeleteExpiredOAuth(ctx, oauthClock.Add(2*time.Hour))
+	must(t, "DeleteExpiredOAuth", err)
+	if n < 2 {
+		t.Fatalf("deleted %d rows; want at least the code and the access token", n)
+	}
+	_, err = o.UseOAuthCode(ctx, code.Hash, oauthClock)
+	mustNotFound(t, "an expired code after the sweep", err)
+	_, _, _, err = o.OAuthToken(ctx, old)
+	mustNotFound(t, "an expired token after the sweep", err)
+	_, _, _, err = o.OAuthToken(ctx, fresh)
+	must(t, "a live token survives the sweep", err)
 }
