@@ -255,6 +255,9 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), "/healthz") {
 			t.Errorf("demo did not print the health URL: %s", out.String())
 		}
+		if !strings.Contains(out.String(), "/login") || !strings.Contains(out.String(), "one-time code is written to the server log") {
+			t.Errorf("demo did not say where sign-in codes go: %s", out.String())
+		}
 		key = keyRe.FindStringSubmatch(out.String())[1]
 		lane = laneRe.FindStringSubmatch(out.String())[1]
 		return key, lane, func() {
@@ -285,6 +288,12 @@ func TestDemo(t *testing.T) {
 	root := strings.TrimSuffix(lane, "/v1/automation")
 	if status, _ := get(root+"/healthz", ""); status != 200 {
 		t.Fatalf("/healthz: %d", status)
+	}
+	// The browser sign-in page is mounted.
+	if res, err := http.Get(root + "/login"); err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET /login: %v %v", res, err)
+	} else {
+		res.Body.Close()
 	}
 	// The hosted MCP endpoint, through the SDK's own client.
 	session := mcptest.Connect(t, root+"/mcp", key1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/otherwise/perform/internal/demo"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/login"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/secret"
@@ -110,6 +112,9 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
 Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
 `, studio.Name, studio.Slug, where, base, key, base, base, key, base)
+		if loginGateway(cfg) == nil {
+			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log.\n", base)
+		}
 		return nil
 	})
 }
@@ -147,7 +152,30 @@ func plugins(cfg config.Config) []server.Option {
 	return []server.Option{
 		server.WithPlugin(mountMCP),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
+		server.WithPlugin(func(p *server.Parts) error { return mountLogin(cfg, p) }),
 	}
+}
+
+// mountLogin serves the browser sign-in (/login, /logout). Codes go over
+// WhatsApp from the Perform AI number (AGENT_SMARTSEND_API_KEY at
+// SMARTSEND_API_URL); with either unset they are written to the log.
+func mountLogin(cfg config.Config, p *server.Parts) error {
+	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL})
+	mux := http.NewServeMux()
+	svc.Register(mux)
+	for _, pattern := range []string{"/login", "/login/", "/logout"} {
+		p.Handle(pattern, mux, false)
+	}
+	return nil
+}
+
+// loginGateway is the SmartSend client that sends sign-in codes, or nil
+// when SmartSend is not configured.
+func loginGateway(cfg config.Config) login.Gateway {
+	if cfg.AgentSmartSendAPIKey == "" || cfg.SmartSendAPIURL == "" {
+		return nil
+	}
+	return agent.NewSmartSend(cfg.SmartSendAPIURL, cfg.AgentSmartSendAPIKey, nil)
 }
 
 // mountMCP serves the coach tools at /mcp, behind a gate that authenticates

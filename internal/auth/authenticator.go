@@ -56,6 +56,15 @@ func ClientAddrFrom(ctx context.Context) (string, bool) {
 	return s, ok && s != ""
 }
 
+// ClientAddr is the network address r came from: for an in-process call,
+// the address of the request it serves, when known (WithClientAddr).
+func ClientAddr(r *http.Request) string {
+	if a, ok := ClientAddrFrom(r.Context()); ok {
+		return a
+	}
+	return r.RemoteAddr
+}
+
 // admission is one rate-limit unit a surface already counted for a
 // credential; the first lane call it makes for that credential takes it.
 type admission struct {

@@ -16,8 +16,42 @@ import (
 //go:embed catalogue.json
 var catalogueJSON []byte
 
-// builtIn is the catalogue in file order, byID the same entries by id.
+// builtIn is the catalogue in file order, byID the same entries by id,
+// keys their search keys in the same order.
 var builtIn, byID = load(catalogueJSON)
+
+var builtInKeys = func() []keys {
+	out := make([]keys, len(builtIn))
+	for i, e := range builtIn {
+		out[i] = keysOf(e)
+	}
+	return out
+}()
+
+// The vocabularies an exercise's fields take, the built-in catalogue's and
+// a studio's alike (the lane validates a studio's exercise against them).
+var (
+	Categories = []string{
+		domain.CategoryStrength, domain.CategoryCardio, domain.CategoryMobility,
+		domain.CategoryPlyometric, domain.CategoryCore, domain.CategoryConditioning,
+	}
+	Measures = []string{domain.MeasureRepsLoad, domain.MeasureReps, domain.MeasureTime, domain.MeasureDistance}
+	Muscles  = []string{
+		"quadriceps", "hamstrings", "glutes", "adductors", "abductors", "hip flexors", "calves", "tibialis",
+		"lower back", "upper back", "lats", "traps", "rhomboids", "neck",
+		"chest", "front delts", "side delts", "rear delts", "rotator cuff", "biceps", "triceps", "forearms",
+		"core", "abs", "obliques",
+	}
+	// Equipment: "none" is an exercise that needs nothing (body weight,
+	// running); a list names what it can be done with.
+	Equipment = []string{
+		"none", "barbell", "dumbbell", "kettlebell", "ez bar", "trap bar", "plate", "rack", "bench", "box",
+		"machine", "cable", "band", "pull-up bar", "dip bars", "rings", "suspension trainer", "landmine",
+		"medicine ball", "stability ball", "ab wheel", "sled", "battle ropes", "jump rope", "foam roller",
+		"mat", "dowel", "treadmill", "bike", "stationary bike", "air bike", "rower", "ski erg",
+		"elliptical", "stair climber", "pool",
+	}
+)
 
 func load(raw []byte) ([]domain.Exercise, map[string]domain.Exercise) {
 	var list []domain.Exercise
@@ -49,10 +83,18 @@ func Alternatives(id string) []domain.Exercise {
 	if !ok {
 		return nil
 	}
-	out := make([]domain.Exercise, 0, len(e.Alternatives))
-	for _, a := range e.Alternatives {
-		if alt, ok := byID[a]; ok {
-			out = append(out, alt)
+	return Resolve(e.Alternatives, nil)
+}
+
+// Resolve turns exercise ids into exercises: built-ins by slug, the rest
+// from studio (a studio's own exercises, by id). Unknown ids are skipped.
+func Resolve(ids []string, studio map[string]domain.Exercise) []domain.Exercise {
+	out := make([]domain.Exercise, 0, len(ids))
+	for _, id := range ids {
+		if e, ok := byID[id]; ok {
+			out = append(out, e)
+		} else if e, ok := studio[id]; ok {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -62,19 +104,126 @@ func Alternatives(id string) []domain.Exercise {
 func Loads(e domain.Exercise, area string) bool { return slices.Contains(e.Loads, area) }
 
 // Matches reports whether q is a substring of e's name, Hebrew name or an
-// alias, ignoring case.
+// alias, ignoring case, spacing and hyphens (Normalize).
 func Matches(e domain.Exercise, q string) bool {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" {
-		return true
-	}
-	if strings.Contains(strings.ToLower(e.Name), q) || strings.Contains(e.NameHe, q) {
-		return true
-	}
+	q = Normalize(q)
+	return q == "" || keysOf(e).rank(q) < noMatch
+}
+
+// Normalize is the form both sides of a search are compared in:
+// lower-cased, hyphens (Latin and the Hebrew maqaf) as spaces, the Hebrew
+// geresh and gershayim as the ASCII quotes people type, runs of white
+// space as one space, trimmed. Niqqud and final letters are left as
+// they are.
+func Normalize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '‐', '‑', '–', '־', '_':
+			return ' '
+		case '׳', '’', '`':
+			return '\''
+		case '״', '“', '”':
+			return '"'
+		}
+		return r
+	}, strings.ToLower(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Filter narrows Search. Empty fields do not filter.
+type Filter struct {
+	Q         string // part of the name, Hebrew name or an alias
+	Category  string
+	Equipment string // one of Equipment
+	Muscle    string // a primary or secondary muscle
+	Area      string // a body area the exercise loads (domain.BodyAreas)
+}
+
+// Match ranks: a lower rank sorts first.
+const (
+	rankExact = iota // q is the whole name, Hebrew name or an alias
+	rankPrefix
+	rankSubstring
+	noMatch
+)
+
+// keys are an exercise's searchable texts, normalised.
+type keys []string
+
+func keysOf(e domain.Exercise) keys {
+	k := make(keys, 0, 2+len(e.Aliases))
+	k = append(k, Normalize(e.Name), Normalize(e.NameHe))
 	for _, a := range e.Aliases {
-		if strings.Contains(strings.ToLower(a), q) {
-			return true
+		k = append(k, Normalize(a))
+	}
+	return k
+}
+
+// rank is how well the normalised, non-empty q matches.
+func (k keys) rank(q string) int {
+	best := noMatch
+	for _, s := range k {
+		switch {
+		case s == q:
+			return rankExact
+		case strings.HasPrefix(s, q):
+			best = min(best, rankPrefix)
+		case best > rankSubstring && strings.Contains(s, q):
+			best = rankSubstring
 		}
 	}
-	return false
+	return best
+}
+
+func (f Filter) admits(e domain.Exercise) bool {
+	return (f.Category == "" || e.Category == f.Category) &&
+		(f.Equipment == "" || slices.Contains(e.Equipment, f.Equipment)) &&
+		(f.Muscle == "" || slices.Contains(e.Primary, f.Muscle) || slices.Contains(e.Secondary, f.Muscle)) &&
+		(f.Area == "" || slices.Contains(e.Loads, f.Area))
+}
+
+// Search is the built-in catalogue and the studio's own exercises (studio,
+// searched beside them) that pass f. With a query they come best match
+// first: an exact name, then a name that starts with it, then one that
+// contains it, ties by name; without one, the built-ins in catalogue order
+// (grouped by movement) and then the studio's in the order given.
+func Search(studio []domain.Exercise, f Filter) []domain.Exercise {
+	q := Normalize(f.Q)
+	type hit struct {
+		e    domain.Exercise
+		rank int
+		name string
+	}
+	var hits []hit
+	consider := func(e domain.Exercise, k keys) {
+		if !f.admits(e) {
+			return
+		}
+		r := rankSubstring
+		if q != "" {
+			if r = k.rank(q); r == noMatch {
+				return
+			}
+		}
+		hits = append(hits, hit{e, r, k[0]})
+	}
+	for i, e := range builtIn {
+		consider(e, builtInKeys[i])
+	}
+	for _, e := range studio {
+		consider(e, keysOf(e))
+	}
+	if q != "" {
+		slices.SortStableFunc(hits, func(a, b hit) int {
+			if a.rank != b.rank {
+				return a.rank - b.rank
+			}
+			return strings.Compare(a.name, b.name)
+		})
+	}
+	out := make([]domain.Exercise, len(hits))
+	for i, h := range hits {
+		out[i] = h.e
+	}
+	return out
 }

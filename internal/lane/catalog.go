@@ -3,9 +3,12 @@ package lane
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
 )
 
 type createProductInput struct {
@@ -27,7 +30,8 @@ type updateProductInput struct {
 type createProgramTemplateInput struct {
 	Name        string  `json:"name" jsonschema:"The program's name." lane:"minLength=1,maxLength=200"`
 	Description *string `json:"description,omitempty" jsonschema:"What the program is." lane:"maxLength=4000"`
-	Weeks       *int    `json:"weeks,omitempty" jsonschema:"Length in weeks." lane:"min=1,max=260"`
+	Weeks       *int    `json:"weeks,omitempty" jsonschema:"Length in weeks; with phases it must equal their weeks, and is taken from them when omitted." lane:"min=1,max=260"`
+	structureInput
 }
 
 type formFieldInput struct {
@@ -95,18 +99,53 @@ func (l *Lane) catalogRoutes() {
 		return p, nil
 	}, admin())
 
-	add(l, "GET", "/program-templates", "The studio's program templates.", func(c *call, q *searchQuery) (listOf[domain.ProgramTemplate], error) {
+	add(l, "GET", "/program-templates", "The studio's program templates, each with a summary of its structure (GET /program-templates/{id} has the whole of it).", func(c *call, q *searchQuery) (listOf[templateRow], error) {
 		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
-		return pageOf(res, q.page()), err
+		rows := store.List[templateRow]{Items: make([]templateRow, len(res.Items)), Total: res.Total}
+		for i, t := range res.Items {
+			rows.Items[i] = templateRowOf(t)
+		}
+		return pageOf(rows, q.page()), err
 	}, tool("list_program_templates"))
-	add(l, "POST", "/program-templates", "Create a program template.", func(c *call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
+	add(l, "POST", "/program-templates", "Create a program template, with its phases, weeks, days and planned exercises when given.", func(c *call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
 		t := domain.ProgramTemplate{ID: ids.New(ids.ProgramTemplate), Name: strings.TrimSpace(in.Name), Description: in.Description, Weeks: in.Weeks, CreatedAt: l.now().UTC()}
+		if c.has("phases") {
+			st, err := c.structure(c.studio(), &in.structureInput)
+			if err != nil {
+				return t, err
+			}
+			weeks := training.Weeks(*st)
+			if in.Weeks != nil && *in.Weeks != weeks {
+				return t, invalidField("weeks", fmt.Sprintf("weeks is %d but the phases hold %d weeks; omit weeks or make them agree.", *in.Weeks, weeks))
+			}
+			t.Structure, t.Weeks = st, &weeks
+		}
 		if err := c.studio().CreateProgramTemplate(c.ctx, &t); err != nil {
 			return t, err
 		}
 		c.setResource(t.ID)
 		return t, nil
 	}, admin(), created())
+	add(l, "GET", "/program-templates/{id}", "One program template with its whole structure: phases → weeks → days → planned exercises with their targets.", func(c *call, _ *noInput) (domain.ProgramTemplate, error) {
+		return lookup(c.ctx, ids.ProgramTemplate, c.id(), c.studio().GetProgramTemplate)
+	})
+	add(l, "PUT", "/program-templates/{id}/structure", "Replace a program template's structure (phases → weeks → days → planned exercises); its weeks become the structure's. Programs already assigned keep the sessions they laid out.", func(c *call, in *structureInput) (domain.ProgramTemplate, error) {
+		var t domain.ProgramTemplate
+		err := c.inTx(func(ss store.StudioStore) error {
+			var err error
+			if t, err = lookup(c.ctx, ids.ProgramTemplate, c.id(), ss.GetProgramTemplate); err != nil {
+				return err
+			}
+			st, err := c.structure(ss, in)
+			if err != nil {
+				return err
+			}
+			weeks := training.Weeks(*st)
+			t.Structure, t.Weeks = st, &weeks
+			return ss.UpdateProgramTemplate(c.ctx, &t)
+		})
+		return t, err
+	}, admin())
 
 	add(l, "GET", "/forms", "The studio's form templates.", func(c *call, q *searchQuery) (listOf[domain.FormTemplate], error) {
 		res, err := c.studio().ListFormTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
@@ -141,4 +180,143 @@ func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.
 	}
 	c.setResource(t.ID)
 	return t, nil
+}
+
+// Program structure: phases → weeks → days → planned exercises. The
+// targets of a planned exercise are its own fields, so every bound is a
+// lane tag the schema (and the tools) show.
+
+type plannedExerciseInput struct {
+	ExerciseID  string   `json:"exerciseId" jsonschema:"The exercise: a built-in id such as back-squat, or one of the studio's own (exr_…)." lane:"minLength=1,maxLength=100"`
+	Sets        *int     `json:"sets,omitempty" jsonschema:"Target sets." lane:"min=1,max=20"`
+	Reps        *int     `json:"reps,omitempty" jsonschema:"Target reps per set." lane:"min=1,max=100"`
+	LoadKg      *float64 `json:"loadKg,omitempty" jsonschema:"Target load in kilograms." lane:"min=0,max=500"`
+	PercentRM   *float64 `json:"percent1RM,omitempty" jsonschema:"Target load as a percentage of the trainee's 1RM." lane:"gt=0,max=100"`
+	RPE         *float64 `json:"rpe,omitempty" jsonschema:"Target effort, RPE 1 to 10." lane:"min=1,max=10"`
+	RIR         *int     `json:"rir,omitempty" jsonschema:"Target reps in reserve, 0 to 10." lane:"min=0,max=10"`
+	RestSeconds *int     `json:"restSeconds,omitempty" jsonschema:"Rest between sets in seconds." lane:"min=0,max=1800"`
+	Tempo       *string  `json:"tempo,omitempty" jsonschema:"Tempo, such as 3-1-1-0." lane:"maxLength=20"`
+	Seconds     *int     `json:"seconds,omitempty" jsonschema:"Target time in seconds (cardio, holds)." lane:"min=1,max=86400"`
+	Metres      *float64 `json:"metres,omitempty" jsonschema:"Target distance in metres." lane:"gt=0,max=1000000"`
+	Notes       *string  `json:"notes,omitempty" jsonschema:"A note for the trainee." lane:"maxLength=500"`
+}
+
+type programDayInput struct {
+	Weekday     *int                   `json:"weekday,omitempty" jsonschema:"ISO weekday, 1 Monday to 7 Sunday. Omit to take the trainee's availability, else Monday/Wednesday/Friday and so on." lane:"min=1,max=7"`
+	Title       string                 `json:"title" jsonschema:"The session's title." lane:"minLength=1,maxLength=200"`
+	Sport       *string                `json:"sport,omitempty" jsonschema:"The session's sport or type (strength, running, mobility…); strength when omitted." lane:"minLength=1,maxLength=50"`
+	DurationMin *int                   `json:"durationMin,omitempty" jsonschema:"Planned length in minutes." lane:"min=1,max=600"`
+	Exercises   []plannedExerciseInput `json:"exercises,omitempty" jsonschema:"The exercises, in order." lane:"maxItems=30"`
+}
+
+type programWeekInput struct {
+	Days []programDayInput `json:"days" jsonschema:"The week's sessions; an empty list is a rest week." lane:"maxItems=7"`
+}
+
+type programPhaseInput struct {
+	Name  string             `json:"name" jsonschema:"The phase's name (base, build, peak, deload…)." lane:"minLength=1,maxLength=100"`
+	Focus *string            `json:"focus,omitempty" jsonschema:"What the phase is for." lane:"maxLength=500"`
+	Weeks []programWeekInput `json:"weeks" jsonschema:"The phase's weeks, in order." lane:"maxItems=52"`
+}
+
+type structureInput struct {
+	Phases []programPhaseInput `json:"phases,omitempty" jsonschema:"The program's phases, in order: each has weeks, each week days, each day planned exercises with targets." lane:"maxItems=12"`
+}
+
+// maxProgramWeeks bounds a structure: a program laid out is at most this
+// many weeks of sessions.
+const maxProgramWeeks = 104
+
+// structure checks a structure input (every exercise id names an exercise)
+// and builds the domain structure, exercise names filled in.
+func (c *call) structure(ss store.StudioStore, in *structureInput) (*domain.ProgramStructure, error) {
+	var errs []FieldError
+	if len(in.Phases) == 0 {
+		errs = append(errs, FieldError{"phases", "phases must list at least one phase."})
+	}
+	out := &domain.ProgramStructure{Phases: []domain.ProgramPhase{}}
+	weeks := 0
+	for pi, p := range in.Phases {
+		at := fmt.Sprintf("phases[%d]", pi)
+		if len(p.Weeks) == 0 {
+			errs = append(errs, FieldError{at + ".weeks", at + ".weeks must list at least one week."})
+		}
+		weeks += len(p.Weeks)
+		phase := domain.ProgramPhase{Name: strings.TrimSpace(p.Name), Focus: p.Focus, Weeks: []domain.ProgramWeek{}}
+		for wi, w := range p.Weeks {
+			week := domain.ProgramWeek{Days: []domain.ProgramDay{}}
+			for di, d := range w.Days {
+				dayAt := fmt.Sprintf("%s.weeks[%d].days[%d]", at, wi, di)
+				day := domain.ProgramDay{Weekday: d.Weekday, Title: strings.TrimSpace(d.Title), Sport: "strength", DurationMin: d.DurationMin, Exercises: []domain.PlannedExercise{}}
+				if d.Sport != nil {
+					day.Sport = strings.ToLower(strings.TrimSpace(*d.Sport))
+				}
+				for ei, e := range d.Exercises {
+					ex, fe := c.exercise(ss, fmt.Sprintf("%s.exercises[%d].exerciseId", dayAt, ei), e.ExerciseID)
+					if fe != nil {
+						errs = append(errs, *fe)
+						continue
+					}
+					day.Exercises = append(day.Exercises, domain.PlannedExercise{ExerciseID: ex.ID, Name: ex.Name, Target: e.target(), Notes: e.Notes})
+				}
+				week.Days = append(week.Days, day)
+			}
+			phase.Weeks = append(phase.Weeks, week)
+		}
+		out.Phases = append(out.Phases, phase)
+	}
+	if weeks > maxProgramWeeks {
+		errs = append(errs, FieldError{"phases", fmt.Sprintf("phases hold %d weeks; a program has at most %d. Split it into programs assigned one after the other.", weeks, maxProgramWeeks)})
+	}
+	if len(errs) > 0 {
+		return nil, validationError(errs)
+	}
+	return out, nil
+}
+
+func (e plannedExerciseInput) target() domain.ExerciseTarget {
+	return domain.ExerciseTarget{Sets: e.Sets, Reps: e.Reps, LoadKg: e.LoadKg, PercentRM: e.PercentRM, RPE: e.RPE, RIR: e.RIR,
+		RestSeconds: e.RestSeconds, Tempo: e.Tempo, Seconds: e.Seconds, Metres: e.Metres}
+}
+
+// templateRow is a template in a list: its structure summarised.
+type templateRow struct {
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description *string           `json:"description"`
+	Weeks       *int              `json:"weeks"`
+	Structure   *structureSummary `json:"structure" jsonschema:"A summary of the phases; null for a template that is only a name."`
+	CreatedAt   time.Time         `json:"createdAt"`
+}
+
+type structureSummary struct {
+	Phases   []phaseSummary `json:"phases"`
+	Weeks    int            `json:"weeks"`
+	Sessions int            `json:"sessions"`
+}
+
+type phaseSummary struct {
+	Name     string  `json:"name"`
+	Focus    *string `json:"focus,omitempty"`
+	Weeks    int     `json:"weeks"`
+	Sessions int     `json:"sessions"`
+}
+
+func templateRowOf(t domain.ProgramTemplate) templateRow {
+	row := templateRow{ID: t.ID, Name: t.Name, Description: t.Description, Weeks: t.Weeks, CreatedAt: t.CreatedAt}
+	if t.Structure == nil {
+		return row
+	}
+	sum := &structureSummary{Phases: []phaseSummary{}}
+	for _, p := range t.Structure.Phases {
+		ps := phaseSummary{Name: p.Name, Focus: p.Focus, Weeks: len(p.Weeks)}
+		for _, w := range p.Weeks {
+			ps.Sessions += len(w.Days)
+		}
+		sum.Phases = append(sum.Phases, ps)
+		sum.Weeks += ps.Weeks
+		sum.Sessions += ps.Sessions
+	}
+	row.Structure = sum
+	return row
 }

@@ -77,18 +77,19 @@ func lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(conte
 
 // pathKinds is the kind of id each collection's {id} takes.
 var pathKinds = map[string]ids.Kind{
-	"trainees":      ids.Trainee,
-	"subscriptions": ids.Subscription,
-	"products":      ids.Product,
-	"coaches":       ids.Coach,
-	"tags":          ids.Tag,
-	"tasks":         ids.Task,
-	"keys":          ids.APIKey,
-	"sessions":      ids.Session,
-	"benchmarks":    ids.Benchmark,
-	"injuries":      ids.Injury,
-	"goals":         ids.Goal,
-	"measurements":  ids.Measurement,
+	"trainees":          ids.Trainee,
+	"subscriptions":     ids.Subscription,
+	"products":          ids.Product,
+	"program-templates": ids.ProgramTemplate,
+	"coaches":           ids.Coach,
+	"tags":              ids.Tag,
+	"tasks":             ids.Task,
+	"keys":              ids.APIKey,
+	"sessions":          ids.Session,
+	"benchmarks":        ids.Benchmark,
+	"injuries":          ids.Injury,
+	"goals":             ids.Goal,
+	"measurements":      ids.Measurement,
 }
 
 // pathIDKind is the kind of the {id} in a route's path, read from the

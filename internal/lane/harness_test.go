@@ -235,6 +235,9 @@ type fixture struct {
 	response     domain.FormResponse
 	weight       domain.Weight
 	task         domain.Task
+	exercise     domain.Exercise  // the studio's own
+	session      domain.Session   // planned, with one exercise
+	benchmark    domain.Benchmark // "Max pull-ups", one value
 	injury       domain.Injury
 	goal         domain.Goal
 }
@@ -264,6 +267,15 @@ func (e *env) seed(slug string) fixture {
 	e.ok(201, e.call(k, "POST", tp+"/form-responses", map[string]any{"assignmentId": f.assignment.ID, "answers": map[string]any{"sleep": 4}})).into(e.t, &f.response)
 	e.ok(201, e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": 71.5})).into(e.t, &f.weight)
 	e.ok(201, e.call(k, "POST", "/tasks", map[string]any{"title": "Call Dana", "clientId": f.trainee.ID, "coachId": f.coach.ID})).into(e.t, &f.task)
+	e.ok(201, e.call(k, "POST", "/exercises", map[string]any{"name": "Sled sprint " + slug, "category": "conditioning",
+		"primaryMuscles": []string{"quadriceps"}, "equipment": []string{"sled"}, "measure": "distance", "loadsAreas": []string{"knee"}})).into(e.t, &f.exercise)
+	e.ok(201, e.call(k, "POST", tp+"/sessions", map[string]any{"date": today(), "sport": "strength", "title": "Lower " + slug,
+		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5, "loadKg": 80}}})).into(e.t, &f.session)
+	var bm struct {
+		Benchmark struct{ ID string } `json:"benchmark"`
+	}
+	e.ok(201, e.call(k, "POST", tp+"/benchmarks", map[string]any{"name": "Max pull-ups", "unit": "reps", "direction": "higher", "value": 8})).into(e.t, &bm)
+	f.benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.trainee.ID, Name: "Max pull-ups"}
 	e.ok(201, e.call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).into(e.t, &f.injury)
 	e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).into(e.t, &f.goal)
 	return f

@@ -119,7 +119,7 @@ func New(o Options) *Lane {
 	}
 	l.mux.HandleFunc("GET "+Prefix+"/openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		infoFrom(r.Context()).route = "GET " + Prefix + "/openapi.json"
-		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+		if l.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 			l.serveOpenAPI(w, r)
 		}
 	})
@@ -231,7 +231,7 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 	}
 	var refusal *auth.Refusal
 	if errors.As(err, &refusal) {
-		if l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+		if l.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 			l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
 		}
 		return r, false
@@ -259,15 +259,6 @@ func (l *Lane) admit(w http.ResponseWriter, r *http.Request, key string) bool {
 		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message()})
 	}
 	return ok
-}
-
-// clientAddr is the network address the request came from: for an
-// in-process call, the address of the request it serves, when known.
-func clientAddr(r *http.Request) string {
-	if a, ok := auth.ClientAddrFrom(r.Context()); ok {
-		return a
-	}
-	return r.RemoteAddr
 }
 
 // sourceOf is the surface the context was marked with by Perform's own
@@ -357,7 +348,7 @@ func (l *Lane) touch(ctx context.Context, keyID string) {
 // noRoute answers paths no route serves: 405 when the path exists under
 // another method, 404 otherwise; both counted against the address.
 func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
-	if !l.admit(w, r, ratelimit.AddrKey(clientAddr(r))) {
+	if !l.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 		return
 	}
 	if allowed := AllowedMethods(l.mux, r, Prefix+"/"); len(allowed) > 0 {

@@ -2,6 +2,7 @@ package lane
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
 )
 
 type assignProgramInput struct {
@@ -57,7 +59,8 @@ func (l *Lane) traineeRecordRoutes() {
 		progs, err := ss.ListPrograms(c.ctx, c.id())
 		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
 	}, tool("list_trainee_programs"))
-	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template.", l.assignProgram, tool("assign_program"), created())
+	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, tool("assign_program"), created())
+	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram)
 
 	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
 		ss := c.studio()
@@ -88,8 +91,20 @@ func (l *Lane) traineeRecordRoutes() {
 	}, admin(), created())
 }
 
-func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, error) {
-	var out domain.Program
+// assignedProgram is the answer of assigning a program.
+type assignedProgram struct {
+	domain.Program
+	// SessionsPlanned is how many planned sessions the template's structure
+	// laid out (0 for a template without one), first to last.
+	SessionsPlanned int     `json:"sessionsPlanned"`
+	FirstSessionOn  *string `json:"firstSessionOn"`
+	LastSessionOn   *string `json:"lastSessionOn"`
+	// SessionsRemoved counts the replaced programs' planned sessions removed.
+	SessionsRemoved int `json:"sessionsRemoved"`
+}
+
+func (l *Lane) assignProgram(c *call, in *assignProgramInput) (assignedProgram, error) {
+	var out assignedProgram
 	err := c.inTx(func(ss store.StudioStore) error {
 		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
@@ -100,23 +115,40 @@ func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, e
 			return err
 		}
 		if isTrue(in.ReplaceExisting) {
+			progs, err := ss.ListPrograms(c.ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			for _, p := range progs {
+				if p.Status != domain.ProgramActive {
+					continue
+				}
+				n, err := ss.DeletePlannedSessions(c.ctx, p.ID, c.localToday())
+				if err != nil {
+					return err
+				}
+				out.SessionsRemoved += n
+			}
 			if err := ss.ReplaceActivePrograms(c.ctx, t.ID); err != nil {
 				return err
 			}
 		}
-		out = domain.Program{
+		out.Program = domain.Program{
 			ID:         ids.New(ids.Program),
 			TraineeID:  t.ID,
 			TemplateID: tmpl.ID,
 			Name:       tmpl.Name,
-			StartsOn:   l.today(),
+			StartsOn:   c.localToday(),
 			Status:     domain.ProgramActive,
 			CreatedAt:  l.now().UTC(),
 		}
 		if in.StartsOn != nil {
 			out.StartsOn = *in.StartsOn
 		}
-		if err := ss.CreateProgram(c.ctx, &out); err != nil {
+		if err := ss.CreateProgram(c.ctx, &out.Program); err != nil {
+			return err
+		}
+		if err := c.layOut(ss, &out, tmpl); err != nil {
 			return err
 		}
 		if isTrue(in.Notify) {
@@ -125,6 +157,124 @@ func (l *Lane) assignProgram(c *call, in *assignProgramInput) (domain.Program, e
 		return nil
 	})
 	return out, err
+}
+
+// layOut writes the planned sessions of a program whose template has a
+// structure.
+func (c *call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.ProgramTemplate) error {
+	if tmpl.Structure == nil {
+		return nil
+	}
+	var availability []int
+	// The training profile's weekly availability, where the store keeps profiles.
+	if profiles, ok := ss.(store.TrainingProfiles); ok {
+		p, err := profiles.GetTrainingProfile(c.ctx, out.TraineeID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		availability = p.Availability
+	}
+	days, err := training.Layout(*tmpl.Structure, out.StartsOn, availability)
+	if err != nil {
+		return err
+	}
+	now := c.l.now().UTC()
+	sessions := make([]*domain.Session, len(days))
+	for i, d := range days {
+		exs := make([]domain.SessionExercise, len(d.Day.Exercises))
+		for j, e := range d.Day.Exercises {
+			tg := e.Target
+			exs[j] = domain.SessionExercise{ExerciseID: e.ExerciseID, Name: e.Name, Target: &tg, Sets: []domain.SetEntry{}, Notes: e.Notes}
+		}
+		programID := out.ID
+		sessions[i] = &domain.Session{
+			ID: ids.New(ids.Session), TraineeID: out.TraineeID, ProgramID: &programID, Date: d.Date, Sport: d.Day.Sport, Title: d.Day.Title,
+			Status: domain.SessionPlanned, Source: domain.SessionFromProgram, DurationMin: d.Day.DurationMin, Exercises: exs, CreatedAt: now, UpdatedAt: now,
+		}
+	}
+	if err := ss.CreateSessions(c.ctx, sessions); err != nil {
+		return err
+	}
+	out.SessionsPlanned = len(days)
+	if len(days) > 0 {
+		out.FirstSessionOn, out.LastSessionOn = &days[0].Date, &days[len(days)-1].Date
+	}
+	return nil
+}
+
+// activeProgramView is where a trainee's active program stands.
+type activeProgramView struct {
+	// Program is null when the trainee has no active program.
+	Program *domain.Program `json:"program"`
+	// Position is null for a program whose template has no structure.
+	Position *training.Position `json:"position"`
+	// ThisWeek is every session of the trainee this week (Monday to
+	// Sunday, the studio's time zone), oldest first, as summary rows.
+	ThisWeek []sessionRow `json:"thisWeek"`
+	// Counts are the program's sessions by status, over its whole length.
+	Counts map[string]int `json:"counts"`
+	Today  string         `json:"today"`
+}
+
+// maxProgramSessions bounds the sessions an active program's counts read
+// (a structure has at most maxProgramWeeks × 7).
+const maxProgramSessions = 1000
+
+func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
+	ss := c.studio()
+	out := activeProgramView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.localToday()}
+	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		return out, err
+	}
+	progs, err := ss.ListPrograms(c.ctx, c.id())
+	if err != nil {
+		return out, err
+	}
+	// The latest-starting active program that has started, else the next to start.
+	for i := range progs {
+		p := &progs[i]
+		if p.Status != domain.ProgramActive {
+			continue
+		}
+		if out.Program == nil || p.StartsOn <= out.Today && out.Program.StartsOn > out.Today {
+			out.Program = p
+		}
+	}
+	today, _ := time.Parse(time.DateOnly, out.Today)
+	monday := training.Monday(today)
+	weekStart, weekEnd := monday.Format(time.DateOnly), monday.AddDate(0, 0, 6).Format(time.DateOnly)
+	week, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: c.id(), From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
+	if err != nil {
+		return out, err
+	}
+	for _, x := range week.Items {
+		out.ThisWeek = append(out.ThisWeek, rowOf(x))
+	}
+	if out.Program == nil {
+		return out, nil
+	}
+	tmpl, err := ss.GetProgramTemplate(c.ctx, out.Program.TemplateID)
+	if err != nil {
+		return out, err
+	}
+	to := ""
+	if tmpl.Structure != nil {
+		pos, err := training.ProgramPosition(*tmpl.Structure, out.Program.StartsOn, out.Today)
+		if err != nil {
+			return out, err
+		}
+		out.Position, to = &pos, pos.EndsOn
+	}
+	all, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: c.id(), From: out.Program.StartsOn, To: to, Page: store.Page{Limit: maxProgramSessions}})
+	if err != nil {
+		return out, err
+	}
+	for _, x := range all.Items {
+		if x.ProgramID != nil && *x.ProgramID == out.Program.ID {
+			out.Counts[x.Status]++
+		}
+	}
+	return out, nil
 }
 
 func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, error) {

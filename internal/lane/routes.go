@@ -51,6 +51,9 @@ type call struct {
 	// share it.
 	raw     []byte
 	rawRead bool
+	// status, when set, is the success status the handler chose instead
+	// of the route's (a write that found its work already done answers 200).
+	status int
 }
 
 // body reads the request body once; later calls return the same bytes.
@@ -200,7 +203,11 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 		l.fail(w, r, rt, err)
 		return
 	}
-	l.writeData(w, r, rt.status, data)
+	status := rt.status
+	if c.status != 0 {
+		status = c.status
+	}
+	l.writeData(w, r, status, data)
 }
 
 // fail answers a handler's error: lane errors as they are, a store's

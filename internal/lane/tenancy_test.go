@@ -47,6 +47,19 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"DELETE", "/tags/" + b.tag.ID, nil},
 		{"PATCH", "/tasks/" + b.task.ID, map[string]any{"status": "done"}},
 		{"DELETE", "/keys/" + b.keyID, nil},
+		{"GET", "/exercises/" + b.exercise.ID, nil},
+		{"GET", "/program-templates/" + b.template.ID, nil},
+		{"PUT", "/program-templates/" + b.template.ID + "/structure", map[string]any{"phases": []map[string]any{{"name": "Base", "weeks": []map[string]any{{"days": []any{}}}}}}},
+		{"GET", bt + "/programs/active", nil},
+		{"GET", bt + "/sessions", nil},
+		{"POST", bt + "/sessions", map[string]any{"date": today(), "sport": "strength"}},
+		{"POST", bt + "/workouts", map[string]any{"sport": "running", "durationMin": 30}},
+		{"GET", "/sessions/" + b.session.ID, nil},
+		{"PATCH", "/sessions/" + b.session.ID, map[string]any{"notes": "taken over"}},
+		{"POST", "/sessions/" + b.session.ID + "/modify", map[string]any{"operation": "reduce_volume", "percent": 20}},
+		{"GET", bt + "/benchmarks", nil},
+		{"POST", bt + "/benchmarks", map[string]any{"name": "Max pull-ups", "value": 20}},
+		{"GET", "/benchmarks/" + b.benchmark.ID, nil},
 		{"GET", bt + "/measurements", nil},
 		{"POST", bt + "/measurements", map[string]any{"waistCm": 80}},
 		{"GET", bt + "/body-analysis", nil},
@@ -71,6 +84,9 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"POST", at + "/form-responses", map[string]any{"assignmentId": b.assignment.ID, "answers": map[string]any{"sleep": 1}}},
 		{"POST", "/tasks", map[string]any{"title": "x", "clientId": b.trainee.ID}},
 		{"POST", "/tasks", map[string]any{"title": "x", "coachId": b.coach.ID}},
+		{"POST", "/exercises", map[string]any{"name": "Mine", "category": "strength", "primaryMuscles": []string{"glutes"}, "equipment": []string{"none"}, "measure": "reps", "loadsAreas": []string{"hip"}, "alternatives": []string{b.exercise.ID}}},
+		{"POST", at + "/workouts", map[string]any{"sessionId": b.session.ID}},
+		{"POST", at + "/benchmarks", map[string]any{"benchmarkId": b.benchmark.ID, "value": 20}},
 	}
 }
 
@@ -102,7 +118,7 @@ func listProbes(b fixture) []probe {
 // secretsOf are strings only studio B's data contains.
 func secretsOf(b fixture) []string {
 	return []string{b.trainee.LastName, b.coach.Name, b.product.Name, b.template.Name, b.form.Name, b.tag.Name,
-		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID, b.injury.ID, b.goal.ID}
+		b.studio.ID, b.keyID, b.subscription.ID, b.program.ID, b.assignment.ID, b.response.ID, b.weight.ID, b.task.ID, b.exercise.ID, b.exercise.Name, b.session.ID, b.benchmark.ID, b.session.Title, b.injury.ID, b.goal.ID}
 }
 
 // check runs one probe and explains what is wrong, or "".

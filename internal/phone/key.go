@@ -20,3 +20,13 @@ func Key(raw string) string {
 	}
 	return "+" + digits
 }
+
+// Masked shows only a phone's last four digits ("…4567"), for logs and
+// pages that must not spell a number out.
+func Masked(raw string) string {
+	d := Digits(raw)
+	if len(d) > 4 {
+		d = d[len(d)-4:]
+	}
+	return "…" + d
+}

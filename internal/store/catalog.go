@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -218,17 +219,31 @@ func (s *studioStore) SetSubscriptionState(ctx context.Context, id, state string
 
 // Program templates and programs.
 
-const programTemplateColumns = `m.id, m.name, m.description, m.weeks, m.created_at`
+const programTemplateColumns = `m.id, m.name, m.description, m.weeks, m.structure, m.created_at`
 
 func scanProgramTemplate(row scanner, m *domain.ProgramTemplate, extra ...any) error {
-	var desc sql.Null[string]
+	var desc, structure sql.Null[string]
 	var weeks sql.Null[int]
 	var created int64
-	if err := row.Scan(append([]any{&m.ID, &m.Name, &desc, &weeks, &created}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&m.ID, &m.Name, &desc, &weeks, &structure, &created}, extra...)...); err != nil {
 		return err
 	}
 	m.Description, m.Weeks, m.CreatedAt = valueOrNil(desc), valueOrNil(weeks), fromMS(created)
+	m.Structure = nil
+	if structure.Valid {
+		m.Structure = &domain.ProgramStructure{}
+		return json.Unmarshal([]byte(structure.V), m.Structure)
+	}
 	return nil
+}
+
+// structureJSON is a template's structure column: NULL without one.
+func structureJSON(st *domain.ProgramStructure) (any, error) {
+	if st == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(st)
+	return string(b), err
 }
 
 func (s *studioStore) ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error) {
@@ -242,9 +257,28 @@ func (s *studioStore) GetProgramTemplate(ctx context.Context, id string) (domain
 
 func (s *studioStore) CreateProgramTemplate(ctx context.Context, m *domain.ProgramTemplate) error {
 	s.fillNew(&m.ID, ids.ProgramTemplate, &m.CreatedAt)
-	_, err := s.exec(ctx, `INSERT INTO program_templates (id, studio_id, name, description, weeks, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		m.ID, s.studioID, m.Name, m.Description, m.Weeks, ms(m.CreatedAt))
+	structure, err := structureJSON(m.Structure)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, `INSERT INTO program_templates (id, studio_id, name, description, weeks, structure, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, s.studioID, m.Name, m.Description, m.Weeks, structure, ms(m.CreatedAt))
 	return s.writeErr(err, "program template", m.ID)
+}
+
+func (s *studioStore) UpdateProgramTemplate(ctx context.Context, m *domain.ProgramTemplate) error {
+	structure, err := structureJSON(m.Structure)
+	if err != nil {
+		return err
+	}
+	res, err := s.exec(ctx, `UPDATE program_templates SET name = ?, description = ?, weeks = ?, structure = ? WHERE studio_id = ? AND id = ?`,
+		m.Name, m.Description, m.Weeks, structure, s.studioID, m.ID)
+	return affected(res, err, "program template", m.ID)
+}
+
+func (s *studioStore) GetProgram(ctx context.Context, id string) (domain.Program, error) {
+	return getOne(ctx, s, "program", id, `SELECT id, trainee_id, template_id, name, starts_on, status, created_at FROM programs WHERE studio_id = ? AND id = ?`,
+		[]any{s.studioID, id}, scanProgram)
 }
 
 func (s *studioStore) ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error) {

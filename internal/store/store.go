@@ -87,6 +87,8 @@ type Store interface {
 	Studio(studioID string) StudioStore
 	// Agent is the WhatsApp assistant's state (agent.go).
 	Agent() AgentStore
+	// Login is the browser sign-in's state (login.go).
+	Login() LoginStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error
@@ -182,6 +184,9 @@ type StudioStore interface {
 	Tasks
 	Outbox
 	Idempotency
+	Exercises
+	Sessions
+	Benchmarks
 	Measurements
 	CheckIns
 	Injuries
@@ -236,6 +241,8 @@ type Catalogue interface {
 	ListProgramTemplates(ctx context.Context, search string, page Page) (List[domain.ProgramTemplate], error)
 	GetProgramTemplate(ctx context.Context, id string) (domain.ProgramTemplate, error)
 	CreateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
+	// UpdateProgramTemplate writes name, description, weeks and structure.
+	UpdateProgramTemplate(ctx context.Context, t *domain.ProgramTemplate) error
 
 	ListFormTemplates(ctx context.Context, search string, page Page) (List[domain.FormTemplate], error)
 	GetFormTemplate(ctx context.Context, id string) (domain.FormTemplate, error)
@@ -255,6 +262,7 @@ type Subscriptions interface {
 // Programs are program templates given to trainees.
 type Programs interface {
 	ListPrograms(ctx context.Context, traineeID string) ([]domain.Program, error)
+	GetProgram(ctx context.Context, id string) (domain.Program, error)
 	CreateProgram(ctx context.Context, p *domain.Program) error
 	// ReplaceActivePrograms marks the trainee's active programs replaced.
 	ReplaceActivePrograms(ctx context.Context, traineeID string) error

@@ -66,10 +66,24 @@ type Benchmarks interface {
 	FindBenchmark(ctx context.Context, traineeID, name string) (domain.Benchmark, error)
 	// ExerciseBenchmark finds the trainee's benchmark of an exercise's 1RM.
 	ExerciseBenchmark(ctx context.Context, traineeID, exerciseID string) (domain.Benchmark, error)
+	// ExerciseBests answers, for each of exerciseIDs the trainee has a
+	// benchmark of (the first made, as ExerciseBenchmark), that benchmark
+	// and its best value, in one query whatever the history holds: what a
+	// logged workout's PR check reads.
+	ExerciseBests(ctx context.Context, traineeID string, exerciseIDs []string) (map[string]ExerciseBest, error)
 	// CreateBenchmark writes b and its Entries; ConflictError on a name
 	// the trainee already has.
 	CreateBenchmark(ctx context.Context, b *domain.Benchmark) error
 	AddBenchmarkEntry(ctx context.Context, benchmarkID string, e *domain.BenchmarkEntry) error
+}
+
+// ExerciseBest is a trainee's benchmark of an exercise and its best value
+// (nil while it has no entry).
+type ExerciseBest struct {
+	BenchmarkID string
+	Name        string
+	Direction   string
+	Best        *float64
 }
 
 // Measurements are body measurements beyond weight.

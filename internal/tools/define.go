@@ -78,7 +78,7 @@ func LaneContracts() map[string]Contract {
 // RepeatSentence ends every write's description: what a retry does (the
 // executor derives the write's Idempotency-Key from the key, the tool and
 // the arguments).
-const RepeatSentence = "Calling it again with the same arguments within 10 minutes does nothing again: it answers the first call's result, marked as a repeat."
+const RepeatSentence = "Repeating the same call within 10 minutes changes nothing."
 
 // define builds the Tool of s from the lane's contract of its route.
 func define(s spec, contracts map[string]Contract) Tool {
@@ -194,7 +194,7 @@ func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
 			p.Description = d
 		}
 		if hasRange && !strings.Contains(p.Description, "Must be ") {
-			p.Description += " Must be " + rangeSays
+			p.Description = strings.TrimSpace(p.Description + " Must be " + rangeSays)
 		}
 	}
 	for name := range s.args {
@@ -221,6 +221,9 @@ func withoutNull(p *jsonschema.Schema) {
 		p.Enum = nil
 	}
 	withoutNull(p.Items)
+	for _, sub := range p.Properties { // the objects of a list of objects
+		withoutNull(sub)
+	}
 	if p.AdditionalProperties != nil {
 		withoutNull(p.AdditionalProperties)
 	}
@@ -269,6 +272,7 @@ var IDArguments = map[string]ids.Kind{
 	"templateId":     ids.ProgramTemplate,
 	"formTemplateId": ids.FormTemplate,
 	"taskId":         ids.Task,
+	"sessionId":      ids.Session,
 }
 
 // idArgumentsOf is the id-typed arguments of a tool's input schema.

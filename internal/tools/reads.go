@@ -4,19 +4,19 @@ package tools
 // in every tool that has them. A tool's own args override them; an
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
-	"traineeId": "The trainee's id (trn_…), from search_trainees or find_trainee_by_phone.",
-	"limit":     "How many items to return, 1 to 200. Default 50.",
-	"offset":    "How many items to skip, from 0. Pass the previous answer's nextOffset to get the next page; nextOffset null means there is no next page.",
-	"search":    "Text to find in the name. Omit to list all.",
-	"email":     "Email address.",
-	"birthDate": "Date of birth, YYYY-MM-DD.",
-	"gender":    "Gender: female, male or other.",
-	"heightCm":  "Height in centimetres, above 0 and at most 300.",
-	"weightKg":  "Current body weight in kilograms, above 0 and at most 500; it is recorded as a weigh-in dated now (the profile's weightKg is always the latest weigh-in). To record a weigh-in with another date, use log_weight.",
+	"traineeId": "From search_trainees or find_trainee_by_phone.",
+	"limit":     "Default 50.",
+	"offset":    "The previous answer's nextOffset (null: no more pages).",
+	"search":    "Part of the name.",
+	"email":     "",
+	"birthDate": "",
+	"gender":    "",
+	"heightCm":  "Centimetres.",
+	"weightKg":  "Kg, recorded as a weigh-in dated now (log_weight records other dates).",
 	"goal":      "The trainee's goal in the coach's words (for example: lose 5 kg before the summer).",
-	"stepsGoal": "Daily steps goal, 0 to 100000.",
+	"stepsGoal": "Daily steps goal.",
 	"tags":      "Tag names, from list_tags; a new name creates the tag.",
-	"coachIds":  "Ids of the trainee's coaches (coa_…), from list_coaches.",
+	"coachIds":  "From list_coaches.",
 }
 
 func reads() []spec {
@@ -29,20 +29,20 @@ func reads() []spec {
 				"they are not matches, so tell the coach no one matched and ask whether one of them is meant before using their id. " +
 				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
-				"q":            "Words of the trainee's name, phone digits or email, in any order (\"Levi Daniel\" finds Daniel Levi). Case-insensitive; each word may be part of a first name, last name, phone or email, and every word must match; hyphens and spaces are the same (\"Ben David\" finds Ben-David).",
-				"status":       "Only trainees with this status: active, paused or archived. Omit for all.",
-				"coachId":      "Only trainees of this coach (coa_…), from list_coaches.",
-				"tag":          "Only trainees carrying this tag name, from list_tags.",
-				"createdAfter": "Only trainees created after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
-				"updatedAfter": "Only trainees whose profile changed after this instant, RFC 3339 (2026-03-01T00:00:00Z).",
-				"view":         "Omit for compact rows (recommended). full adds each trainee's whole profile under profile, which makes the answer several times larger; for one trainee use get_trainee instead.",
+				"q":            "Words of the name, phone digits or email, any order and case; every word must match part of one (\"Levi Daniel\" finds Daniel Levi, \"Ben David\" finds Ben-David).",
+				"status":       "",
+				"coachId":      "From list_coaches.",
+				"tag":          "A tag name, from list_tags.",
+				"createdAfter": "",
+				"updatedAfter": "",
+				"view":         "Omit for compact rows (recommended); full adds each whole profile, several times larger.",
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
 			description: "Find the one trainee with a phone number, in any of the forms people type. " +
 				"Use it when the coach gives a number rather than a name. Answers the trainee's profile, or an error when no trainee has that number.",
 			args: map[string]string{
-				"phone": "The phone number as the coach gave it: international (+972 50 123 4567), with the country code only (972501234567) or local (050-123-4567, read in the studio's region).",
+				"phone": "As the coach gave it: +972 50 123 4567, 972501234567 or local 050-123-4567 (read in the studio's region).",
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
@@ -80,9 +80,9 @@ func reads() []spec {
 		{name: "list_tasks", title: "List tasks", readOnly: true, route: "GET /tasks",
 			description: "List the coaches' to-do tasks, filtered by status, trainee or coach. Use it to get a taskId for update_task.",
 			args: map[string]string{
-				"status":   "Only tasks with this status: open, done or snoozed. Omit for all.",
-				"clientId": "Only tasks about this trainee (trn_…), from search_trainees.",
-				"coachId":  "Only tasks of this coach (coa_…), from list_coaches.",
+				"status":   "",
+				"clientId": "From search_trainees.",
+				"coachId":  "From list_coaches.",
 			}},
 	}
 }

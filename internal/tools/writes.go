@@ -11,10 +11,10 @@ func writes() []spec {
 			args: map[string]string{
 				"firstName": "First name.",
 				"lastName":  "Last name.",
-				"phone":     "Mobile number in any usual form (+972 50 123 4567, 050-123-4567); local numbers are read in the studio's region. It must not belong to another trainee.",
-				"status":    "active (the default), paused or archived.",
-				"productId": "A plan to start for the trainee (prd_…), from list_plans. Omit to add the trainee without a plan.",
-				"startedOn": "The day the trainee starts, YYYY-MM-DD; with productId also the day the plan starts. Omit for today (UTC); the answer shows the day.",
+				"phone":     "Any usual form (+972 50 123 4567, 050-123-4567; local is read in the studio's region); one trainee per phone.",
+				"status":    "Default active.",
+				"productId": "A plan to start, from list_plans.",
+				"startedOn": "Also the plan's first day. Default today.",
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
@@ -24,9 +24,9 @@ func writes() []spec {
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
-				"phone":     "New mobile number in any usual form; it must not belong to another trainee.",
-				"status":    "New status: active, paused or archived.",
-				"startedOn": "The day the trainee started, YYYY-MM-DD.",
+				"phone":     "Any usual form; one trainee per phone.",
+				"status":    "",
+				"startedOn": "",
 			}},
 
 		{name: "assign_plan", title: "Assign a plan", route: "POST /trainees/{id}/subscription", pathArg: "traineeId",
@@ -36,19 +36,20 @@ func writes() []spec {
 				"The trainee is not notified. Answers the new subscription.",
 			forced: map[string]any{"notify": false},
 			args: map[string]string{
-				"productId":    "The plan's id (prd_…), from list_plans.",
-				"startedOn":    "First day of the plan, YYYY-MM-DD. When omitted the plan starts the day after the trainee's last live (or scheduled) plan ends, or today if there is none.",
-				"price":        "Price for this trainee, overriding the plan's list price. Needed to price a plan whose list price is null; without it such a plan stays unpriced.",
-				"durationDays": "Length in days for this trainee, overriding the plan's duration. Omit to keep the plan's duration (null there means open-ended).",
+				"productId":    "From list_plans.",
+				"startedOn":    "Default: the day after the last live or scheduled plan ends, else today.",
+				"price":        "Overrides the list price; needed when the plan's price is null.",
+				"durationDays": "Overrides the plan's duration.",
 			}},
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
 			description: "Give a trainee a training program from a template (templateId from list_program_templates). " +
-				"The trainee's current programs stay; the new one is added beside them. The trainee is not notified. Answers the new program.",
+				"The trainee's current programs stay; the new one is added beside them. The trainee is not notified. " +
+				"A template with a structure lays its sessions out as planned sessions from startsOn; the answer is the new program with sessionsPlanned and the first and last session dates.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
-				"templateId": "The program template's id (ptm_…), from list_program_templates.",
-				"startsOn":   "First day of the program, YYYY-MM-DD. Omit for today.",
+				"templateId": "From list_program_templates.",
+				"startsOn":   "Default today.",
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
@@ -56,39 +57,39 @@ func writes() []spec {
 				"By default the studio announces the form to the trainee once within the hour; set notify false to only attach it silently. " +
 				"Answers the form assignment.",
 			args: map[string]string{
-				"formTemplateId": "The form's id (frm_…), from list_forms.",
-				"dueAt":          "When the answers are due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date.",
-				"prompt":         "A short note shown to the trainee with the form, at most 500 characters.",
-				"notify":         "Omit (recommended) to let the studio announce the form to the trainee once, within the hour; false never announces it; true announces it now.",
-				"fieldValues":    "Answers to fill in ahead, keyed by the form field's key (see list_forms); each must fit its field's type: text a string, number a number, date YYYY-MM-DD, choice one of the field's options, scale a whole number from 1 to 10.",
+				"formTemplateId": "From list_forms.",
+				"dueAt":          "When the answers are due.",
+				"prompt":         "A note shown with the form.",
+				"notify":         "Omit (recommended): announced once within the hour; false: never; true: now.",
+				"fieldValues":    "Answers filled in ahead by field key (list_forms); each fits its type: text string, number, date YYYY-MM-DD, choice an option, scale 1–10.",
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
 			description: "Leave a to-do for a coach, optionally about a trainee (clientId) and for one coach (coachId). " +
 				"This is the right way to ask a coach to do something, such as call a trainee; it never reaches the trainee. Answers the new task.",
 			args: map[string]string{
-				"title":    "What the coach should do, in a short line.",
-				"clientId": "The trainee the task is about (trn_…), from search_trainees.",
-				"detail":   "More detail for the coach, at most 2000 characters.",
-				"dueAt":    "When it is due, an RFC 3339 instant (2026-03-01T09:00:00Z). Omit for no due date.",
-				"priority": "Priority from 0 (none, the default) to 5 (most urgent).",
-				"coachId":  "The coach who should do it (coa_…), from list_coaches. Omit for the studio as a whole.",
+				"title":    "What to do, in a short line.",
+				"clientId": "The trainee it is about, from search_trainees.",
+				"detail":   "More detail for the coach.",
+				"dueAt":    "",
+				"priority": "0 none (default) to 5 most urgent.",
+				"coachId":  "From list_coaches; omit for the whole studio.",
 			}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
 			description: "Mark a task done, reopen it, snooze it until a time, or change its priority (taskId from list_tasks). Answers the updated task.",
 			args: map[string]string{
-				"taskId":      "The task's id (tsk_…), from list_tasks or create_task.",
-				"status":      "New status: open, done or snoozed.",
-				"snoozeUntil": "Until when the task sleeps, an RFC 3339 instant (2026-03-01T09:00:00Z). Sending it alone snoozes the task; status snoozed needs it, sent now or already on the task.",
-				"priority":    "New priority from 0 (none) to 5 (most urgent).",
+				"taskId":      "From list_tasks or create_task.",
+				"status":      "",
+				"snoozeUntil": "Sent alone it snoozes the task; status snoozed needs one, sent or already set.",
+				"priority":    "0 none to 5 most urgent.",
 			}},
 
 		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights", pathArg: "traineeId",
 			description: "Record a trainee's weigh-in in kilograms, at a given time or now. The latest weigh-in (by recordedAt) is the weightKg get_trainee shows. Answers the new weight entry.",
 			args: map[string]string{
-				"weightKg":   "The weight in kilograms, above 0 and at most 500.",
-				"recordedAt": "When the trainee weighed in, an RFC 3339 instant (2026-03-01T07:30:00Z). Omit for now.",
+				"weightKg":   "Kilograms.",
+				"recordedAt": "Default now.",
 			}},
 	}
 }

@@ -70,16 +70,23 @@ func NewServer(opts Options) *mcp.Server {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: t.InputSchema,
-			Annotations: &mcp.ToolAnnotations{
-				Title:           t.Title,
-				ReadOnlyHint:    t.ReadOnly,
-				IdempotentHint:  t.Idempotent,
-				DestructiveHint: new(false),
-				OpenWorldHint:   new(true),
-			},
+			Annotations: annotations(t),
 		}, handler(t, ex, opts, logger))
 	}
 	return s
+}
+
+// annotations are the tool's hints. destructiveHint and idempotentHint
+// mean something only for a tool that is not read-only (the MCP spec), so
+// a read carries readOnlyHint alone: the catalogue is read on every turn
+// of a model, and 20 reads × two meaningless hints is context spent.
+func annotations(t tools.Tool) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(true)}
+	if !t.ReadOnly {
+		a.IdempotentHint = t.Idempotent
+		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
+	}
+	return a
 }
 
 // capabilities are declared rather than inferred: the tool list never

@@ -49,7 +49,10 @@ func Run(t *testing.T, open Opener) {
 		{"Idempotency", testIdempotency},
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
+		{"Exercises", testExercises},
 		{"Health", testHealth},
+		{"Login", testLogin},
+		{"Sessions", testSessions},
 		{"Text", testText},
 	}
 	for _, tc := range tests {

@@ -57,7 +57,12 @@ func TestDefaultAnswersFitAModel(t *testing.T) {
 		}
 	}
 	required := map[string]any{"traineeId": busiest.ID, "phone": busiest.Phone}
+	// One session's detail is measured on the trainee's latest session.
+	if sessions, err := ss.ListSessions(ctx, store.SessionFilter{TraineeID: busiest.ID, Page: store.Page{Limit: 1}}); err == nil && len(sessions.Items) > 0 {
+		required["sessionId"] = sessions.Items[0].ID
+	}
 
+tools:
 	for _, tool := range tools.All() {
 		if !tool.ReadOnly {
 			continue
@@ -65,6 +70,10 @@ func TestDefaultAnswersFitAModel(t *testing.T) {
 		args := map[string]any{}
 		for _, name := range tool.InputSchema.Required {
 			v, ok := required[name]
+			if !ok && name == "sessionId" {
+				t.Logf("%s: the demo studio has no session to read", tool.Name)
+				continue tools
+			}
 			if !ok {
 				t.Fatalf("%s requires %s, which this test does not know", tool.Name, name)
 			}

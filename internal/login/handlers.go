@@ -1,0 +1,405 @@
+package login
+
+import (
+	"context"
+	"crypto/hmac"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/webui"
+)
+
+// The sentences the pages say. Each is the same whoever the phone
+// belongs to, or whether it belongs to anyone.
+const (
+	msgPhoneInvalid = "Type the phone number on your coach or trainee record, like 050-123-4567 or +972 50 123 4567."
+	msgExpired      = "This page has expired. Open the sign-in page again."
+	msgThrottled    = "Too many sign-in attempts. Wait %d minutes and try again."
+	msgCodeGone     = "This code no longer works: it expired, was used, or was typed wrong too often. Ask for a new code."
+	msgCodeWrong    = "That code is not right. %d tries left."
+	msgChoose       = "Choose one of the records."
+	msgFailed       = "Signing in failed on our side. Try again in a minute."
+)
+
+// sweepEvery is how often a sign-in clears ended rows out of the tables.
+const sweepEvery = 10 * time.Minute
+
+func (s *Service) getLogin(w http.ResponseWriter, r *http.Request) {
+	next := CleanNext(r.URL.Query().Get("next"))
+	if p, ok := s.Person(r); ok {
+		if next != "" {
+			http.Redirect(w, r, next, http.StatusSeeOther)
+			return
+		}
+		webui.Render(w, http.StatusOK, signedInPage, "Signed in", signedInView{CSRF: s.CSRFToken(r), Name: p.Name, Role: roleOf(p.Kind), StudioName: p.StudioName})
+		return
+	}
+	tok, ok := cookieToken(r, s.signinCookie)
+	if !ok {
+		tok = newToken()
+		s.setCookie(w, s.signinCookie, tok, time.Hour)
+	}
+	webui.Render(w, http.StatusOK, phonePage, title, phoneView{CSRF: csrfOf(tok), Next: next})
+}
+
+func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	tok, ok := s.signinForm(w, r)
+	if !ok {
+		return
+	}
+	if !s.allow(w, r, "addr:"+addrOf(r), s.limits.AddrStarts, s.limits.AddrWindow) {
+		return
+	}
+	raw := strings.TrimSpace(r.PostFormValue("phone"))
+	next := CleanNext(r.PostFormValue("next"))
+	e164, people, err := s.lookup(ctx, raw)
+	if errors.Is(err, phone.ErrInvalid) {
+		webui.Render(w, http.StatusUnprocessableEntity, phonePage, title, phoneView{CSRF: csrfOf(tok), Next: next, Phone: raw, Error: msgPhoneInvalid})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "looking a phone up failed", err)
+		return
+	}
+	// Counted for every number typed, on a record or not, so the limit
+	// says nothing about which numbers exist.
+	if !s.allow(w, r, "phone:"+e164, s.limits.PhoneCodes, s.limits.PhoneWindow) {
+		return
+	}
+	now := s.now()
+	h := hashOf(tok)
+	code := newCode()
+	c := store.LoginChallenge{Hash: h, Phone: e164, CodeHash: codeHash(h, code), Next: next, CreatedAt: now, ExpiresAt: now.Add(s.limits.CodeTTL)}
+	if err := s.st.PutChallenge(ctx, c); err != nil {
+		s.fail(w, r, "storing a sign-in failed", err)
+		return
+	}
+	if len(people) > 0 {
+		s.send(e164, code)
+	}
+	s.sweep(ctx, now)
+	http.Redirect(w, r, "/login/code", http.StatusSeeOther)
+}
+
+// lookup reads the typed phone and finds who it signs in as. A number
+// typed with its country code means one number. A national number is read
+// in the default region and in every studio's region: when those name
+// different numbers, the first (default region first) that is on a record
+// wins; when none is, the default region's reading is used.
+func (s *Service) lookup(ctx context.Context, raw string) (string, []store.LoginPerson, error) {
+	regions, err := s.st.StudioRegions(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	var candidates []string
+	for _, region := range append([]string{phone.DefaultRegion}, regions...) {
+		e, err := phone.Normalize(raw, region)
+		if err == nil && !contains(candidates, e) {
+			candidates = append(candidates, e)
+		}
+	}
+	if len(candidates) == 0 {
+		return "", nil, phone.ErrInvalid
+	}
+	for _, e := range candidates {
+		people, err := s.st.PeopleByPhone(ctx, e)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(people) > 0 || len(candidates) == 1 {
+			return e, people, nil
+		}
+	}
+	return candidates[0], nil, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) getCode(w http.ResponseWriter, r *http.Request) {
+	tok, c, ok := s.challenge(r)
+	if !ok {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	if c.VerifiedAt != nil {
+		http.Redirect(w, r, "/login/choose", http.StatusSeeOther)
+		return
+	}
+	s.codeForm(w, http.StatusOK, tok, c, "")
+}
+
+func (s *Service) codeForm(w http.ResponseWriter, status int, tok string, c store.LoginChallenge, errText string) {
+	webui.Render(w, status, codePage, title, codeView{CSRF: csrfOf(tok), Phone: phone.Masked(c.Phone), Error: errText, Minutes: int(s.limits.CodeTTL / time.Minute)})
+}
+
+func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	tok, ok := s.signinForm(w, r)
+	if !ok {
+		return
+	}
+	if !s.allow(w, r, "try:"+addrOf(r), s.limits.AddrTries, s.limits.AddrWindow) {
+		return
+	}
+	_, c, ok := s.challenge(r)
+	if !ok {
+		message(w, http.StatusBadRequest, msgCodeGone)
+		return
+	}
+	if c.VerifiedAt != nil {
+		http.Redirect(w, r, "/login/choose", http.StatusSeeOther)
+		return
+	}
+	// The try is counted before the code is compared, in one statement,
+	// so parallel guesses cannot share a try.
+	tries, err := s.st.AddChallengeTry(ctx, c.Hash)
+	if errors.Is(err, store.ErrNotFound) {
+		message(w, http.StatusBadRequest, msgCodeGone)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "counting a code try failed", err)
+		return
+	}
+	if tries > s.limits.MaxTries {
+		s.forget(ctx, c.Hash)
+		message(w, http.StatusBadRequest, msgCodeGone)
+		return
+	}
+	code := strings.Join(strings.Fields(r.PostFormValue("code")), "")
+	var people []store.LoginPerson
+	right := hmac.Equal(codeHash(c.Hash, code), c.CodeHash)
+	if right {
+		people, err = s.st.PeopleByPhone(ctx, c.Phone)
+		if err != nil {
+			s.fail(w, r, "looking a phone up failed", err)
+			return
+		}
+	}
+	if !right || len(people) == 0 {
+		left := s.limits.MaxTries - tries
+		if left <= 0 {
+			s.forget(ctx, c.Hash)
+			message(w, http.StatusBadRequest, msgCodeGone)
+			return
+		}
+		s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, left))
+		return
+	}
+	if len(people) == 1 {
+		s.signIn(w, r, c, people[0])
+		return
+	}
+	if err := s.st.VerifyChallenge(ctx, c.Hash, s.now()); err != nil {
+		s.fail(w, r, "recording a right code failed", err)
+		return
+	}
+	http.Redirect(w, r, "/login/choose", http.StatusSeeOther)
+}
+
+// The studio is chosen only after the code was right: the list of
+// records a phone is on is shown to whoever holds that phone, and to
+// nobody else.
+
+func (s *Service) getChoose(w http.ResponseWriter, r *http.Request) {
+	tok, c, ok := s.challenge(r)
+	if !ok || c.VerifiedAt == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	s.chooseForm(w, r, http.StatusOK, tok, c, "")
+}
+
+func (s *Service) chooseForm(w http.ResponseWriter, r *http.Request, status int, tok string, c store.LoginChallenge, errText string) {
+	people, err := s.st.PeopleByPhone(r.Context(), c.Phone)
+	if err != nil {
+		s.fail(w, r, "looking a phone up failed", err)
+		return
+	}
+	v := chooseView{CSRF: csrfOf(tok), Error: errText}
+	for _, p := range people {
+		v.Choices = append(v.Choices, choice{SubjectID: p.SubjectID, StudioName: p.StudioName, Role: roleOf(p.Kind), Name: p.Name})
+	}
+	webui.Render(w, status, choosePage, title, v)
+}
+
+func (s *Service) postChoose(w http.ResponseWriter, r *http.Request) {
+	tok, ok := s.signinForm(w, r)
+	if !ok {
+		return
+	}
+	_, c, ok := s.challenge(r)
+	if !ok || c.VerifiedAt == nil {
+		message(w, http.StatusBadRequest, msgCodeGone)
+		return
+	}
+	people, err := s.st.PeopleByPhone(r.Context(), c.Phone)
+	if err != nil {
+		s.fail(w, r, "looking a phone up failed", err)
+		return
+	}
+	want := r.PostFormValue("person")
+	for _, p := range people {
+		if p.SubjectID == want {
+			s.signIn(w, r, c, p)
+			return
+		}
+	}
+	s.chooseForm(w, r, http.StatusUnprocessableEntity, tok, c, msgChoose)
+}
+
+// signIn starts the browser's session as p, ends its pending sign-in and
+// sends it on.
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request, c store.LoginChallenge, p store.LoginPerson) {
+	ctx := r.Context()
+	now := s.now()
+	tok := newToken()
+	sess := store.BrowserSession{Hash: hashOf(tok), StudioID: p.StudioID, Kind: p.Kind, SubjectID: p.SubjectID,
+		CreatedAt: now, LastSeenAt: now, ExpiresAt: s.sessionEnd(now, now)}
+	if err := s.st.CreateSession(ctx, sess); err != nil {
+		s.fail(w, r, "storing a browser session failed", err)
+		return
+	}
+	s.forget(ctx, c.Hash)
+	// An old session of this browser ends: one browser, one person.
+	if old, ok := cookieToken(r, s.sessionCookie); ok {
+		_ = s.st.DeleteSession(ctx, hashOf(old))
+	}
+	s.setCookie(w, s.sessionCookie, tok, s.limits.SessionMax)
+	s.setCookie(w, s.signinCookie, "", 0)
+	s.logger.InfoContext(ctx, "signed in on a browser", "studioId", p.StudioID, "kind", p.Kind, "subjectId", p.SubjectID)
+	next := c.Next
+	if next == "" {
+		next = "/login"
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (s *Service) postLogout(w http.ResponseWriter, r *http.Request) {
+	if tok, ok := cookieToken(r, s.sessionCookie); ok {
+		if !csrfMatches(tok, r.PostFormValue("csrf")) {
+			message(w, http.StatusForbidden, msgExpired)
+			return
+		}
+		if err := s.st.DeleteSession(r.Context(), hashOf(tok)); err != nil {
+			s.fail(w, r, "ending a browser session failed", err)
+			return
+		}
+	}
+	s.setCookie(w, s.sessionCookie, "", 0)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+// signinForm checks a sign-in form's cookie and CSRF field; when either is
+// wrong it answers the "expired" page and false.
+func (s *Service) signinForm(w http.ResponseWriter, r *http.Request) (string, bool) {
+	tok, ok := cookieToken(r, s.signinCookie)
+	if !ok || !csrfMatches(tok, r.PostFormValue("csrf")) {
+		message(w, http.StatusForbidden, msgExpired)
+		return "", false
+	}
+	return tok, true
+}
+
+// challenge is the browser's pending sign-in, while it lives.
+func (s *Service) challenge(r *http.Request) (string, store.LoginChallenge, bool) {
+	tok, ok := cookieToken(r, s.signinCookie)
+	if !ok {
+		return "", store.LoginChallenge{}, false
+	}
+	c, err := s.st.Challenge(r.Context(), hashOf(tok))
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.logger.ErrorContext(r.Context(), "reading a sign-in failed", "err", err)
+		}
+		return "", c, false
+	}
+	if !s.now().Before(c.ExpiresAt) {
+		return "", c, false
+	}
+	return tok, c, true
+}
+
+func (s *Service) forget(ctx context.Context, challenge []byte) {
+	if err := s.st.DeleteChallenge(ctx, challenge); err != nil {
+		s.logger.WarnContext(ctx, "forgetting a sign-in failed", "err", err)
+	}
+}
+
+// allow counts one event against the named counter; over the limit it
+// answers 429 with Retry-After and false. A counter that cannot be
+// written refuses too: sign-in without its throttle is a guessing game.
+func (s *Service) allow(w http.ResponseWriter, r *http.Request, name string, limit int, window time.Duration) bool {
+	now := s.now()
+	end := now.Truncate(window).Add(window)
+	n, err := s.st.Hit(r.Context(), "login:"+name, end)
+	if err != nil {
+		s.fail(w, r, "counting a sign-in failed", err)
+		return false
+	}
+	if n <= limit {
+		return true
+	}
+	wait := end.Sub(now)
+	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(wait)))
+	message(w, http.StatusTooManyRequests, fmt.Sprintf(msgThrottled, int((wait+time.Minute-1)/time.Minute)))
+	return false
+}
+
+// addrOf is the client's address without its port (the lane's rule).
+func addrOf(r *http.Request) string {
+	return strings.TrimPrefix(ratelimit.AddrKey(auth.ClientAddr(r)), "ip:")
+}
+
+func (s *Service) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
+	s.logger.ErrorContext(r.Context(), what, "err", err)
+	message(w, http.StatusInternalServerError, msgFailed)
+}
+
+// send delivers the code in the background, so the page answers as fast
+// for a number on a record as for one that is not.
+func (s *Service) send(e164, code string) {
+	s.sends.Add(1)
+	go func() {
+		defer s.sends.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		masked := phone.Masked(e164)
+		if s.gateway == nil {
+			s.logger.InfoContext(ctx, "sign-in code (no WhatsApp gateway is configured, so it is written here)", "phone", masked, "code", code)
+			return
+		}
+		text := fmt.Sprintf("Perform sign-in code: %s\nקוד הכניסה ל-Perform: %s\nIt works for %d minutes. Never share it.", code, code, int(s.limits.CodeTTL/time.Minute))
+		if err := s.gateway.Send(ctx, strings.TrimPrefix(e164, "+"), text); err != nil {
+			s.logger.WarnContext(ctx, "the sign-in code could not be sent over WhatsApp", "phone", masked, "err", err)
+		}
+	}()
+}
+
+// sweep clears ended sign-ins, sessions and counters, at most every
+// sweepEvery per process.
+func (s *Service) sweep(ctx context.Context, now time.Time) {
+	last := s.lastSweep.Load()
+	if now.UnixMilli()-last < sweepEvery.Milliseconds() || !s.lastSweep.CompareAndSwap(last, now.UnixMilli()) {
+		return
+	}
+	if err := s.st.SweepLogin(ctx, now); err != nil {
+		s.logger.WarnContext(ctx, "clearing ended sign-ins failed", "err", err)
+	}
+}

@@ -1,0 +1,172 @@
+package login_test
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
+)
+
+func openSQLite(t *testing.T) store.Store { return storetest.OpenSQLite(t) }
+
+// A phone on a coach of one studio and a trainee of another: the choice
+// shows only after the code, and only the records of that phone.
+func TestChooseStudio(t *testing.T) {
+	engines(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st, envOpts{})
+		w := e.newWorld()
+		other := domain.Studio{Name: "Other studio", Slug: "other-" + strings.ToLower(randomSuffix())}
+		must(t, st.CreateStudio(ctx, &other))
+		tr := domain.Trainee{FirstName: "דנה", LastName: "לוי", Phone: *w.coach.Phone}
+		must(t, st.Studio(other.ID).CreateTrainee(ctx, &tr))
+
+		b := e.browser()
+		a, csrf := b.startSignIn(*w.coach.Phone, "/private")
+		// Before the code, nothing tells the two apart.
+		if a.status != http.StatusSeeOther || a.header.Get("Location") != "/login/code" {
+			t.Fatalf("POST /login = %d %q", a.status, a.header.Get("Location"))
+		}
+		if a := b.get("/login/choose"); a.status != http.StatusSeeOther || a.header.Get("Location") != "/login" {
+			t.Fatalf("the choice before the code = %d %q", a.status, a.header.Get("Location"))
+		}
+		if a := b.post("/login/choose", url.Values{"csrf": {csrf}, "person": {tr.ID}}); a.status != http.StatusBadRequest {
+			t.Fatalf("choosing before the code = %d", a.status)
+		}
+		a = b.submitCode(csrf, e.codeFor(*w.coach.Phone, 1))
+		if a.status != http.StatusSeeOther || a.header.Get("Location") != "/login/choose" {
+			t.Fatalf("the right code = %d %q", a.status, a.header.Get("Location"))
+		}
+		page := b.get("/login/choose")
+		for _, want := range []string{w.studio.Name, "Other studio", w.coach.ID, tr.ID, `<span dir="auto">דנה לוי</span>`} {
+			if !strings.Contains(page.body, want) {
+				t.Fatalf("the choice lacks %q: %s", want, page.body)
+			}
+		}
+		if strings.Contains(page.body, w.trainee.ID) {
+			t.Fatal("the choice lists a record of another phone")
+		}
+		// A record of another phone cannot be chosen.
+		if a := b.post("/login/choose", url.Values{"csrf": {csrf}, "person": {w.trainee.ID}}); a.status != http.StatusUnprocessableEntity {
+			t.Fatalf("choosing another phone's record = %d", a.status)
+		}
+		a = b.post("/login/choose", url.Values{"csrf": {csrf}, "person": {tr.ID}})
+		if a.status != http.StatusSeeOther || a.header.Get("Location") != "/private" {
+			t.Fatalf("choosing = %d %q: %s", a.status, a.header.Get("Location"), a.body)
+		}
+		if a := b.get("/private"); !strings.HasPrefix(a.body, "hello trainee "+tr.ID+" of "+other.ID) {
+			t.Fatalf("/private after choosing = %q", a.body)
+		}
+	})
+}
+
+// With no gateway (the demo) the code goes to the log at info, with the
+// phone's last digits only, and never onto the page.
+func TestCodeInLogWithoutGateway(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{noGateway: true})
+	w := e.newWorld()
+	b := e.browser()
+	_, csrf := b.startSignIn(*w.coach.Phone, "")
+	page := b.get("/login/code")
+	e.svc.Close()
+	log := e.log.String()
+	m := codeRE.FindStringSubmatch(log[strings.Index(log, "code="):])
+	if m == nil || !strings.Contains(log, "level=INFO") || !strings.Contains(log, "phone=…1111") {
+		t.Fatalf("the log has no code line: %s", log)
+	}
+	if strings.Contains(log, strings.TrimPrefix(*w.coach.Phone, "+")) || strings.Contains(log, national(*w.coach.Phone)) {
+		t.Fatalf("the log spells the phone out: %s", log)
+	}
+	if strings.Contains(page.body, m[1]) {
+		t.Fatal("the code is on the page")
+	}
+	if a := b.submitCode(csrf, m[1]); a.status != http.StatusSeeOther {
+		t.Fatalf("the logged code = %d: %s", a.status, a.body)
+	}
+}
+
+// After a full sign-in the database holds no code and no cookie value in
+// plain text, in any table, as text or as hex.
+func TestNothingSecretStored(t *testing.T) {
+	engines(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st, envOpts{})
+		w := e.newWorld()
+		b := e.browser()
+		_, _ = b.startSignIn(*w.coach.Phone, "")
+		signin := b.cookie("perform_signin").Value
+		// A second, pending sign-in keeps its code in the database too.
+		b2 := e.browser()
+		_, _ = b2.startSignIn(w.trainee.Phone, "")
+		pending := e.codeFor(w.trainee.Phone, 1)
+		code := e.codeFor(*w.coach.Phone, 1)
+		page := b.get("/login/code")
+		if a := b.submitCode(csrfIn(t, page), code); a.status != http.StatusSeeOther {
+			t.Fatalf("sign-in = %d", a.status)
+		}
+		session := b.cookie("perform_session").Value
+		secrets := []string{code, pending, signin, session, b2.cookie("perform_signin").Value}
+		dump := dumpDatabase(t, st)
+		for _, s := range secrets {
+			if strings.Contains(dump, s) || strings.Contains(dump, hex.EncodeToString([]byte(s))) {
+				t.Fatalf("the database holds the secret %q in plain text", s)
+			}
+		}
+		if !strings.Contains(dump, w.coach.ID) {
+			t.Fatal("the dump does not read the tables (no coach id in it)")
+		}
+	})
+}
+
+// dumpDatabase is every value of every table of the store's own schema.
+func dumpDatabase(t *testing.T, st store.Store) string {
+	t.Helper()
+	q := `SELECT name FROM sqlite_master WHERE type = 'table'`
+	if st.Engine() == store.EnginePostgres {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	}
+	rows, err := st.DB().QueryContext(ctx, q)
+	must(t, err)
+	var tables []string
+	for rows.Next() {
+		var n string
+		must(t, rows.Scan(&n))
+		tables = append(tables, n)
+	}
+	rows.Close()
+	var out strings.Builder
+	for _, table := range tables {
+		if strings.HasPrefix(table, "trainee_search") || strings.HasPrefix(table, "sqlite_") {
+			continue // full-text shadow tables hold only what trainees hold
+		}
+		r, err := st.DB().QueryContext(ctx, `SELECT * FROM `+table)
+		if err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		cols, _ := r.Columns()
+		for r.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			must(t, r.Scan(ptrs...))
+			for _, v := range vals {
+				switch v := v.(type) {
+				case []byte:
+					out.WriteString(string(v) + " " + hex.EncodeToString(v) + "\n")
+				default:
+					fmt.Fprintf(&out, "%v\n", v)
+				}
+			}
+		}
+		must(t, r.Err())
+		r.Close()
+	}
+	return out.String()
+}

@@ -1,0 +1,35 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+)
+
+// catalogueBudget is the most the coach catalogue may cost a model's
+// context on every turn, in tokens counted as characters / 4: the
+// tools/list result as the client receives it.
+const catalogueBudget = 7000
+
+// The whole coach catalogue stays small: a tool or a description that
+// pushes tools/list over the budget fails here, and the README states
+// the figure this test logs.
+func TestToolsListFitsTheBudget(t *testing.T) {
+	f := mcptest.New(t)
+	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := len(b) / 4
+	t.Logf("tools/list: %d tools, %d characters, about %d tokens (budget %d)", len(res.Tools), len(b), tokens, catalogueBudget)
+	if tokens > catalogueBudget {
+		t.Errorf("tools/list is about %d tokens (%d characters / 4), over the budget of %d: shorten descriptions or drop arguments", tokens, len(b), catalogueBudget)
+	}
+}
