@@ -5,6 +5,7 @@
 //	perform migrate                       apply database migrations
 //	perform studio create --name --slug   create a studio
 //	perform key create|list|revoke        manage a studio's API keys
+//	perform oauth client add              add an OAuth client (name, redirect URIs)
 //	perform audit --studio SLUG           read a studio's audit trail
 //	perform --version                     say which build this is
 //
@@ -65,6 +66,7 @@ func commands() []command {
 		{"key create", "--studio SLUG --name NAME", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
 		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, created, last used, revoked.", cmdKeyList},
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},
+		{"oauth client add", "--name NAME --redirect-uri URI [--redirect-uri URI…] [--public]", "Add an OAuth client; its id is printed on stdout, then a confidential client's secret (shown once).", cmdOAuthClientAdd},
 		{"audit", "--studio SLUG [--limit N] [--offset N]", "Print a studio's audit trail, newest first.", cmdAudit},
 		{"help", "", "Show this help; perform COMMAND -h shows one command's flags.", nil},
 		{"--version", "", "Print which build this is.", nil},

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/agent"
@@ -19,6 +20,7 @@ import (
 	"github.com/otherwise/perform/internal/login"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/secret"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
@@ -113,7 +115,7 @@ Try:
   curl -H 'Authorization: Bearer %s' '%s/v1/automation/trainees/search?q=levi'
 `, studio.Name, studio.Slug, where, base, key, base, base, key, base)
 		if loginGateway(cfg) == nil {
-			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log.\n", base)
+			fmt.Fprintf(e.stdout, "Sign in on a browser at %s/login (coach Dana Levi: 050-123-4567); with no WhatsApp gateway configured, the one-time code is written to the server log (at info).\n", base)
 		}
 		return nil
 	})
@@ -146,27 +148,42 @@ func listen(host string, port int) (net.Listener, error) {
 	return ln, nil
 }
 
-// plugins are the optional parts of the server: the hosted MCP endpoint
-// and the WhatsApp agent. Both call the lane in process.
-func plugins(cfg config.Config) []server.Option {
+// plugins are the optional parts of the server: the browser sign-in and
+// the OAuth authorization server, the hosted MCP endpoint and the
+// WhatsApp agent (the last two call the lane in process).
+func plugins(cfg config.Config) []server.Option { return pluginsWith(cfg, oauth.Options{}) }
+
+// pluginsWith is plugins with the authorization server's options (tests
+// set its clock and let it fetch metadata documents from loopback).
+func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
+	if o.Issuer == "" {
+		o.Issuer = cfg.PublicURL
+	}
+	var as *oauth.Server
 	return []server.Option{
-		server.WithPlugin(mountMCP),
+		// First: it wraps the authenticator the others use, so /mcp and
+		// the lane accept OAuth access tokens beside studio keys.
+		server.WithPlugin(func(p *server.Parts) error {
+			o.Browser = oauth.FromLogin(mountLogin(cfg, p))
+			as = oauth.Mount(p, o)
+			return nil
+		}),
+		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
-		server.WithPlugin(func(p *server.Parts) error { return mountLogin(cfg, p) }),
 	}
 }
 
 // mountLogin serves the browser sign-in (/login, /logout). Codes go over
 // WhatsApp from the Perform AI number (AGENT_SMARTSEND_API_KEY at
 // SMARTSEND_API_URL); with either unset they are written to the log.
-func mountLogin(cfg config.Config, p *server.Parts) error {
+func mountLogin(cfg config.Config, p *server.Parts) *login.Service {
 	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL})
 	mux := http.NewServeMux()
 	svc.Register(mux)
 	for _, pattern := range []string{"/login", "/login/", "/logout"} {
 		p.Handle(pattern, mux, false)
 	}
-	return nil
+	return svc
 }
 
 // loginGateway is the SmartSend client that sends sign-in codes, or nil
@@ -184,9 +201,10 @@ func loginGateway(cfg config.Config) login.Gateway {
 // The SDK logs three lines per stateless request (connecting, connected,
 // disconnected) at info; they are demoted below debug, so a request is one
 // debug line (the server's own) and the SDK's warnings and errors still show.
-func mountMCP(p *server.Parts) error {
+func mountMCP(p *server.Parts, as *oauth.Server) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger}
+	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger,
+		ResourceMetadata: as.ResourceMetadataURL, Scope: strings.Join(oauth.Scopes, " ")}
 	logger := config.Demote(p.Logger, slog.LevelDebug-4)
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall})), false)
 	return nil

@@ -11,6 +11,13 @@ import (
 // KeyPrefix starts every studio API key.
 const KeyPrefix = "pf_live_"
 
+// Prefixes of the OAuth server's opaque tokens, so an authenticator can
+// tell a token from a key without asking the database.
+const (
+	AccessTokenPrefix  = "pf_at_"
+	RefreshTokenPrefix = "pf_rt_"
+)
+
 // displayLen is how much of a key is kept in clear to tell keys apart.
 const displayLen = 15
 

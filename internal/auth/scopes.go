@@ -32,6 +32,20 @@ const (
 	ScopeStudioAdmin = "studio:admin"
 )
 
+// Trainee scopes: what a trainee's OAuth grant may do with the trainee's
+// own records. A trainee principal reaches only routes that name one.
+const (
+	ScopeProfileRead   = "profile:read"   // the profile, plans and form answers
+	ScopeTrainingRead  = "training:read"  // programs and training history
+	ScopeTrainingWrite = "training:write" // logging sessions and sets
+	ScopeHealthRead    = "health:read"    // weights, measurements, check-ins, injuries
+	ScopeHealthWrite   = "health:write"
+	ScopeCoachRead     = "coach:read" // the coach's insights and resources
+)
+
+// TraineeScopes are every scope a trainee's grant may hold, in display order.
+var TraineeScopes = []string{ScopeProfileRead, ScopeTrainingRead, ScopeTrainingWrite, ScopeHealthRead, ScopeHealthWrite, ScopeCoachRead}
+
 // StudioScopes are every scope a studio key may hold, in display order.
 var StudioScopes = []string{ScopeStudioRead, ScopeStudioWrite, ScopeStudioAdmin}
 

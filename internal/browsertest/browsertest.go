@@ -21,11 +21,13 @@ import (
 // PathEnv names a variable that points at the browser to use.
 const PathEnv = "PERFORM_CHROMIUM"
 
-// Path finds Chromium: $PERFORM_CHROMIUM, then /usr/bin/chromium, then
-// chromium, chromium-browser or google-chrome on PATH.
+// Path finds Chromium: $PERFORM_CHROMIUM when set (and only there), else
+// /usr/bin/chromium, then chromium, chromium-browser or google-chrome on
+// PATH.
 func Path() (string, bool) {
 	if p := os.Getenv(PathEnv); p != "" {
-		return p, true
+		st, err := os.Stat(p)
+		return p, err == nil && !st.IsDir()
 	}
 	if st, err := os.Stat("/usr/bin/chromium"); err == nil && !st.IsDir() {
 		return "/usr/bin/chromium", true

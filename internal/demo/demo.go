@@ -1,7 +1,9 @@
 // Package demo seeds a realistic demo studio for `perform demo`: two
 // coaches, tags, ~40 trainees with Hebrew and English names and Israeli
 // phones, months of weights, plans and subscriptions, program templates
-// and assigned programs, forms with responses, and tasks.
+// and assigned programs, forms with responses, and tasks, and a year of
+// training (structured programs, sessions with sets, PRs, check-ins,
+// injuries, goals, measurements) with trainees meeting each triage reason.
 //
 // Seed is idempotent, keyed on the studio slug "demo": when that studio
 // exists nothing is written. Everything is written in one transaction, so
@@ -156,7 +158,11 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 			return err
 		}
 	}
-	return nil
+	trainees, err := ss.SearchTrainees(ctx, store.TraineeFilter{Page: store.Page{Limit: 200}})
+	if err != nil {
+		return fmt.Errorf("reading back the demo trainees: %w", err)
+	}
+	return seedTraining(ctx, ss, trainees.Items, now)
 }
 
 func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i int, now time.Time, day func(int) string,

@@ -1,5 +1,3 @@
-//go:build training
-
 package demo
 
 import (

@@ -43,6 +43,8 @@ const (
 	CheckIn         Kind = "chk"
 	Injury          Kind = "inj"
 	Goal            Kind = "gol"
+	OAuthClient     Kind = "ocl"
+	OAuthGrant      Kind = "ogr"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -74,6 +76,8 @@ var kinds = map[Kind]struct{ noun, source string }{
 	CheckIn:         {"check-in", "list_trainee_checkins"},
 	Injury:          {"injury", "get_trainee_overview"},
 	Goal:            {"goal", "get_trainee_overview"},
+	OAuthClient:     {"OAuth client", "perform oauth client add"},
+	OAuthGrant:      {"connected app", "the connected apps page"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

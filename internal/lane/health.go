@@ -20,6 +20,9 @@ import (
 // measurements and analysis, daily check-ins, injuries with guidance,
 // goals with progress, and the training profile with the onboarding status.
 
+// maxRangeDays is the longest from..to a read takes at once.
+const maxRangeDays = 366
+
 // dayRange is a from..to of local days in the studio's zone.
 type dayRange struct {
 	From *string `json:"from,omitempty" jsonschema:"First day, YYYY-MM-DD in the studio's time zone, inclusive; 365 days before to when omitted." lane:"format=date"`

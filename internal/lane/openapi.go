@@ -37,6 +37,9 @@ func (l *Lane) buildOpenAPI() []byte {
 		if rt.tool != "" {
 			op["x-perform-tool"] = rt.tool
 		}
+		if rt.traineeScope != "" {
+			op["x-perform-trainee-scope"] = rt.traineeScope // a trainee's own grant, for its own records
+		}
 		if rt.scope != "" {
 			op["x-perform-scope"] = rt.scope
 		}

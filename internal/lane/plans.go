@@ -3,6 +3,7 @@ package lane
 import (
 	"fmt"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -38,7 +39,7 @@ func (l *Lane) planRoutes() {
 			subs[i].Derive(today)
 		}
 		return pageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
-	}, tool("list_trainee_subscriptions"))
+	}, tool("list_trainee_subscriptions"), trainee(auth.ScopeProfileRead))
 	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created())
 	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -58,9 +59,9 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		progs, err := ss.ListPrograms(c.ctx, c.id())
 		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
-	}, tool("list_trainee_programs"))
+	}, tool("list_trainee_programs"), trainee(auth.ScopeTrainingRead))
 	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, tool("assign_program"), created())
-	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram)
+	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, trainee(auth.ScopeTrainingRead))
 
 	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
 		ss := c.studio()
@@ -69,7 +70,7 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListFormResponses(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_form_responses"))
+	}, tool("list_trainee_form_responses"), trainee(auth.ScopeProfileRead))
 	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created())
 	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created())
 
@@ -80,7 +81,7 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListWeights(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_weights"))
+	}, tool("list_trainee_weights"), trainee(auth.ScopeHealthRead))
 	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created())
 
 	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {

@@ -29,14 +29,18 @@ type route struct {
 	// reads, studio:write for writes, studio:admin for the endpoints that
 	// exist for the studio's own apps and never become tools. "" (only
 	// /validate) lets any authenticated key in.
-	scope  string
-	idKind ids.Kind // the kind of the {id} wildcard, if any
-	status int      // success status
-	input  *inputSchema
-	refs   []refField  // the input's fields that name rows, checked before the handler
-	dates  []dateField // the input's date fields with a plausible range (when tags)
-	output *jsonschema.Schema
-	handle func(c *call) (any, error)
+	scope string
+	// traineeScope, when set, lets a trainee's OAuth grant holding it in:
+	// for its own trainee only (the {id} of /trainees/{id}/…). A route
+	// without one is closed to trainee principals.
+	traineeScope string
+	idKind       ids.Kind // the kind of the {id} wildcard, if any
+	status       int      // success status
+	input        *inputSchema
+	refs         []refField  // the input's fields that name rows, checked before the handler
+	dates        []dateField // the input's date fields with a plausible range (when tags)
+	output       *jsonschema.Schema
+	handle       func(c *call) (any, error)
 }
 
 // call is one request as a handler sees it.
@@ -90,6 +94,13 @@ func admin() opt           { return func(r *route) { r.scope = auth.ScopeStudioA
 func anyScope() opt        { return func(r *route) { r.scope = "" } }
 func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
 
+// trainee opens the route to a trainee's own OAuth grant holding scope.
+// The route must concern one trainee by its path: /trainees/{id}/…, whose
+// id is checked to be the grant's subject. (A route reached by another id,
+// a session's say, needs its handler to check the record's trainee; add
+// that check with the first such route.)
+func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
+
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
 func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in *In) (Out, error), opts ...opt) {
@@ -106,6 +117,9 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
+	if rt.traineeScope != "" && rt.idKind != ids.Trainee {
+		panic("lane: " + method + " " + path + " is open to trainees but is not under /trainees/{id}")
+	}
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())
 	rt.refs = refs
@@ -166,8 +180,8 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			}
 		}()
 		p, _ := auth.PrincipalFrom(r.Context())
-		if rt.scope != "" && !p.Has(rt.scope) {
-			l.writeError(w, r, forbidden(rt, p))
+		if e := rt.authorize(r, p); e != nil {
+			l.writeError(w, r, e)
 			return
 		}
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
@@ -179,17 +193,55 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 	})
 }
 
+// authorize checks the principal against the route: the route's scope,
+// or for a trainee principal the route's trainee scope and, on a
+// /trainees/{id} route, that the id is the trainee's own (another
+// trainee's id is not found, as another studio's is).
+func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
+	if !isTraineePrincipal(p) {
+		if rt.scope != "" && !p.Has(rt.scope) {
+			return forbidden(rt, p, rt.scope)
+		}
+		return nil
+	}
+	switch {
+	case rt.scope == "": // /validate: any credential
+		return nil
+	case rt.traineeScope == "":
+		return forbidden(rt, p, rt.scope)
+	case !p.Has(rt.traineeScope):
+		return forbidden(rt, p, rt.traineeScope)
+	case rt.idKind == ids.Trainee && r.PathValue("id") != p.Subject:
+		return notFound(ids.Trainee, r.PathValue("id"))
+	}
+	return nil
+}
+
+// isTraineePrincipal reports a credential that speaks for one trainee.
+func isTraineePrincipal(p *auth.Principal) bool {
+	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
+}
+
 // adminOnly reports whether the route is for the studio's own apps only.
 func (rt *route) adminOnly() bool { return rt.scope == auth.ScopeStudioAdmin }
 
-// forbidden is the one answer to a credential without the route's scope.
-func forbidden(rt *route, p *auth.Principal) *Error {
+// forbidden is the one answer to a credential without the scope a route needs.
+func forbidden(rt *route, p *auth.Principal, scope string) *Error {
 	has := "none"
 	if len(p.Scopes) > 0 {
 		has = strings.Join(p.Scopes, ", ")
 	}
+	if p.Kind == auth.KindOAuthGrant {
+		msg := fmt.Sprintf("%s %s needs the scope %s, and this connection has %s.", rt.method, Prefix+rt.path, scope, has)
+		if isTraineePrincipal(p) && rt.traineeScope == "" {
+			msg += " It is for the studio's coaches and apps, not a trainee's connection."
+		} else {
+			msg += " Connect the app again and allow " + scope + "."
+		}
+		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: msg}
+	}
 	msg := fmt.Sprintf("%s %s needs the scope %s, and this key has %s. Use a key that has %s: the studio creates one with perform key create --studio SLUG --name NAME --scopes %s (or POST %s/keys).",
-		rt.method, Prefix+rt.path, rt.scope, has, rt.scope, rt.scope, Prefix)
+		rt.method, Prefix+rt.path, scope, has, scope, scope, Prefix)
 	if rt.adminOnly() {
 		msg += " This endpoint is for the studio's own apps; no AI tool calls it."
 	}

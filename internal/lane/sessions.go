@@ -134,9 +134,6 @@ type updateSessionInput struct {
 	Feedback  *string `json:"feedback,omitempty" jsonschema:"The trainee's feedback; null clears it." lane:"maxLength=2000"`
 }
 
-// maxRangeDays caps a from..to range.
-const maxRangeDays = 366
-
 // checkRange answers the 422 for a from..to range that is reversed or
 // longer than maxRangeDays.
 func checkRange(from, to *string) *Error {
@@ -148,9 +145,9 @@ func checkRange(from, to *string) *Error {
 	if err1 != nil || err2 != nil {
 		return nil // the schema's format check answers it
 	}
-	days := int(t.Sub(f).Hours() / 24)
+	days := int(t.Sub(f).Hours()/24) + 1 // both ends count, as c.days counts them
 	switch {
-	case days < 0:
+	case days < 1:
 		return invalidField("to", fmt.Sprintf("to %s is before from %s; give a range whose to is on or after its from.", *to, *from))
 	case days > maxRangeDays:
 		return invalidField("to", fmt.Sprintf("from %s to %s is %d days; a range is at most %d days, so ask for it in parts.", *from, *to, days, maxRangeDays))

@@ -106,9 +106,9 @@ func TestBadInputSweep(t *testing.T) {
 		idFor := map[string]string{
 			"trainees": f.trainee.ID, "subscriptions": f.subscription.ID, "products": f.product.ID, "coaches": f.coach.ID,
 			"tags": f.tag.ID, "tasks": f.task.ID, "keys": spareKeyID, "program-templates": f.template.ID, "forms": f.form.ID,
-			"injuries": f.injury.ID, "goals": f.goal.ID,
 			"exercises": f.exercise.ID,
 			"sessions":  f.session.ID, "benchmarks": f.benchmark.ID,
+			"injuries": f.injury.ID, "goals": f.goal.ID,
 		}
 		var doc struct {
 			Paths map[string]map[string]struct {

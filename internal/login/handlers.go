@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,10 @@ const (
 	msgChoose       = "Choose one of the records."
 	msgFailed       = "Signing in failed on our side. Try again in a minute."
 )
+
+// resendAfter is how soon the same browser may ask for a new code for the
+// same phone.
+const resendAfter = time.Minute
 
 // sweepEvery is how often a sign-in clears ended rows out of the tables.
 const sweepEvery = 10 * time.Minute
@@ -77,6 +82,13 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	h := hashOf(tok)
+	// The same phone again within a minute (a double click, a reload) keeps
+	// the code on its way instead of sending a second one.
+	if old, err := s.st.Challenge(ctx, h); err == nil && old.Phone == e164 && old.VerifiedAt == nil &&
+		now.Sub(old.CreatedAt) < resendAfter && now.Before(old.ExpiresAt) {
+		http.Redirect(w, r, "/login/code", http.StatusSeeOther)
+		return
+	}
 	code := newCode()
 	c := store.LoginChallenge{Hash: h, Phone: e164, CodeHash: codeHash(h, code), Next: next, CreatedAt: now, ExpiresAt: now.Add(s.limits.CodeTTL)}
 	if err := s.st.PutChallenge(ctx, c); err != nil {
@@ -103,32 +115,26 @@ func (s *Service) lookup(ctx context.Context, raw string) (string, []store.Login
 	var candidates []string
 	for _, region := range append([]string{phone.DefaultRegion}, regions...) {
 		e, err := phone.Normalize(raw, region)
-		if err == nil && !contains(candidates, e) {
+		if err == nil && !slices.Contains(candidates, e) {
 			candidates = append(candidates, e)
 		}
 	}
 	if len(candidates) == 0 {
 		return "", nil, phone.ErrInvalid
 	}
+	// Every reading is looked up, found or not, so the time taken says
+	// nothing about which one is on a record.
+	e164, found := candidates[0], []store.LoginPerson(nil)
 	for _, e := range candidates {
 		people, err := s.st.PeopleByPhone(ctx, e)
 		if err != nil {
 			return "", nil, err
 		}
-		if len(people) > 0 || len(candidates) == 1 {
-			return e, people, nil
+		if len(people) > 0 && found == nil {
+			e164, found = e, people
 		}
 	}
-	return candidates[0], nil, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return e164, found, nil
 }
 
 func (s *Service) getCode(w http.ResponseWriter, r *http.Request) {

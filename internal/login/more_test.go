@@ -6,8 +6,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -169,4 +172,88 @@ func dumpDatabase(t *testing.T, st store.Store) string {
 		r.Close()
 	}
 	return out.String()
+}
+
+// A gateway that refuses the message changes nothing on the page; the
+// failure is logged, without the code.
+func TestGatewayFailure(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{})
+	w := e.newWorld()
+	var mu sync.Mutex
+	var texts []string
+	e.sms.Fail = func(n int, s fakes.Sent) int {
+		mu.Lock()
+		defer mu.Unlock()
+		texts = append(texts, s.Text)
+		return http.StatusBadGateway
+	}
+	b := e.browser()
+	a, _ := b.startSignIn(*w.coach.Phone, "")
+	if a.status != http.StatusSeeOther || a.header.Get("Location") != "/login/code" {
+		t.Fatalf("POST /login with a failing gateway = %d %q", a.status, a.header.Get("Location"))
+	}
+	e.svc.Close()
+	log := e.log.String()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(texts) != 1 || !strings.Contains(log, "could not be sent") || !strings.Contains(log, "502") {
+		t.Fatalf("the failure was not logged (tries %v): %s", texts, log)
+	}
+	code := codeRE.FindString(texts[0])
+	if code == "" || strings.Contains(log, code) {
+		t.Fatalf("the log holds the code %q: %s", code, log)
+	}
+}
+
+// A number typed nationally is read in each studio's region too: a US
+// studio's trainee signs in with "(415) 555-…", and the code goes to the
+// E.164 number on the record.
+func TestNationalNumberInStudioRegion(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{})
+	us := domain.Studio{Name: "Bay studio", Slug: "bay-" + strings.ToLower(randomSuffix()), Region: "US"}
+	must(t, st.CreateStudio(ctx, &us))
+	tr := domain.Trainee{FirstName: "Sam", LastName: "Lee", Phone: "+14155550123"}
+	must(t, st.Studio(us.ID).CreateTrainee(ctx, &tr))
+	b := e.browser()
+	a, csrf := b.startSignIn("(415) 555-0123", "")
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("POST /login = %d: %s", a.status, a.body)
+	}
+	if a := b.submitCode(csrf, e.codeFor(tr.Phone, 1)); a.status != http.StatusSeeOther {
+		t.Fatalf("the code = %d: %s", a.status, a.body)
+	}
+	if a := b.get("/private"); !strings.HasPrefix(a.body, "hello trainee "+tr.ID) {
+		t.Fatalf("/private = %q", a.body)
+	}
+}
+
+// Submitting the same phone twice within a minute sends one code; after
+// the minute a new one replaces it.
+func TestOneCodePerMinute(t *testing.T) {
+	st := openSQLite(t)
+	e := newEnv(t, st, envOpts{})
+	w := e.newWorld()
+	b := e.browser()
+	_, csrf := b.startSignIn(*w.coach.Phone, "")
+	first := e.codeFor(*w.coach.Phone, 1)
+	e.clock.Advance(59 * time.Second)
+	if a := b.post("/login", url.Values{"csrf": {csrf}, "phone": {national(*w.coach.Phone)}}); a.status != http.StatusSeeOther {
+		t.Fatalf("the phone again = %d", a.status)
+	}
+	if n := e.sentTo(*w.coach.Phone); n != 1 {
+		t.Fatalf("%d codes within a minute, want 1", n)
+	}
+	e.clock.Advance(time.Second)
+	b.post("/login", url.Values{"csrf": {csrf}, "phone": {*w.coach.Phone}})
+	second := e.codeFor(*w.coach.Phone, 2)
+	if second != first {
+		if a := b.submitCode(csrf, first); a.status != http.StatusUnprocessableEntity {
+			t.Fatalf("the replaced code = %d, want refused", a.status)
+		}
+	}
+	if a := b.submitCode(csrf, second); a.status != http.StatusSeeOther {
+		t.Fatalf("the new code = %d: %s", a.status, a.body)
+	}
 }

@@ -49,7 +49,7 @@ func TestToolsListShowsEveryToolWithAnnotations(t *testing.T) {
 		if tool.Description != def.Description || tool.Title != def.Title {
 			t.Errorf("%s: title or description differ from the definition", tool.Name)
 		}
-		if a != nil && !def.ReadOnly && a.IdempotentHint != def.Idempotent || def.ReadOnly && !def.Idempotent {
+		if a != nil && a.IdempotentHint != def.Idempotent || def.ReadOnly && !def.Idempotent {
 			t.Errorf("%s: idempotentHint %v; every read and only the writes that set values are idempotent", tool.Name, a != nil && a.IdempotentHint)
 		}
 		schema, _ := json.Marshal(tool.InputSchema)

@@ -1,14 +1,19 @@
 package mcpserver
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // Gate is what the hosted endpoint checks before the SDK sees a message:
@@ -20,11 +25,27 @@ type Gate struct {
 	Authenticator auth.Authenticator
 	Limiter       ratelimit.Limiter // nil: unlimited
 	Logger        *slog.Logger
+	// ResourceMetadata is the URL of /mcp's protected-resource metadata
+	// (RFC 9728) for r, named in every challenge so an OAuth client can
+	// discover the authorization server; nil leaves it out.
+	ResourceMetadata func(r *http.Request) string
+	// Scope is the scopes a client should ask for, named in a 401's challenge.
+	Scope string
 }
+
+// toolScopes is the scope each tool's lane route needs.
+var toolScopes = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range tools.All() {
+		m[t.Name] = t.Scope
+	}
+	return m
+}()
 
 // Wrap returns next behind the gate. A message that passes carries an
 // admission for its credential, so the lane call it leads to is not
-// counted a second time: one MCP message is one unit of the limit.
+// counted a second time: one MCP message is one unit of the limit. It also
+// carries the principal, so the endpoint lists the tools its scopes allow.
 func (g Gate) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -36,7 +57,7 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		switch {
 		case errors.As(err, &refusal):
 			if g.admit(w, r, ratelimit.AddrKey(r.RemoteAddr)) {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
+				w.Header().Set("WWW-Authenticate", g.challenge(r, "invalid_token", g.Scope))
 				message := refusal.Message
 				if refusal.Missing {
 					message = UnauthorizedMessage
@@ -54,8 +75,71 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		if !g.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(auth.WithAdmission(r.Context(), p.CredentialID)))
+		// An OAuth grant short of a tool's scope is told so in HTTP, so its
+		// client can ask the person for more (step-up authorization). A
+		// studio key keeps today's answer: the lane's sentence in the result.
+		if p.Kind == auth.KindOAuthGrant {
+			if scope, short := g.scopeShortfall(r, p); short {
+				w.Header().Set("WWW-Authenticate", g.challenge(r, "insufficient_scope", scope))
+				writeError(w, http.StatusForbidden, codeForbidden, "This connection lacks the scope "+scope+" that the tool needs; connect the app again and allow it.")
+				return
+			}
+		}
+		ctx := auth.WithPrincipal(auth.WithAdmission(r.Context(), p.CredentialID), p)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// codeForbidden is the JSON-RPC error code of a scope shortfall.
+const codeForbidden = -32003
+
+// challenge is the WWW-Authenticate value: the seed's Bearer challenge,
+// extended with where the resource metadata is and the scopes to ask for.
+func (g Gate) challenge(r *http.Request, code, scope string) string {
+	var b strings.Builder
+	b.WriteString(`Bearer realm="Perform", error="` + code + `"`)
+	if g.ResourceMetadata != nil {
+		if u := g.ResourceMetadata(r); u != "" {
+			b.WriteString(`, resource_metadata="` + u + `"`)
+		}
+	}
+	if scope != "" {
+		b.WriteString(`, scope="` + scope + `"`)
+	}
+	return b.String()
+}
+
+// maxPeek bounds how much of a message the gate reads to find a tool call;
+// the rest streams on to the SDK untouched.
+const maxPeek = 1 << 20
+
+// scopeShortfall reads a tools/call message's tool and reports the scope
+// it needs when p lacks it. The body is put back for the SDK.
+func (g Gate) scopeShortfall(r *http.Request, p *auth.Principal) (string, bool) {
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return "", false
+	}
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(head, &msg) != nil || msg.Method != "tools/call" {
+		return "", false
+	}
+	scope, known := toolScopes[msg.Params.Name]
+	if !known || scope == "" || p.Has(scope) {
+		return "", false
+	}
+	return scope, true
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // admit counts r against the caller named key; over the limit it answers

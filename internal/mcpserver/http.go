@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,9 +54,9 @@ func New(opts Options) http.Handler {
 	if opts.OnToolCall == nil {
 		opts.OnToolCall = metrics.ToolCall
 	}
-	server := toolset.NewServer(opts)
+	servers := newServers(opts)
 	streamable := mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return server },
+		servers.forRequest,
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger},
 	)
 	logger := opts.Logger
@@ -98,7 +99,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"Requests from the web page at "+r.Header.Get("Origin")+" are not accepted by this MCP server.")
 		return
 	}
-	if token, ok := toolset.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) {
+	if token, ok := toolset.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) && !strings.HasPrefix(token, auth.AccessTokenPrefix) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return
@@ -109,6 +110,39 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = &bodyPrefix{ReadCloser: r.Body, keep: &pw.request}
 	e.next.ServeHTTP(pw, r)
 	pw.finish()
+}
+
+// servers are the MCP servers of the endpoint: one with every tool for
+// studio keys, and one per set of scopes an OAuth grant holds, with only
+// the tools those scopes allow (built on first use; the sets are few).
+type servers struct {
+	opts Options
+	all  *mcp.Server
+	mu   sync.Mutex
+	by   map[string]*mcp.Server
+}
+
+func newServers(opts Options) *servers {
+	return &servers{opts: opts, all: toolset.NewServer(opts), by: map[string]*mcp.Server{}}
+}
+
+// forRequest picks the server for the principal the gate put in r.
+func (s *servers) forRequest(r *http.Request) *mcp.Server {
+	p, ok := auth.PrincipalFrom(r.Context())
+	if !ok || p.Kind != auth.KindOAuthGrant {
+		return s.all
+	}
+	key := strings.Join(p.Scopes, " ")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	srv, ok := s.by[key]
+	if !ok {
+		opts := s.opts
+		opts.Scopes = append([]string{}, p.Scopes...)
+		srv = toolset.NewServer(opts)
+		s.by[key] = srv
+	}
+	return srv
 }
 
 // originAllowed is the Origin half of DNS-rebinding protection (go-sdk

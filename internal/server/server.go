@@ -92,6 +92,8 @@ type Parts struct {
 	Lane http.Handler
 	// Authenticator is the lane's: a surface that must know its caller
 	// before the lane does (/mcp) asks it, so a credential means one thing.
+	// A plug-in that adds a kind of credential (OAuth) replaces it with one
+	// that wraps it; plug-ins after it, and the lane, use the wrapped one.
 	Authenticator auth.Authenticator
 	// Limiter is the lane's rate limiter, for such a surface to count with.
 	Limiter ratelimit.Limiter
@@ -224,7 +226,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		f(s.jobs)
 	}
 
-	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: authn, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+	// A plug-in may have wrapped the authenticator (OAuth access tokens
+	// beside studio keys): the lane uses the final one.
+	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)

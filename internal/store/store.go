@@ -87,6 +87,8 @@ type Store interface {
 	Studio(studioID string) StudioStore
 	// Agent is the WhatsApp assistant's state (agent.go).
 	Agent() AgentStore
+	// OAuth is the authorization server's state (oauth.go).
+	OAuth() OAuthStore
 	// Login is the browser sign-in's state (login.go).
 	Login() LoginStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;

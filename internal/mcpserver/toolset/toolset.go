@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,6 +44,9 @@ type Options struct {
 	APIKey string
 	// OnToolCall, when set, is told each call's tool and outcome (metrics).
 	OnToolCall func(tool, outcome string)
+	// Scopes, when not nil, limits the server to the tools whose scope is
+	// one of them (an OAuth grant sees what it may call); nil: every tool.
+	Scopes []string
 }
 
 // Outcomes of a tool call, as OnToolCall receives them.
@@ -65,6 +69,9 @@ func NewServer(opts Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: Instructions, Logger: logger, Capabilities: capabilities()})
 	ex := executor.New(opts.Client, tools.All())
 	for _, t := range ex.Tools() {
+		if opts.Scopes != nil && !slices.Contains(opts.Scopes, t.Scope) {
+			continue
+		}
 		s.AddTool(&mcp.Tool{
 			Name:        t.Name,
 			Title:       t.Title,
@@ -76,14 +83,12 @@ func NewServer(opts Options) *mcp.Server {
 	return s
 }
 
-// annotations are the tool's hints. destructiveHint and idempotentHint
-// mean something only for a tool that is not read-only (the MCP spec), so
-// a read carries readOnlyHint alone: the catalogue is read on every turn
-// of a model, and 20 reads × two meaningless hints is context spent.
+// annotations are the tool's hints. destructiveHint means something only
+// for a tool that is not read-only (the MCP spec), so a read leaves it
+// out: the catalogue is read on every turn of a model.
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(true)}
+	a := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: new(true)}
 	if !t.ReadOnly {
-		a.IdempotentHint = t.Idempotent
 		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
 	}
 	return a

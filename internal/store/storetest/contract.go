@@ -49,10 +49,11 @@ func Run(t *testing.T, open Opener) {
 		{"Idempotency", testIdempotency},
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
+		{"OAuth", testOAuth},
 		{"Exercises", testExercises},
-		{"Health", testHealth},
 		{"Login", testLogin},
 		{"Sessions", testSessions},
+		{"Health", testHealth},
 		{"Text", testText},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,420 @@
+package oauth
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
+)
+
+// Limits of client metadata documents.
+const (
+	maxMetadataBytes   = 64 << 10
+	maxMetadataAge     = 24 * time.Hour
+	defaultMetadataAge = time.Hour
+	maxRedirectURIs    = 20
+	maxClientName      = 100
+)
+
+// clientError is a client that cannot be used, with the sentence why.
+type clientError struct{ msg string }
+
+func (e *clientError) Error() string { return e.msg }
+
+// isMetadataURL reports whether a client_id is the URL of a client ID
+// metadata document (an https URL with a path) rather than an id Perform issued.
+func isMetadataURL(clientID string) bool {
+	return strings.HasPrefix(clientID, "https://") || strings.HasPrefix(clientID, "http://")
+}
+
+// client finds the client of an authorization request: a stored one, or
+// the metadata document its URL names, fetched when not cached or stale.
+func (s *Server) client(ctx context.Context, clientID string) (store.OAuthClient, error) {
+	if clientID == "" {
+		return store.OAuthClient{}, &clientError{"client_id is missing; send the client's id (or its metadata document's URL) as client_id."}
+	}
+	c, err := s.store.OAuth().OAuthClient(ctx, clientID)
+	if err == nil && (c.Source != store.ClientFromMetadata || c.ExpiresAt != nil && s.now().Before(*c.ExpiresAt)) {
+		return c, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return c, err
+	}
+	if !isMetadataURL(clientID) {
+		return c, &clientError{"There is no client " + text.Truncate(clientID, 80) + "; register it (POST /register), add it with perform oauth client add, or use a client metadata document URL as client_id."}
+	}
+	fetched, err := s.fetcher.fetch(ctx, clientID, s.now())
+	if err != nil {
+		return c, &clientError{"The client metadata document at " + text.Truncate(clientID, 200) + " could not be used: " + err.Error()}
+	}
+	if err := s.store.OAuth().PutOAuthClient(ctx, &fetched); err != nil {
+		return c, err
+	}
+	return fetched, nil
+}
+
+// fetcher gets client ID metadata documents over HTTPS without reaching
+// inside the network: every address it dials, after every redirect and
+// whatever DNS answered, is checked at connect time.
+type fetcher struct {
+	client        *http.Client
+	allowLoopback bool
+}
+
+func newFetcher(allowLoopback bool, timeout time.Duration) *fetcher {
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	f := &fetcher{allowLoopback: allowLoopback}
+	dialer := &net.Dialer{Timeout: timeout, Control: f.control}
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would dial for us, past the guard
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   timeout,
+		ResponseHeaderTimeout: timeout,
+		MaxIdleConns:          4,
+		IdleConnTimeout:       30 * time.Second,
+	}
+	f.client = &http.Client{
+		Transport: transport,
+		Timeout:   timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 3 {
+				return errors.New("it redirects more than 3 times")
+			}
+			return f.checkURL(req.URL)
+		},
+	}
+	return f
+}
+
+// control refuses a connection to an address inside the network. It runs
+// on the resolved address, so a name that resolves (or rebinds) to one is
+// refused too.
+func (f *fetcher) control(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return fmt.Errorf("%s is not an IP address", host)
+	}
+	if f.allowLoopback && ip.IsLoopback() {
+		return nil
+	}
+	if blockedIP(ip) {
+		return fmt.Errorf("its address %s is private, loopback, link-local or otherwise not public", ip)
+	}
+	return nil
+}
+
+// blockedIP reports addresses a fetch must never reach.
+func blockedIP(ip net.IP) bool {
+	if ip4 := ip.To4(); ip4 != nil {
+		ip = ip4
+		// 0.0.0.0/8, 100.64.0.0/10 (shared), 192.0.0.0/24, 198.18.0.0/15, 240.0.0.0/4
+		if ip[0] == 0 || ip[0] >= 240 || (ip[0] == 100 && ip[1]&0xc0 == 64) || (ip[0] == 192 && ip[1] == 0 && ip[2] == 0) || (ip[0] == 198 && ip[1]&0xfe == 18) {
+			return true
+		}
+	}
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
+		(len(ip) == net.IPv6len && ip[0] == 0x20 && ip[1] == 0x01 && ip[2] == 0x0d && ip[3] == 0xb8) // documentation
+}
+
+func (f *fetcher) checkURL(u *url.URL) error {
+	if u.Scheme == "https" || (f.allowLoopback && u.Scheme == "http") {
+		if u.User != nil {
+			return errors.New("its URL carries user information")
+		}
+		return nil
+	}
+	return errors.New("it is not https")
+}
+
+// metadataDocument is a client ID metadata document: client metadata
+// (RFC 7591) with client_id, its own URL.
+type metadataDocument struct {
+	oauthex.ClientRegistrationMetadata
+	ClientID string `json:"client_id"`
+}
+
+func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (store.OAuthClient, error) {
+	var c store.OAuthClient
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return c, errors.New("client_id is not a URL")
+	}
+	if err := f.checkURL(u); err != nil {
+		return c, err
+	}
+	if u.Path == "" || u.Path == "/" || u.Fragment != "" {
+		return c, errors.New("a client metadata document URL needs a path and no fragment")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return c, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return c, fmt.Errorf("fetching it failed (%v)", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return c, fmt.Errorf("it answered HTTP %d", resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes+1))
+	if err != nil {
+		return c, fmt.Errorf("reading it failed (%v)", err)
+	}
+	if len(body) > maxMetadataBytes {
+		return c, fmt.Errorf("it is larger than %d KiB", maxMetadataBytes>>10)
+	}
+	var doc metadataDocument
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return c, errors.New("it is not a JSON object")
+	}
+	if doc.ClientID != rawURL {
+		return c, fmt.Errorf("its client_id %q is not its own URL", text.Truncate(doc.ClientID, 200))
+	}
+	if m := doc.TokenEndpointAuthMethod; m != "" && m != "none" {
+		return c, fmt.Errorf("its token_endpoint_auth_method %q is not supported for metadata documents; use none", text.Truncate(m, 40))
+	}
+	if err := checkClientMetadata(&doc.ClientRegistrationMetadata); err != nil {
+		return c, err
+	}
+	expires := now.Add(cacheAge(resp.Header.Get("Cache-Control")))
+	return store.OAuthClient{
+		ID:           rawURL,
+		Name:         clientName(doc.ClientName, doc.RedirectURIs),
+		Source:       store.ClientFromMetadata,
+		RedirectURIs: doc.RedirectURIs,
+		AuthMethod:   "none",
+		CreatedAt:    now,
+		ExpiresAt:    &expires,
+	}, nil
+}
+
+// cacheAge is how long a document may be kept, as its Cache-Control
+// allows: no-store or no-cache keep it for this request only, max-age
+// for that long (at most a day), nothing said for an hour.
+func cacheAge(cc string) time.Duration {
+	age := defaultMetadataAge
+	for _, d := range strings.Split(cc, ",") {
+		d = strings.ToLower(strings.TrimSpace(d))
+		switch {
+		case d == "no-store" || d == "no-cache":
+			return 0
+		case strings.HasPrefix(d, "max-age="):
+			n, err := strconv.Atoi(strings.TrimPrefix(d, "max-age="))
+			if err == nil && n >= 0 {
+				age = time.Duration(n) * time.Second
+			}
+		}
+	}
+	return min(age, maxMetadataAge)
+}
+
+// checkClientMetadata checks what registration and metadata documents
+// share: redirect URIs, grant and response types.
+func checkClientMetadata(m *oauthex.ClientRegistrationMetadata) error {
+	if len(m.RedirectURIs) == 0 {
+		return errors.New("redirect_uris is missing; list the URIs the client receives codes at")
+	}
+	if len(m.RedirectURIs) > maxRedirectURIs {
+		return fmt.Errorf("redirect_uris lists %d URIs; at most %d are allowed", len(m.RedirectURIs), maxRedirectURIs)
+	}
+	for _, u := range m.RedirectURIs {
+		if err := checkRedirectURI(u); err != nil {
+			return fmt.Errorf("redirect_uris: %q %v", text.Truncate(u, 200), err)
+		}
+	}
+	for _, g := range m.GrantTypes {
+		if g != "authorization_code" && g != "refresh_token" {
+			return fmt.Errorf("grant_types: %q is not supported; use authorization_code and refresh_token", text.Truncate(g, 40))
+		}
+	}
+	for _, t := range m.ResponseTypes {
+		if t != "code" {
+			return fmt.Errorf("response_types: %q is not supported; use code", text.Truncate(t, 40))
+		}
+	}
+	if p := text.Problem(m.ClientName); p != "" {
+		return fmt.Errorf("client_name %s", p)
+	}
+	return nil
+}
+
+// clientName is the name shown on the consent page: the client's own,
+// shortened, or its first redirect URI's host.
+func clientName(name string, redirects []string) string {
+	name = strings.TrimSpace(name)
+	if name == "" && len(redirects) > 0 {
+		if u, err := url.Parse(redirects[0]); err == nil && u.Host != "" {
+			name = u.Host
+		}
+	}
+	if name == "" {
+		name = "An unnamed app"
+	}
+	return text.Truncate(name, maxClientName)
+}
+
+// registrationResponse is RFC 7591's answer. It is written here rather
+// than with the SDK's type, whose encoder leaves out a zero
+// client_secret_expires_at that the RFC requires beside a secret.
+type registrationResponse struct {
+	oauthex.ClientRegistrationMetadata
+	ClientID              string `json:"client_id"`
+	ClientSecret          string `json:"client_secret,omitempty"`
+	ClientIDIssuedAt      int64  `json:"client_id_issued_at"`
+	ClientSecretExpiresAt *int64 `json:"client_secret_expires_at,omitempty"`
+}
+
+// register is dynamic client registration (RFC 7591): public clients
+// (none), or confidential ones with client_secret_basic (the RFC's default)
+// or client_secret_post, whose secret is shown once and kept hashed.
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var m oauthex.ClientRegistrationMetadata
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxMetadataBytes))
+	if err := dec.Decode(&m); err != nil {
+		writeRegistrationError(w, "invalid_client_metadata", "The body must be a JSON object of client metadata (RFC 7591) of at most 64 KiB.")
+		return
+	}
+	if err := checkClientMetadata(&m); err != nil {
+		code := "invalid_client_metadata"
+		if strings.HasPrefix(err.Error(), "redirect_uris") {
+			code = "invalid_redirect_uri"
+		}
+		writeRegistrationError(w, code, err.Error())
+		return
+	}
+	if m.TokenEndpointAuthMethod == "" {
+		m.TokenEndpointAuthMethod = "client_secret_basic"
+	}
+	if !slices.Contains(authMethods, m.TokenEndpointAuthMethod) {
+		writeRegistrationError(w, "invalid_client_metadata", fmt.Sprintf("token_endpoint_auth_method %q is not supported; use one of %s.", text.Truncate(m.TokenEndpointAuthMethod, 40), strings.Join(authMethods, ", ")))
+		return
+	}
+	if len(m.GrantTypes) == 0 {
+		m.GrantTypes = []string{"authorization_code", "refresh_token"}
+	}
+	if len(m.ResponseTypes) == 0 {
+		m.ResponseTypes = []string{"code"}
+	}
+	c, secret, err := s.AddClient(r.Context(), store.ClientFromRegistered, m.ClientName, m.RedirectURIs, m.TokenEndpointAuthMethod)
+	if err != nil {
+		s.logger.Error("oauth: registering a client failed", "err", err)
+		writeOAuthError(w, http.StatusInternalServerError, "server_error", "The client could not be registered just now; try again.")
+		return
+	}
+	m.ClientName = c.Name
+	resp := registrationResponse{ClientRegistrationMetadata: m, ClientID: c.ID, ClientSecret: secret, ClientIDIssuedAt: c.CreatedAt.Unix()}
+	if secret != "" {
+		never := int64(0)
+		resp.ClientSecretExpiresAt = &never
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusCreated)
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// AddClient stores a new client (registered or added from the command
+// line) and answers it with its secret, shown this once ("" for a public
+// client, whose method is none).
+func (s *Server) AddClient(ctx context.Context, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
+	return AddClient(ctx, s.store, s.now(), source, name, redirectURIs, method)
+}
+
+// AddClient is Server.AddClient on st, for the command line.
+func AddClient(ctx context.Context, st store.Store, now time.Time, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
+	for _, u := range redirectURIs {
+		if err := checkRedirectURI(u); err != nil {
+			return store.OAuthClient{}, "", fmt.Errorf("the redirect URI %q %v", u, err)
+		}
+	}
+	if len(redirectURIs) == 0 {
+		return store.OAuthClient{}, "", errors.New("a client needs at least one redirect URI")
+	}
+	c := store.OAuthClient{
+		ID:           ids.New(ids.OAuthClient),
+		Name:         clientName(name, redirectURIs),
+		Source:       source,
+		RedirectURIs: redirectURIs,
+		AuthMethod:   method,
+		CreatedAt:    now.UTC().Truncate(time.Millisecond),
+	}
+	var secret string
+	if method != "none" {
+		secret = newSecret(secretPrefix)
+		c.SecretHash = hash(secret)
+	}
+	if err := st.OAuth().CreateOAuthClient(ctx, &c); err != nil {
+		return c, "", err
+	}
+	return c, secret, nil
+}
+
+// authenticateClient checks the token and revocation endpoints' client:
+// its id, and its secret by the method it registered. A public client
+// names itself with client_id; a confidential one proves it.
+func (s *Server) authenticateClient(r *http.Request) (store.OAuthClient, *tokenError) {
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		var err1, err2 error
+		id, err1 = url.QueryUnescape(id)
+		secret, err2 = url.QueryUnescape(secret)
+		if err1 != nil || err2 != nil {
+			return store.OAuthClient{}, errInvalidClient("The Authorization header's client id or secret is not URL-encoded correctly.")
+		}
+	} else {
+		id = r.PostForm.Get("client_id")
+		secret = r.PostForm.Get("client_secret")
+	}
+	if formID := r.PostForm.Get("client_id"); basic && formID != "" && formID != id {
+		return store.OAuthClient{}, errInvalidClient("client_id in the body is not the client of the Authorization header.")
+	}
+	if id == "" {
+		return store.OAuthClient{}, errInvalidClient("Name the client: client_id in the body, or HTTP Basic authentication.")
+	}
+	c, err := s.store.OAuth().OAuthClient(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return c, errInvalidClient("There is no client " + text.Truncate(id, 80) + ".")
+	}
+	if err != nil {
+		return c, &tokenError{status: http.StatusInternalServerError, code: "server_error", desc: "The client could not be checked just now; try again."}
+	}
+	if c.AuthMethod == "none" {
+		return c, nil
+	}
+	if secret == "" {
+		return c, errInvalidClient("This client authenticates with " + c.AuthMethod + "; send its secret.")
+	}
+	if subtle.ConstantTimeCompare(hash(secret), c.SecretHash) != 1 {
+		return c, errInvalidClient("The client secret is wrong.")
+	}
+	return c, nil
+}

@@ -1,0 +1,238 @@
+// Package oauth is Perform's OAuth 2.1 authorization server and the
+// resource-server side of /mcp: metadata (RFC 8414, RFC 9728), /authorize
+// with PKCE S256 and a consent page, /token (authorization code and
+// rotating refresh tokens), /revoke (RFC 7009), dynamic registration
+// (RFC 7591), client ID metadata documents, the connected apps page, and
+// the Authenticator that turns an access token into an auth.Principal.
+//
+// Codes and tokens are opaque random strings (pf_at_…, pf_rt_…), kept only
+// as SHA-256 hashes, so revoking a grant takes effect on the next request.
+// The sign-in itself (phone, one-time code, session, CSRF) is the Browser's.
+package oauth
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/otherwise/perform/internal/server"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// Lifetimes and limits.
+const (
+	CodeTTL        = 10 * time.Minute
+	AccessTokenTTL = time.Hour
+	// RefreshTokenTTL is how long an unused refresh token lives; each
+	// refresh issues a fresh one, so a client in use stays connected.
+	RefreshTokenTTL = 60 * 24 * time.Hour
+	// RefreshGrace is how long a refresh token still works after it was
+	// exchanged: parallel refreshes by one client each get a fresh valid
+	// pair instead of revoking the grant. Past it, reuse revokes the grant.
+	RefreshGrace = 30 * time.Second
+)
+
+// Person kinds as the Browser reports them (login.PersonCoach, login.PersonTrainee).
+const (
+	personCoach   = "coach"
+	personTrainee = "trainee"
+)
+
+// Person is the signed-in person as the Browser knows them.
+type Person struct {
+	StudioID  string
+	Kind      string // coach or trainee: the person chose at sign-in
+	SubjectID string // coa_… or trn_…
+	Name      string
+}
+
+// Browser is the signed-in browser session (internal/login's Service
+// behind an adapter): who is signed in, the sign-in redirect, and the CSRF
+// token of the session's forms.
+type Browser interface {
+	Person(r *http.Request) (Person, bool)
+	// RequireSignIn answers the person, or sends the browser to sign in
+	// and back to r's URL and answers false.
+	RequireSignIn(w http.ResponseWriter, r *http.Request) (Person, bool)
+	CSRFToken(r *http.Request) string
+	CheckCSRF(r *http.Request) bool
+}
+
+// Options configure the Server.
+type Options struct {
+	Store store.Store
+	// Browser signs people in; nil answers the pages that need a person
+	// with a sentence saying sign-in is not set up.
+	Browser Browser
+	// Issuer is PERFORM_PUBLIC_URL. Empty: the server is reached on
+	// loopback during development, and the issuer is http://<Host> of the
+	// request when that host is a loopback address.
+	Issuer string
+	Logger *slog.Logger
+	Now    func() time.Time
+	// AllowLoopbackMetadata lets client ID metadata documents be fetched
+	// from loopback addresses over http: for tests only.
+	AllowLoopbackMetadata bool
+	// MetadataTimeout bounds one metadata document fetch (default 5 s).
+	MetadataTimeout time.Duration
+	// MetadataRootCAs are the roots a metadata document's certificate is
+	// checked against (nil: the system's); tests trust their own server.
+	MetadataRootCAs *x509.CertPool
+}
+
+// Server is the authorization server.
+type Server struct {
+	store   store.Store
+	browser Browser
+	issuer  string
+	logger  *slog.Logger
+	now     func() time.Time
+	fetcher *fetcher
+
+	touchMu sync.Mutex
+	touched map[string]time.Time
+}
+
+// New builds the authorization server.
+func New(o Options) *Server {
+	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{}}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout)
+	if o.MetadataRootCAs != nil {
+		s.fetcher.client.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
+	}
+	return s
+}
+
+// Paths the server serves.
+const (
+	PathASMetadata       = "/.well-known/oauth-authorization-server"
+	PathResourceMetadata = "/.well-known/oauth-protected-resource"
+	PathAuthorize        = "/authorize"
+	PathToken            = "/token"
+	PathRevoke           = "/revoke"
+	PathRegister         = "/register"
+	PathApps             = "/apps"
+	MCPPath              = "/mcp"
+)
+
+// Routes lists the patterns the server serves and their handlers.
+func (s *Server) Routes() map[string]http.Handler {
+	return map[string]http.Handler{
+		"GET " + PathASMetadata:                     http.HandlerFunc(s.serveASMetadata),
+		"GET " + PathResourceMetadata:               http.HandlerFunc(s.serveResourceMetadata),
+		"GET " + PathResourceMetadata + MCPPath:     http.HandlerFunc(s.serveResourceMetadata),
+		"GET " + PathAuthorize:                      http.HandlerFunc(s.authorize),
+		"POST " + PathAuthorize:                     http.HandlerFunc(s.decide),
+		"POST " + PathToken:                         http.HandlerFunc(s.token),
+		"POST " + PathRevoke:                        http.HandlerFunc(s.revoke),
+		"POST " + PathRegister:                      http.HandlerFunc(s.register),
+		"GET " + PathApps:                           http.HandlerFunc(s.apps),
+		"POST " + PathApps + "/{grant}/revoke":      http.HandlerFunc(s.revokeApp),
+		"OPTIONS " + PathASMetadata:                 http.HandlerFunc(preflight),
+		"OPTIONS " + PathResourceMetadata + MCPPath: http.HandlerFunc(preflight),
+	}
+}
+
+// Register mounts every route on mux (tests; the server mounts Routes
+// behind its limiter).
+func (s *Server) Register(mux *http.ServeMux) {
+	for pattern, h := range s.Routes() {
+		mux.Handle(pattern, h)
+	}
+}
+
+// Issuer is the issuer identifier for r: PERFORM_PUBLIC_URL, or on a
+// development server without one, the loopback origin r was sent to.
+// "" when neither holds (a non-loopback Host with no public URL set).
+func (s *Server) Issuer(r *http.Request) string {
+	if s.issuer != "" {
+		return s.issuer
+	}
+	host := r.Host
+	h, _, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	if isLoopbackHost(strings.Trim(h, "[]")) {
+		return "http://" + host
+	}
+	return ""
+}
+
+// ResourceURL is the /mcp resource identifier for r.
+func (s *Server) ResourceURL(r *http.Request) string { return s.Issuer(r) + MCPPath }
+
+// ResourceMetadataURL is where /mcp's protected-resource metadata is, for
+// the WWW-Authenticate challenge.
+func (s *Server) ResourceMetadataURL(r *http.Request) string {
+	return s.Issuer(r) + PathResourceMetadata + MCPPath
+}
+
+// resourceMatches reports whether a client's resource parameter names
+// /mcp: the URL itself, with a trailing slash, or the bare origin (with or
+// without its slash), which some clients send. Empty is taken as /mcp.
+func resourceMatches(issuer, resource string) bool {
+	switch resource {
+	case "", issuer + MCPPath, issuer + MCPPath + "/", issuer, issuer + "/":
+		return true
+	}
+	return false
+}
+
+// newSecret is a fresh opaque secret: prefix and 32 random bytes, base64url.
+func newSecret(prefix string) string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// hash is what the store keeps of a code, token or client secret.
+func hash(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// Prefixes of the secrets the server hands out besides tokens.
+const (
+	codePrefix   = "pf_ac_"
+	secretPrefix = "pf_cs_"
+)
+
+func preflight(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	w.Header().Set("Access-Control-Allow-Headers", "*")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Mount builds the server on the one being composed (its store and
+// logger), serves every route behind the server's limiter (counted by the
+// caller's address) and makes p's authenticator accept access tokens
+// beside what it accepted. Mount it before the plug-ins that authenticate
+// (/mcp), so they get the wrapped authenticator.
+func Mount(p *server.Parts, o Options) *Server {
+	o.Store = p.Store
+	if o.Logger == nil {
+		o.Logger = p.Logger
+	}
+	s := New(o)
+	p.Authenticator = s.Authenticator(p.Authenticator)
+	for pattern, h := range s.Routes() {
+		p.Handle(pattern, h, true)
+	}
+	return s
+}
