@@ -392,10 +392,12 @@ func TestInjuryGuidance(t *testing.T) {
 		var knee injuryOut
 		e.ok(201, e.call(f.key, "POST", tp+"/injuries", map[string]any{"area": "knee", "severity": 3})).into(t, &knee)
 		// By hand from the catalogue, 1 to 14 July: Legs (2 July) and Run (4
-		// July) are planned. back-squat loads the knee; its alternatives
-		// goblet-squat and leg-press load it too. bench-press does not load
-		// it. leg-press loads it; back-squat and goblet-squat load it too.
-		// running loads it; cycling loads it too. No alternative spares it.
+		// July) are planned. back-squat loads the knee, and so do all its
+		// alternatives (front-squat, goblet-squat, leg-press, hack-squat,
+		// smith-machine-squat, box-squat). bench-press does not load it.
+		// leg-press loads it, as do back-squat, goblet-squat and hack-squat.
+		// running loads it, as do treadmill-running, cycling, elliptical and
+		// trail-running. No alternative spares the knee.
 		type risk struct{ session, exercise string }
 		var got []risk
 		for _, r := range knee.Guidance.AtRisk {
@@ -408,10 +410,8 @@ func TestInjuryGuidance(t *testing.T) {
 		if knee.Guidance.PlannedSessions != 2 || !slices.Equal(got, want) {
 			t.Fatalf("knee guidance = %+v, want %v of 2 planned", knee.Guidance, want)
 		}
-		// The shoulder: bench-press loads it; dumbbell-bench-press loads it
-		// too, push-up (wrist, chest, shoulder) too: none spare it.
-		// The lower back: back-squat loads it; goblet-squat and leg-press
-		// (knee, hip) spare it.
+		// The lower back: only back-squat loads it; of its alternatives
+		// box-squat loads it too, the other five spare it.
 		var back injuryOut
 		e.ok(201, e.call(f.key, "POST", tp+"/injuries", map[string]any{"area": "lower_back", "severity": 2})).into(t, &back)
 		if len(back.Guidance.AtRisk) != 1 || back.Guidance.AtRisk[0].ExerciseID != "back-squat" {
@@ -421,8 +421,8 @@ func TestInjuryGuidance(t *testing.T) {
 		for _, a := range back.Guidance.AtRisk[0].Alternatives {
 			alts = append(alts, a.ID)
 		}
-		if !slices.Equal(alts, []string{"goblet-squat", "leg-press"}) {
-			t.Fatalf("lower back alternatives = %v, want goblet-squat and leg-press", alts)
+		if want := []string{"front-squat", "goblet-squat", "leg-press", "hack-squat", "smith-machine-squat"}; !slices.Equal(alts, want) {
+			t.Fatalf("lower back alternatives = %v, want %v", alts, want)
 		}
 	})
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 var t0 = time.Date(2026, 3, 2, 7, 0, 0, 0, time.UTC) // a Monday
 
 func day(n int) time.Time { return t0.AddDate(0, 0, n) }
