@@ -144,7 +144,9 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 		other.Close()
 	}
 	for _, tool := range list.Tools {
-		if tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint {
+		a := tool.Annotations
+		// A write says it is not destructive; on a read the hint means nothing and is left out.
+		if a == nil || a.OpenWorldHint == nil || a.ReadOnlyHint != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v", tool.Name, tool.Annotations)
 		}
 	}
