@@ -167,10 +167,13 @@ func seedRoster(t *testing.T, st store.Store) rosterWorld {
 	task(nil, msOf("2026-11-30T08:00:00Z"), domain.TaskOpen) // about no trainee
 
 	// Bat: an open-ended plan beside one that ended, weigh-ins but no goal
-	// weight, a text goal, nothing else.
+	// weight, a text goal, check-ins, nothing else.
 	sub(w.bat, nil, "active")
 	sub(w.bat, "2026-11-01", "active")
 	weighIn(w.bat, 80, "2026-11-30T08:00:00Z")
+	// One low day of the last 4: not a run, so no readiness is read.
+	checkIn(w.bat, "2026-12-01", 2)
+	checkIn(w.bat, "2026-12-02", 8)
 	goal(w.bat, domain.GoalText, "", nil, domain.GoalActive, created)
 	return w
 }
