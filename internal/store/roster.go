@@ -127,7 +127,9 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 					SELECT c.trainee_id FROM checkins c WHERE c.studio_id = ? AND c.day >= ? AND c.day <= ? AND c.readiness <= 4
 					GROUP BY c.trainee_id HAVING count(*) >= 3)`,
 				[]any{s.studioID, readinessFrom, q.Today, s.studioID, readinessFrom, q.Today}, []any{&str, &value},
-				func(f *domain.RosterFacts) { f.Readiness = append(f.Readiness, domain.DayValue{Day: str, Value: value}) })
+				func(f *domain.RosterFacts) {
+					f.Readiness = append(f.Readiness, domain.DayValue{Day: str, Value: value})
+				})
 		},
 		func() error {
 			return each(`SELECT trainee_id, id, area, side, severity, status, onset_on FROM injuries
