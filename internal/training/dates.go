@@ -79,16 +79,16 @@ func weeksIn(y int) int {
 	return w
 }
 
-// round1 and round2 keep figures readable.
-func round1(v float64) float64 { return math.Round(v*10) / 10 }
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+// tenths and hundredths keep figures readable.
+func tenths(v float64) float64 { return math.Round(v*10) / 10 }
+func hundredths(v float64) float64 { return math.Round(v*100) / 100 }
 
 // ratio is a/b to two decimals, nil when b is 0.
 func ratio(a, b int) *float64 {
 	if b == 0 {
 		return nil
 	}
-	r := round2(float64(a) / float64(b))
+	r := hundredths(float64(a) / float64(b))
 	return &r
 }
 
@@ -98,7 +98,7 @@ func changePct(now, before float64) *float64 {
 	if before == 0 {
 		return nil
 	}
-	c := round1((now - before) / before * 100)
+	c := tenths((now - before) / before * 100)
 	return &c
 }
 
@@ -111,6 +111,6 @@ func mean(vs []float64) *float64 {
 	for _, v := range vs {
 		sum += v
 	}
-	m := round1(sum / float64(len(vs)))
+	m := tenths(sum / float64(len(vs)))
 	return &m
 }

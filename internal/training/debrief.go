@@ -143,7 +143,7 @@ func BuildDebrief(in DebriefInput) Debrief {
 			d.NextWeek = append(d.NextWeek, lineOf(s))
 		}
 	}
-	d.VolumeKg = WeekFigure{Week: round1(vol), PreviousWeek: round1(prevVol), ChangePct: changePct(vol, prevVol)}
+	d.VolumeKg = WeekFigure{Week: tenths(vol), PreviousWeek: tenths(prevVol), ChangePct: changePct(vol, prevVol)}
 	d.Minutes = WeekFigure{Week: mins, PreviousWeek: prevMins, ChangePct: changePct(mins, prevMins)}
 	d.PRs = weekPRs(in.Benchmarks, weekSessions)
 	d.CheckIns = averages(in.CheckIns, from, to)

@@ -121,7 +121,7 @@ func BuildInsights(in InsightsInput) Insights {
 	}
 	slices.SortStableFunc(sessions, func(a, b domain.Session) int { return strings.Compare(a.Date+startOf(a), b.Date+startOf(b)) })
 	out := Insights{Benchmarks: []BenchmarkTrend{}, StalledLifts: []StalledLift{}, Observations: []Observation{}}
-	out.Consistency = consistency(sessions, in.Today)
+	out.Consistency = consistencyOf(sessions, in.Today)
 	out.Fatigue = fatigue(sessions, in.CheckIns, in.Today)
 	out.Benchmarks = benchmarkTrends(in.Benchmarks, in.Today, zone)
 	out.StalledLifts = stalledLifts(sessions, in.Today)
@@ -130,7 +130,7 @@ func BuildInsights(in InsightsInput) Insights {
 	return out
 }
 
-func consistency(sessions []domain.Session, today string) Consistency {
+func consistencyOf(sessions []domain.Session, today string) Consistency {
 	c := Consistency{FourWeeks: completionOf(sessions, dayAdd(today, -27), today)}
 	// Weeks back from last week.
 	byWeek := map[string][2]int{} // Monday → {sessions, completed}
@@ -162,7 +162,7 @@ func consistency(sessions []domain.Session, today string) Consistency {
 func trendOf(recent, baseline []float64) Trend {
 	t := Trend{Recent: mean(recent), RecentCount: len(recent), Baseline: mean(baseline), BaselineCount: len(baseline)}
 	if t.Recent != nil && t.Baseline != nil {
-		c := round1(*t.Recent - *t.Baseline)
+		c := tenths(*t.Recent - *t.Baseline)
 		t.Change = &c
 	}
 	return t
@@ -225,7 +225,7 @@ func benchmarkTrends(benchmarks []domain.Benchmark, today string, zone *time.Loc
 			continue
 		}
 		if before != nil {
-			c := round2(t.Latest - *before)
+			c := hundredths(t.Latest - *before)
 			t.Change4w = &c
 		}
 		out = append(out, *t)
@@ -283,7 +283,7 @@ func stalledLifts(sessions []domain.Session, today string) []StalledLift {
 	out := []StalledLift{}
 	for id, l := range lifts {
 		if l.recentSessions > 0 && l.prior > 0 && l.recent <= l.prior {
-			out = append(out, StalledLift{ExerciseID: id, Name: l.name, RecentBestE1RM: round1(l.recent), RecentSessions: l.recentSessions, PriorBestE1RM: round1(l.prior), PriorBestOn: l.priorOn})
+			out = append(out, StalledLift{ExerciseID: id, Name: l.name, RecentBestE1RM: tenths(l.recent), RecentSessions: l.recentSessions, PriorBestE1RM: tenths(l.prior), PriorBestOn: l.priorOn})
 		}
 	}
 	slices.SortFunc(out, func(a, b StalledLift) int { return strings.Compare(a.ExerciseID, b.ExerciseID) })

@@ -42,20 +42,20 @@ func TestPosition(t *testing.T) {
 	p := domain.Program{ID: "prg_1", Name: "Block", StartsOn: "2026-11-11"}
 	// 11 Nov → 2 Dec is 21 days: 21/7 = 3 whole weeks done, so week 4;
 	// weeks 1–2 are Base, 3–5 Build, so Build's week 4−2 = 2.
-	pos := Position(p, st, today)
+	pos := programNow(p, st, today)
 	if pos.Week != 4 || *pos.TotalWeeks != 5 || *pos.Phase != "Build" || *pos.PhaseWeek != 2 || pos.Finished {
 		t.Fatalf("Position = %s", jsonOf(pos))
 	}
 	// 16 Dec is 35 days after the start: 35/7 + 1 = week 6 of 5, finished.
-	if pos := Position(p, st, "2026-12-16"); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
+	if pos := programNow(p, st, "2026-12-16"); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
 		t.Fatalf("Position after the end = %s", jsonOf(pos))
 	}
 	// Before the start: week 0.
-	if pos := Position(p, st, "2026-11-10"); pos.Week != 0 || pos.Phase != nil {
+	if pos := programNow(p, st, "2026-11-10"); pos.Week != 0 || pos.Phase != nil {
 		t.Fatalf("Position before the start = %s", jsonOf(pos))
 	}
 	// 6 days in is still week 1 (Base, its week 1).
-	if pos := Position(p, nil, "2026-11-17"); pos.Week != 1 || pos.TotalWeeks != nil {
+	if pos := programNow(p, nil, "2026-11-17"); pos.Week != 1 || pos.TotalWeeks != nil {
 		t.Fatalf("Position without a structure = %s", jsonOf(pos))
 	}
 }

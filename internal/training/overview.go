@@ -19,8 +19,8 @@ const (
 	overviewGoals    = 10
 )
 
-// ProgramPosition is where a trainee is in a program.
-type ProgramPosition struct {
+// ProgramNow is where a trainee is in a program today.
+type ProgramNow struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	StartsOn string `json:"startsOn"`
@@ -35,10 +35,10 @@ type ProgramPosition struct {
 	Finished bool `json:"finished"`
 }
 
-// Position places today in program p laid out by structure s (nil for a
+// programNow places today in program p laid out by structure s (nil for a
 // template that is only a name).
-func Position(p domain.Program, s *domain.ProgramStructure, today string) ProgramPosition {
-	pos := ProgramPosition{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
+func programNow(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
+	pos := ProgramNow{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
 	if d := dayDiff(p.StartsOn, today); today >= p.StartsOn {
 		pos.Week = d/7 + 1
 	}
@@ -72,7 +72,7 @@ type SessionLine struct {
 
 func lineOf(s domain.Session) SessionLine {
 	return SessionLine{ID: s.ID, Date: s.Date, Title: s.Title, Sport: s.Sport, Status: s.Status,
-		VolumeKg: round1(s.Totals.VolumeKg), DurationMin: s.DurationMin, RPE: s.RPE}
+		VolumeKg: tenths(s.Totals.VolumeKg), DurationMin: s.DurationMin, RPE: s.RPE}
 }
 
 // Completion is completed sessions against the sessions due: every session
@@ -123,7 +123,7 @@ type OverviewInput struct {
 // Overview is a trainee's training at a glance, summary first.
 type Overview struct {
 	Summary        string           `json:"summary"`
-	Program        *ProgramPosition `json:"program"`
+	Program        *ProgramNow `json:"program"`
 	From           string           `json:"from"`
 	To             string           `json:"to"`
 	Completion     Completion       `json:"completion"`
@@ -140,7 +140,7 @@ func BuildOverview(in OverviewInput) Overview {
 	o := Overview{From: from, To: in.Today, Sessions: []SessionLine{}, LatestCheckIns: []domain.CheckIn{},
 		ActiveInjuries: []domain.Injury{}, ActiveGoals: []GoalLine{}}
 	if in.Program != nil {
-		pos := Position(*in.Program, in.Structure, in.Today)
+		pos := programNow(*in.Program, in.Structure, in.Today)
 		o.Program = &pos
 	}
 	var window []domain.Session

@@ -214,7 +214,7 @@ func weightAway(weights []domain.Weight, goal *float64, today string, zone *time
 		if counts[i] == 0 {
 			return nil, false
 		}
-		avgs[i] = round2(sums[i] / float64(counts[i]))
+		avgs[i] = hundredths(sums[i] / float64(counts[i]))
 		if i > 0 && math.Abs(avgs[i]-*goal) <= math.Abs(avgs[i-1]-*goal) {
 			return nil, false
 		}
