@@ -24,7 +24,8 @@ type ProgramNow struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	StartsOn string `json:"startsOn"`
-	// Week is the week since StartsOn, 1 the first (0 before it starts).
+	// Week is the calendar week (Monday to Sunday) since StartsOn's, 1
+	// the first (0 before it starts), as the program's layout counts them.
 	Week int `json:"week"`
 	// TotalWeeks counts the structure's weeks (nil without a structure).
 	TotalWeeks *int `json:"totalWeeks"`
@@ -39,8 +40,8 @@ type ProgramNow struct {
 // template that is only a name).
 func programNow(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
 	pos := ProgramNow{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
-	if d := dayDiff(p.StartsOn, today); today >= p.StartsOn {
-		pos.Week = d/7 + 1
+	if today >= p.StartsOn {
+		pos.Week = dayDiff(WeekStart(p.StartsOn), WeekStart(today))/7 + 1
 	}
 	if s == nil {
 		return pos
