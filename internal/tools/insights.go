@@ -5,9 +5,7 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
-			description: "The roster triage: the studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them. " +
-				"Start here for \"who should I look at?\". Answers {summary, items, total, nextOffset}; read summary first. " +
-				"For one trainee's picture follow with get_trainee_overview.",
+			description: "Who needs a coach now: active trainees, most urgent first, each with its reasons and their numbers. Read summary first; follow up with get_trainee_overview.",
 			args: map[string]string{
 				"coachId": "From list_coaches: only that coach's trainees.",
 				"reason":  "",
