@@ -374,11 +374,14 @@ type RosterFacts struct {
 	// yesterday that are missed, or still planned.
 	MissedThisWeek int `json:"missedThisWeek"`
 	// Readiness is the latest check-ins with a readiness, newest first (at
-	// most 3).
+	// most 3), of today and the 3 days before, read only for a trainee with
+	// 3 of them at 4 or lower: a run the triage flags lies there.
 	Readiness []DayValue `json:"readiness"`
-	// ActiveInjuries is the trainee's injuries in status active.
+	// ActiveInjuries is the trainee's injuries in status active (id, area,
+	// side, severity, status and onset only).
 	ActiveInjuries []Injury `json:"activeInjuries"`
-	// Weights are the weigh-ins of the last 28 days, oldest first.
+	// Weights are the weigh-ins of the last 28 days (and a day), oldest
+	// first, read only when WeightGoalKg is set (weight and instant only).
 	Weights []Weight `json:"weights"`
 	// WeightGoalKg is the target of an active measurement goal on weightKg.
 	WeightGoalKg *float64 `json:"weightGoalKg"`

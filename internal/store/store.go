@@ -194,6 +194,7 @@ type StudioStore interface {
 	Injuries
 	Goals
 	TrainingProfiles
+	Roster
 }
 
 // Coaches are the studio's staff.

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"Login", testLogin},
 		{"Sessions", testSessions},
 		{"Health", testHealth},
+		{"Roster", testRoster},
 		{"Text", testText},
 	}
 	for _, tc := range tests {

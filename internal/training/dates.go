@@ -1,0 +1,116 @@
+// Package training holds the training memory's read models: the overview,
+// the weekly debrief, the coaching insights and the roster triage. They are
+// pure functions over domain values: no store, no clock. The caller passes
+// today (a local day in the studio's zone) and the rows the model reads.
+package training
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Days are local dates "YYYY-MM-DD"; arithmetic on them runs in UTC, where
+// every day has 24 hours.
+
+func parseDay(day string) (time.Time, bool) {
+	t, err := time.Parse(time.DateOnly, day)
+	return t, err == nil
+}
+
+// dayAdd is day moved by n days ("" for a day that does not parse).
+func dayAdd(day string, n int) string {
+	t, ok := parseDay(day)
+	if !ok {
+		return ""
+	}
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+// dayDiff is b − a in days (0 when either does not parse).
+func dayDiff(a, b string) int {
+	ta, ok1 := parseDay(a)
+	tb, ok2 := parseDay(b)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return int(math.Round(tb.Sub(ta).Hours() / 24))
+}
+
+// WeekStart is the Monday of day's ISO week.
+func WeekStart(day string) string {
+	t, ok := parseDay(day)
+	if !ok {
+		return ""
+	}
+	wd := int(t.Weekday()+6) % 7 // Monday 0 … Sunday 6
+	return t.AddDate(0, 0, -wd).Format(time.DateOnly)
+}
+
+// ISOWeek names day's ISO week, "2026-W48".
+func ISOWeek(day string) string {
+	t, ok := parseDay(day)
+	if !ok {
+		return ""
+	}
+	y, w := t.ISOWeek()
+	return fmt.Sprintf("%04d-W%02d", y, w)
+}
+
+// ParseISOWeek answers the Monday of an ISO week written "2026-W48".
+func ParseISOWeek(s string) (string, error) {
+	var y, w int
+	if n, err := fmt.Sscanf(s, "%4d-W%2d", &y, &w); n != 2 || err != nil || len(s) != 8 {
+		return "", fmt.Errorf("%q is not an ISO week; write it as YYYY-Www, for example 2026-W48", s)
+	}
+	// 4 January is always in week 1.
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	monday := WeekStart(jan4.Format(time.DateOnly))
+	m, _ := parseDay(monday)
+	start := m.AddDate(0, 0, 7*(w-1))
+	if y < 1970 || y > 9999 || w < 1 || ISOWeek(start.Format(time.DateOnly)) != s {
+		return "", fmt.Errorf("%q is not a week of its year: year %d has weeks 1 to %d", s, y, weeksIn(y))
+	}
+	return start.Format(time.DateOnly), nil
+}
+
+func weeksIn(y int) int {
+	_, w := time.Date(y, 12, 28, 0, 0, 0, 0, time.UTC).ISOWeek()
+	return w
+}
+
+// tenths and hundredths keep figures readable.
+func tenths(v float64) float64 { return math.Round(v*10) / 10 }
+func hundredths(v float64) float64 { return math.Round(v*100) / 100 }
+
+// ratio is a/b to two decimals, nil when b is 0.
+func ratio(a, b int) *float64 {
+	if b == 0 {
+		return nil
+	}
+	r := hundredths(float64(a) / float64(b))
+	return &r
+}
+
+// changePct is (now − before) / before in percent to one decimal, nil when
+// before is 0.
+func changePct(now, before float64) *float64 {
+	if before == 0 {
+		return nil
+	}
+	c := tenths((now - before) / before * 100)
+	return &c
+}
+
+// mean is the average of vs to one decimal, nil for none.
+func mean(vs []float64) *float64 {
+	if len(vs) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, v := range vs {
+		sum += v
+	}
+	m := tenths(sum / float64(len(vs)))
+	return &m
+}
