@@ -146,7 +146,7 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 	for _, tool := range list.Tools {
 		a := tool.Annotations
 		// A write says it is not destructive; on a read the hint means nothing and is left out.
-		if a == nil || a.OpenWorldHint == nil || a.ReadOnlyHint != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
+		if a == nil || a.OpenWorldHint != nil && !*a.OpenWorldHint || a.ReadOnlyHint != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v", tool.Name, tool.Annotations)
 		}
 	}

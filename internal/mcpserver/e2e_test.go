@@ -41,7 +41,7 @@ func TestToolsListShowsEveryToolWithAnnotations(t *testing.T) {
 			continue
 		}
 		a := tool.Annotations
-		if a == nil || a.ReadOnlyHint != def.ReadOnly || a.OpenWorldHint == nil || !*a.OpenWorldHint ||
+		if a == nil || a.ReadOnlyHint != def.ReadOnly || a.OpenWorldHint != nil && !*a.OpenWorldHint ||
 			def.ReadOnly != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
 			// A write says it is not destructive; on a read the hint means nothing and is left out.
 			t.Errorf("%s: annotations %+v", tool.Name, a)

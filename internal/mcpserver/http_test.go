@@ -110,7 +110,7 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 		wantReadOnly := !strings.HasPrefix(tool.Name, "create_") && !strings.HasPrefix(tool.Name, "update_") &&
 			!strings.HasPrefix(tool.Name, "assign_") && tool.Name != "send_form" && !strings.HasPrefix(tool.Name, "log_")
 		// destructiveHint means something only on a write, and says false there.
-		if a.ReadOnlyHint != wantReadOnly || wantReadOnly != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		if a.ReadOnlyHint != wantReadOnly || wantReadOnly != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint || a.OpenWorldHint != nil && !*a.OpenWorldHint {
 			t.Errorf("%s: annotations on the wire %+v", tool.Name, a)
 		}
 	}

@@ -78,7 +78,7 @@ func LaneContracts() map[string]Contract {
 // RepeatSentence ends every write's description: what a retry does (the
 // executor derives the write's Idempotency-Key from the key, the tool and
 // the arguments).
-const RepeatSentence = "Repeating the same call within 10 minutes changes nothing."
+const RepeatSentence = "A repeat within 10 minutes changes nothing."
 
 // define builds the Tool of s from the lane's contract of its route.
 func define(s spec, contracts map[string]Contract) Tool {

@@ -4,8 +4,8 @@ package tools
 func exerciseTools() []spec {
 	return []spec{
 		{name: "search_exercises", title: "Search exercises", readOnly: true, route: "GET /exercises",
-			description: "Search exercises in English or Hebrew: built-in (slug ids such as back-squat) and the studio's own (exr_…). " +
-				"Gives exerciseIds for log_workout and create_planned_session; to find a swap, filter by muscle or area. Compact rows, best match first.",
+			description: "Find exercises in English or Hebrew (built-in slugs such as back-squat, or the studio's exr_…) for exerciseIds; " +
+				"for a swap, filter by muscle or area.",
 			args: map[string]string{
 				"q":         "Name or alias, English or Hebrew (\"סקוואט\", \"rdl\").",
 				"view":      "full adds muscles, loaded areas and alternatives.",

@@ -5,17 +5,17 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "get_trainee_overview", title: "Trainee overview", readOnly: true, route: "GET /trainees/{id}/overview", pathArg: "traineeId",
-			description: "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (metadata, no sets), completed against due, the latest 3 check-ins, active injuries, active goals with progress. " +
-				"Read summary first; drill down with list_trainee_sessions or get_session for sets, get_weekly_debrief for a week, get_coaching_insights for trends."},
+			description: "Start here for a trainee's training, summary first: program week and phase, the last 14 days of sessions (no sets), completion, latest check-ins, active injuries, goals with progress. " +
+				"Drill down with get_session, get_weekly_debrief or get_coaching_insights."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
-			description: "One ISO week of a trainee, summary first: planned against completed and missed, volume and minutes against the week before, PRs, check-in averages, flags (missed sessions, low readiness run, active injury), next week's planned sessions.",
+			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
 			args:        map[string]string{"week": "YYYY-Www, e.g. 2026-W48; default this week."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
-			description: "Trends with the numbers behind them, summary first: consistency (4-week completion, week and session streaks), fatigue (readiness, soreness, session RPE: last 7 days against the 21 before), progress (benchmark changes over 4 weeks, lifts whose best e1RM has not improved in 3 weeks)."},
+			description: "Trends with their numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: 7 days vs the 21 before), progress (benchmarks, lifts stalled 3 weeks)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
-			description: "Who needs a coach now: active trainees, most urgent first, each with its reasons and their numbers. Read summary first; follow up with get_trainee_overview.",
+			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers. Follow up with get_trainee_overview.",
 			args: map[string]string{
-				"coachId": "From list_coaches: only that coach's trainees.",
+				"coachId": "From list_coaches.",
 				"reason":  "",
 			}},
 	}

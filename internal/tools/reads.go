@@ -4,16 +4,16 @@ package tools
 // in every tool that has them. A tool's own args override them; an
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
-	"traineeId": "From search_trainees or find_trainee_by_phone.",
+	"traineeId": "From search_trainees.",
 	"limit":     "Default 50.",
-	"offset":    "The previous answer's nextOffset (null: no more pages).",
+	"offset":    "The previous answer's nextOffset.",
 	"search":    "Part of the name.",
 	"email":     "",
 	"birthDate": "",
 	"gender":    "",
 	"heightCm":  "Centimetres.",
 	"weightKg":  "Kg, recorded as a weigh-in dated now (log_weight records other dates).",
-	"goal":      "The trainee's goal in the coach's words (for example: lose 5 kg before the summer).",
+	"goal":      "In the coach's words.",
 	"stepsGoal": "Daily steps goal.",
 	"tags":      "Tag names, from list_tags; a new name creates the tag.",
 	"coachIds":  "From list_coaches.",
@@ -27,13 +27,13 @@ func reads() []spec {
 				"When q matches nobody, nearMatches lists up to 5 similar names, closest first: they are not matches, so ask the coach before using one. " +
 				"For one trainee's whole profile use get_trainee.",
 			args: map[string]string{
-				"q":            "Words of the name, phone digits or email, any order and case; every word must match part of one (\"Levi Daniel\" finds Daniel Levi, \"Ben David\" finds Ben-David).",
+				"q":            "Words of a name, phone or email, any order; each must match (\"Levi Daniel\", \"Ben David\" finds Ben-David).",
 				"status":       "",
 				"coachId":      "From list_coaches.",
 				"tag":          "A tag name, from list_tags.",
 				"createdAfter": "",
 				"updatedAfter": "",
-				"view":         "Omit for compact rows (recommended); full adds each whole profile, several times larger.",
+				"view":         "full adds whole profiles (much larger).",
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
@@ -43,39 +43,37 @@ func reads() []spec {
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
-			description: "Read one trainee's full profile: contact details, birth date, gender, height, weight (the latest weigh-in), goal, steps goal, status, tags, coaches and start date."},
+			description: "One trainee's full profile; weightKg is the latest weigh-in."},
 
 		{name: "list_trainee_programs", title: "List a trainee's programs", readOnly: true, route: "GET /trainees/{id}/programs", pathArg: "traineeId",
-			description: "List the training programs assigned to a trainee, with their start date and status (active, or replaced by a later program)."},
+			description: "A trainee's programs: start date and status (active or replaced)."},
 
 		{name: "list_trainee_form_responses", title: "List a trainee's form responses", readOnly: true, route: "GET /trainees/{id}/form-responses", pathArg: "traineeId",
-			description: "List the forms a trainee has filled in (check-ins, questionnaires), newest first, each with its answers."},
+			description: "Forms a trainee filled in, newest first, with answers."},
 
 		{name: "list_trainee_weights", title: "List a trainee's weights", readOnly: true, route: "GET /trainees/{id}/weights", pathArg: "traineeId",
-			description: "List a trainee's weigh-ins in kilograms, newest first. Use it to see progress over time."},
+			description: "A trainee's weigh-ins in kg, newest first."},
 
 		{name: "list_trainee_subscriptions", title: "List a trainee's plans", readOnly: true, route: "GET /trainees/{id}/subscriptions", pathArg: "traineeId",
-			description: "List the plans (subscriptions) a trainee has had, with start and end dates, price and status: " +
-				"scheduled (starts later), live, frozen, cancelled or ended. endsOn null means open-ended."},
+			description: "A trainee's plans (subscriptions): dates, price, status (scheduled, live, frozen, cancelled, ended); endsOn null is open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
-			description: "List the plans the studio sells (the lane calls them products); use it to get a productId for assign_plan or create_trainee. " +
-				"price null means the price is set per trainee when the plan is assigned; durationDays null means the plan is open-ended and runs until cancelled."},
+			description: "The plans the studio sells, for a productId. price null means priced per trainee; durationDays null means open-ended."},
 
 		{name: "list_program_templates", title: "List program templates", readOnly: true, route: "GET /program-templates",
-			description: "List the studio's training program templates; use it to get a templateId for assign_program."},
+			description: "Program templates, for assign_program's templateId."},
 
 		{name: "list_forms", title: "List forms", readOnly: true, route: "GET /forms",
-			description: "List the studio's forms (check-ins, questionnaires) with their fields; use it to get a formTemplateId for send_form."},
+			description: "The studio's forms and their fields, for send_form."},
 
 		{name: "list_coaches", title: "List coaches", readOnly: true, route: "GET /rpc/coaches",
-			description: "List the studio's coaches with their ids (coa_…), for coachId and coachIds in other tools."},
+			description: "The studio's coaches, for coachId and coachIds (coa_…)."},
 
 		{name: "list_tags", title: "List tags", readOnly: true, route: "GET /rpc/tags",
-			description: "List the tags the studio uses to group trainees; tag names go into search_trainees, create_trainee and update_trainee."},
+			description: "The tag names the studio groups trainees by."},
 
 		{name: "list_tasks", title: "List tasks", readOnly: true, route: "GET /tasks",
-			description: "List the coaches' to-do tasks, filtered by status, trainee or coach. Use it to get a taskId for update_task.",
+			description: "The coaches' to-do tasks by status, trainee or coach; gives taskIds.",
 			args: map[string]string{
 				"status":   "",
 				"clientId": "From search_trainees.",

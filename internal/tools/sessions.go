@@ -21,19 +21,21 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "A trainee's benchmarks (a lift's 1RM, a 5 km time, max pull-ups…): unit, direction, best, latest, change over 4 and 12 weeks, recent values. " +
-				"Logged sets add lift PRs by themselves."},
+			description: "A trainee's benchmarks (1RMs, a 5 km time, max pull-ups…): best, latest, change over 4 and 12 weeks, recent values."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout a trainee did with its sets: a new completed session, or a planned one (sessionId) completed. " +
-				"The same date, sport and duration is one workout: a second log answers alreadyLogged true. " +
-				"A set beating a lift's best estimated 1RM is recorded as a PR (prs). Not notified. Answers {session, alreadyLogged, prs}.",
+			description: "Record a workout with its sets, new or completing a planned one (sessionId). " +
+				"The same date, sport and duration is one workout (alreadyLogged true). Sets beating a lift's estimated 1RM come back as prs. Not notified.",
 			args: map[string]string{
 				"sessionId":   "A planned session to complete, from list_trainee_sessions.",
 				"date":        "Local day, not after today; default the planned date, else today.",
 				"sport":       "strength, running, cycling, mobility…; required without sessionId.",
 				"durationMin": "Minutes.",
 				"exercises":   "In order, each with its sets.",
+				"title":       "Default: the planned title, else the sport.",
+				"startTime":   "HH:MM, local.",
+				"notes":       "On the workout.",
+				"feedback":    "The trainee's words on it.",
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions", pathArg: "traineeId",
@@ -42,6 +44,9 @@ func sessionTools() []spec {
 				"date":      "Local day.",
 				"sport":     "strength, running, cycling, mobility…",
 				"exercises": "In order, with targets.",
+				"title":     "Default: the sport.",
+				"startTime": "HH:MM, local.",
+				"notes":     "For the trainee.",
 			}},
 	}
 }

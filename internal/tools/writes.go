@@ -9,7 +9,7 @@ func writes() []spec {
 			args: map[string]string{
 				"firstName": "First name.",
 				"lastName":  "Last name.",
-				"phone":     "Any usual form (+972 50 123 4567, 050-123-4567; local is read in the studio's region); one trainee per phone.",
+				"phone":     "Any usual form (+972 50 123 4567, 050-123-4567).",
 				"status":    "Default active.",
 				"productId": "A plan to start, from list_plans.",
 				"startedOn": "Also the plan's first day. Default today.",
@@ -52,7 +52,7 @@ func writes() []spec {
 				"dueAt":          "When the answers are due.",
 				"prompt":         "A note shown with the form.",
 				"notify":         "Omit (recommended): announced once within the hour; false: never; true: now.",
-				"fieldValues":    "Answers filled in ahead by field key (list_forms); each fits its type: text string, number, date YYYY-MM-DD, choice an option, scale 1–10.",
+				"fieldValues":    "Answers filled in ahead, by field key; each fits its field's type (scale: 1–10).",
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
@@ -67,7 +67,7 @@ func writes() []spec {
 			}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
-			description: "Mark a task done, reopen it, snooze it until a time, or change its priority (taskId from list_tasks). Answers the updated task.",
+			description: "Mark a task done, reopen, snooze or reprioritise it.",
 			args: map[string]string{
 				"taskId":      "From list_tasks or create_task.",
 				"status":      "",
@@ -76,7 +76,7 @@ func writes() []spec {
 			}},
 
 		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights", pathArg: "traineeId",
-			description: "Record a trainee's weigh-in in kilograms, at a given time or now. The latest weigh-in (by recordedAt) is the weightKg get_trainee shows. Answers the new weight entry.",
+			description: "Record a trainee's weigh-in; the latest becomes the profile's weightKg.",
 			args: map[string]string{
 				"weightKg":   "Kilograms.",
 				"recordedAt": "Default now.",

@@ -89,7 +89,9 @@ func NewServer(opts Options) *mcp.Server {
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
 	// The title is the tool's own (Tool.title, which clients prefer); a
 	// copy in the annotations would repeat it on every tool.
-	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: new(true)}
+	// openWorldHint is left at its default, true: the tools reach the
+	// studio's live data, which people outside the conversation change.
+	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent}
 	if !t.ReadOnly {
 		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
 	}
