@@ -43,8 +43,11 @@ func (s *studioStore) ListBenchmarks(ctx context.Context, traineeID string) ([]d
 	for i, b := range list {
 		at[b.ID] = i
 	}
-	rows, err := s.query(ctx, `SELECT e.benchmark_id, `+entryColumns+` FROM benchmark_entries e JOIN benchmarks b ON b.studio_id = e.studio_id AND b.id = e.benchmark_id
-		WHERE b.studio_id = ? AND b.trainee_id = ? ORDER BY e.recorded_at, e.id`, s.studioID, traineeID)
+	// The benchmarks are chosen first, so the entries are read through
+	// their (studio, benchmark) index, not a walk of the studio's entries.
+	rows, err := s.query(ctx, `SELECT e.benchmark_id, `+entryColumns+` FROM benchmark_entries e
+		WHERE e.studio_id = ? AND e.benchmark_id IN (SELECT b.id FROM benchmarks b WHERE b.studio_id = ? AND b.trainee_id = ?)
+		ORDER BY e.recorded_at, e.id`, s.studioID, s.studioID, traineeID)
 	if err != nil {
 		return nil, err
 	}

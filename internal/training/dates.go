@@ -80,7 +80,7 @@ func weeksIn(y int) int {
 }
 
 // tenths and hundredths keep figures readable.
-func tenths(v float64) float64 { return math.Round(v*10) / 10 }
+func tenths(v float64) float64     { return math.Round(v*10) / 10 }
 func hundredths(v float64) float64 { return math.Round(v*100) / 100 }
 
 // ratio is a/b to two decimals, nil when b is 0.

@@ -124,7 +124,7 @@ type OverviewInput struct {
 // Overview is a trainee's training at a glance, summary first.
 type Overview struct {
 	Summary        string           `json:"summary"`
-	Program        *ProgramNow `json:"program"`
+	Program        *ProgramNow      `json:"program"`
 	From           string           `json:"from"`
 	To             string           `json:"to"`
 	Completion     Completion       `json:"completion"`
