@@ -62,25 +62,6 @@ func dayStart(day string, loc *time.Location) time.Time {
 	return t
 }
 
-// The sessions, benchmarks and studio exercises are areas of the store
-// that other files implement; each answers nil until its area joins
-// StudioStore, and the health reads then go without it.
-
-func sessionsOf(ss store.StudioStore) store.Sessions {
-	s, _ := ss.(store.Sessions)
-	return s
-}
-
-func benchmarksOf(ss store.StudioStore) store.Benchmarks {
-	b, _ := ss.(store.Benchmarks)
-	return b
-}
-
-func studioExercisesOf(ss store.StudioStore) store.Exercises {
-	e, _ := ss.(store.Exercises)
-	return e
-}
-
 func (l *Lane) healthRoutes() {
 	add(l, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *call, _ *noInput) (studioSettings, error) {
 		return studioSettings{TimeZone: c.zone().String()}, nil
@@ -381,10 +362,8 @@ func (c *call) checkExercises(ss store.StudioStore, list []string) error {
 		if !ids.Valid(id, ids.Exercise) {
 			return invalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
 		}
-		if es := studioExercisesOf(ss); es != nil {
-			if _, err := lookup(c.ctx, ids.Exercise, id, es.GetExercise); err != nil {
-				return err
-			}
+		if _, err := lookup(c.ctx, ids.Exercise, id, ss.GetExercise); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -398,13 +377,9 @@ func (c *call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnsw
 	}
 	from := c.localToday()
 	to := addDays(from, training.GuidanceDays-1)
-	var planned []domain.Session
-	if sessions := sessionsOf(ss); sessions != nil {
-		all, err := sessions.SessionsBetween(c.ctx, inj.TraineeID, from, to)
-		if err != nil {
-			return out, err
-		}
-		planned = all
+	planned, err := ss.SessionsBetween(c.ctx, inj.TraineeID, from, to)
+	if err != nil {
+		return out, err
 	}
 	find := c.exerciseFinder(ss)
 	g := training.InjuryGuidance(inj.Area, inj.AffectedExercises, planned, from, to, find)
@@ -415,18 +390,17 @@ func (c *call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnsw
 // exerciseFinder looks exercises up in Perform's catalogue, then in the
 // studio's own (each asked once; nil marks one the studio does not have).
 func (c *call) exerciseFinder(ss store.StudioStore) training.Find {
-	es := studioExercisesOf(ss)
 	asked := map[string]*domain.Exercise{}
 	return func(id string) (domain.Exercise, bool) {
 		if e, ok := exercises.Get(id); ok {
 			return e, true
 		}
-		if es == nil || !ids.Valid(id, ids.Exercise) {
+		if !ids.Valid(id, ids.Exercise) {
 			return domain.Exercise{}, false
 		}
 		e, seen := asked[id]
 		if !seen {
-			if got, err := es.GetExercise(c.ctx, id); err == nil {
+			if got, err := ss.GetExercise(c.ctx, id); err == nil {
 				e = &got
 			}
 			asked[id] = e
@@ -566,11 +540,7 @@ func (c *call) traineeBenchmark(ss store.StudioStore, traineeID, id string) (*do
 	if !ids.Valid(id, ids.Benchmark) {
 		return nil, notFound(ids.Benchmark, id)
 	}
-	bs := benchmarksOf(ss)
-	if bs == nil {
-		return nil, nil
-	}
-	b, err := lookup(c.ctx, ids.Benchmark, id, bs.GetBenchmark)
+	b, err := lookup(c.ctx, ids.Benchmark, id, ss.GetBenchmark)
 	if err != nil {
 		return nil, err
 	}
@@ -634,9 +604,9 @@ func (c *call) goalAnswers(ss store.StudioStore, traineeID string, goals []domai
 			return nil, err
 		}
 	}
-	if sessions := sessionsOf(ss); needSessions && sessions != nil {
+	if needSessions {
 		from := addDays(d.Today, -(7*training.ConsistencyWeeks - 1))
-		res, err := sessions.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: from, To: d.Today, Status: domain.SessionCompleted, Page: store.Page{Limit: 200}})
+		res, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: from, To: d.Today, Status: domain.SessionCompleted, Page: store.Page{Limit: 200}})
 		if err != nil {
 			return nil, err
 		}
@@ -647,8 +617,8 @@ func (c *call) goalAnswers(ss store.StudioStore, traineeID string, goals []domai
 		gd := d
 		if g.Kind == domain.GoalBenchmark && g.BenchmarkID != nil {
 			b, seen := benchmarks[*g.BenchmarkID]
-			if bs := benchmarksOf(ss); !seen && bs != nil {
-				if got, err := bs.GetBenchmark(c.ctx, *g.BenchmarkID); err == nil {
+			if !seen {
+				if got, err := ss.GetBenchmark(c.ctx, *g.BenchmarkID); err == nil {
 					b = &got
 				} else if !errors.Is(err, store.ErrNotFound) {
 					return nil, err
@@ -808,12 +778,10 @@ func (c *call) onboarding(ss store.StudioStore, traineeID string, p *domain.Trai
 			f.Goals++
 		}
 	}
-	if bs := benchmarksOf(ss); bs != nil {
-		list, err := bs.ListBenchmarks(c.ctx, traineeID)
-		if err != nil {
-			return training.OnboardingStatus{}, err
-		}
-		f.Benchmarks = len(list)
+	list, err := ss.ListBenchmarks(c.ctx, traineeID)
+	if err != nil {
+		return training.OnboardingStatus{}, err
 	}
+	f.Benchmarks = len(list)
 	return training.Onboarding(f), nil
 }

@@ -166,16 +166,12 @@ func (c *call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.Pr
 	if tmpl.Structure == nil {
 		return nil
 	}
-	var availability []int
-	// The training profile's weekly availability, where the store keeps profiles.
-	if profiles, ok := ss.(store.TrainingProfiles); ok {
-		p, err := profiles.GetTrainingProfile(c.ctx, out.TraineeID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		availability = p.Availability
+	// The training profile's weekly availability, when the trainee has one.
+	profile, err := ss.GetTrainingProfile(c.ctx, out.TraineeID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
 	}
-	days, err := training.Layout(*tmpl.Structure, out.StartsOn, availability)
+	days, err := training.Layout(*tmpl.Structure, out.StartsOn, profile.Availability)
 	if err != nil {
 		return err
 	}

@@ -177,22 +177,19 @@ func checkClock(field string, v *string) *Error {
 	return nil
 }
 
-// exercise resolves an exercise id: built-in, or one of the studio's own
-// when the store keeps them. The FieldError names field.
+// exercise resolves an exercise id: built-in, or one of the studio's own. The FieldError names field.
 func (c *call) exercise(ss store.StudioStore, field, id string) (domain.Exercise, *FieldError) {
 	id = strings.TrimSpace(id)
 	if e, ok := exercises.Get(id); ok {
 		return e, nil
 	}
 	if ids.Is(id, ids.Exercise) {
-		if own, ok := ss.(store.Exercises); ok {
-			e, err := own.GetExercise(c.ctx, id)
-			if err == nil {
-				return e, nil
-			}
-			if !errors.Is(err, store.ErrNotFound) {
-				return domain.Exercise{}, &FieldError{field, fmt.Sprintf("%s %s could not be read; try again.", field, id)}
-			}
+		e, err := ss.GetExercise(c.ctx, id)
+		if err == nil {
+			return e, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return domain.Exercise{}, &FieldError{field, fmt.Sprintf("%s %s could not be read; try again.", field, id)}
 		}
 		return domain.Exercise{}, &FieldError{field, fmt.Sprintf("%s %s is not an exercise of this studio; use a built-in exercise id (such as back-squat) or one of the studio's own exercises.", field, text.Truncate(id, 100))}
 	}
