@@ -223,20 +223,11 @@ func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
 	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 		return out, err
 	}
-	progs, err := ss.ListPrograms(c.ctx, c.id())
+	program, structure, err := activeProgramOf(c, ss, c.id(), out.Today)
 	if err != nil {
 		return out, err
 	}
-	// The latest-starting active program that has started, else the next to start.
-	for i := range progs {
-		p := &progs[i]
-		if p.Status != domain.ProgramActive {
-			continue
-		}
-		if out.Program == nil || p.StartsOn <= out.Today && out.Program.StartsOn > out.Today {
-			out.Program = p
-		}
-	}
+	out.Program = program
 	today, _ := time.Parse(time.DateOnly, out.Today)
 	monday := training.Monday(today)
 	weekStart, weekEnd := monday.Format(time.DateOnly), monday.AddDate(0, 0, 6).Format(time.DateOnly)
@@ -250,13 +241,9 @@ func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
 	if out.Program == nil {
 		return out, nil
 	}
-	tmpl, err := ss.GetProgramTemplate(c.ctx, out.Program.TemplateID)
-	if err != nil {
-		return out, err
-	}
 	to := ""
-	if tmpl.Structure != nil {
-		pos, err := training.ProgramPosition(*tmpl.Structure, out.Program.StartsOn, out.Today)
+	if structure != nil {
+		pos, err := training.ProgramPosition(*structure, out.Program.StartsOn, out.Today)
 		if err != nil {
 			return out, err
 		}

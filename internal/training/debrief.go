@@ -188,7 +188,7 @@ func weekPRs(benchmarks []domain.Benchmark, weekSessions map[string]string) []PR
 					out = append(out, PR{BenchmarkID: b.ID, Name: b.Name, Unit: b.Unit, Value: e.Value, PreviousBest: copyPtr(best), SessionID: *e.SessionID, Date: date})
 				}
 			}
-			if best == nil || better(b.Direction, e.Value, *best) {
+			if best == nil || Better(b.Direction, e.Value, *best) {
 				v := e.Value
 				best = &v
 			}
@@ -204,14 +204,6 @@ func copyPtr[T any](p *T) *T {
 	}
 	v := *p
 	return &v
-}
-
-// better reports whether a beats b in direction.
-func better(direction string, a, b float64) bool {
-	if direction == domain.LowerIsBetter {
-		return a < b
-	}
-	return a > b
 }
 
 func averages(checkIns []domain.CheckIn, from, to string) CheckInAverages {

@@ -213,7 +213,7 @@ func benchmarkTrends(benchmarks []domain.Benchmark, today string, zone *time.Loc
 			}
 			t.Latest, t.LatestOn = e.Value, day
 			t.Entries++
-			if better(b.Direction, e.Value, t.Best) {
+			if Better(b.Direction, e.Value, t.Best) {
 				t.Best = e.Value
 			}
 			if day <= cutoff {
@@ -235,15 +235,14 @@ func benchmarkTrends(benchmarks []domain.Benchmark, today string, zone *time.Loc
 	return out[:min(len(out), insightBenchmarks)]
 }
 
-// topSetE1RM is the best Epley estimate of one exercise's done sets, 0
+// topSetE1RM is the best estimated 1RM (E1RM: Epley, sets of 1 to 12 reps) of one exercise's done sets, 0
 // when none has reps and load.
 func topSetE1RM(e domain.SessionExercise) float64 {
 	best := 0.0
 	for _, s := range e.Sets {
-		if !s.Done || s.Reps == nil || *s.Reps < 1 || s.LoadKg == nil || *s.LoadKg <= 0 {
-			continue
+		if s.Done && s.Reps != nil && s.LoadKg != nil {
+			best = max(best, E1RM(*s.LoadKg, *s.Reps))
 		}
-		best = max(best, *s.LoadKg*(1+float64(*s.Reps)/30))
 	}
 	return best
 }
@@ -333,7 +332,7 @@ func observations(in Insights) []Observation {
 		}
 		word := "unchanged"
 		switch {
-		case *b.Change4w != 0 && better(b.Direction, *b.Change4w, 0):
+		case *b.Change4w != 0 && Better(b.Direction, *b.Change4w, 0):
 			word = "improving"
 		case *b.Change4w != 0:
 			word = "declining"
