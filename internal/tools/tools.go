@@ -57,7 +57,8 @@ var all = func() []Tool {
 	return set
 }()
 
-// All returns the 21 coach tools in their documented order: 13 reads, then 8 writes.
+// All returns the coach tools in their documented order: the studio reads and
+// writes, then the training memory's groups (sessions, health, exercises, insights).
 // The slice is fresh; the tools in it share their schemas, which callers must not modify.
 func All() []Tool {
 	return append([]Tool(nil), all...)
