@@ -35,7 +35,9 @@ type OAuthStore interface {
 	// AddOAuthTokens writes more tokens of an existing grant.
 	AddOAuthTokens(ctx context.Context, tokens []OAuthToken) error
 	// OAuthToken finds a token, its grant and the grant's studio in one
-	// indexed query. A revoked grant is returned too (RevokedAt set).
+	// indexed query. A revoked grant is returned too (RevokedAt set); a
+	// grant whose person could no longer sign in (a coach made inactive,
+	// a trainee archived or deleted) is ErrNotFound, as its sign-in is.
 	OAuthToken(ctx context.Context, hash []byte) (OAuthToken, OAuthGrant, domain.Studio, error)
 	// RotateOAuthToken records the first exchange of a refresh token (a
 	// later exchange keeps the first time) and returns when that was.
@@ -302,7 +304,9 @@ func (s oauthStore) OAuthToken(ctx context.Context, hash []byte) (OAuthToken, OA
 	var settings sql.Null[string]
 	var studioCreated int64
 	err := scanOAuthGrant(s.queryRow(ctx, `SELECT `+oauthGrantColumns+`, t.hash, t.kind, t.created_at, t.expires_at, t.rotated_at, `+studioColumns+`
-		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN studios s ON s.id = g.studio_id WHERE t.hash = ?`, hash), &g,
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN studios s ON s.id = g.studio_id WHERE t.hash = ?
+		AND (EXISTS (SELECT 1 FROM coaches c WHERE c.studio_id = g.studio_id AND c.id = g.subject AND c.active)
+			OR EXISTS (SELECT 1 FROM trainees tr WHERE tr.studio_id = g.studio_id AND tr.id = g.subject AND tr.status <> 'archived'))`, hash), &g,
 		&t.Hash, &t.Kind, &created, &expires, &rotated,
 		&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &studioCreated)
 	if err != nil {

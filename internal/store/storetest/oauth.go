@@ -3,6 +3,7 @@ package storetest
 import (
 	"crypto/rand"
 	"errors"
+	"github.com/otherwise/perform/internal/domain"
 	"slices"
 	"sync"
 	"testing"
@@ -125,7 +126,8 @@ func testOAuthTokens(t *testing.T, st store.Store) {
 	o := st.OAuth()
 	studio := newStudio(t, st)
 	c := newOAuthClient(t, st)
-	subject := ids.New(ids.Trainee)
+	trainee := newTrainee(t, st.Studio(studio.ID), "Grant", "Holder")
+	subject := trainee.ID
 	g := store.OAuthGrant{ID: ids.New(ids.OAuthGrant), StudioID: studio.ID, Subject: subject, ClientID: c.ID, Scopes: []string{"profile:read", "health:read"}, Resource: "https://p.example/mcp", CreatedAt: oauthClock}
 	exp := oauthClock.Add(time.Hour)
 	access, refresh := randomHash(), randomHash()
@@ -165,6 +167,17 @@ func testOAuthTokens(t *testing.T, st store.Store) {
 	if other, _ := o.PersonOAuthGrants(ctx, newStudio(t, st).ID, subject); len(other) != 0 {
 		t.Fatalf("another studio lists the grant: %+v", other)
 	}
+
+	// A grant works while its person could sign in: an archived trainee's
+	// tokens are refused, and work again when the trainee is back.
+	trainee.Status = domain.TraineeArchived
+	must(t, "UpdateTrainee archived", st.Studio(studio.ID).UpdateTrainee(ctx, &trainee))
+	_, _, _, err = o.OAuthToken(ctx, access)
+	mustNotFound(t, "the token of an archived trainee", err)
+	trainee.Status = domain.TraineeActive
+	must(t, "UpdateTrainee active", st.Studio(studio.ID).UpdateTrainee(ctx, &trainee))
+	_, _, _, err = o.OAuthToken(ctx, access)
+	must(t, "the token of a trainee made active again", err)
 
 	must(t, "RevokeOAuthGrant", o.RevokeOAuthGrant(ctx, g.ID, oauthClock.Add(3*time.Minute)))
 	must(t, "RevokeOAuthGrant again", o.RevokeOAuthGrant(ctx, g.ID, oauthClock.Add(4*time.Minute)))
@@ -213,7 +226,9 @@ func testOAuthDeleteExpired(t *testing.T, st store.Store) {
 	studio := newStudio(t, st)
 	c := newOAuthClient(t, st)
 	code := newCode(t, st, c, studio.ID) // expires at oauthClock+10m
-	g := store.OAuthGrant{ID: ids.New(ids.OAuthGrant), StudioID: studio.ID, Subject: ids.New(ids.Coach), ClientID: c.ID, Scopes: []string{"studio:read"}, Resource: "r", CreatedAt: oauthClock}
+	coach := domain.Coach{Name: "Grant Coach", Active: true}
+	must(t, "CreateCoach", st.Studio(studio.ID).CreateCoach(ctx, &coach))
+	g := store.OAuthGrant{ID: ids.New(ids.OAuthGrant), StudioID: studio.ID, Subject: coach.ID, ClientID: c.ID, Scopes: []string{"studio:read"}, Resource: "r", CreatedAt: oauthClock}
 	soon, later := oauthClock.Add(time.Hour), oauthClock.Add(48*time.Hour)
 	old, fresh := randomHash(), randomHash()
 	must(t, "CreateOAuthGrant", o.CreateOAuthGrant(ctx, &g, nil, []store.OAuthToken{
@@ -231,4 +246,8 @@ func testOAuthDeleteExpired(t *testing.T, st store.Store) {
 	mustNotFound(t, "an expired token after the sweep", err)
 	_, _, _, err = o.OAuthToken(ctx, fresh)
 	must(t, "a live token survives the sweep", err)
+	coach.Active = false
+	must(t, "UpdateCoach inactive", st.Studio(studio.ID).UpdateCoach(ctx, &coach))
+	_, _, _, err = o.OAuthToken(ctx, fresh)
+	mustNotFound(t, "the token of a coach made inactive", err)
 }
