@@ -43,8 +43,7 @@ func WeekStart(day string) string {
 	if !ok {
 		return ""
 	}
-	wd := int(t.Weekday()+6) % 7 // Monday 0 … Sunday 6
-	return t.AddDate(0, 0, -wd).Format(time.DateOnly)
+	return Monday(t).Format(time.DateOnly)
 }
 
 // ISOWeek names day's ISO week, "2026-W48".

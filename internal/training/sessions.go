@@ -37,7 +37,7 @@ func Totals(exs []domain.SessionExercise) domain.SessionTotals {
 			}
 		}
 	}
-	t.VolumeKg, t.Metres = round2(t.VolumeKg), round2(t.Metres)
+	t.VolumeKg, t.Metres = hundredths(t.VolumeKg), hundredths(t.Metres)
 	return t
 }
 
@@ -52,9 +52,9 @@ func E1RM(loadKg float64, reps int) float64 {
 	case reps < 1 || reps > MaxE1RMReps || loadKg <= 0:
 		return 0
 	case reps == 1:
-		return round2(loadKg)
+		return hundredths(loadKg)
 	}
-	return round2(loadKg * (1 + float64(reps)/30))
+	return hundredths(loadKg * (1 + float64(reps)/30))
 }
 
 // Lift is the best estimated 1RM of one exercise in a session and the set
@@ -400,8 +400,6 @@ func eq[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == n
 
 func ptr[T any](v T) *T { return &v }
 
-func round2(f float64) float64 { return math.Round(f*100) / 100 }
-
 // Benchmarks.
 
 // BenchmarkValue is one value of a benchmark and when it was recorded.
@@ -471,5 +469,5 @@ func changeSince(entries []domain.BenchmarkEntry, latest float64, cut time.Time)
 	if base == nil {
 		return nil
 	}
-	return ptr(round2(latest - base.Value))
+	return ptr(hundredths(latest - base.Value))
 }
