@@ -16,11 +16,15 @@ import (
 // very schema the lane validates with. The coach tools derive their input
 // schemas from the contracts of their routes (internal/tools).
 type Contract struct {
-	Tool   string   `json:"tool,omitempty"`
-	Method string   `json:"method"`
-	Path   string   `json:"path"`
-	Scope  string   `json:"scope,omitempty"` // what the credential must hold; "" for any key
-	IDKind ids.Kind `json:"idKind,omitempty"`
+	Tool string `json:"tool,omitempty"`
+	// TraineeTools are the trainee tools that call the route, with the
+	// scope a trainee's grant needs for it.
+	TraineeTools []string `json:"traineeTools,omitempty"`
+	TraineeScope string   `json:"traineeScope,omitempty"`
+	Method       string   `json:"method"`
+	Path         string   `json:"path"`
+	Scope        string   `json:"scope,omitempty"` // what the credential must hold; "" for any key
+	IDKind       ids.Kind `json:"idKind,omitempty"`
 	// Order is the input's property order (JSON objects keep none).
 	Order []string           `json:"order"`
 	Input *jsonschema.Schema `json:"input"`
@@ -32,7 +36,7 @@ func (l *Lane) Contracts() []Contract {
 	out := make([]Contract, 0, len(l.routes))
 	for _, rt := range l.routes {
 		out = append(out, Contract{
-			Tool: rt.tool, Method: rt.method, Path: rt.path, Scope: rt.scope, IDKind: rt.idKind,
+			Tool: rt.tool, TraineeTools: rt.traineeTools, TraineeScope: rt.traineeScope, Method: rt.method, Path: rt.path, Scope: rt.scope, IDKind: rt.idKind,
 			Order: rt.input.object.Names(), Input: rt.input.schema.CloneSchemas(),
 		})
 	}
@@ -45,12 +49,12 @@ func (l *Lane) Contracts() []Contract {
 	return out
 }
 
-// ToolContractsJSON is the contracts of the routes that name a tool, as
+// ToolContractsJSON is the contracts of the routes that name a tool (coach or trainee), as
 // internal/tools embeds them (lane_contracts.json): indented, one final newline.
 func ToolContractsJSON() ([]byte, error) {
 	var list []Contract
 	for _, c := range New(Options{}).Contracts() {
-		if c.Tool != "" {
+		if c.Tool != "" || len(c.TraineeTools) > 0 {
 			list = append(list, c)
 		}
 	}

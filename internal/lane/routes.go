@@ -34,13 +34,18 @@ type route struct {
 	// for its own trainee only (the {id} of /trainees/{id}/…). A route
 	// without one is closed to trainee principals.
 	traineeScope string
-	idKind       ids.Kind // the kind of the {id} wildcard, if any
-	status       int      // success status
-	input        *inputSchema
-	refs         []refField  // the input's fields that name rows, checked before the handler
-	dates        []dateField // the input's date fields with a plausible range (when tags)
-	output       *jsonschema.Schema
-	handle       func(c *call) (any, error)
+	// traineeTools are the trainee tools (internal/tools, the trainee set)
+	// that call this endpoint; they need traineeScope.
+	traineeTools []string
+	// allow is what a trainee principal's answer may hold (see allow).
+	allow  []string
+	idKind ids.Kind // the kind of the {id} wildcard, if any
+	status int      // success status
+	input  *inputSchema
+	refs   []refField  // the input's fields that name rows, checked before the handler
+	dates  []dateField // the input's date fields with a plausible range (when tags)
+	output *jsonschema.Schema
+	handle func(c *call) (any, error)
 }
 
 // call is one request as a handler sees it.
@@ -100,6 +105,18 @@ func created() opt         { return func(r *route) { r.status = http.StatusCreat
 // a session's say, needs its handler to check the record's trainee; add
 // that check with the first such route.)
 func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
+
+// traineeTool names the trainee tools that call the route.
+func traineeTool(names ...string) opt {
+	return func(r *route) { r.traineeTools = append(r.traineeTools, names...) }
+}
+
+// allow lists the fields a trainee principal's answer keeps: dotted paths
+// through objects, lists passed through ("items.date" keeps the date of
+// every item), an entry keeping its whole subtree. Everything else is
+// dropped, after identifiers are redacted: adding a field to a trainee's
+// answer is a deliberate change to this list.
+func allow(paths ...string) opt { return func(r *route) { r.allow = append(r.allow, paths...) } }
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
