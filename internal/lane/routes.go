@@ -38,7 +38,9 @@ type route struct {
 	// that call this endpoint; they need traineeScope.
 	traineeTools []string
 	// allow is what a trainee principal's answer may hold (see allow).
-	allow  []string
+	allow []string
+	// shared: open to trainees without naming one (see shared).
+	shared bool
 	idKind ids.Kind // the kind of the {id} wildcard, if any
 	status int      // success status
 	input  *inputSchema
@@ -106,6 +108,10 @@ func created() opt         { return func(r *route) { r.status = http.StatusCreat
 // that check with the first such route.)
 func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
 
+// shared marks a route open to trainees that names no trainee and holds
+// no person's data (the methodologies, the studio's coaching persona).
+func shared() opt { return func(r *route) { r.shared = true } }
+
 // traineeTool names the trainee tools that call the route.
 func traineeTool(names ...string) opt {
 	return func(r *route) { r.traineeTools = append(r.traineeTools, names...) }
@@ -134,9 +140,9 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
-	if rt.traineeScope != "" && rt.idKind != ids.Trainee {
-		panic("lane: " + method + " " + path + " is open to trainees but is not under /trainees/{id}")
-	}
+	// (Which routes a trainee may open is checked by the trainee policy:
+	// own /trainees/{id}, records the lane can trace to their trainee, and
+	// shared() routes that hold no person's data.)
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())
 	rt.refs = refs
