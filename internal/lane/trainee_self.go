@@ -63,8 +63,8 @@ type manageGoalsInput struct {
 }
 
 type manageGoalsAnswer struct {
-	Action string               `json:"action"`
-	Goal   *goalAnswer          `json:"goal,omitempty" jsonschema:"The goal created, updated or completed, with its progress."`
+	Action string              `json:"action"`
+	Goal   *goalAnswer         `json:"goal,omitempty" jsonschema:"The goal created, updated or completed, with its progress."`
 	Goals  *listOf[goalAnswer] `json:"goals,omitempty" jsonschema:"list: the goals, oldest first, each with its progress."`
 }
 
