@@ -56,11 +56,11 @@ type managedGoal struct {
 }
 
 type manageOut struct {
-	Action string   `json:"action"`
+	Action string       `json:"action"`
 	Goal   *managedGoal `json:"goal"`
 	Goals  *struct {
 		Items []managedGoal `json:"items"`
-		Total int       `json:"total"`
+		Total int           `json:"total"`
 	} `json:"goals"`
 }
 
