@@ -8,8 +8,8 @@ import (
 
 // traineeArgDescriptions are argDescriptions for the trainee set: the same
 // mechanism, in the trainee's world (no trainee ids, no coach tools).
+// (limit keeps the lane's words: its bounds differ by route.)
 var traineeArgDescriptions = map[string]string{
-	"limit":  "Default 50.",
 	"offset": "The previous answer's nextOffset.",
 }
 
