@@ -8,6 +8,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 type benchmarkAnswer struct {
@@ -21,7 +22,9 @@ type benchmarkAnswer struct {
 
 func TestBenchmarks(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
+		// Values recorded back to back must not share a millisecond: the
+		// list is newest first.
+		e := newEnv(t, st, envOptions{now: storetest.StepClock()})
 		f := e.seed("bench")
 		k, tp := f.key, "/trainees/"+f.trainee.ID
 		now := time.Now().UTC()

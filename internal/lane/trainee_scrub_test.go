@@ -11,14 +11,17 @@ import (
 // traineeBodies are the bodies a trainee's writes are tried with; a write
 // route opened to trainees that is not here is tried with {}.
 var traineeBodies = map[string]any{
-	"POST /trainees/{id}/sessions":     map[string]any{"date": today(), "sport": "running", "title": "Tempo run"},
-	"POST /trainees/{id}/workouts":     map[string]any{"sport": "running", "durationMin": 31, "notes": "felt good, text me on 050-123-4567 or dana@own.example"},
-	"POST /sessions/{id}/modify":       map[string]any{"operation": "reduce_volume", "percent": 20},
-	"POST /trainees/{id}/benchmarks":   map[string]any{"name": "Max pull-ups", "value": 9},
-	"POST /trainees/{id}/measurements": map[string]any{"waistCm": 80, "notes": "measured by Coach own, 052-000-0001"},
-	"POST /trainees/{id}/check-ins":    map[string]any{"readiness": 4, "note": "slept badly, call 052-000-0001"},
-	"POST /trainees/{id}/injuries":     map[string]any{"area": "knee", "severity": 3, "notes": "coach@own.example knows"},
-	"PATCH /goals/{id}":                map[string]any{"title": "Train 3 times a week"},
+	"POST /trainees/{id}/sessions":          map[string]any{"date": today(), "sport": "running", "title": "Tempo run"},
+	"POST /trainees/{id}/workouts":          map[string]any{"sport": "running", "durationMin": 31, "notes": "felt good, text me on 050-123-4567 or dana@own.example"},
+	"POST /sessions/{id}/modify":            map[string]any{"operation": "reduce_volume", "percent": 20},
+	"POST /trainees/{id}/benchmarks":        map[string]any{"name": "Max pull-ups", "value": 9},
+	"POST /trainees/{id}/measurements":      map[string]any{"waistCm": 80, "notes": "measured by Coach own, 052-000-0001"},
+	"POST /trainees/{id}/check-ins":         map[string]any{"readiness": 4, "note": "slept badly, call 052-000-0001"},
+	"POST /trainees/{id}/injuries":          map[string]any{"area": "knee", "severity": 3, "notes": "coach@own.example knows"},
+	"PATCH /goals/{id}":                     map[string]any{"title": "Train 3 times a week"},
+	"POST /trainees/{id}/feedback":          map[string]any{"text": "Coach own was great, reach me on 050-123-4567", "rating": 5},
+	"POST /trainees/{id}/goals/manage":      map[string]any{"action": "list"},
+	"PATCH /trainees/{id}/training-profile": map[string]any{"units": "metric"},
 }
 
 // Every route opened to trainees, called by a trainee on rich data, answers

@@ -24,13 +24,14 @@ import (
 func (l *Lane) traineeSelfRoutes() {
 	add(l, "POST", "/trainees/{id}/goals/manage", "A trainee's goals in one call: create one, update or complete one (goalId), or list them with their progress. Nothing is sent to the trainee.", l.manageGoals,
 		trainee(auth.ScopeTrainingWrite), traineeTool("manage_goals"),
-		allow("action", "goal", "goals.items", "goals.total", "goals.nextOffset"))
+		allow("action"), allow(under("goal", goalFields...)...), allow("goal.progress"),
+		allow(under("goals.items", goalFields...)...), allow("goals.items.progress", "goals.total", "goals.nextOffset"))
 	add(l, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", l.patchTrainingProfile,
 		trainee(auth.ScopeTrainingWrite), traineeTool("update_training_profile"),
-		allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus", "updatedAt"))
+		allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus"))
 	add(l, "POST", "/trainees/{id}/feedback", "Record a trainee's feedback on the experience (the coaching, the tools, the app), with an optional rating 1–5; the studio reads it (GET /feedback). Nothing is sent to anyone.", l.logFeedback, created(),
 		trainee(auth.ScopeTrainingWrite), traineeTool("log_feedback"),
-		allow("id", "text", "rating", "topic", "createdAt"))
+		allow("id", "text", "rating", "topic"))
 	add(l, "GET", "/feedback", "What trainees said about the experience, newest first.", func(c *call, q *feedbackQuery) (listOf[domain.Feedback], error) {
 		list, err := c.studio().ListFeedback(c.ctx, q.TraineeID, q.page())
 		return pageOf(list, q.page()), err

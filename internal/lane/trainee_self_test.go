@@ -1,56 +1,18 @@
 package lane_test
 
 import (
-	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 )
-
-// traineeBearer is how these tests speak as a trainee's own connection:
-// "trainee <studio id> <trainee id>" stands for the OAuth grant issue 11
-// issues (the lane sees the same principal); anything else is a studio key.
-type traineeBearer struct{ keys auth.Authenticator }
-
-func (a traineeBearer) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
-	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if rest, ok := strings.CutPrefix(token, "trainee "); ok {
-		studio, traineeID, _ := strings.Cut(rest, " ")
-		return &auth.Principal{StudioID: studio, Kind: auth.KindOAuthGrant, CredentialID: "ogr_test", Subject: traineeID,
-			Scopes: auth.TraineeScopes, Source: domain.SourceMCP}, nil
-	}
-	return a.keys.Authenticate(ctx, r)
-}
-
-// newTraineeEnv is newEnv whose lane also takes trainee bearers.
-func newTraineeEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
-	t.Helper()
-	var o envOptions
-	if len(opts) > 0 {
-		o = opts[0]
-	}
-	aw := audit.NewWriter(st, audit.Options{})
-	l := lane.New(lane.Options{Store: st, Audit: aw, Authenticator: traineeBearer{keys: lane.StudioKeys(st)}, Now: o.now})
-	srv := httptest.NewServer(l)
-	t.Cleanup(func() {
-		srv.Close()
-		aw.Close()
-	})
-	return &env{t: t, st: st, lane: l, srv: srv, audit: aw}
-}
-
-func traineeToken(f fixture) string { return "trainee " + f.studio.ID + " " + f.trainee.ID }
 
 type managedGoal struct {
 	ID       string `json:"id"`
@@ -72,7 +34,7 @@ type manageOut struct {
 
 func TestManageGoals(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("goals")
 		k, path := f.key, "/trainees/"+f.trainee.ID+"/goals/manage"
 
@@ -155,7 +117,7 @@ func TestManageGoals(t *testing.T) {
 		}
 
 		// A trainee's own connection manages its own goals, and only those.
-		tk := traineeToken(f)
+		tk := e.traineeToken(f)
 		e.ok(201, e.call(tk, "POST", path, map[string]any{"action": "create", "title": "Mine", "kind": "text"}))
 		e.fails(404, "NOT_FOUND", e.call(tk, "POST", "/trainees/"+other.ID+"/goals/manage", map[string]any{"action": "list"}))
 		e.fails(404, "NOT_FOUND", e.call(tk, "POST", path, map[string]any{"action": "complete", "goalId": theirs.Goal.ID}))
@@ -172,7 +134,7 @@ type patchedProfile struct {
 
 func TestPatchTrainingProfile(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("profile")
 		k, path := f.key, "/trainees/"+f.trainee.ID+"/training-profile"
 
@@ -210,7 +172,7 @@ func TestPatchTrainingProfile(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(k, "PATCH", path, map[string]any{"units": "furlongs"}))
 
 		// The trainee's own connection changes its own profile.
-		e.ok(200, e.call(traineeToken(f), "PATCH", path, map[string]any{"units": "metric"})).into(t, &p)
+		e.ok(200, e.call(e.traineeToken(f), "PATCH", path, map[string]any{"units": "metric"})).into(t, &p)
 		if p.Units != "metric" || !slices.Equal(p.Equipment, []string{"barbell", "dumbbell"}) {
 			t.Fatalf("trainee patch: %+v", p)
 		}
@@ -231,7 +193,7 @@ func TestFeedback(t *testing.T) {
 		// A clock a millisecond on at each reading: "newest first" is decided.
 		var ticks atomic.Int64
 		start := time.Now()
-		e := newTraineeEnv(t, st, envOptions{now: func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Millisecond) }})
+		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Millisecond) }})
 		f := e.seed("fbka")
 		b := e.seed("fbkb")
 		path := "/trainees/" + f.trainee.ID + "/feedback"
@@ -242,8 +204,10 @@ func TestFeedback(t *testing.T) {
 		if first.Text != "The weekly summary helps" || *first.Rating != 5 || *first.Topic != "tools" || first.TraineeID != f.trainee.ID {
 			t.Fatalf("feedback answered %+v", first)
 		}
-		e.ok(201, e.call(traineeToken(f), "POST", path, map[string]any{"text": "Too many check-in questions"})).into(t, &second)
-		if second.Rating != nil || second.Topic != nil || second.Source != domain.SourceAPI {
+		e.ok(201, e.call(e.traineeToken(f), "POST", path, map[string]any{"text": "Too many check-in questions"})).into(t, &second)
+		// A trainee's answer keeps what its allow list names: the source
+		// and the trainee's id are the studio's bookkeeping.
+		if second.Text != "Too many check-in questions" || second.Rating != nil || second.Topic != nil || second.Source != "" || second.TraineeID != "" {
 			t.Fatalf("trainee feedback answered %+v", second)
 		}
 		e.ok(201, e.call(b.key, "POST", "/trainees/"+b.trainee.ID+"/feedback", map[string]any{"text": "Studio B's secret word"}))
@@ -270,7 +234,7 @@ func TestFeedback(t *testing.T) {
 			Total int           `json:"total"`
 		}
 		e.ok(200, e.call(f.key, "GET", "/feedback", nil)).into(t, &list)
-		if list.Total != 2 || list.Items[0].ID != second.ID || list.Items[1].ID != first.ID {
+		if list.Total != 2 || list.Items[0].ID != second.ID || list.Items[1].ID != first.ID || list.Items[0].Source != domain.SourceAPI || list.Items[0].TraineeID != f.trainee.ID {
 			t.Fatalf("GET /feedback = %+v, want newest first, studio A's only", list)
 		}
 		e.ok(200, e.call(f.key, "GET", "/feedback?limit=1&offset=1", nil)).into(t, &list)
@@ -283,7 +247,7 @@ func TestFeedback(t *testing.T) {
 		}
 		e.fails(404, "NOT_FOUND", e.call(f.key, "GET", "/feedback?traineeId="+b.trainee.ID, nil))
 		// The studio reads feedback; a trainee's connection does not.
-		e.fails(403, "FORBIDDEN", e.call(traineeToken(f), "GET", "/feedback", nil))
+		e.fails(403, "FORBIDDEN", e.call(e.traineeToken(f), "GET", "/feedback", nil))
 		// Nothing is sent to anyone.
 		if n := len(e.notifications(f.studio.ID)); n != before {
 			t.Fatalf("feedback wrote %d outbox rows", n-before)
@@ -314,7 +278,7 @@ type planOut struct {
 
 func TestTraineePlan(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("plan")
 		path := "/trainees/" + f.trainee.ID + "/plan"
 
@@ -331,7 +295,7 @@ func TestTraineePlan(t *testing.T) {
 		}
 		var next domain.Subscription
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/subscription", map[string]any{"productId": f.openProduct.ID})).into(t, &next)
-		e.ok(200, e.call(traineeToken(f), "GET", path, nil)).into(t, &p)
+		e.ok(200, e.call(e.traineeToken(f), "GET", path, nil)).into(t, &p)
 		if p.Next == nil || p.Next.ID != next.ID || p.Next.Status != "scheduled" || p.Next.StartedOn != addDays(today(), 30) || *p.Next.StartsInDays != 30 || p.Next.DaysLeft != nil {
 			t.Fatalf("next plan: %+v", p.Next)
 		}
@@ -348,13 +312,13 @@ func TestTraineePlan(t *testing.T) {
 		if p.Current == nil || p.Current.Status != "frozen" || p.Current.ID != f.subscription.ID {
 			t.Fatalf("frozen plan: %+v", p.Current)
 		}
-		e.fails(404, "NOT_FOUND", e.call(traineeToken(f), "GET", "/trainees/"+none.ID+"/plan", nil))
+		e.fails(404, "NOT_FOUND", e.call(e.traineeToken(f), "GET", "/trainees/"+none.ID+"/plan", nil))
 	})
 }
 
 func TestPendingForms(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("forms")
 		path := "/trainees/" + f.trainee.ID + "/forms"
 		type formOut struct {
@@ -379,7 +343,7 @@ func TestPendingForms(t *testing.T) {
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false, "prompt": "Later"})).into(t, &later)
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false, "prompt": "Before Friday",
 			"dueAt": addDays(today(), 3) + "T18:00:00Z"})).into(t, &soon)
-		e.ok(200, e.call(traineeToken(f), "GET", path, nil)).into(t, &list)
+		e.ok(200, e.call(e.traineeToken(f), "GET", path, nil)).into(t, &list)
 		if list.Total != 2 || list.Items[0].ID != soon.ID || list.Items[1].ID != later.ID {
 			t.Fatalf("pending forms: %+v, want the one due first", list)
 		}
@@ -400,7 +364,7 @@ func TestPendingForms(t *testing.T) {
 
 func TestProgramDetail(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("prog")
 		var tmpl domain.ProgramTemplate
 		e.ok(201, e.call(f.key, "POST", "/program-templates", map[string]any{"name": "Base block", "description": "Four weeks of base",
@@ -461,14 +425,14 @@ func TestProgramDetail(t *testing.T) {
 		if d.Program.Status != "replaced" || d.Structure != nil || d.Position != nil {
 			t.Fatalf("the replaced program: %+v", d)
 		}
-		e.ok(200, e.call(traineeToken(f), "GET", "/programs/"+assigned.ID, nil))
+		e.ok(200, e.call(e.traineeToken(f), "GET", "/programs/"+assigned.ID, nil))
 
 		// Another trainee's program is not found through a trainee's connection.
 		var other domain.Trainee
 		e.ok(201, e.call(f.key, "POST", "/trainees", map[string]any{"firstName": "Omer", "lastName": "Other", "phone": "050-765-4321"})).into(t, &other)
 		var theirs domain.Program
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+other.ID+"/programs/assign", map[string]any{"templateId": tmpl.ID})).into(t, &theirs)
-		e.fails(404, "NOT_FOUND", e.call(traineeToken(f), "GET", "/programs/"+theirs.ID, nil))
+		e.fails(404, "NOT_FOUND", e.call(e.traineeToken(f), "GET", "/programs/"+theirs.ID, nil))
 		e.fails(404, "NOT_FOUND", e.call(f.key, "GET", "/programs/prg_notanid", nil))
 	})
 }
@@ -489,7 +453,7 @@ type resourcesOut struct {
 
 func TestTrainingResources(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("res")
 		k := f.key
 
@@ -534,7 +498,7 @@ func TestTrainingResources(t *testing.T) {
 			e.fails(422, "VALIDATION", e.call(k, "GET", "/training-resources?"+q, nil))
 		}
 		// A trainee's connection reads the shared library.
-		e.ok(200, e.call(traineeToken(f), "GET", "/training-resources?q=deload", nil))
+		e.ok(200, e.call(e.traineeToken(f), "GET", "/training-resources?q=deload", nil))
 
 		var m struct {
 			Items []struct {
@@ -550,7 +514,7 @@ func TestTrainingResources(t *testing.T) {
 		if m.Total != 28 || len(m.Items) != 28 || len(m.Items[0].Phases) == 0 {
 			t.Fatalf("methodologies: %d of %d", len(m.Items), m.Total)
 		}
-		e.ok(200, e.call(traineeToken(f), "GET", "/methodologies?sport=mobility", nil)).into(t, &m)
+		e.ok(200, e.call(e.traineeToken(f), "GET", "/methodologies?sport=mobility", nil)).into(t, &m)
 		if m.Total != 4 || m.Items[0].Sport != "mobility" {
 			t.Fatalf("mobility: %+v", m)
 		}
@@ -573,7 +537,7 @@ type personaOut struct {
 
 func TestPersona(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newTraineeEnv(t, st)
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("pera")
 		b := e.seed("perb")
 
@@ -587,7 +551,7 @@ func TestPersona(t *testing.T) {
 			"examples": []map[string]any{{"situation": "Missed a week", "reply": "Start again with one short session."}}}
 		// Only the studio's own apps set it.
 		e.fails(403, "FORBIDDEN", e.call(e.keyWith(f.studio.ID, auth.ScopeStudioRead, auth.ScopeStudioWrite), "PUT", "/studio/persona", mine))
-		e.fails(403, "FORBIDDEN", e.call(traineeToken(f), "PUT", "/studio/persona", mine))
+		e.fails(403, "FORBIDDEN", e.call(e.traineeToken(f), "PUT", "/studio/persona", mine))
 
 		for _, c := range []struct {
 			change map[string]any
@@ -622,7 +586,7 @@ func TestPersona(t *testing.T) {
 		if !p.Custom || p.UpdatedAt == nil || p.Name != "Coach Ari" || !slices.Equal(p.Avoid, []string{"jargon", "emoji"}) {
 			t.Fatalf("PUT answered %+v", p)
 		}
-		e.ok(200, e.call(traineeToken(f), "GET", "/studio/persona", nil)).into(t, &p)
+		e.ok(200, e.call(e.traineeToken(f), "GET", "/studio/persona", nil)).into(t, &p)
 		if !p.Custom || p.Tone != "Calm and precise." || len(p.Examples) != 1 {
 			t.Fatalf("the trainee reads %+v", p)
 		}
