@@ -43,6 +43,7 @@ const (
 	CheckIn         Kind = "chk"
 	Injury          Kind = "inj"
 	Goal            Kind = "gol"
+	Feedback        Kind = "fbk"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
 )
@@ -76,6 +77,7 @@ var kinds = map[Kind]struct{ noun, source string }{
 	CheckIn:         {"check-in", "list_trainee_checkins"},
 	Injury:          {"injury", "get_trainee_overview"},
 	Goal:            {"goal", "get_trainee_overview"},
+	Feedback:        {"feedback", "GET /feedback"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -77,12 +78,14 @@ func (l *Lane) benchmarkRoutes() {
 			views[i] = viewOf(b, now, recentEntries)
 		}
 		return pageSlice(views, q.page()), nil
-	}, tool("get_trainee_benchmarks"))
+	}, tool("get_trainee_benchmarks"), trainee(auth.ScopeTrainingRead), traineeTool("get_benchmarks"),
+		allow(under("items", benchmarkFields...)...), allow("total", "nextOffset"))
 	add(l, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *call, _ *noInput) (benchmarkView, error) {
 		b, err := lookup(c.ctx, ids.Benchmark, c.id(), c.studio().GetBenchmark)
 		return viewOf(b, l.now(), 0), err
-	})
-	add(l, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, created())
+	}, trainee(auth.ScopeTrainingRead), allow(benchmarkFields...))
+	add(l, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, created(),
+		trainee(auth.ScopeTrainingWrite), traineeTool("record_benchmark"), allow("created", "best"), allow(under("benchmark", benchmarkFields...)...))
 }
 
 func (l *Lane) recordBenchmark(c *call, in *recordBenchmarkInput) (recordedBenchmark, error) {

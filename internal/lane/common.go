@@ -90,6 +90,7 @@ var pathKinds = map[string]ids.Kind{
 	"injuries":          ids.Injury,
 	"goals":             ids.Goal,
 	"measurements":      ids.Measurement,
+	"programs":          ids.Program,
 }
 
 // pathIDKind is the kind of the {id} in a route's path, read from the

@@ -28,6 +28,8 @@ type Error struct {
 	Code    string       `json:"code"`
 	Message string       `json:"message"`
 	Fields  []FieldError `json:"fields,omitempty"`
+	// RetryAfterSeconds, on a 429, is the Retry-After header's wait.
+	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/ids"
@@ -72,10 +73,14 @@ func (l *Lane) healthRoutes() {
 		res, err := c.studio().ListMeasurements(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
 	})
-	add(l, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, created())
-	add(l, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis)
+	add(l, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, created(),
+		trainee(auth.ScopeHealthWrite), traineeTool("log_measurement"),
+		allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
+	add(l, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis,
+		trainee(auth.ScopeHealthRead), traineeTool("get_body_analysis"), allow("from", "to", "metrics"))
 
-	add(l, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, created())
+	add(l, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, created(),
+		trainee(auth.ScopeHealthWrite), traineeTool("daily_check_in"), allow(checkInAllow...), allow("updated"))
 	add(l, "GET", "/trainees/{id}/check-ins", "A trainee's daily check-ins, newest day first.", func(c *call, q *checkInsQuery) (listOf[domain.CheckIn], error) {
 		from, to, e := c.days(q.dayRange)
 		if e != nil {
@@ -85,7 +90,9 @@ func (l *Lane) healthRoutes() {
 		return pageOf(res, q.page()), err
 	}, tool("list_trainee_checkins"))
 
-	add(l, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, created())
+	add(l, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, created(),
+		trainee(auth.ScopeHealthWrite), traineeTool("record_injury"),
+		allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
 	add(l, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", l.updateInjury)
 	add(l, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *call, q *injuriesQuery) (listOf[domain.Injury], error) {
 		all, err := c.studio().ListInjuries(c.ctx, c.id(), q.Status)
@@ -93,10 +100,13 @@ func (l *Lane) healthRoutes() {
 	})
 
 	add(l, "POST", "/trainees/{id}/goals", "Set a trainee a goal; the answer carries its progress where the kind allows.", l.createGoal, created())
-	add(l, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal)
+	add(l, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal,
+		trainee(auth.ScopeTrainingWrite), allow(goalFields...), allow("progress"))
 	add(l, "GET", "/trainees/{id}/goals", "A trainee's goals, oldest first, each with its progress.", l.listGoals)
 
-	add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile)
+	add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
+		trainee(auth.ScopeProfileRead), traineeTool("get_onboarding_status"),
+		allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus", "updatedAt"))
 	add(l, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
 }
 

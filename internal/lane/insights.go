@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -15,9 +16,18 @@ import (
 
 // insightRoutes: the read models (overview, debrief, insights, roster triage).
 func (l *Lane) insightRoutes() {
-	add(l, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, tool("get_trainee_overview"))
-	add(l, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, tool("get_weekly_debrief"))
-	add(l, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, tool("get_coaching_insights"))
+	add(l, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, tool("get_trainee_overview"),
+		trainee(auth.ScopeTrainingRead), traineeTool("get_training_overview"),
+		allow("summary", "from", "to", "program", "sessions", "completion"),
+		allow(under("activeGoals.goal", goalFields...)...), allow("activeGoals.progress"),
+		allow(under("latestCheckIns", checkInAllow...)...),
+		allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
+	add(l, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, tool("get_weekly_debrief"),
+		trainee(auth.ScopeCoachRead), traineeTool("get_weekly_debrief"),
+		allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
+	add(l, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, tool("get_coaching_insights"),
+		trainee(auth.ScopeCoachRead), traineeTool("get_coach_insight"),
+		allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
 	add(l, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", l.needsAttention, tool("needs_attention"))
 }
 

@@ -53,6 +53,11 @@ const touchEvery = time.Minute
 type Options struct {
 	Store   store.Store
 	Limiter ratelimit.Limiter // nil: unlimited
+	// TraineeReads and TraineeWrites hold each trainee principal to its
+	// reads and writes per window, counted per person (studio and trainee)
+	// after the request is authorized; studio keys and coaches are not
+	// held to them. nil: unlimited.
+	TraineeReads, TraineeWrites ratelimit.Limiter
 	// Authenticator turns credentials into principals; nil: studio API
 	// keys in Store (the OAuth issue adds grants here).
 	Authenticator auth.Authenticator
@@ -70,11 +75,13 @@ type Options struct {
 type Lane struct {
 	store   store.Store
 	limiter ratelimit.Limiter
-	authn   auth.Authenticator
-	audit   audit.Sink
-	jobs    *river.Client[*sql.Tx]
-	logger  *slog.Logger
-	now     func() time.Time
+	// traineeReads and traineeWrites: see Options.
+	traineeReads, traineeWrites ratelimit.Limiter
+	authn                       auth.Authenticator
+	audit                       audit.Sink
+	jobs                        *river.Client[*sql.Tx]
+	logger                      *slog.Logger
+	now                         func() time.Time
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -90,15 +97,17 @@ type Lane struct {
 // New builds the lane.
 func New(o Options) *Lane {
 	l := &Lane{
-		store:   o.Store,
-		limiter: o.Limiter,
-		authn:   o.Authenticator,
-		audit:   o.Audit,
-		jobs:    o.Jobs,
-		logger:  o.Logger,
-		now:     o.Now,
-		mux:     http.NewServeMux(),
-		touched: map[string]time.Time{},
+		store:         o.Store,
+		limiter:       o.Limiter,
+		traineeReads:  o.TraineeReads,
+		traineeWrites: o.TraineeWrites,
+		authn:         o.Authenticator,
+		audit:         o.Audit,
+		jobs:          o.Jobs,
+		logger:        o.Logger,
+		now:           o.Now,
+		mux:           http.NewServeMux(),
+		touched:       map[string]time.Time{},
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)
@@ -256,7 +265,7 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 func (l *Lane) admit(w http.ResponseWriter, r *http.Request, key string) bool {
 	d, ok := ratelimit.Check(w, r, l.limiter, key, l.logger)
 	if !ok {
-		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message()})
+		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: d.Message(), RetryAfterSeconds: ratelimit.RetryAfterSeconds(d.RetryAfter)})
 	}
 	return ok
 }

@@ -39,7 +39,8 @@ func (l *Lane) planRoutes() {
 			subs[i].Derive(today)
 		}
 		return pageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
-	}, tool("list_trainee_subscriptions"), trainee(auth.ScopeProfileRead))
+	}, tool("list_trainee_subscriptions"), trainee(auth.ScopeProfileRead),
+		allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset"))
 	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created())
 	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)

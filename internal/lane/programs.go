@@ -59,9 +59,12 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		progs, err := ss.ListPrograms(c.ctx, c.id())
 		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
-	}, tool("list_trainee_programs"), trainee(auth.ScopeTrainingRead))
+	}, tool("list_trainee_programs"), trainee(auth.ScopeTrainingRead), traineeTool("list_programs"),
+		allow("items.id", "items.name", "items.status", "items.startsOn", "total", "nextOffset"))
 	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, tool("assign_program"), created())
-	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, trainee(auth.ScopeTrainingRead))
+	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, trainee(auth.ScopeTrainingRead),
+		traineeTool("get_active_program"),
+		allow("today", "program.id", "program.name", "program.status", "program.startsOn", "position", "thisWeek", "counts"))
 
 	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
 		ss := c.studio()
@@ -70,7 +73,8 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListFormResponses(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_form_responses"), trainee(auth.ScopeProfileRead))
+	}, tool("list_trainee_form_responses"), trainee(auth.ScopeProfileRead),
+		allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
 	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created())
 	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created())
 
@@ -81,7 +85,8 @@ func (l *Lane) traineeRecordRoutes() {
 		}
 		res, err := ss.ListWeights(c.ctx, c.id(), q.page())
 		return pageOf(res, q.page()), err
-	}, tool("list_trainee_weights"), trainee(auth.ScopeHealthRead))
+	}, tool("list_trainee_weights"), trainee(auth.ScopeHealthRead),
+		allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
 	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created())
 
 	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {

@@ -102,10 +102,10 @@ func anyScope() opt        { return func(r *route) { r.scope = "" } }
 func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
 
 // trainee opens the route to a trainee's own OAuth grant holding scope.
-// The route must concern one trainee by its path: /trainees/{id}/…, whose
-// id is checked to be the grant's subject. (A route reached by another id,
-// a session's say, needs its handler to check the record's trainee; add
-// that check with the first such route.)
+// The route concerns the trainee by its path (/trainees/{id}/…, the id the
+// grant's subject or `me`), or a record the lane traces to its trainee
+// (/sessions/{id}, /goals/{id}, /benchmarks/{id}, /programs/{id}), or is
+// shared(); see the trainee policy (trainee.go).
 func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
 
 // shared marks a route open to trainees that names no trainee and holds
@@ -140,9 +140,7 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 		o(rt)
 	}
 	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
-	// (Which routes a trainee may open is checked by the trainee policy:
-	// own /trainees/{id}, records the lane can trace to their trainee, and
-	// shared() routes that hold no person's data.)
+	checkTraineeRoute(rt)
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())
 	rt.refs = refs
@@ -203,8 +201,19 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			}
 		}()
 		p, _ := auth.PrincipalFrom(r.Context())
+		if e := resolveMe(r, rt, p); e != nil {
+			l.writeError(w, r, e)
+			return
+		}
 		if e := rt.authorize(r, p); e != nil {
 			l.writeError(w, r, e)
+			return
+		}
+		if !l.admitPerson(w, r, p) {
+			return
+		}
+		if err := l.checkOwner(r, rt, p); err != nil {
+			l.fail(w, r, rt, err)
 			return
 		}
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
@@ -217,9 +226,8 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 }
 
 // authorize checks the principal against the route: the route's scope,
-// or for a trainee principal the route's trainee scope and, on a
-// /trainees/{id} route, that the id is the trainee's own (another
-// trainee's id is not found, as another studio's is).
+// or for a trainee principal the route's trainee scope (whose {id} the
+// trainee policy checks next: checkOwner).
 func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 	if !isTraineePrincipal(p) {
 		if rt.scope != "" && !p.Has(rt.scope) {
@@ -234,8 +242,6 @@ func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 		return forbidden(rt, p, rt.scope)
 	case !p.Has(rt.traineeScope):
 		return forbidden(rt, p, rt.traineeScope)
-	case rt.idKind == ids.Trainee && r.PathValue("id") != p.Subject:
-		return notFound(ids.Trainee, r.PathValue("id"))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/ids"
@@ -221,13 +222,19 @@ func (l *Lane) sessionRoutes() {
 			rows.Items[i] = rowOf(x)
 		}
 		return pageOf(rows, q.page()), err
-	}, tool("list_trainee_sessions"))
+	}, tool("list_trainee_sessions"), trainee(auth.ScopeTrainingRead), traineeTool("list_sessions"),
+		allow(under("items", sessionRowFields...)...), allow("total", "nextOffset"))
 	add(l, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *call, _ *noInput) (domain.Session, error) {
 		return lookup(c.ctx, ids.Session, c.id(), c.studio().GetSession)
-	}, tool("get_session"))
-	add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach). Nothing is sent to the trainee.", l.createPlannedSession, tool("create_planned_session"), created())
-	add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, tool("log_workout"), created())
-	add(l, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession)
+	}, tool("get_session"), trainee(auth.ScopeTrainingRead), traineeTool("get_session_details"), allow(sessionFields...))
+	add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach). Nothing is sent to the trainee.", l.createPlannedSession, tool("create_planned_session"), created(),
+		trainee(auth.ScopeTrainingWrite), traineeTool("create_planned_session"), allow(sessionFields...))
+	add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, tool("log_workout"), created(),
+		trainee(auth.ScopeTrainingWrite), traineeTool("log_workout"), allow(under("session", sessionFields...)...),
+		allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
+	add(l, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession,
+		trainee(auth.ScopeTrainingWrite), traineeTool("modify_training_session", "swap_exercise"),
+		allow("summary", "operation", "changed"), allow(under("session", sessionFields...)...))
 	add(l, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", l.updateSession)
 	l.benchmarkRoutes()
 }

@@ -102,7 +102,8 @@ func (l *Lane) traineeRoutes() {
 	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
 	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
 		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
-	}, tool("get_trainee"), trainee(auth.ScopeProfileRead))
+	}, tool("get_trainee"), trainee(auth.ScopeProfileRead),
+		allow("id", "status", "goal", "birthDate", "gender", "heightCm", "weightKg", "stepsGoal", "startedOn"))
 	add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, tool("create_trainee"), created())
 	add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, tool("update_trainee"))
 	add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *call, _ *noInput) (deleted, error) {

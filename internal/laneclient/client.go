@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/otherwise/perform/internal/auth"
@@ -24,6 +25,8 @@ type Error struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`
 	RequestID string `json:"-"`
+	// RetryAfterSeconds is the answer's Retry-After (a rate limit's), 0 when it sent none.
+	RetryAfterSeconds int `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -131,6 +134,9 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 		e := env.Error
 		e.Status = resp.StatusCode
 		e.RequestID = env.RequestID
+		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
+			e.RetryAfterSeconds = n
+		}
 		return nil, meta, e
 	}
 	return env.Data, meta, nil

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -33,14 +34,21 @@ type Gate struct {
 	Scope string
 }
 
-// toolScopes is the scope each tool's lane route needs.
-var toolScopes = func() map[string]string {
+// coachToolScopes and traineeToolScopes are the scope each tool of a set
+// needs: names repeat across the sets (log_workout), so a tool is looked up
+// in the caller's set only.
+var (
+	coachToolScopes   = scopesOf(tools.All)
+	traineeToolScopes = sync.OnceValue(func() map[string]string { return scopesOf(tools.Trainee) })
+)
+
+func scopesOf(set func() []tools.Tool) map[string]string {
 	m := map[string]string{}
-	for _, t := range tools.All() {
+	for _, t := range set() {
 		m[t.Name] = t.Scope
 	}
 	return m
-}()
+}
 
 // Wrap returns next behind the gate. A message that passes carries an
 // admission for its credential, so the lane call it leads to is not
@@ -78,7 +86,7 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		// An OAuth grant short of a tool's scope is told so in HTTP, so its
 		// client can ask the person for more (step-up authorization). A
 		// studio key keeps today's answer: the lane's sentence in the result.
-		if p.Kind == auth.KindOAuthGrant {
+		if p.Kind == auth.KindOAuthGrant || isTrainee(p) {
 			if scope, short := g.scopeShortfall(r, p); short {
 				w.Header().Set("WWW-Authenticate", g.challenge(r, "insufficient_scope", scope))
 				writeError(w, http.StatusForbidden, codeForbidden, "This connection lacks the scope "+scope+" that the tool needs; connect the app again and allow it.")
@@ -130,7 +138,11 @@ func (g Gate) scopeShortfall(r *http.Request, p *auth.Principal) (string, bool) 
 	if json.Unmarshal(head, &msg) != nil || msg.Method != "tools/call" {
 		return "", false
 	}
-	scope, known := toolScopes[msg.Params.Name]
+	scopes := coachToolScopes
+	if isTrainee(p) {
+		scopes = traineeToolScopes()
+	}
+	scope, known := scopes[msg.Params.Name]
 	if !known || scope == "" || p.Has(scope) {
 		return "", false
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // Options configure the endpoint; see toolset.Options. OnToolCall defaults
@@ -112,9 +113,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	pw.finish()
 }
 
-// servers are the MCP servers of the endpoint: one with every tool for
-// studio keys, and one per set of scopes an OAuth grant holds, with only
-// the tools those scopes allow (built on first use; the sets are few).
+// servers are the MCP servers of the endpoint: one with every coach tool
+// for studio keys, one per set of scopes a coach's OAuth grant holds, and
+// one per set of scopes a trainee's connection holds, with the trainee
+// tools those scopes allow (built on first use; the sets are few).
 type servers struct {
 	opts Options
 	all  *mcp.Server
@@ -123,27 +125,40 @@ type servers struct {
 }
 
 func newServers(opts Options) *servers {
+	// The trainee set is built here, so a trainee tool whose lane route
+	// disagrees with it fails at start-up, not at a trainee's first call.
+	tools.Trainee()
 	return &servers{opts: opts, all: toolset.NewServer(opts), by: map[string]*mcp.Server{}}
 }
 
-// forRequest picks the server for the principal the gate put in r.
+// forRequest picks the server for the principal the gate put in r. A
+// trainee never gets the coach set, whatever its credential.
 func (s *servers) forRequest(r *http.Request) *mcp.Server {
 	p, ok := auth.PrincipalFrom(r.Context())
-	if !ok || p.Kind != auth.KindOAuthGrant {
+	trainee := ok && isTrainee(p)
+	if !ok || p.Kind != auth.KindOAuthGrant && !trainee {
 		return s.all
 	}
 	key := strings.Join(p.Scopes, " ")
+	if trainee {
+		key = "trainee:" + key
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	srv, ok := s.by[key]
 	if !ok {
 		opts := s.opts
 		opts.Scopes = append([]string{}, p.Scopes...)
+		opts.Trainee = trainee
 		srv = toolset.NewServer(opts)
 		s.by[key] = srv
 	}
 	return srv
 }
+
+// isTrainee reports whether p is a trainee's own connection: its subject
+// is a trainee (an OAuth grant a trainee approved).
+func isTrainee(p *auth.Principal) bool { return ids.Is(p.Subject, ids.Trainee) }
 
 // originAllowed is the Origin half of DNS-rebinding protection (go-sdk
 // checks the Host). Clients other than browsers send no Origin. A browser's

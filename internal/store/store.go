@@ -195,6 +195,9 @@ type StudioStore interface {
 	Goals
 	TrainingProfiles
 	Roster
+	TraineeFeedback
+	Personas
+	PendingForms
 }
 
 // Coaches are the studio's staff.

@@ -35,10 +35,34 @@ type spec struct {
 	// forced are body fields the tool always sends and never offers: the
 	// forced-silent flags of writes that could notify a trainee.
 	forced map[string]any
+	// keep, when set, are the only arguments of the lane's input the tool
+	// offers: a tool that is one operation of a route of several
+	// (swap_exercise of POST /sessions/{id}/modify) leaves the others out.
+	keep []string
+	// require are arguments the tool needs that its route needs only for
+	// some operations (the forced one's).
+	require []string
 	// args describe this tool's arguments for the model where the shared
 	// descriptions (argDescriptions) do not fit.
 	args map[string]string
 }
+
+// toolSet is what tells the coach set from the trainee set when a tool is
+// defined: which contract names it, the scope it must carry and the
+// shared argument descriptions.
+type toolSet struct {
+	trainee      bool
+	descriptions map[string]string
+}
+
+var (
+	coachSet   = toolSet{descriptions: argDescriptions}
+	traineeSet = toolSet{trainee: true, descriptions: traineeArgDescriptions}
+)
+
+// MePath is the {id} a trainee tool calls its /trainees/{id}/… route with:
+// the lane reads it as the trainee the credential belongs to.
+const MePath = "me"
 
 // Contract is a lane route's contract as the lane states it
 // (lane.Contracts): lane_contracts.json is generated from the lane's
@@ -100,20 +124,42 @@ func laneContracts() []Contract {
 // the arguments).
 const RepeatSentence = "A repeat within 10 minutes changes nothing."
 
-// define builds the Tool of s from the lane's contract of its route.
+// define builds the coach Tool of s from the lane's contract of its route.
 func define(s spec, contracts map[string]Contract) Tool {
+	return defineIn(coachSet, s, contracts)
+}
+
+// defineTrainee builds the trainee Tool of s from the lane's contract of
+// its route: its scope is the route's trainee scope, and a /trainees/{id}/…
+// path is called with MePath.
+func defineTrainee(s spec, contracts map[string]Contract) Tool {
+	return defineIn(traineeSet, s, contracts)
+}
+
+func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 	c, ok := contracts[s.name]
 	if !ok {
-		panic(fmt.Sprintf("tool %s: no lane route names it (x-perform-tool); run go generate ./internal/tools", s.name))
+		panic(fmt.Sprintf("tool %s: no lane route names it (tool or traineeTool); run go generate ./internal/tools", s.name))
 	}
-	want := auth.ScopeStudioWrite
-	if s.readOnly {
-		want = auth.ScopeStudioRead
+	scope := c.Scope
+	if set.trainee {
+		scope = c.TraineeScope
+		if got := c.Method + " " + c.Path; got != s.route || !slices.Contains(auth.TraineeScopes, scope) || strings.HasSuffix(scope, ":read") != s.readOnly {
+			panic(fmt.Sprintf("trainee tool %s calls %s, but the lane serves it at %s with the trainee scope %q", s.name, s.route, got, scope))
+		}
+		if s.pathArg == "" && strings.Contains(c.Path, "{") && !strings.HasPrefix(c.Path, "/trainees/{id}/") {
+			panic(fmt.Sprintf("trainee tool %s: %s has a wildcard but the tool names no argument for it", s.name, c.Path))
+		}
+	} else {
+		want := auth.ScopeStudioWrite
+		if s.readOnly {
+			want = auth.ScopeStudioRead
+		}
+		if got := c.Method + " " + c.Path; got != s.route || c.Scope != want {
+			panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
+		}
 	}
-	if got := c.Method + " " + c.Path; got != s.route || c.Scope != want {
-		panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
-	}
-	input, order := derive(s, c)
+	input, order := derive(s, c, set.descriptions)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
 	if err != nil {
@@ -130,7 +176,7 @@ func define(s spec, contracts map[string]Contract) Tool {
 		Title:       s.title,
 		Description: description,
 		ReadOnly:    s.readOnly,
-		Scope:       c.Scope,
+		Scope:       scope,
 		Idempotent:  s.readOnly || s.idempotent,
 		Method:      c.Method,
 		Path:        c.Path,
@@ -143,13 +189,16 @@ func define(s spec, contracts map[string]Contract) Tool {
 			if err := v.check(m); err != nil {
 				return Request{}, err
 			}
-			if err := checkIDs(s.name, idArgs, m); err != nil {
+			if err := checkIDs(s.name, set.trainee, idArgs, m); err != nil {
 				return Request{}, err
 			}
 			if err := checkWhole(s.name, input, m); err != nil {
 				return Request{}, err
 			}
 			r := Request{Method: c.Method, Path: c.Path}
+			if set.trainee && s.pathArg == "" {
+				r.Path = strings.Replace(r.Path, "{id}", MePath, 1)
+			}
 			if s.pathArg != "" {
 				var id string
 				_ = json.Unmarshal(m[s.pathArg], &id) // a string: the schema said so
@@ -174,7 +223,7 @@ func define(s spec, contracts map[string]Contract) Tool {
 // derive is the tool's input schema: the lane's, without the forced fields,
 // with the path argument first, every argument described for the model, and
 // no null in any type (an optional argument is left out, not sent as null).
-func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
+func derive(s spec, c Contract, descriptions map[string]string) (*jsonschema.Schema, []string) {
 	in := c.Input
 	if in == nil || in.Type != "object" {
 		panic(fmt.Sprintf("tool %s: the lane's input of %s %s is not an object schema", s.name, c.Method, c.Path))
@@ -183,6 +232,26 @@ func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
 		in.Properties = map[string]*jsonschema.Schema{}
 	}
 	order := slices.Clone(c.Order)
+	if s.keep != nil {
+		for name := range in.Properties {
+			if slices.Contains(s.keep, name) || s.forced[name] != nil {
+				continue
+			}
+			if slices.Contains(in.Required, name) {
+				panic(fmt.Sprintf("tool %s: leaves out %s, which the lane requires", s.name, name))
+			}
+			delete(in.Properties, name)
+			order = slices.DeleteFunc(order, func(r string) bool { return r == name })
+		}
+	}
+	for _, name := range s.require {
+		if in.Properties[name] == nil {
+			panic(fmt.Sprintf("tool %s: requires %s, which the lane's input does not have", s.name, name))
+		}
+		if !slices.Contains(in.Required, name) {
+			in.Required = append(in.Required, name)
+		}
+	}
 	for name := range s.forced {
 		if in.Properties[name] == nil {
 			panic(fmt.Sprintf("tool %s: forced field %s is not in the lane's input", s.name, name))
@@ -212,7 +281,7 @@ func derive(s spec, c Contract) (*jsonschema.Schema, []string) {
 		_, rangeSays, hasRange := strings.Cut(p.Description, " Must be ")
 		if d, ok := s.args[name]; ok {
 			p.Description = d
-		} else if d, ok := argDescriptions[name]; ok {
+		} else if d, ok := descriptions[name]; ok {
 			p.Description = d
 		}
 		if hasRange && !strings.Contains(p.Description, "Must be ") {
@@ -295,6 +364,35 @@ var IDArguments = map[string]ids.Kind{
 	"formTemplateId": ids.FormTemplate,
 	"taskId":         ids.Task,
 	"sessionId":      ids.Session,
+	"goalId":         ids.Goal,
+	"benchmarkId":    ids.Benchmark,
+	"programId":      ids.Program,
+}
+
+// traineeIDSources are the trainee tools that give ids of each kind: the
+// trainee set's refusal of a wrong id names them, not the coach tools
+// ids.NotFound names.
+var traineeIDSources = map[ids.Kind]string{
+	ids.Session:   "list_sessions",
+	ids.Goal:      "manage_goals (action list)",
+	ids.Benchmark: "get_benchmarks",
+	ids.Program:   "list_programs",
+}
+
+// traineeNotFound is ids.NotFound for the trainee set.
+func traineeNotFound(want ids.Kind, id string) string {
+	source, ok := traineeIDSources[want]
+	if !ok {
+		return ids.NotFound(want, id)
+	}
+	return fmt.Sprintf("%s is not %s %s id; use %s to get one.", schema.ShortJSON(id), article(want.Noun()), want.Noun(), source)
+}
+
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // idArgumentsOf is the id-typed arguments of a tool's input schema.
@@ -311,7 +409,11 @@ func idArgumentsOf(s *jsonschema.Schema) map[string]ids.Kind {
 // checkIDs refuses the first id argument (in name order) that is not an id
 // of its kind. The arguments have passed the schema, so each is a string or
 // a list of strings.
-func checkIDs(tool string, idArgs map[string]ids.Kind, m map[string]json.RawMessage) error {
+func checkIDs(tool string, trainee bool, idArgs map[string]ids.Kind, m map[string]json.RawMessage) error {
+	notFound := ids.NotFound
+	if trainee {
+		notFound = traineeNotFound
+	}
 	for _, name := range slices.Sorted(maps.Keys(idArgs)) {
 		raw, ok := m[name]
 		if !ok {
@@ -329,7 +431,7 @@ func checkIDs(tool string, idArgs map[string]ids.Kind, m map[string]json.RawMess
 		}
 		for _, id := range values {
 			if !ids.Is(id, idArgs[name]) {
-				return argumentError(tool, name+": "+ids.NotFound(idArgs[name], id))
+				return argumentError(tool, name+": "+notFound(idArgs[name], id))
 			}
 		}
 	}

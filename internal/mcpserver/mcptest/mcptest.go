@@ -20,6 +20,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
+	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
@@ -38,7 +39,9 @@ type Studio struct {
 type Fixture struct {
 	// URL is the server's root: the lane is under URL/v1/automation, the
 	// hosted endpoint at URL/mcp (lane in process) and at URL/mcp-tcp (the
-	// same endpoint calling the lane over TCP loopback, for comparison).
+	// same endpoint calling the lane over TCP loopback, for comparison), and
+	// behind the gate, as the server mounts it, at URL+GatedPath; the
+	// authorization server's routes at the root.
 	URL   string
 	Store store.Store
 	Lane  http.Handler
@@ -62,13 +65,24 @@ func NewOn(t testing.TB, st store.Store) *Fixture {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{Logger: Quiet()})
 	t.Cleanup(func() { aw.Close() })
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet()})
+	// The authorization server signs people in through a stand-in browser
+	// (see TraineeToken); its access tokens are accepted by the lane and by
+	// the gated endpoint, as in the server.
+	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
+	authn := as.Authenticator(lane.StudioKeys(st))
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet(), Authenticator: authn})
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
+	as.Register(mux)
 	mux.Handle("/mcp", mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 		Logger: Quiet(),
 	}))
+	gate := mcpserver.Gate{Authenticator: authn, Logger: Quiet(), ResourceMetadata: as.ResourceMetadataURL}
+	mux.Handle(GatedPath, gate.Wrap(mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
+		Logger: Quiet(),
+	})))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	mux.Handle("/mcp-tcp", mcpserver.New(mcpserver.Options{

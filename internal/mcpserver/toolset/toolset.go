@@ -47,6 +47,9 @@ type Options struct {
 	// Scopes, when not nil, limits the server to the tools whose scope is
 	// one of them (an OAuth grant sees what it may call); nil: every tool.
 	Scopes []string
+	// Trainee serves the trainee set (tools.Trainee) with its resources and
+	// prompts, for a trainee's own connection, instead of the coach tools.
+	Trainee bool
 }
 
 // Outcomes of a tool call, as OnToolCall receives them.
@@ -57,7 +60,8 @@ const (
 	OutcomeUnavailable      = "unavailable"
 )
 
-// NewServer returns an MCP server holding the 21 coach tools, each bound to
+// NewServer returns an MCP server holding the coach tools (or, with
+// opts.Trainee, the trainee tools, resources and prompts), each bound to
 // the lane through opts.Client. Tools are static, so one server can serve
 // every session and request.
 func NewServer(opts Options) *mcp.Server {
@@ -65,11 +69,15 @@ func NewServer(opts Options) *mcp.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	set, instructions := tools.All(), Instructions
+	if opts.Trainee {
+		set, instructions = tools.Trainee(), TraineeInstructions
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
-		&mcp.ServerOptions{Instructions: Instructions, Logger: logger, Capabilities: capabilities()})
-	ex := executor.New(opts.Client, tools.All())
+		&mcp.ServerOptions{Instructions: instructions, Logger: logger, Capabilities: capabilities()})
+	ex := executor.New(opts.Client, set)
 	for _, t := range ex.Tools() {
-		if opts.Scopes != nil && !slices.Contains(opts.Scopes, t.Scope) {
+		if !allowed(opts, t.Scope) {
 			continue
 		}
 		s.AddTool(&mcp.Tool{
@@ -80,7 +88,16 @@ func NewServer(opts Options) *mcp.Server {
 			Annotations: annotations(t),
 		}, handler(t, ex, opts, logger))
 	}
+	if opts.Trainee {
+		addTraineeResources(s, opts)
+		addTraineePrompts(s, opts)
+	}
 	return s
+}
+
+// allowed reports whether opts' scopes hold scope (nil scopes hold every one).
+func allowed(opts Options, scope string) bool {
+	return opts.Scopes == nil || slices.Contains(opts.Scopes, scope)
 }
 
 // annotations are the tool's hints. destructiveHint means something only
@@ -126,19 +143,19 @@ func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Log
 				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Perform failed unexpectedly while running " + t.Name + "; try again."}
 			}
 		}()
-		r := ex.Run(ctx, executor.Call{Tool: t.Name, Args: req.Params.Arguments, APIKey: apiKey(opts, req)})
+		r := ex.Run(ctx, executor.Call{Tool: t.Name, Args: req.Params.Arguments, APIKey: apiKey(opts, req.Extra)})
 		switch r.Outcome {
 		case executor.OK:
 		case executor.Unavailable:
 			logger.Warn("lane call failed", "tool", t.Name, "err", r.Sentence)
 			report(OutcomeUnavailable)
-			return toolError(r.Sentence), nil
+			return toolError(r), nil
 		case executor.InvalidArguments, executor.UnknownTool:
 			report(OutcomeInvalidArguments)
-			return toolError(r.Sentence), nil
+			return toolError(r), nil
 		default: // a lane error, a refused key included
 			report(OutcomeLaneError)
-			return toolError(r.Sentence), nil
+			return toolError(r), nil
 		}
 		report(OutcomeOK)
 		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(r.Data)}}}
@@ -154,13 +171,14 @@ func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Log
 	}
 }
 
-// apiKey is the studio key for a call: the fixed one of a stdio server, or
-// the bearer token of the HTTP request that carried the call.
-func apiKey(opts Options, req *mcp.CallToolRequest) string {
-	if opts.APIKey != "" || req.Extra == nil {
+// apiKey is the credential for a lane call: the fixed key of a stdio
+// server, or the bearer token of the HTTP request that carried the message
+// (a studio key or an OAuth access token).
+func apiKey(opts Options, extra *mcp.RequestExtra) string {
+	if opts.APIKey != "" || extra == nil {
 		return opts.APIKey
 	}
-	token, _ := Bearer(req.Extra.Header.Get("Authorization"))
+	token, _ := Bearer(extra.Header.Get("Authorization"))
 	return token
 }
 
@@ -174,8 +192,28 @@ func Bearer(header string) (string, bool) {
 	return token, token != ""
 }
 
-func toolError(sentence string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sentence}}}
+// ErrorContent is a failed call's structuredContent: the sentence again
+// with its code and, after a limit, when to try again, so a client can act
+// on the error without reading the sentence.
+type ErrorContent struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the error of ErrorContent.
+type ErrorDetail struct {
+	Code              string `json:"code"`
+	Message           string `json:"message"`
+	RetryAfterSeconds int    `json:"retryAfterSeconds,omitempty"`
+}
+
+// toolError is a failed call's result: isError, the sentence as text (what
+// a model relays) and the same as structuredContent.
+func toolError(r executor.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: r.Sentence}},
+		StructuredContent: ErrorContent{ErrorDetail{Code: r.Code, Message: r.Sentence, RetryAfterSeconds: r.RetryAfterSeconds}},
+	}
 }
 
 func isObject(data json.RawMessage) bool {

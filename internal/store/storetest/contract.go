@@ -56,6 +56,7 @@ func Run(t *testing.T, open Opener) {
 		{"Health", testHealth},
 		{"Roster", testRoster},
 		{"Text", testText},
+		{"TraineeVoice", testTraineeVoice},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })

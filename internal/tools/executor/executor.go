@@ -55,6 +55,14 @@ const (
 	Unavailable Outcome = "unavailable"
 )
 
+// The codes of failures that are not the lane's own (the lane's are
+// lane.Code…: NOT_FOUND, VALIDATION_FAILED, RATE_LIMITED…).
+const (
+	CodeUnknownTool      = "UNKNOWN_TOOL"
+	CodeInvalidArguments = "INVALID_ARGUMENTS"
+	CodeUnavailable      = "UNAVAILABLE"
+)
+
 // Call is one tool call.
 type Call struct {
 	Tool   string
@@ -72,6 +80,11 @@ type Result struct {
 	Sentence string
 	// Status is the lane's HTTP status when the lane answered.
 	Status int
+	// Code is the lane's error code (NOT_FOUND, RATE_LIMITED…) when the
+	// lane refused, else the outcome's own (INVALID_ARGUMENTS…).
+	Code string
+	// RetryAfterSeconds is when to try again after a limit, 0 for no wait.
+	RetryAfterSeconds int
 	// Note is RepeatNote when Repeat.
 	Note string
 	// Repeat: the lane answered from an earlier identical write, and this
@@ -141,12 +154,12 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	// 1. resolve
 	t, ok := e.tools[c.Tool]
 	if !ok {
-		return Result{Outcome: UnknownTool, Sentence: fmt.Sprintf("There is no tool named %s; the tools are %s.", c.Tool, strings.Join(e.names, ", "))}
+		return Result{Outcome: UnknownTool, Code: CodeUnknownTool, Sentence: fmt.Sprintf("There is no tool named %s; the tools are %s.", c.Tool, strings.Join(e.names, ", "))}
 	}
 	// 2. build
 	req, err := t.Build(c.Args)
 	if err != nil {
-		return Result{Outcome: InvalidArguments, Sentence: err.Error()}
+		return Result{Outcome: InvalidArguments, Code: CodeInvalidArguments, Sentence: err.Error()}
 	}
 	// 3. prepare
 	if !t.ReadOnly {
@@ -160,11 +173,11 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	var laneErr *laneclient.Error
 	switch {
 	case errors.As(err, &laneErr) && laneErr.Status == http.StatusUnauthorized:
-		return Result{Outcome: Unauthorized, Sentence: laneErr.Message, Status: laneErr.Status}
+		return Result{Outcome: Unauthorized, Sentence: laneErr.Message, Status: laneErr.Status, Code: laneErr.Code}
 	case errors.As(err, &laneErr):
-		return Result{Outcome: LaneError, Sentence: laneErr.Message, Status: laneErr.Status}
+		return Result{Outcome: LaneError, Sentence: laneErr.Message, Status: laneErr.Status, Code: laneErr.Code, RetryAfterSeconds: laneErr.RetryAfterSeconds}
 	case err != nil:
-		return Result{Outcome: Unavailable, Sentence: sentence(err.Error())}
+		return Result{Outcome: Unavailable, Code: CodeUnavailable, Sentence: sentence(err.Error())}
 	}
 	// 5. answer
 	r := Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}

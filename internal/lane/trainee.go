@@ -1,0 +1,188 @@
+package lane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// The trainee policy: every rule a trainee principal (a trainee's own OAuth
+// grant) meets in the lane is here, applied by the route wrapper. A route
+// opens to trainees with trainee(scope) and is then exactly one of:
+//   - own: /trainees/{id}/…, whose id must be the grant's subject (`me`
+//     names it);
+//   - a record the lane traces to its trainee (a session, goal, benchmark
+//     or program by id), which must be the subject's;
+//   - shared(): no {id} and no person's data.
+//
+// Anything else is refused at start-up, as is a trainee route without an
+// allow() list: a trainee's answer keeps only what that list names.
+
+// Me is the {id} that names the trainee of the request's own connection.
+const Me = "me"
+
+// ownedKinds are the record kinds whose trainee the lane loads to check a
+// trainee principal's {id}; ownerOf answers each.
+var ownedKinds = []ids.Kind{ids.Session, ids.Goal, ids.Benchmark, ids.Program}
+
+// checkTraineeRoute panics on a route whose trainee opts do not make one of
+// the three shapes above: a mistake found on every start, not by a trainee.
+func checkTraineeRoute(rt *route) {
+	where := rt.method + " " + rt.path
+	if rt.traineeScope == "" {
+		if rt.shared || len(rt.traineeTools) > 0 || len(rt.allow) > 0 {
+			panic("lane: " + where + " has shared(), traineeTool() or allow() but no trainee(scope)")
+		}
+		return
+	}
+	if len(rt.allow) == 0 {
+		panic("lane: " + where + " is open to trainees but has no allow() list")
+	}
+	switch {
+	case rt.shared:
+		if rt.idKind != "" || strings.Contains(rt.path, "{") {
+			panic("lane: " + where + " is shared() but names a record by its path")
+		}
+	case rt.idKind == ids.Trainee, slices.Contains(ownedKinds, rt.idKind):
+	default:
+		panic("lane: " + where + " is open to trainees but is neither /trainees/{id}/…, a record the lane can trace to its trainee (" + fmt.Sprint(ownedKinds) + "), nor shared()")
+	}
+}
+
+// meNotFound answers `me` from a credential that speaks for no trainee.
+func meNotFound(rt *route) *Error {
+	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "No trainee is named me here: me names the trainee of a trainee's own connection (their OAuth grant). A studio key or a coach's connection names the trainee by id: use the trainee's id (trn_…) from GET " + Prefix + "/trainees/search in " + rt.method + " " + Prefix + rt.path + "."}
+}
+
+// resolveMe rewrites a /trainees/me/… path to the trainee principal's own
+// id, for the handler and the audit alike.
+func resolveMe(r *http.Request, rt *route, p *auth.Principal) *Error {
+	if rt.idKind != ids.Trainee || r.PathValue("id") != Me {
+		return nil
+	}
+	if !isTraineePrincipal(p) {
+		return meNotFound(rt)
+	}
+	r.SetPathValue("id", p.Subject)
+	infoFrom(r.Context()).resourceID = p.Subject
+	return nil
+}
+
+// checkOwner answers a trainee principal's {id} that is not theirs as not
+// found, exactly as another studio's id is: nobody learns it exists.
+func (l *Lane) checkOwner(r *http.Request, rt *route, p *auth.Principal) error {
+	if !isTraineePrincipal(p) || rt.traineeScope == "" || rt.idKind == "" {
+		return nil
+	}
+	id := r.PathValue("id")
+	if rt.idKind == ids.Trainee {
+		if id != p.Subject {
+			return notFound(ids.Trainee, id)
+		}
+		return nil
+	}
+	if !ids.Valid(id, rt.idKind) {
+		return notFound(rt.idKind, id)
+	}
+	owner, err := ownerOf(r.Context(), l.store.Studio(p.StudioID), rt.idKind, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && owner != p.Subject {
+		return notFound(rt.idKind, id)
+	}
+	return err
+}
+
+// ownerOf is the trainee a record belongs to, read through the studio's
+// store (another studio's record is ErrNotFound there).
+func ownerOf(ctx context.Context, ss store.StudioStore, kind ids.Kind, id string) (string, error) {
+	switch kind {
+	case ids.Session:
+		s, err := ss.GetSession(ctx, id)
+		return s.TraineeID, err
+	case ids.Goal:
+		g, err := ss.GetGoal(ctx, id)
+		return g.TraineeID, err
+	case ids.Benchmark:
+		b, err := ss.GetBenchmark(ctx, id)
+		return b.TraineeID, err
+	case ids.Program:
+		p, err := ss.GetProgram(ctx, id)
+		return p.TraineeID, err
+	}
+	return "", fmt.Errorf("lane: no owner lookup for %s ids", kind)
+}
+
+// under prefixes each path: the fields of a record nested in an answer.
+func under(prefix string, paths ...string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = prefix + "." + p
+	}
+	return out
+}
+
+// The fields a trainee's answers keep of the records several routes
+// answer (allow lists; see allow). Who wrote a record and when it was
+// last touched are bookkeeping, not training.
+var (
+	sessionFields    = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "notes", "feedback", "programId", "completedAt", "exercises", "totals"}
+	sessionRowFields = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "programId", "totals"}
+	benchmarkFields  = []string{"id", "name", "unit", "direction", "exerciseId", "best", "latest", "change4Weeks", "change12Weeks", "entries", "recent"}
+	goalFields       = []string{"id", "title", "kind", "measure", "unit", "targetValue", "targetDate", "benchmarkId", "status", "completedAt"}
+	checkInAllow     = []string{"id", "day", "readiness", "sleepHours", "sleepQuality", "soreness", "soreAreas", "stress", "mood", "note"}
+)
+
+// PersonKey names one trainee's reads or writes for the person limits.
+func PersonKey(studioID, traineeID string, write bool) string {
+	kind := "read"
+	if write {
+		kind = "write"
+	}
+	return "person:" + studioID + ":" + traineeID + ":" + kind
+}
+
+// admitPerson counts a trainee principal's request against their reads or
+// writes; over the limit it answers 429 with when to try again.
+func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Principal) bool {
+	if !isTraineePrincipal(p) {
+		return true
+	}
+	write := isWrite(r.Method)
+	lim, what := l.traineeReads, "reads"
+	if write {
+		lim, what = l.traineeWrites, "writes"
+	}
+	if lim == nil {
+		return true
+	}
+	d, ok := ratelimit.Check(w, r, lim, PersonKey(p.StudioID, p.Subject, write), l.logger)
+	if !ok {
+		wait := ratelimit.RetryAfterSeconds(d.RetryAfter)
+		at := l.now().Add(time.Duration(wait) * time.Second).UTC().Format("15:04 UTC")
+		msg := fmt.Sprintf("This connection has used its %d %s of the hour. Try again in %s (at %s; Retry-After says %d seconds).", d.Limit, what, spokenWait(wait), at, wait)
+		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: msg, RetryAfterSeconds: wait})
+	}
+	return ok
+}
+
+// spokenWait says a wait in seconds as a person would: "40 seconds", "12 minutes".
+func spokenWait(seconds int) string {
+	switch {
+	case seconds == 1:
+		return "1 second"
+	case seconds < 60:
+		return fmt.Sprintf("%d seconds", seconds)
+	case seconds == 60:
+		return "1 minute"
+	default:
+		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	}
+}
