@@ -75,7 +75,17 @@ async function otherSession() {
 
 const textOf = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
+// Each tool's arguments are taken from candidates by the names its input
+// schema has, so a renamed optional argument does not break the run.
+let schemas = {};
+const fit = (name, candidates) => {
+  const props = schemas[name]?.properties;
+  if (!props) return candidates;
+  return Object.fromEntries(Object.entries(candidates).filter(([k]) => k in props));
+};
+
 async function call(client, name, args) {
+  args = fit(name, args);
   let r;
   try { r = await client.callTool({ name, arguments: args }); } catch (e) { fail(`${name} threw: ${e.message}`, args); }
   if (r.isError) fail(`${name} answered an error: ${textOf(r)}`, args);
@@ -88,6 +98,7 @@ async function call(client, name, args) {
 const me = await connect(env('TRAINEE_TOKEN'));
 const { tools } = await me.listTools();
 const names = tools.map((t) => t.name);
+schemas = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
 for (const t of traineeTools) if (!names.includes(t)) fail(`tools/list lacks the trainee tool ${t}`, names);
 for (const t of coachOnly) if (names.includes(t)) fail(`tools/list shows the coach tool ${t} to a trainee`, names);
 for (const t of tools) if (t.inputSchema?.properties?.traineeId) fail(`${t.name} takes a traineeId; trainee tools act on the caller`, t.inputSchema);
@@ -108,7 +119,7 @@ const benchmarks = await c('get_benchmarks');
 await c('get_body_analysis');
 await c('get_coach_insight');
 await c('get_weekly_debrief');
-await c('search_training_resources', { q: 'squat' });
+await c('search_training_resources', { q: 'squat', query: 'squat' });
 await c('get_onboarding_status');
 await c('get_my_plan');
 await c('list_my_forms');
@@ -137,8 +148,9 @@ await c('manage_goals', { action: 'list' });
 const goal = await call(me, 'manage_goals', { action: 'create', title: 'Train three times a week', kind: 'consistency', targetValue: 3 });
 const goalId = ids(goal, 'id').find((x) => x.startsWith('gol_'));
 if (goalId) await call(me, 'manage_goals', { action: 'complete', goalId });
-await c('update_training_profile', { sessionsPerWeek: 3 });
-await c('log_feedback', { message: 'The new program is great, thank you.' });
+await c('update_training_profile', { sessionMinutes: 50, experience: 'intermediate', availability: [1, 3, 5] });
+const thanks = 'The new program is great, thank you.';
+await c('log_feedback', { text: thanks, message: thanks, feedback: thanks, rating: 5 });
 for (const t of traineeTools) if (!called.has(t)) fail(`the run did not call ${t}`);
 console.log(`ok   every trainee tool (${traineeTools.length}) answered (benchmarks seen: ${ids(benchmarks, 'id').length})`);
 
