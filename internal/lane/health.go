@@ -343,7 +343,8 @@ func (l *Lane) recordInjury(c *call, in *injuryInput) (injuryAnswer, error) {
 	}
 	var out injuryAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		if err != nil {
 			return err
 		}
 		if err := c.checkExercises(ss, inj.AffectedExercises); err != nil {
@@ -352,7 +353,12 @@ func (l *Lane) recordInjury(c *call, in *injuryInput) (injuryAnswer, error) {
 		if err := ss.CreateInjury(c.ctx, &inj); err != nil {
 			return err
 		}
-		var err error
+		// A trainee's own report reaches their coaches (trainee_self.go).
+		if isTraineePrincipal(c.p) {
+			if err := c.tellCoachesOfInjury(ss, t, inj); err != nil {
+				return err
+			}
+		}
 		out, err = c.withGuidance(ss, inj)
 		return err
 	})
@@ -493,7 +499,10 @@ type goalAnswer struct {
 	Progress *training.GoalProgress `json:"progress" jsonschema:"Computed from the data: start, current, percent of the way, reached. Null for a text goal, or a benchmark goal whose benchmark is not readable."`
 }
 
-func (l *Lane) createGoal(c *call, in *goalInput) (goalAnswer, error) {
+func (l *Lane) createGoal(c *call, in *goalInput) (goalAnswer, error) { return c.newGoal(c.id(), in) }
+
+// newGoal sets trainee traineeID the goal in (the body's fields tell what was sent).
+func (c *call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 	for _, k := range []struct{ kind, field string }{{domain.GoalBenchmark, "benchmarkId"}, {domain.GoalMeasurement, "measure"}} {
 		given := c.has(k.field)
 		if in.Kind == k.kind && !given {
@@ -509,12 +518,12 @@ func (l *Lane) createGoal(c *call, in *goalInput) (goalAnswer, error) {
 	if in.Kind == domain.GoalConsistency && *in.TargetValue > 14 {
 		return goalAnswer{}, invalidField("targetValue", fmt.Sprintf("targetValue of a consistency goal is sessions a week, 1 to 14; got %v.", *in.TargetValue))
 	}
-	now := l.now().UTC()
-	g := domain.Goal{ID: ids.New(ids.Goal), TraineeID: c.id(), Title: strings.TrimSpace(in.Title), Kind: in.Kind, BenchmarkID: in.BenchmarkID,
+	now := c.l.now().UTC()
+	g := domain.Goal{ID: ids.New(ids.Goal), TraineeID: traineeID, Title: strings.TrimSpace(in.Title), Kind: in.Kind, BenchmarkID: in.BenchmarkID,
 		Measure: in.Measure, TargetValue: in.TargetValue, Unit: trimmed(in.Unit), TargetDate: in.TargetDate, Status: domain.GoalActive, CreatedAt: now, UpdatedAt: now}
 	var out goalAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		if _, err := lookup(c.ctx, ids.Trainee, traineeID, ss.GetTrainee); err != nil {
 			return err
 		}
 		if g.Kind == domain.GoalBenchmark {
@@ -657,11 +666,20 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 func (l *Lane) updateGoal(c *call, in *updateGoalInput) (goalAnswer, error) {
+	return c.changeGoal(c.id(), "", in)
+}
+
+// changeGoal changes goal goalID as in says; with traineeID set, a goal of
+// another trainee is not found.
+func (c *call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAnswer, error) {
 	var out goalAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		g, err := lookup(c.ctx, ids.Goal, c.id(), ss.GetGoal)
+		g, err := lookup(c.ctx, ids.Goal, goalID, ss.GetGoal)
 		if err != nil {
 			return err
+		}
+		if traineeID != "" && g.TraineeID != traineeID {
+			return notFound(ids.Goal, goalID)
 		}
 		if in.Title != nil {
 			g.Title = strings.TrimSpace(*in.Title)
@@ -678,7 +696,7 @@ func (l *Lane) updateGoal(c *call, in *updateGoalInput) (goalAnswer, error) {
 		if c.has("targetDate") {
 			g.TargetDate = in.TargetDate
 		}
-		now := l.now().UTC()
+		now := c.l.now().UTC()
 		if in.Status != nil && *in.Status != g.Status {
 			g.Status = *in.Status
 			g.CompletedAt = nil
@@ -700,13 +718,18 @@ func (l *Lane) updateGoal(c *call, in *updateGoalInput) (goalAnswer, error) {
 }
 
 func (l *Lane) listGoals(c *call, q *goalsQuery) (listOf[goalAnswer], error) {
+	return c.traineeGoals(c.id(), q)
+}
+
+// traineeGoals is one page of trainee traineeID's goals with their progress.
+func (c *call) traineeGoals(traineeID string, q *goalsQuery) (listOf[goalAnswer], error) {
 	ss := c.studio()
-	all, err := ss.ListGoals(c.ctx, c.id(), q.Status)
+	all, err := ss.ListGoals(c.ctx, traineeID, q.Status)
 	if err != nil {
 		return listOf[goalAnswer]{}, err
 	}
 	pg := pageSlice(all, q.page())
-	answers, err := c.goalAnswers(ss, c.id(), pg.Items)
+	answers, err := c.goalAnswers(ss, traineeID, pg.Items)
 	return listOf[goalAnswer]{Items: answers, Total: pg.Total, NextOffset: pg.NextOffset}, err
 }
 
@@ -749,21 +772,61 @@ func (l *Lane) getTrainingProfile(c *call, _ *noInput) (trainingProfileAnswer, e
 }
 
 func (l *Lane) putTrainingProfile(c *call, in *trainingProfileInput) (trainingProfileAnswer, error) {
-	days := slices.Clone(in.Availability)
-	slices.Sort(days)
-	p := domain.TrainingProfile{TraineeID: c.id(), Equipment: cleanStrings(in.Equipment), Availability: slices.Compact(days),
-		SessionMinutes: in.SessionMinutes, Experience: in.Experience, Units: "metric", UpdatedAt: l.now().UTC()}
+	return c.saveTrainingProfile(in, false)
+}
+
+// applyTo sets the fields of p that given reports sent (a PUT sends them
+// all: an absent one is its default).
+func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(field string) bool) {
+	if given("equipment") {
+		p.Equipment = cleanStrings(in.Equipment)
+	}
+	if given("availability") {
+		days := slices.Clone(in.Availability)
+		slices.Sort(days)
+		p.Availability = slices.Compact(days)
+	}
 	if p.Availability == nil {
 		p.Availability = []int{}
 	}
-	if in.Units != nil {
-		p.Units = *in.Units
+	if given("sessionMinutes") {
+		p.SessionMinutes = in.SessionMinutes
 	}
+	if given("experience") {
+		p.Experience = in.Experience
+	}
+	if given("units") {
+		p.Units = "metric"
+		if in.Units != nil {
+			p.Units = *in.Units
+		}
+	}
+}
+
+// saveTrainingProfile writes the trainee's profile with its onboarding
+// status: the whole of it from in, or with patch only the fields the body
+// sent over the profile as stored (read in the write's transaction, so two
+// changes do not lose each other's fields).
+func (c *call) saveTrainingProfile(in *trainingProfileInput, patch bool) (trainingProfileAnswer, error) {
 	var out trainingProfileAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
 		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 			return err
 		}
+		p := domain.TrainingProfile{TraineeID: c.id(), Equipment: []string{}, Availability: []int{}, Units: "metric"}
+		given := func(string) bool { return true }
+		if patch {
+			given = c.has
+			stored, err := ss.GetTrainingProfile(c.ctx, c.id())
+			switch {
+			case err == nil:
+				p = stored
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+		}
+		in.applyTo(&p, given)
+		p.UpdatedAt = c.l.now().UTC()
 		status, err := c.onboarding(ss, c.id(), &p)
 		if err != nil {
 			return err

@@ -233,37 +233,47 @@ func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
 		return out, err
 	}
 	out.Program = program
-	today, _ := time.Parse(time.DateOnly, out.Today)
-	monday := training.Monday(today)
+	out.ThisWeek, out.Position, out.Counts, err = c.programWeek(ss, c.id(), program, structure, out.Today)
+	return out, err
+}
+
+// programWeek is the trainee's sessions this week (Monday to Sunday around
+// today) as summary rows, and, for program (nil: none), its position today
+// (nil without a structure) and its sessions counted by status.
+func (c *call) programWeek(ss store.StudioStore, traineeID string, program *domain.Program, structure *domain.ProgramStructure, today string) ([]sessionRow, *training.Position, map[string]int, error) {
+	rows, counts := []sessionRow{}, map[string]int{}
+	day, _ := time.Parse(time.DateOnly, today)
+	monday := training.Monday(day)
 	weekStart, weekEnd := monday.Format(time.DateOnly), monday.AddDate(0, 0, 6).Format(time.DateOnly)
-	week, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: c.id(), From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
+	week, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
 	if err != nil {
-		return out, err
+		return rows, nil, counts, err
 	}
 	for _, x := range week.Items {
-		out.ThisWeek = append(out.ThisWeek, rowOf(x))
+		rows = append(rows, rowOf(x))
 	}
-	if out.Program == nil {
-		return out, nil
+	if program == nil {
+		return rows, nil, counts, nil
 	}
+	var position *training.Position
 	to := ""
 	if structure != nil {
-		pos, err := training.ProgramPosition(*structure, out.Program.StartsOn, out.Today)
+		pos, err := training.ProgramPosition(*structure, program.StartsOn, today)
 		if err != nil {
-			return out, err
+			return rows, nil, counts, err
 		}
-		out.Position, to = &pos, pos.EndsOn
+		position, to = &pos, pos.EndsOn
 	}
-	all, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: c.id(), From: out.Program.StartsOn, To: to, Page: store.Page{Limit: maxProgramSessions}})
+	all, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: program.StartsOn, To: to, Page: store.Page{Limit: maxProgramSessions}})
 	if err != nil {
-		return out, err
+		return rows, position, counts, err
 	}
 	for _, x := range all.Items {
-		if x.ProgramID != nil && *x.ProgramID == out.Program.ID {
-			out.Counts[x.Status]++
+		if x.ProgramID != nil && *x.ProgramID == program.ID {
+			counts[x.Status]++
 		}
 	}
-	return out, nil
+	return rows, position, counts, nil
 }
 
 func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, error) {

@@ -266,7 +266,7 @@ func (l *Lane) createPlannedSession(c *call, in *plannedSessionInput) (domain.Se
 		now := l.now().UTC()
 		out = domain.Session{
 			ID: ids.New(ids.Session), TraineeID: t.ID, Date: *in.Date, StartTime: in.StartTime,
-			Sport: strings.ToLower(strings.TrimSpace(in.Sport)), Status: domain.SessionPlanned, Source: domain.SessionFromCoach,
+			Sport: strings.ToLower(strings.TrimSpace(in.Sport)), Status: domain.SessionPlanned, Source: c.sessionSource(),
 			DurationMin: in.DurationMin, Notes: in.Notes, Exercises: orEmpty(planned), CreatedAt: now, UpdatedAt: now,
 		}
 		out.Title = out.Sport
@@ -325,7 +325,7 @@ func (l *Lane) logWorkout(c *call, in *logWorkoutInput) (loggedWorkout, error) {
 			return validationError(errs)
 		}
 		now := l.now().UTC()
-		x := domain.Session{ID: ids.New(ids.Session), TraineeID: t.ID, Date: today, Source: domain.SessionFromCoach, CreatedAt: now}
+		x := domain.Session{ID: ids.New(ids.Session), TraineeID: t.ID, Date: today, Source: c.sessionSource(), CreatedAt: now}
 		if in.SessionID != nil {
 			if x, err = lookup(c.ctx, ids.Session, *in.SessionID, ss.GetSession); err != nil {
 				return err

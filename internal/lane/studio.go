@@ -318,4 +318,7 @@ func (l *Lane) registerRoutes() {
 	l.healthRoutes()
 	l.exerciseRoutes()
 	l.insightRoutes()
+	// The trainee's own tools and the coaching resources.
+	l.traineeSelfRoutes()
+	l.resourceRoutes()
 }

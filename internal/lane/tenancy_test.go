@@ -76,6 +76,14 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"PATCH", "/goals/" + b.goal.ID, map[string]any{"status": "abandoned"}},
 		{"GET", bt + "/training-profile", nil},
 		{"PUT", bt + "/training-profile", map[string]any{"units": "imperial"}},
+		{"PATCH", bt + "/training-profile", map[string]any{"units": "imperial"}},
+		{"POST", bt + "/goals/manage", map[string]any{"action": "list"}},
+		{"POST", bt + "/feedback", map[string]any{"text": "taken over"}},
+		{"GET", bt + "/plan", nil},
+		{"GET", bt + "/forms", nil},
+		{"GET", "/programs/" + b.program.ID, nil},
+		// B's goal through A's own trainee.
+		{"POST", at + "/goals/manage", map[string]any{"action": "complete", "goalId": b.goal.ID}},
 		// Ids of B inside A's writes.
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990001", "coachIds": []string{b.coach.ID}}},
 		{"POST", "/trainees", map[string]any{"firstName": "X", "lastName": "Y", "phone": "0549990002", "productId": b.product.ID}},
@@ -102,6 +110,7 @@ func filterProbes(b fixture) []probe {
 		{"GET", "/trainees/search?tag=" + url.QueryEscape(b.tag.Name), nil},
 		{"GET", "/tasks?clientId=" + b.trainee.ID, nil},
 		{"GET", "/tasks?coachId=" + b.coach.ID, nil},
+		{"GET", "/feedback?traineeId=" + b.trainee.ID, nil},
 	}
 }
 
