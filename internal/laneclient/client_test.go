@@ -2,15 +2,18 @@ package laneclient_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
@@ -71,4 +74,38 @@ func tasks(t *testing.T, st store.Store, studioID string) int {
 		t.Fatal(err)
 	}
 	return l.Total
+}
+
+// A lane refusal keeps its code, and a limit's Retry-After, over both
+// transports.
+func TestALimitsErrorSaysWhenToTryAgain(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.OpenSQLite(t)
+	l := lane.New(lane.Options{Store: st, Limiter: ratelimit.NewMemory(1, time.Minute)})
+	srv := httptest.NewServer(l)
+	t.Cleanup(srv.Close)
+	clients := map[string]*laneclient.Client{
+		"in-process": laneclient.New("http://perform.internal", laneclient.HandlerTransport(l), domain.SourceAgent),
+		"network":    laneclient.New(srv.URL, nil, domain.SourceAgent),
+	}
+	for name, c := range clients {
+		t.Run(name, func(t *testing.T) {
+			s := domain.Studio{Name: "Limit " + name, Slug: "limit-" + name}
+			if err := st.CreateStudio(ctx, &s); err != nil {
+				t.Fatal(err)
+			}
+			key := auth.NewKey()
+			if err := st.CreateAPIKey(ctx, &domain.APIKey{ID: ids.New(ids.APIKey), StudioID: s.ID, Name: "test", Prefix: auth.Display(key), Hash: auth.Hash(key)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Do(ctx, key, tools.Request{Method: http.MethodGet, Path: "/rpc/tags"}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := c.Do(ctx, key, tools.Request{Method: http.MethodGet, Path: "/rpc/tags"})
+			var e *laneclient.Error
+			if !errors.As(err, &e) || e.Status != http.StatusTooManyRequests || e.Code != "RATE_LIMITED" || e.RetryAfterSeconds < 1 || e.RetryAfterSeconds > 60 {
+				t.Fatalf("second call over a limit of 1: %#v", err)
+			}
+		})
+	}
 }

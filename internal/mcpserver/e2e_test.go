@@ -423,6 +423,10 @@ func TestToolCallsPassTheLanesLimiter(t *testing.T) {
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "Too many requests") {
 		t.Fatalf("fourth call: %v %s", res.IsError, mcptest.Text(res))
 	}
+	// The structured error says when to try again, in the lane's Retry-After.
+	if e := structuredError(t, res); e.Error.Code != "RATE_LIMITED" || e.Error.RetryAfterSeconds < 1 || e.Error.RetryAfterSeconds > 60 || e.Error.Message != mcptest.Text(res) {
+		t.Fatalf("fourth call's structured error: %+v", e)
+	}
 }
 
 // The hosted endpoint counts tool calls by tool and outcome.
