@@ -3,6 +3,8 @@ package traineetest
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -167,6 +169,20 @@ func TestTraineeAnswersHoldNoPhoneEmailOrOtherPerson(t *testing.T) {
 	for _, c := range plan(t, cs, d.clock.Now()) {
 		check(c.tool, answer(c.result)+text(c.result))
 	}
+	// Free text is scrubbed too: a coach's note on the trainee's session
+	// with an email and a phone in it reaches the trainee redacted.
+	key := d.studioKey(d.studio.ID)
+	status, body := d.lane(key, "POST", "/trainees/"+d.me.ID+"/sessions", map[string]any{"date": d.clock.Now().AddDate(0, 0, 4).Format("2006-01-02"),
+		"sport": "running", "title": "Easy run", "notes": "Questions? Write to dana@perform.example or call 050-123-4567."})
+	if status != http.StatusCreated {
+		t.Fatalf("the coach's session: %d %s", status, body)
+	}
+	noted := sessionID.FindString(string(body))
+	got := mustOK(t, cs, "get_session_details", map[string]any{"sessionId": noted})
+	check("get_session_details of a session with a coach's note", got)
+	if !strings.Contains(got, "[REDACTED]") || !strings.Contains(got, "Questions? Write to") {
+		t.Errorf("the note's email and phone are not redacted in place: %s", got)
+	}
 	for uri, body := range readEveryResource(t, cs, d) {
 		check(uri, body)
 	}
@@ -177,30 +193,42 @@ func TestTraineeAnswersHoldNoPhoneEmailOrOtherPerson(t *testing.T) {
 
 func TestAReadOnlyGrantIsToldTheScopeItLacks(t *testing.T) {
 	d := newDemoWorld(t, nil)
-	cs := d.connect(d.token(demoPhone, "training:read"))
+	readOnly := d.token(demoPhone, "training:read")
+	cs := d.connect(readOnly)
 	if r := call(t, cs, "list_sessions", nil); r.IsError {
 		t.Fatalf("a training:read grant cannot list its sessions: %s", text(r))
 	}
 	before, _ := d.ss.ListSessions(context.Background(), store.SessionFilter{TraineeID: d.me.ID, Page: store.Page{Limit: 1}})
+	// The SDK's client sees the refusal as an HTTP error...
 	args := map[string]any{"sport": "running", "durationMin": 20}
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "log_workout", Arguments: args})
-	var msg string
-	switch {
-	case err != nil:
-		msg = err.Error()
-	case !res.IsError:
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "log_workout", Arguments: args}); err == nil && !res.IsError {
 		t.Fatalf("a training:read grant logged a workout: %s", answer(res))
-	default:
-		msg = text(res)
 	}
-	if !strings.Contains(msg, "training:write") {
-		t.Fatalf("the refusal does not name training:write: %s", msg)
+	// ...which is 403 insufficient_scope naming training:write in the
+	// challenge (for the client to ask the person again) and in the body.
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log_workout","arguments":{"sport":"running","durationMin":20}}}`
+	req, _ := http.NewRequest(http.MethodPost, d.url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+readOnly)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(res.Body)
+	challenge := res.Header.Get("WWW-Authenticate")
+	if res.StatusCode != http.StatusForbidden || !strings.Contains(challenge, `error="insufficient_scope"`) || !strings.Contains(challenge, `scope="training:write"`) {
+		t.Fatalf("the refusal is %d with WWW-Authenticate %q, want 403 insufficient_scope for training:write", res.StatusCode, challenge)
+	}
+	if !strings.Contains(string(msg), "training:write") {
+		t.Fatalf("the refusal's body does not name training:write: %s", msg)
 	}
 	after, _ := d.ss.ListSessions(context.Background(), store.SessionFilter{TraineeID: d.me.ID, Page: store.Page{Limit: 1}})
 	if after.Total != before.Total {
 		t.Fatalf("the refused call wrote a session: %d sessions, were %d", after.Total, before.Total)
 	}
-	t.Logf("refusal: %s", msg)
+	t.Logf("refusal: %s; %s", challenge, msg)
 }
 
 var notFound = regexp.MustCompile(`(?i)\bno \w+ with id|not found|does not exist`)
@@ -228,6 +256,10 @@ func TestAnotherTraineesIdsAreNotFound(t *testing.T) {
 	}
 	if other.ID == "" {
 		t.Fatal("the demo has no other trainee with a planned session, a program, a benchmark and a goal")
+	}
+	planned, err := d.ss.GetSession(ctx, planned.ID) // the list's rows hold no exercises
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		tool string

@@ -16,13 +16,20 @@ import (
 const maxAnswerTokens = 4000
 
 // extendHistory gives the trainee three years of history: their demo
-// year (sessions with their sets, check-ins, weigh-ins, measurements,
-// injuries, benchmark values) laid again one and two years earlier. It
-// answers the first day of the history.
+// history (sessions with their sets, check-ins, weigh-ins, measurements,
+// injuries, benchmark values) laid again before itself, as often as it
+// takes to reach three years back. It answers the first day of the history.
 func extendHistory(t *testing.T, ss store.StudioStore, traineeID string, today time.Time) string {
 	t.Helper()
 	ctx := context.Background()
 	from := today.AddDate(-1, 0, 0)
+	oldest, err := ss.ListSessions(ctx, store.SessionFilter{TraineeID: traineeID, Ascending: true, Page: store.Page{Limit: 1}})
+	if err != nil || len(oldest.Items) == 0 {
+		t.Fatalf("the trainee has no session to repeat (%v)", err)
+	}
+	start, _ := time.Parse(time.DateOnly, oldest.Items[0].Date)
+	// Whole weeks, so a Monday session stays on a Monday.
+	span := (int(today.Sub(start).Hours()/24)/7 + 1) * 7
 	sessions, err := ss.SessionsBetween(ctx, traineeID, from.Format(time.DateOnly), today.Format(time.DateOnly))
 	if err != nil {
 		t.Fatal(err)
@@ -47,9 +54,10 @@ func extendHistory(t *testing.T, ss store.StudioStore, traineeID string, today t
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := today
-	for years := 1; years <= 2; years++ {
-		days := -364 * years // whole weeks: a Monday session stays on a Monday
+	first := start
+	threeYears := today.AddDate(-3, 0, 0)
+	for copies := 1; !first.Before(threeYears); copies++ {
+		days := -span * copies
 		shiftDay := func(d string) string {
 			x, _ := time.Parse(time.DateOnly, d)
 			return x.AddDate(0, 0, days).Format(time.DateOnly)
@@ -132,7 +140,7 @@ func TestDefaultAnswersFitAModelAfterThreeYears(t *testing.T) {
 	all, _ := d.ss.ListSessions(ctx, store.SessionFilter{TraineeID: busiest.ID, Page: store.Page{Limit: 1}})
 	checkIns, _ := d.ss.ListCheckIns(ctx, busiest.ID, "", "", store.Page{Limit: 1})
 	t.Logf("trainee %s: history from %s, %d sessions, %d check-ins", busiest.ID, first, all.Total, checkIns.Total)
-	if d.clock.Now().AddDate(-2, -6, 0).Format(time.DateOnly) < first {
+	if d.clock.Now().AddDate(-3, 0, 0).Format(time.DateOnly) < first {
 		t.Fatalf("the history starts %s, not near three years back", first)
 	}
 
