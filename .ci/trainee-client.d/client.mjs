@@ -209,6 +209,16 @@ try {
   denied = { isError: true, content: [{ type: 'text', text: e.message }] };
 }
 if (!denied.isError || !textOf(denied).includes('training:write')) fail('a training:read grant was not refused log_workout naming training:write', denied);
-console.log(`ok   training:read only: log_workout refused: ${textOf(denied).slice(0, 160)}`);
+// The refusal is HTTP 403 whose challenge names the scope, for a client to ask the person again.
+const raw = await fetch(url, {
+  method: 'POST',
+  headers: { Authorization: `Bearer ${env('READONLY_TOKEN')}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'log_workout', arguments: { sport: 'running', durationMin: 20 } } }),
+});
+const challenge = raw.headers.get('www-authenticate') ?? '';
+if (raw.status !== 403 || !challenge.includes('error="insufficient_scope"') || !challenge.includes('scope="training:write"')) {
+  fail(`the refusal is ${raw.status} with WWW-Authenticate ${challenge}`);
+}
+console.log(`ok   training:read only: log_workout refused (403, ${challenge.match(/scope="[^"]*"/)[0]}): ${textOf(denied).slice(0, 160)}`);
 await ro.close();
 console.log('trainee-client: all checks passed');

@@ -106,7 +106,7 @@ func plan(t *testing.T, cs *mcp.ClientSession, today time.Time) []called {
 	do("swap_exercise", map[string]any{"sessionId": newSession, "exerciseId": "back-squat"})
 	do("log_workout", map[string]any{"date": day(0), "sport": "strength", "title": "Upper body", "durationMin": 45, "rpe": 7,
 		"exercises": []any{map[string]any{"exerciseId": "bench-press", "sets": []any{map[string]any{"reps": 8, "loadKg": 50}, map[string]any{"reps": 6, "loadKg": 55}}}},
-		"feedback": "Felt strong today"})
+		"feedback":  "Felt strong today"})
 	do("record_benchmark", map[string]any{"name": "Plank hold", "unit": "s", "direction": "higher", "value": 95})
 	do("log_measurement", map[string]any{"waistCm": 81.5, "restingHr": 58})
 	do("daily_check_in", map[string]any{"readiness": 7, "soreness": 3, "sleepHours": 7.5, "mood": 4, "stress": 2})
