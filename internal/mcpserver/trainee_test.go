@@ -74,11 +74,13 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 	return names
 }
 
+// namesOf is the names of a set, sorted as tools/list answers them.
 func namesOf(set []tools.Tool) []string {
 	var names []string
 	for _, t := range set {
 		names = append(names, t.Name)
 	}
+	slices.Sort(names)
 	return names
 }
 
@@ -105,6 +107,14 @@ func TestATraineeSeesOnlyTheTraineeSet(t *testing.T) {
 			t.Errorf("a trainee sees the coach tool %s", name)
 		}
 	}
+	// Resources and prompts are the trainee server's: a studio key lists none.
+	coachSession := w.connect(t, w.f.A.Key)
+	if r, err := coachSession.ListResources(context.Background(), nil); err != nil || len(r.Resources) != 0 {
+		t.Errorf("a studio key lists resources %v (%v)", r, err)
+	}
+	if p, err := coachSession.ListPrompts(context.Background(), nil); err != nil || len(p.Prompts) != 0 {
+		t.Errorf("a studio key lists prompts %v (%v)", p, err)
+	}
 	// A coach tool called by name is not there for a trainee.
 	_, err := w.connect(t, w.token).CallTool(context.Background(), &mcp.CallToolParams{Name: "search_trainees", Arguments: map[string]any{"q": "a"}})
 	if err == nil || !strings.Contains(err.Error(), "search_trainees") {
@@ -125,6 +135,7 @@ func TestATrainingReadGrantCannotLogAWorkout(t *testing.T) {
 			want = append(want, tl.Name)
 		}
 	}
+	slices.Sort(want)
 	if !slices.Equal(got, want) || len(want) == 0 || slices.Contains(got, "log_workout") {
 		t.Fatalf("a training:read grant lists %v; want %v", got, want)
 	}

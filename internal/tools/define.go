@@ -53,12 +53,28 @@ type spec struct {
 type toolSet struct {
 	trainee      bool
 	descriptions map[string]string
+	// renames rewrite the lane's descriptions (nested fields' among them)
+	// that name a tool of the other set.
+	renames *strings.Replacer
 }
 
 var (
 	coachSet   = toolSet{descriptions: argDescriptions}
-	traineeSet = toolSet{trainee: true, descriptions: traineeArgDescriptions}
+	traineeSet = toolSet{trainee: true, descriptions: traineeArgDescriptions, renames: traineeRenames}
 )
+
+// renameTools rewrites every description in s, recursively.
+func renameTools(s *jsonschema.Schema, r *strings.Replacer) {
+	if s == nil {
+		return
+	}
+	s.Description = r.Replace(s.Description)
+	for _, p := range s.Properties {
+		renameTools(p, r)
+	}
+	renameTools(s.Items, r)
+	renameTools(s.AdditionalProperties, r)
+}
 
 // MePath is the {id} a trainee tool calls its /trainees/{id}/… route with:
 // the lane reads it as the trainee the credential belongs to.
@@ -159,7 +175,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 			panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
 		}
 	}
-	input, order := derive(s, c, set.descriptions)
+	input, order := derive(s, c, set.descriptions, set.renames)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
 	if err != nil {
@@ -223,7 +239,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 // derive is the tool's input schema: the lane's, without the forced fields,
 // with the path argument first, every argument described for the model, and
 // no null in any type (an optional argument is left out, not sent as null).
-func derive(s spec, c Contract, descriptions map[string]string) (*jsonschema.Schema, []string) {
+func derive(s spec, c Contract, descriptions map[string]string, renames *strings.Replacer) (*jsonschema.Schema, []string) {
 	in := c.Input
 	if in == nil || in.Type != "object" {
 		panic(fmt.Sprintf("tool %s: the lane's input of %s %s is not an object schema", s.name, c.Method, c.Path))
@@ -287,6 +303,9 @@ func derive(s spec, c Contract, descriptions map[string]string) (*jsonschema.Sch
 		if hasRange && !strings.Contains(p.Description, "Must be ") {
 			p.Description = strings.TrimSpace(p.Description + " Must be " + rangeSays)
 		}
+	}
+	if renames != nil {
+		renameTools(in, renames)
 	}
 	for name := range s.args {
 		if in.Properties[name] == nil {

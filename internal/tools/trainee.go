@@ -2,15 +2,28 @@ package tools
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
 // traineeArgDescriptions are argDescriptions for the trainee set: the same
 // mechanism, in the trainee's world (no trainee ids, no coach tools).
+// (limit keeps the lane's words: its bounds differ by route.)
 var traineeArgDescriptions = map[string]string{
-	"limit":  "Default 50.",
 	"offset": "The previous answer's nextOffset.",
 }
+
+// traineeRenames point the lane's descriptions, written for the coach
+// tools, at the trainee tools that do the same.
+var traineeRenames = strings.NewReplacer(
+	"get_session_details", "get_session_details", // before get_session
+	"search_exercises", "search_training_resources",
+	"list_trainee_sessions", "list_sessions",
+	"get_session", "get_session_details",
+	"get_trainee_benchmarks", "get_benchmarks",
+	"get_trainee_overview", "get_training_overview",
+	"list_trainee_programs", "list_programs",
+)
 
 // traineeSpecs are the trainee tools: each one lane call on the connected
 // trainee's own data. None takes a trainee id: a /trainees/{id}/… route is
@@ -64,7 +77,17 @@ func traineeSpecs() []spec {
 		{name: "modify_training_session", title: "Change a planned session", route: "POST /sessions/{id}/modify", pathArg: "sessionId",
 			description: "Change a planned session: reduce_volume (percent), raise_intensity (loadPercent, rpeIncrease), swap_exercise (exerciseId, replacementId) or reschedule (date). " +
 				"Answers the session and a summary of the change.",
-			args: map[string]string{"sessionId": "A planned session, from list_sessions or get_active_program."}},
+			args: map[string]string{
+				"sessionId":     "A planned session, from list_sessions or get_active_program.",
+				"operation":     "",
+				"percent":       "reduce_volume: the share off, 1 to 90 percent.",
+				"loadPercent":   "raise_intensity: load targets up by this percent.",
+				"rpeIncrease":   "raise_intensity: RPE targets up by this.",
+				"exerciseId":    "swap_exercise: the exercise to replace, from get_session_details.",
+				"replacementId": "swap_exercise: what to put in (back-squat, exr_…); default the first alternative.",
+				"date":          "reschedule: the new local day.",
+				"startTime":     "reschedule: HH:MM; default kept.",
+			}},
 
 		{name: "swap_exercise", title: "Swap an exercise", route: "POST /sessions/{id}/modify", pathArg: "sessionId",
 			description: "Replace one exercise of a planned session, targets kept: by replacementId, or the catalogue's first alternative when omitted (search_training_resources finds exercises).",
@@ -117,7 +140,7 @@ func traineeSpecs() []spec {
 			description: "Record today's readiness, soreness, sleep, mood and stress; a second check-in the same local day updates the first.",
 			args: map[string]string{
 				"at":        "Default now.",
-				"soreAreas": "Body areas: knee, shoulder, lower_back…",
+				"soreAreas": "",
 				"note":      "In the trainee's words.",
 			}},
 
@@ -125,7 +148,7 @@ func traineeSpecs() []spec {
 			description: "Report an injury with area, side and severity; the trainee's coaches get a task about it. " +
 				"Answers which planned exercises of the next 14 days it concerns, and their alternatives.",
 			args: map[string]string{
-				"area":              "Body area: knee, shoulder, lower_back…",
+				"area":              "",
 				"onsetOn":           "Default today.",
 				"affectedExercises": "Exercise ids it rules out (back-squat, exr_…).",
 				"notes":             "",

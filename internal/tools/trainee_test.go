@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +167,31 @@ func TestTheSetsAreSeparate(t *testing.T) {
 	}
 	if _, ok := tools.TraineeByName("search_trainees"); ok {
 		t.Fatal("the trainee set has search_trainees")
+	}
+}
+
+// No trainee tool points the model at a coach tool it does not have: not
+// in its description, not in any argument's (nested ones included, which
+// come from the lane).
+func TestTraineeToolsNameOnlyTraineeTools(t *testing.T) {
+	mine := map[string]bool{}
+	for _, tl := range tools.Trainee() {
+		mine[tl.Name] = true
+	}
+	var coachOnly []string
+	for _, tl := range tools.All() {
+		if !mine[tl.Name] {
+			coachOnly = append(coachOnly, regexp.QuoteMeta(tl.Name))
+		}
+	}
+	named := regexp.MustCompile(`\b(` + strings.Join(coachOnly, "|") + `)\b`)
+	for _, tl := range tools.Trainee() {
+		b, _ := json.Marshal(struct {
+			D string
+			S any
+		}{tl.Description, tl.InputSchema})
+		if m := named.FindString(string(b)); m != "" {
+			t.Errorf("trainee tool %s names the coach tool %s", tl.Name, m)
+		}
 	}
 }

@@ -92,9 +92,19 @@ func laneResource(opts Options, path func(uri string) string) mcp.ResourceHandle
 // the structured error (as a tool's) in the error's data. Not found is the
 // protocol's resource-not-found code.
 func resourceError(uri, code, message string, retry int) error {
+	// The codes are the hosted endpoint's own for the same refusals
+	// (mcpserver: -32029 over a limit, -32003 short of a scope, -32001 a
+	// refused credential); not found is the protocol's.
 	rpc := int64(jsonrpc.CodeInvalidParams)
-	if code == "NOT_FOUND" {
+	switch code {
+	case "NOT_FOUND":
 		rpc = mcp.CodeResourceNotFound
+	case "RATE_LIMITED":
+		rpc = -32029
+	case "FORBIDDEN":
+		rpc = -32003
+	case "UNAUTHORIZED":
+		rpc = -32001
 	}
 	data, _ := json.Marshal(struct {
 		URI string `json:"uri"`
