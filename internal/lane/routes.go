@@ -288,6 +288,12 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 	if c.status != 0 {
 		status = c.status
 	}
+	if isTraineePrincipal(c.p) {
+		if data, err = scrubAnswer(data, rt.allow); err != nil {
+			l.internal(w, r, "scrubbing a trainee's answer", err)
+			return
+		}
+	}
 	l.writeData(w, r, status, data)
 }
 

@@ -1,0 +1,125 @@
+package lane
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestRedactIdentifierFields(t *testing.T) {
+	in := `{"summary":"Dana trained 3 times","id":"ses_1","phone":"050-123-4567","coachPhone":"+972 52 000 0001",
+		"Emails":["a@b.example","c@d.example"],"firstName":"Dana","lastName":"Levi","displayName":"D","fullName":"Dana Levi",
+		"coaches":[{"id":"coa_1","name":"Coach Yael"}],"coachIds":["coa_1","coa_2"],"coachName":"Yael","createdBy":"coa_1",
+		"credentialId":"key_1","keyId":"key_2","nested":{"list":[{"email":"x@y.example","weightKg":71.5,"date":"2026-07-01"}]},
+		"birthDate":null,"title":"Lower body"}`
+	out := redactOnly(t, in)
+	want := `{"summary":"Dana trained 3 times","id":"ses_1","phone":"[REDACTED]","coachPhone":"[REDACTED]",` +
+		`"Emails":["[REDACTED]","[REDACTED]"],"firstName":"[REDACTED]","lastName":"[REDACTED]","displayName":"[REDACTED]","fullName":"[REDACTED]",` +
+		`"coaches":[{"id":"[REDACTED]","name":"[REDACTED]"}],"coachIds":["[REDACTED]","[REDACTED]"],"coachName":"[REDACTED]","createdBy":"[REDACTED]",` +
+		`"credentialId":"[REDACTED]","keyId":"[REDACTED]","nested":{"list":[{"email":"[REDACTED]","weightKg":71.5,"date":"2026-07-01"}]},` +
+		`"birthDate":null,"title":"Lower body"}`
+	if out != want {
+		t.Errorf("redacted\n got %s\nwant %s", out, want)
+	}
+}
+
+func TestRedactText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"call me on 050-123-4567 after 6", "call me on [REDACTED] after 6"},
+		{"+972 50 123 4567", "[REDACTED]"},
+		{"(03) 555-1234 or 0541234567.", "[REDACTED] or [REDACTED]."},
+		{"mail dana.levi+fit@studio.example.co.il now", "mail [REDACTED] now"},
+		{"id 123456789", "id [REDACTED]"},
+		{"on 2026-07-01 050-123-4567 called", "on 2026-07-01 [REDACTED] called"},
+		{"sets 5 5 5 050 123 4567", "sets 5 5 5 [REDACTED]"},
+		{"0501234567 0521234567", "[REDACTED] [REDACTED]"},
+		// Not phones: dates, times, sets, weights, durations, ids.
+		{"2026-07-01", "2026-07-01"},
+		{"2026-07-01T08:00:00Z", "2026-07-01T08:00:00Z"},
+		{"2026-07-01 08:30 to 2026-07-08 09:45", "2026-07-01 08:30 to 2026-07-08 09:45"},
+		{"from 01-07-2026 to 08-07-2026", "from 01-07-2026 to 08-07-2026"},
+		{"squat 100 100 100 kg, then 5x5 @ 82.5kg", "squat 100 100 100 kg, then 5x5 @ 82.5kg"},
+		{"reps 12 12 10 10 8 8", "reps 12 12 10 10 8 8"},
+		{"ran 10000 m in 2400 s", "ran 10000 m in 2400 s"},
+		{"trn_06h346y008j1ak8jzerevqemb0 ses_0123456789abc", "trn_06h346y008j1ak8jzerevqemb0 ses_0123456789abc"},
+		{"weighed 1234567.89 g", "weighed 1234567.89 g"},
+		{"[REDACTED]", "[REDACTED]"},
+		{"", ""},
+	} {
+		if got := RedactText(c.in); got != c.want {
+			t.Errorf("RedactText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestAllowList(t *testing.T) {
+	in := `{"summary":"s","id":"ses_1","traineeId":"trn_1","createdAt":"x",
+		"exercises":[{"name":"Squat","sets":[{"reps":5,"loadKg":80,"internal":1}],"notes":"n"},{"name":"Row","sets":[]}],
+		"position":null,"program":{"id":"prg_1","templateId":"ptm_1","phase":{"name":"Base","week":2}},
+		"matrix":[[{"a":1,"b":2}],[{"a":3}]],"scalarWhereObject":7}`
+	allow := []string{"summary", "id", "exercises.name", "exercises.sets.reps", "position.week", "program.id", "program.phase", "matrix.a", "scalarWhereObject.x"}
+	want := `{"summary":"s","id":"ses_1","exercises":[{"name":"Squat","sets":[{"reps":5}]},{"name":"Row","sets":[]}],` +
+		`"position":null,"program":{"id":"prg_1","phase":{"name":"Base","week":2}},"matrix":[[{"a":1}],[{"a":3}]]}`
+	if got := mustScrub(t, in, allow); got != want {
+		t.Errorf("allowed\n got %s\nwant %s", got, want)
+	}
+	// An empty list keeps nothing of an object, and a list stays a list.
+	if got := mustScrub(t, `{"a":1}`, nil); got != `{}` {
+		t.Errorf("no allow list: %s", got)
+	}
+	if got := mustScrub(t, `[{"a":1,"b":2}]`, []string{"a"}); got != `[{"a":1}]` {
+		t.Errorf("top-level list: %s", got)
+	}
+}
+
+// The passes run in order: an allowed field that names a person is still
+// redacted, and redaction reaches into allowed subtrees.
+func TestScrubRedactsBeforeAllowing(t *testing.T) {
+	in := `{"trainee":{"firstName":"Dana","goal":"call 050-123-4567","coach":{"name":"Yael"}},"drop":"me@x.example"}`
+	got := mustScrub(t, in, []string{"trainee"})
+	want := `{"trainee":{"firstName":"[REDACTED]","goal":"call [REDACTED]","coach":{"name":"[REDACTED]"}}}`
+	if got != want {
+		t.Errorf("got %s want %s", got, want)
+	}
+}
+
+func TestScrubEnvelope(t *testing.T) {
+	body := []byte(`{"ok":true,"data":{"id":"ses_1","phone":"050-123-4567","createdAt":"x"},"requestId":"req_1"}` + "\n")
+	got, err := scrubEnvelope(body, []string{"id", "phone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"ok":true,"data":{"id":"ses_1","phone":"[REDACTED]"},"requestId":"req_1"}` + "\n"; string(got) != want {
+		t.Errorf("got %s want %s", got, want)
+	}
+	failed := []byte(`{"ok":false,"error":{"code":"NOT_FOUND","message":"No session"},"requestId":"req_2"}`)
+	if got, err := scrubEnvelope(failed, nil); err != nil || string(got) != string(failed) {
+		t.Errorf("error envelope changed: %s %v", got, err)
+	}
+}
+
+func mustScrub(t *testing.T, in string, allow []string) string {
+	t.Helper()
+	out, err := scrubJSON([]byte(in), allow)
+	if err != nil {
+		t.Fatalf("scrub %s: %v", in, err)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("scrub answered invalid JSON %s", out)
+	}
+	return string(out)
+}
+
+// redactOnly runs the first pass alone.
+func redactOnly(t *testing.T, in string) string {
+	t.Helper()
+	v, err := parseOrdered([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writeOrdered(&buf, redact(v)); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
