@@ -20,11 +20,10 @@ import (
 // the real authorization code flow, and records of theirs and of another
 // trainee (the same studio) to read.
 type traineeWorld struct {
-	f                 *mcptest.Fixture
-	token             string // every trainee scope
-	sessionID         string // the trainee's logged workout
-	otherSessionID    string // another trainee's, same studio
-	otherTraineeToken string
+	f              *mcptest.Fixture
+	token          string // every trainee scope
+	sessionID      string // the trainee's logged workout
+	otherSessionID string // another trainee's, same studio
 }
 
 func newTraineeWorld(t *testing.T) *traineeWorld {

@@ -94,11 +94,10 @@ func laneResource(opts Options, path func(uri string) string) mcp.ResourceHandle
 func resourceError(uri, code, message string, retry int) error {
 	// The codes are the hosted endpoint's own for the same refusals
 	// (mcpserver: -32029 over a limit, -32003 short of a scope, -32001 a
-	// refused credential); not found is the protocol's.
+	// refused credential); not found is the protocol's, invalid params
+	// (SEP-2164), like any other refusal of what the client asked for.
 	rpc := int64(jsonrpc.CodeInvalidParams)
 	switch code {
-	case "NOT_FOUND":
-		rpc = mcp.CodeResourceNotFound
 	case "RATE_LIMITED":
 		rpc = -32029
 	case "FORBIDDEN":
