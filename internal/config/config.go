@@ -44,6 +44,11 @@ type Config struct {
 
 	RateLimitMax    int
 	RateLimitWindow time.Duration
+	// TraineeReadsPerHour and TraineeWritesPerHour hold each trainee's own
+	// connection (beside the credential's limit above); studio keys are
+	// not held to them.
+	TraineeReadsPerHour  int
+	TraineeWritesPerHour int
 
 	LogFormat string // "json", "text" or "" (text on a terminal, json otherwise)
 	LogLevel  slog.Level
@@ -64,14 +69,16 @@ type Config struct {
 // Defaults returns the configuration with nothing set.
 func Defaults() Config {
 	return Config{
-		Port:            8080,
-		DatabaseURL:     DefaultSQLiteFile,
-		GCPercent:       400,
-		RateLimitMax:    300,
-		RateLimitWindow: 60 * time.Second,
-		LogLevel:        slog.LevelInfo,
-		AgentModel:      DefaultAgentModel,
-		AgentDebounce:   8 * time.Second,
+		Port:                 8080,
+		DatabaseURL:          DefaultSQLiteFile,
+		GCPercent:            400,
+		RateLimitMax:         300,
+		RateLimitWindow:      60 * time.Second,
+		TraineeReadsPerHour:  60,
+		TraineeWritesPerHour: 50,
+		LogLevel:             slog.LevelInfo,
+		AgentModel:           DefaultAgentModel,
+		AgentDebounce:        8 * time.Second,
 	}
 }
 
@@ -91,6 +98,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
 	c.RateLimitMax = r.int("RATE_LIMIT_MAX", c.RateLimitMax, 1, maxSetting)
 	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
+	c.TraineeReadsPerHour = r.int("PERFORM_TRAINEE_READS_PER_HOUR", c.TraineeReadsPerHour, 1, maxSetting)
+	c.TraineeWritesPerHour = r.int("PERFORM_TRAINEE_WRITES_PER_HOUR", c.TraineeWritesPerHour, 1, maxSetting)
 	c.LogFormat = r.oneOf("LOG_FORMAT", "json", "text")
 	c.LogLevel = r.level("LOG_LEVEL", c.LogLevel)
 

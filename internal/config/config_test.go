@@ -26,6 +26,9 @@ func TestDefaults(t *testing.T) {
 	if c.GCPercent != 400 || c.RateLimitMax != 300 || c.RateLimitWindow != time.Minute {
 		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
 	}
+	if c.TraineeReadsPerHour != 60 || c.TraineeWritesPerHour != 50 {
+		t.Errorf("trainee reads %d writes %d an hour", c.TraineeReadsPerHour, c.TraineeWritesPerHour)
+	}
 	if c.AgentModel != DefaultAgentModel || c.AgentDebounce != 8*time.Second {
 		t.Errorf("model %q debounce %v", c.AgentModel, c.AgentDebounce)
 	}
@@ -40,26 +43,28 @@ func TestDefaults(t *testing.T) {
 func TestEverythingSet(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, 32)
 	c, err := FromEnv(env(map[string]string{
-		"PORT":                     "9090",
-		"PERFORM_DATABASE_URL":     "postgres://u@db:5432/perform",
-		"PERFORM_REDIS_URL":        "redis://127.0.0.1:6379/2",
-		"PERFORM_PUBLIC_URL":       "https://perform.example/",
-		"PERFORM_SECRET_KEY":       base64.StdEncoding.EncodeToString(key),
-		"PERFORM_GC_PERCENT":       "-1",
-		"RATE_LIMIT_MAX":           "5",
-		"RATE_LIMIT_WINDOW_MS":     "1500",
-		"LOG_FORMAT":               "JSON",
-		"LOG_LEVEL":                "debug",
-		"SMARTSEND_WEBHOOK_SECRET": "s3cret",
-		"SMARTSEND_API_URL":        "https://smartsend.example/api",
-		"AGENT_SMARTSEND_API_KEY":  "ak",
-		"AGENT_PILOT_PHONES":       "050-123-4567, +972 52 765 4321",
-		"AGENT_PHONE_COACHES":      "0501234567=coa_0123456789abcdefghjkmnpqrs",
-		"AGENT_MODEL":              "claude-haiku-4-5",
-		"AGENT_DEBOUNCE_MS":        "0",
-		"ANTHROPIC_API_KEY":        "sk",
-		"ANTHROPIC_BASE_URL":       "http://127.0.0.1:9999",
-		"ANTHROPIC_WORKSPACE_ID":   "ws",
+		"PORT":                            "9090",
+		"PERFORM_DATABASE_URL":            "postgres://u@db:5432/perform",
+		"PERFORM_REDIS_URL":               "redis://127.0.0.1:6379/2",
+		"PERFORM_PUBLIC_URL":              "https://perform.example/",
+		"PERFORM_SECRET_KEY":              base64.StdEncoding.EncodeToString(key),
+		"PERFORM_GC_PERCENT":              "-1",
+		"RATE_LIMIT_MAX":                  "5",
+		"RATE_LIMIT_WINDOW_MS":            "1500",
+		"PERFORM_TRAINEE_READS_PER_HOUR":  "7",
+		"PERFORM_TRAINEE_WRITES_PER_HOUR": "3",
+		"LOG_FORMAT":                      "JSON",
+		"LOG_LEVEL":                       "debug",
+		"SMARTSEND_WEBHOOK_SECRET":        "s3cret",
+		"SMARTSEND_API_URL":               "https://smartsend.example/api",
+		"AGENT_SMARTSEND_API_KEY":         "ak",
+		"AGENT_PILOT_PHONES":              "050-123-4567, +972 52 765 4321",
+		"AGENT_PHONE_COACHES":             "0501234567=coa_0123456789abcdefghjkmnpqrs",
+		"AGENT_MODEL":                     "claude-haiku-4-5",
+		"AGENT_DEBOUNCE_MS":               "0",
+		"ANTHROPIC_API_KEY":               "sk",
+		"ANTHROPIC_BASE_URL":              "http://127.0.0.1:9999",
+		"ANTHROPIC_WORKSPACE_ID":          "ws",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +80,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if c.GCPercent != -1 || c.RateLimitMax != 5 || c.RateLimitWindow != 1500*time.Millisecond {
 		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
+	}
+	if c.TraineeReadsPerHour != 7 || c.TraineeWritesPerHour != 3 {
+		t.Errorf("trainee reads %d writes %d an hour", c.TraineeReadsPerHour, c.TraineeWritesPerHour)
 	}
 	if c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
 		t.Errorf("log %q %v", c.LogFormat, c.LogLevel)
@@ -112,6 +120,8 @@ func TestBadValues(t *testing.T) {
 	}{
 		{"RATE_LIMIT_MAX", "abc", `RATE_LIMIT_MAX must be a whole number above 0; got "abc".`},
 		{"RATE_LIMIT_MAX", "0", `RATE_LIMIT_MAX must be a whole number above 0; got "0".`},
+		{"PERFORM_TRAINEE_READS_PER_HOUR", "0", `PERFORM_TRAINEE_READS_PER_HOUR must be a whole number above 0; got "0".`},
+		{"PERFORM_TRAINEE_WRITES_PER_HOUR", "many", `PERFORM_TRAINEE_WRITES_PER_HOUR must be a whole number above 0; got "many".`},
 		{"RATE_LIMIT_WINDOW_MS", "-5", `RATE_LIMIT_WINDOW_MS must be a whole number above 0; got "-5".`},
 		{"RATE_LIMIT_WINDOW_MS", "99999999999999", `RATE_LIMIT_WINDOW_MS must be a whole number above 0; got "99999999999999".`},
 		{"PORT", "70000", `PORT must be a whole number from 0 to 65535; got "70000".`},

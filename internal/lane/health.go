@@ -106,7 +106,7 @@ func (l *Lane) healthRoutes() {
 
 	add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
 		trainee(auth.ScopeProfileRead), traineeTool("get_onboarding_status"),
-		allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus", "updatedAt"))
+		allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus"))
 	add(l, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
 }
 

@@ -289,7 +289,11 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 		status = c.status
 	}
 	if isTraineePrincipal(c.p) {
-		if data, err = scrubAnswer(data, rt.allow); err != nil {
+		people, err := c.people()
+		if err == nil {
+			data, err = scrubAnswer(data, rt.allow, people)
+		}
+		if err != nil {
 			l.internal(w, r, "scrubbing a trainee's answer", err)
 			return
 		}

@@ -8,6 +8,9 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode"
+
+	"github.com/otherwise/perform/internal/store"
 )
 
 // Scrubbing: every successful answer to a trainee principal goes through
@@ -41,23 +44,25 @@ func redactedField(name string) bool {
 }
 
 // scrubAnswer is data as a trainee principal may see it, after both passes
-// with the route's allow list.
-func scrubAnswer(data any, allow []string) (json.RawMessage, error) {
+// with the route's allow list; people (the studio's coaches) are also
+// taken out of the text by name.
+func scrubAnswer(data any, allow []string, people []string) (json.RawMessage, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return nil, err
 	}
-	return scrubJSON(raw, allow)
+	return scrubJSON(raw, allow, people...)
 }
 
 // scrubJSON runs both passes on a JSON value, keeping its fields' order
 // (answers put their summary first).
-func scrubJSON(raw []byte, allow []string) (json.RawMessage, error) {
+func scrubJSON(raw []byte, allow []string, people ...string) (json.RawMessage, error) {
 	v, err := parseOrdered(raw)
 	if err != nil {
 		return nil, err
 	}
-	v = keepAllowed(redact(v), allowTree(allow))
+	names := nameSet(people)
+	v = keepAllowed(redact(v, func(s string) string { return redactNames(RedactText(s), names) }), allowTree(allow))
 	var buf bytes.Buffer
 	if err := writeOrdered(&buf, v); err != nil {
 		return nil, err
@@ -178,26 +183,76 @@ func writeOrdered(buf *bytes.Buffer, v any) error {
 // redact is the first pass: redacted fields lose their whole value (kept
 // in shape: every scalar in it becomes Redacted), and every other string
 // loses the emails and phone numbers in it.
-func redact(v any) any {
+func redact(v any, text func(string) string) any {
 	switch t := v.(type) {
 	case object:
 		for i, m := range t {
 			if redactedField(m.key) {
 				t[i].val = redactAll(m.val)
 			} else {
-				t[i].val = redact(m.val)
+				t[i].val = redact(m.val, text)
 			}
 		}
 		return t
 	case []any:
 		for i, x := range t {
-			t[i] = redact(x)
+			t[i] = redact(x, text)
 		}
 		return t
 	case string:
-		return RedactText(t)
+		return text(t)
 	}
 	return v
+}
+
+// nameWord is a run of letters (any script, with their marks).
+var nameWord = regexp.MustCompile(`[\p{L}\p{M}]+`)
+
+// nameSet is the words of people's names worth finding in text: three
+// letters or more, lower-cased.
+func nameSet(people []string) map[string]bool {
+	set := map[string]bool{}
+	for _, p := range people {
+		for _, w := range nameWord.FindAllString(p, -1) {
+			if len([]rune(w)) >= 3 {
+				set[strings.ToLower(w)] = true
+			}
+		}
+	}
+	return set
+}
+
+// redactNames replaces the words of s that are words of a name in names,
+// when written as a name is: capitalised (or in a script without case).
+// "your coach" stays; "Yael said" does not.
+func redactNames(s string, names map[string]bool) string {
+	if len(names) == 0 || s == "" {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range nameWord.FindAllStringIndex(s, -1) {
+		w := s[loc[0]:loc[1]]
+		if !names[strings.ToLower(w)] || !writtenAsName(w) {
+			continue
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(Redacted)
+		last = loc[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// writtenAsName: the word's first letter is not lower case.
+func writtenAsName(w string) bool {
+	for _, r := range w {
+		return !unicode.IsLower(r)
+	}
+	return false
 }
 
 // redactAll replaces every scalar in v but null; lists and objects keep
@@ -416,7 +471,7 @@ func looksLikePhone(c string) bool {
 
 // scrubEnvelope scrubs the data of a stored success envelope (an
 // idempotent replay); an error envelope is returned as it is.
-func scrubEnvelope(body []byte, allow []string) ([]byte, error) {
+func scrubEnvelope(body []byte, allow []string, people []string) ([]byte, error) {
 	var env struct {
 		OK        bool            `json:"ok"`
 		Data      json.RawMessage `json:"data,omitempty"`
@@ -428,7 +483,7 @@ func scrubEnvelope(body []byte, allow []string) ([]byte, error) {
 	if !env.OK || len(env.Data) == 0 {
 		return body, nil
 	}
-	data, err := scrubJSON(env.Data, allow)
+	data, err := scrubJSON(env.Data, allow, people...)
 	if err != nil {
 		return nil, err
 	}
@@ -438,4 +493,24 @@ func scrubEnvelope(body []byte, allow []string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// people are the names the scrubber takes out of a trainee's text: the
+// studio's coaches (few, and the people a trainee's records most often
+// name). Other trainees' names are not looked for.
+func (c *call) people() ([]string, error) {
+	var names []string
+	for offset := 0; ; {
+		page, err := c.studio().ListCoaches(c.ctx, store.Page{Limit: 200, Offset: offset})
+		if err != nil {
+			return nil, fmt.Errorf("listing the coaches to scrub: %w", err)
+		}
+		for _, co := range page.Items {
+			names = append(names, co.Name)
+		}
+		offset += len(page.Items)
+		if len(page.Items) == 0 || offset >= page.Total {
+			return names, nil
+		}
+	}
 }

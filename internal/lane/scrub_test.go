@@ -85,7 +85,7 @@ func TestScrubRedactsBeforeAllowing(t *testing.T) {
 
 func TestScrubEnvelope(t *testing.T) {
 	body := []byte(`{"ok":true,"data":{"id":"ses_1","phone":"050-123-4567","createdAt":"x"},"requestId":"req_1"}` + "\n")
-	got, err := scrubEnvelope(body, []string{"id", "phone"})
+	got, err := scrubEnvelope(body, []string{"id", "phone"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestScrubEnvelope(t *testing.T) {
 		t.Errorf("got %s want %s", got, want)
 	}
 	failed := []byte(`{"ok":false,"error":{"code":"NOT_FOUND","message":"No session"},"requestId":"req_2"}`)
-	if got, err := scrubEnvelope(failed, nil); err != nil || string(got) != string(failed) {
+	if got, err := scrubEnvelope(failed, nil, nil); err != nil || string(got) != string(failed) {
 		t.Errorf("error envelope changed: %s %v", got, err)
 	}
 }
@@ -118,8 +118,26 @@ func redactOnly(t *testing.T, in string) string {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeOrdered(&buf, redact(v)); err != nil {
+	if err := writeOrdered(&buf, redact(v, RedactText)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
+}
+
+func TestRedactCoachNamesInText(t *testing.T) {
+	in := `{"notes":"Yael Cohen said: ask yael? No, ask YAEL, and your coach; Al and Ben-Cohen too. יעל אמרה","summary":"Cohenson stays"}`
+	got := mustScrubWith(t, in, []string{"notes", "summary"}, "Yael Cohen", "Al B", "יעל")
+	want := `{"notes":"[REDACTED] [REDACTED] said: ask yael? No, ask [REDACTED], and your coach; Al and Ben-[REDACTED] too. [REDACTED] אמרה","summary":"Cohenson stays"}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func mustScrubWith(t *testing.T, in string, allow []string, people ...string) string {
+	t.Helper()
+	out, err := scrubJSON([]byte(in), allow, people...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }

@@ -20,6 +20,7 @@ import (
 // traineeEnvOptions are the person limits of a lane that admits OAuth grants.
 type traineeEnvOptions struct {
 	reads, writes ratelimit.Limiter
+	now           func() time.Time // the lane's clock; nil: time.Now
 }
 
 // newTraineeEnv is a lane that takes OAuth access tokens beside studio keys,
@@ -28,7 +29,7 @@ func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
 	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
-	l := lane.New(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes})
+	l := lane.New(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

@@ -27,6 +27,15 @@ func NewMemory(max int, window time.Duration) *Memory {
 	return &Memory{max: max, window: window, now: time.Now, windows: map[string]*counter{}}
 }
 
+// WithClock makes the limiter read now instead of time.Now (tests, and a
+// server running on a set clock).
+func (m *Memory) WithClock(now func() time.Time) *Memory {
+	if now != nil {
+		m.now = now
+	}
+	return m
+}
+
 func (m *Memory) Allow(_ context.Context, key string) (Decision, error) {
 	now := m.now()
 	m.mu.Lock()

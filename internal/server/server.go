@@ -60,17 +60,20 @@ const (
 // Server is a composed Perform server. Build it with New, then Run it (or
 // serve Handler yourself and Close it).
 type Server struct {
-	cfg      config.Config
-	logger   *slog.Logger
-	store    store.Store
-	audit    *audit.Writer
-	limiter  ratelimit.Limiter
-	redis    *redis.Client
-	jobs     *river.Client[*sql.Tx]
-	lane     *lane.Lane
-	mux      *http.ServeMux
-	handler  http.Handler
-	timeouts Timeouts
+	cfg     config.Config
+	logger  *slog.Logger
+	store   store.Store
+	audit   *audit.Writer
+	limiter ratelimit.Limiter
+	// traineeReads and traineeWrites are the per-person limits of trainee
+	// connections (lane.Options).
+	traineeReads, traineeWrites ratelimit.Limiter
+	redis                       *redis.Client
+	jobs                        *river.Client[*sql.Tx]
+	lane                        *lane.Lane
+	mux                         *http.ServeMux
+	handler                     http.Handler
+	timeouts                    Timeouts
 
 	onJobs []func(*river.Client[*sql.Tx])
 
@@ -191,8 +194,12 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 			return fail(fmt.Errorf("the Redis at PERFORM_REDIS_URL does not answer (%v); start it or unset the variable to keep rate limits in memory", err))
 		}
 		s.limiter = ratelimit.NewRedis(s.redis, cfg.RateLimitMax, cfg.RateLimitWindow)
+		s.traineeReads = ratelimit.NewRedis(s.redis, cfg.TraineeReadsPerHour, time.Hour)
+		s.traineeWrites = ratelimit.NewRedis(s.redis, cfg.TraineeWritesPerHour, time.Hour)
 	} else {
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
+		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
+		s.traineeWrites = ratelimit.NewMemory(cfg.TraineeWritesPerHour, time.Hour).WithClock(o.clock)
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
@@ -228,7 +235,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
-	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)

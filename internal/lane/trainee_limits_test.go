@@ -1,0 +1,117 @@
+package lane_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store/storetest"
+)
+
+// A trainee's reads and writes have budgets of their own per hour, kept
+// per person; over one the lane says when to try again, and the budget
+// comes back with the next hour. Studio keys are not held to them.
+func TestTraineeLimitsTripAndReset(t *testing.T) {
+	hour := time.Now().UTC().Truncate(time.Hour)
+	clk := storetest.NewFixedClock(hour)
+	e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{
+		now:    clk.Now,
+		reads:  ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now),
+		writes: ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now),
+	})
+	f := e.seed("limits")
+	other := e.secondTrainee(f)
+	tok := e.traineeToken(f)
+
+	for range 3 {
+		e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+	}
+	clk.Set(hour.Add(20 * time.Minute))
+	a := e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/programs", nil))
+	if a.Header.Get("Retry-After") != "2400" || !strings.Contains(a.message(), "3 reads") || !strings.Contains(a.message(), "Try again in 40 minutes (at "+hour.Add(time.Hour).Format("15:04")+" UTC") {
+		t.Errorf("over the reads: Retry-After %q, %q", a.Header.Get("Retry-After"), a.message())
+	}
+	if !strings.Contains(a.Raw, `"retryAfterSeconds":2400`) {
+		t.Errorf("the error carries no retryAfterSeconds: %s", a.Raw)
+	}
+	// Writes have their own budget.
+	e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+	e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 3}))
+	e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 2}))
+
+	// Another trainee of the studio, and the studio key, are not held.
+	otherTok := e.grant(f.studio.ID, other.trainee, "health:read")
+	e.ok(200, e.call(otherTok, "GET", "/trainees/me/weights", nil))
+	for range 10 {
+		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/weights", nil))
+	}
+	e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/weights", map[string]any{"weightKg": 70}))
+
+	// A refused request (a coach-only route) spends nothing.
+	clk.Set(hour.Add(time.Hour))
+	for range 5 {
+		e.fails(403, lane.CodeForbidden, e.call(tok, "GET", "/tasks", nil))
+	}
+	for range 3 {
+		e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+	}
+	e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+}
+
+// Two lanes on one Redis share each trainee's budget: the limit holds
+// across instances.
+func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
+	url := os.Getenv("PERFORM_TEST_REDIS_URL")
+	if url == "" {
+		t.Skip("PERFORM_TEST_REDIS_URL is not set")
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	if err := c.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("Redis at %s does not answer: %v", url, err)
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	prefix := "perform-test:" + hex.EncodeToString(b[:]) + ":"
+	limits := func() traineeEnvOptions {
+		return traineeEnvOptions{
+			reads:  ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
+			writes: ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
+		}
+	}
+	st := openSQLite(t)
+	one := newTraineeEnv(t, st, limits())
+	two := newTraineeEnv(t, st, limits())
+	f := one.seed("shared")
+	tok := one.traineeToken(f)
+	for i := range 4 {
+		lanes := []*env{one, two}
+		lanes[i%2].ok(200, lanes[i%2].call(tok, "GET", "/trainees/me/weights", nil))
+	}
+	for _, e := range []*env{one, two} {
+		a := e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+		if s, _ := strconv.Atoi(a.Header.Get("Retry-After")); s < 1 || s > 3600 {
+			t.Errorf("Retry-After %q", a.Header.Get("Retry-After"))
+		}
+	}
+	// The counter is the person's, read and write apart.
+	key := prefix + lane.PersonKey(f.studio.ID, f.trainee.ID, false)
+	if n, err := c.Get(context.Background(), key).Int(); err != nil || n != 6 {
+		t.Errorf("Redis %s = %d (%v), want 6", key, n, err)
+	}
+	one.ok(201, one.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+}

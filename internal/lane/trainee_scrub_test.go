@@ -1,0 +1,111 @@
+package lane_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/lane"
+)
+
+// traineeBodies are the bodies a trainee's writes are tried with; a write
+// route opened to trainees that is not here is tried with {}.
+var traineeBodies = map[string]any{
+	"POST /trainees/{id}/sessions":     map[string]any{"date": today(), "sport": "running", "title": "Tempo run"},
+	"POST /trainees/{id}/workouts":     map[string]any{"sport": "running", "durationMin": 31, "notes": "felt good, text me on 050-123-4567 or dana@own.example"},
+	"POST /sessions/{id}/modify":       map[string]any{"operation": "reduce_volume", "percent": 20},
+	"POST /trainees/{id}/benchmarks":   map[string]any{"name": "Max pull-ups", "value": 9},
+	"POST /trainees/{id}/measurements": map[string]any{"waistCm": 80, "notes": "measured by Coach own, 052-000-0001"},
+	"POST /trainees/{id}/check-ins":    map[string]any{"readiness": 4, "note": "slept badly, call 052-000-0001"},
+	"POST /trainees/{id}/injuries":     map[string]any{"area": "knee", "severity": 3, "notes": "coach@own.example knows"},
+	"PATCH /goals/{id}":                map[string]any{"title": "Train 3 times a week"},
+}
+
+// Every route opened to trainees, called by a trainee on rich data, answers
+// no phone number, no email and no other person's name: the routes are
+// read from the lane, so a route marked later is covered too.
+func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
+	e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{})
+	f := e.seed("own")
+	e.secondTrainee(f)
+	k := f.key
+	// Text that names people, written by the studio.
+	e.ok(200, e.call(k, "PATCH", "/sessions/"+f.session.ID, map[string]any{"notes": "Coach own says: ring me on 050-765-4321 or write to noa@other.example", "feedback": "great"}))
+	tok := e.traineeToken(f)
+
+	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID}
+	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
+		"Coach own", "Noa", "Other", "Dana", "Levi", f.coach.ID, f.keyID}
+	tried := 0
+	for _, c := range e.lane.Contracts() {
+		if c.TraineeScope == "" {
+			continue
+		}
+		route := c.Method + " " + c.Path
+		path := c.Path
+		if c.IDKind != "" {
+			id, ok := own[c.IDKind]
+			if !ok {
+				t.Errorf("%s: no record of kind %s to call it with; add one", route, c.IDKind)
+				continue
+			}
+			path = strings.Replace(path, "{id}", id, 1)
+		}
+		var body any
+		if c.Method != "GET" && c.Method != "DELETE" {
+			body = traineeBodies[route]
+			if body == nil {
+				body = map[string]any{}
+			}
+		}
+		a := e.call(tok, c.Method, path, body)
+		if !a.OK {
+			t.Errorf("%s: a trainee's call failed (%d %s); give it a body in traineeBodies", route, a.Status, a.message())
+			continue
+		}
+		tried++
+		data := string(a.Data)
+		for _, leak := range leaks {
+			if strings.Contains(data, leak) {
+				t.Errorf("%s: the answer holds %q: %s", route, leak, data)
+			}
+		}
+		for _, field := range []string{`"phone"`, `"email"`, `"firstName"`, `"lastName"`, `"coachIds"`, `"createdAt"`, `"updatedAt"`} {
+			if strings.Contains(data, field) {
+				t.Errorf("%s: the answer keeps %s: %s", route, field, data)
+			}
+		}
+		// The same call by the studio key is not scrubbed.
+		if c.Method == "GET" && c.IDKind == ids.Trainee {
+			sk := e.ok(200, e.call(k, "GET", strings.Replace(c.Path, "{id}", f.trainee.ID, 1), nil))
+			if len(sk.Data) < len(a.Data) {
+				t.Errorf("%s: the studio key's answer (%d bytes) is smaller than the trainee's (%d)", route, len(sk.Data), len(a.Data))
+			}
+		}
+	}
+	if tried < 20 {
+		t.Errorf("only %d trainee routes answered", tried)
+	}
+	// The studio key still sees the notes as written.
+	var s struct{ Notes string }
+	e.ok(200, e.call(k, "GET", "/sessions/"+f.session.ID, nil)).into(t, &s)
+	if !strings.Contains(s.Notes, "050-765-4321") {
+		t.Errorf("studio key's session notes %q", s.Notes)
+	}
+}
+
+// A trainee replaying a write by its Idempotency-Key gets the scrubbed answer.
+func TestTraineeReplayIsScrubbed(t *testing.T) {
+	e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{})
+	f := e.seed("replay")
+	tok := e.traineeToken(f)
+	body := map[string]any{"readiness": 3, "note": "call 052-000-0001"}
+	first := e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", body, "Idempotency-Key", "chk-1"))
+	again := e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", body, "Idempotency-Key", "chk-1"))
+	if again.Header.Get(lane.ReplayedHeader) != "true" || string(again.Data) != string(first.Data) {
+		t.Fatalf("replay %s %s, first %s", again.Header.Get(lane.ReplayedHeader), again.Data, first.Data)
+	}
+	if strings.Contains(string(again.Data), "052-000-0001") || strings.Contains(string(again.Data), "createdAt") {
+		t.Errorf("replay not scrubbed: %s", again.Data)
+	}
+}
