@@ -58,8 +58,17 @@ func TestPersonLimitsTripAndReset(t *testing.T) {
 		}
 	}
 
-	// The next hour.
+	// A new connection of the same trainee shares the count.
+	again := d.connect(d.token(demoPhone, ""))
+	if r := call(t, again, "list_sessions", nil); !r.IsError {
+		t.Fatal("a second connection of the trainee got past the trainee's count")
+	}
+
+	// The next hour. The access token has expired by then (tokens live an
+	// hour), so the app connects again, as a client refreshing would; the
+	// count is the trainee's, not the token's.
 	d.clock.Add(time.Hour + time.Minute)
+	me = d.connect(d.token(demoPhone, ""))
 	if r := call(t, me, "list_sessions", nil); r.IsError {
 		t.Fatalf("an hour later the trainee's reads are still refused: %s", text(r))
 	}
