@@ -3,6 +3,7 @@ package traineetest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -147,7 +148,7 @@ func (w *world) token(phone, scope string) string {
 		}
 		return nil
 	}}
-	verifier := strings.Repeat("v", 20) + base64.RawURLEncoding.EncodeToString([]byte(phone+scope+time.Now().String()))
+	verifier := rand.Text() + rand.Text() // 52 characters of the PKCE alphabet
 	sum := sha256.Sum256([]byte(verifier))
 	q := url.Values{"response_type": {"code"}, "client_id": {w.clientID}, "redirect_uri": {"http://127.0.0.1/callback"},
 		"state": {"s1"}, "code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
@@ -192,7 +193,7 @@ func (w *world) token(phone, scope string) string {
 		AccessToken string `json:"access_token"`
 	}
 	if err := json.NewDecoder(tokRes.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
-		w.t.Fatalf("the token endpoint answered %d %v", tokRes.StatusCode, err)
+		w.t.Fatalf("the token endpoint answered %d (%v)", tokRes.StatusCode, err)
 	}
 	return tok.AccessToken
 }
