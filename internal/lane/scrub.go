@@ -32,7 +32,7 @@ var redactedFields = map[string]bool{
 	"firstname": true, "lastname": true, "fullname": true, "displayname": true,
 	"coach": true, "coaches": true, "coachname": true, "coachnames": true, "coachid": true, "coachids": true,
 	"createdby": true, "updatedby": true, "actor": true, "actorid": true, "actorids": true, "assignedto": true,
-	"clientid": true, "credential": true, "credentialid": true, "keyid": true, "keyids": true, "apikeyid": true, "grantid": true,
+	"clientid": true, "credentialid": true, "keyid": true, "keyids": true, "apikeyid": true, "grantid": true,
 }
 
 // redactedField reports a field whose value is redacted whole: the names

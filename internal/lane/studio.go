@@ -83,7 +83,7 @@ func (l *Lane) studioRoutes() {
 	add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *call, _ *noInput) (studioInfo, error) {
 		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier, TimeZone: c.zone().String(),
 			Credential: string(c.p.Kind), Scopes: c.p.Scopes}, nil
-	}, anyScope())
+	}, anyScope(), allow("id", "name", "slug", "region", "tier", "timeZone", "credential", "scopes"))
 
 	add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *call, q *pageQuery) (listOf[domain.Coach], error) {
 		res, err := c.studio().ListCoaches(c.ctx, q.page())

@@ -107,6 +107,15 @@ func TestTraineeMe(t *testing.T) {
 		}
 		e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
 		e.ok(200, e.call(tok, "GET", "/trainees/"+f.trainee.ID, nil))
+		var v struct {
+			Slug       string   `json:"slug"`
+			Credential string   `json:"credential"`
+			Scopes     []string `json:"scopes"`
+		}
+		e.ok(200, e.call(tok, "GET", "/validate", nil)).into(t, &v)
+		if v.Slug != "me" || v.Credential != string(auth.KindOAuthGrant) || len(v.Scopes) != len(auth.TraineeScopes) {
+			t.Errorf("validate for a trainee: %+v", v)
+		}
 
 		// A studio key, and a coach's connection, name trainees by id.
 		coach := e.grant(f.studio.ID, f.coach.ID, auth.ScopeStudioRead)
