@@ -22,6 +22,8 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"weightKg":1e400}`, `{"priority":1.5}`, `{"heightCm":-0}`,
 		`{"name":"Check-in","fields":[{"key":"a","label":"A","type":"choice","options":["x"]},7,{"key":"b"}]}`,
 		`null`, `[]`, `""`, `{`, `{"a":`, `{"firstName":"\ud800"}`, ``, `   `, `{"tags":null}`,
+		`{"action":"update","goalId":"gol_1","targetDate":null,"limit":3}`, `{"text":"great","rating":5,"topic":"tools"}`,
+		`{"name":"Coach","tone":"calm","answerFormat":"short","avoid":["x"],"examples":[{"situation":"s","reply":"r"},{}]}`,
 		`{"title":"a\u0000b"}`, "{\"title\":\"a\xffb\"}", `{"tags":["ok","\u001b[2J"]}`, `{"fieldValues":{"a\u0000":"\ud83d\ude00"}}`,
 	}
 	for i, s := range seeds {
@@ -35,6 +37,9 @@ func FuzzDecodeBody(f *testing.F) {
 		func() (*inputSchema, any) { return schemaFor[updateTaskInput](), new(updateTaskInput) },
 		func() (*inputSchema, any) { return schemaFor[logWeightInput](), new(logWeightInput) },
 		func() (*inputSchema, any) { return schemaFor[createFormTemplateInput](), new(createFormTemplateInput) },
+		func() (*inputSchema, any) { return schemaFor[manageGoalsInput](), new(manageGoalsInput) },
+		func() (*inputSchema, any) { return schemaFor[feedbackInput](), new(feedbackInput) },
+		func() (*inputSchema, any) { return schemaFor[personaInput](), new(personaInput) },
 	}
 	built := make([]struct {
 		s   *inputSchema
