@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -326,5 +327,57 @@ func TestTraineeToolsListFitsTheBudget(t *testing.T) {
 	}
 	if tokens > catalogueBudget {
 		t.Errorf("the trainee tools/list is about %d tokens, over the budget of %d: shorten descriptions or drop arguments", tokens, catalogueBudget)
+	}
+}
+
+// Every trainee read that needs no argument answers the trainee's own
+// data (the get_active_program of a trainee without a program is the
+// lane's sentence saying so).
+func TestEveryArgumentFreeTraineeReadAnswers(t *testing.T) {
+	w := newTraineeWorld(t)
+	cs := w.connect(t, w.token)
+	for _, tl := range tools.Trainee() {
+		if !tl.ReadOnly || len(tl.InputSchema.Required) > 0 {
+			continue
+		}
+		res := mcptest.Call(t, cs, tl.Name, map[string]any{})
+		if res.IsError && (tl.Name != "get_active_program" || structuredError(t, res).Error.Code != "NOT_FOUND") {
+			t.Errorf("%s: %s", tl.Name, mcptest.Text(res))
+		}
+		if !res.IsError && res.StructuredContent == nil {
+			t.Errorf("%s answered no structuredContent: %s", tl.Name, mcptest.Text(res))
+		}
+	}
+}
+
+// A trainee plans a session, swaps one of its exercises (swap_exercise is
+// modify's swap alone) and logs it done: three writes on their own data.
+func TestATraineePlansSwapsAndLogs(t *testing.T) {
+	w := newTraineeWorld(t)
+	cs := w.connect(t, w.token)
+	res := mcptest.Call(t, cs, "create_planned_session", map[string]any{"date": time.Now().Format(time.DateOnly), "sport": "strength",
+		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5}}})
+	if res.IsError {
+		t.Fatalf("create_planned_session: %s", mcptest.Text(res))
+	}
+	var planned struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(mcptest.Text(res)), &planned); err != nil || planned.ID == "" {
+		t.Fatalf("create_planned_session answered %s", mcptest.Text(res))
+	}
+	res = mcptest.Call(t, cs, "swap_exercise", map[string]any{"sessionId": planned.ID, "exerciseId": "back-squat", "replacementId": "front-squat"})
+	if res.IsError || !strings.Contains(mcptest.Text(res), `"operation":"swap_exercise"`) || !strings.Contains(mcptest.Text(res), "front-squat") {
+		t.Fatalf("swap_exercise: %s", mcptest.Text(res))
+	}
+	res = mcptest.Call(t, cs, "log_workout", map[string]any{"sessionId": planned.ID, "durationMin": 40,
+		"exercises": []map[string]any{{"exerciseId": "front-squat", "sets": []map[string]any{{"reps": 5, "loadKg": 80}}}}})
+	if res.IsError || !strings.Contains(mcptest.Text(res), planned.ID) {
+		t.Fatalf("log_workout: %s", mcptest.Text(res))
+	}
+	// Another trainee's session cannot be swapped.
+	res = mcptest.Call(t, cs, "swap_exercise", map[string]any{"sessionId": w.otherSessionID, "exerciseId": "back-squat"})
+	if !res.IsError || structuredError(t, res).Error.Code != "NOT_FOUND" {
+		t.Fatalf("swap_exercise on another trainee's session: %s", mcptest.Text(res))
 	}
 }

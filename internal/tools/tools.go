@@ -1,7 +1,7 @@
-// Package tools holds Perform's coach tool set as data: each tool is a
-// description of one HTTP call to the automation lane. The hosted MCP
-// server, the perform-mcp binary and the WhatsApp agent all read it; none
-// of them touches the store.
+// Package tools holds Perform's coach tool set and a trainee's tool set
+// (trainee.go) as data: each tool is a description of one HTTP call to the
+// automation lane. The hosted MCP server, the perform-mcp binary and the
+// WhatsApp agent all read it; none of them touches the store.
 package tools
 
 import (

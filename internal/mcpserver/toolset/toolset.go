@@ -1,10 +1,12 @@
-// Package toolset binds Perform's coach tools to a lane client as an MCP
-// server (official go-sdk), for any transport: the hosted endpoint
+// Package toolset binds Perform's coach tools, or a trainee's tools with
+// their resources and prompts, to a lane client as an MCP server (official
+// go-sdk), for any transport: the hosted endpoint
 // (package mcpserver) and perform-mcp over stdio. It links no metrics, store
 // or server configuration, so the stdio binary stays small.
 //
 // A tool call is one lane call: the answer's data goes back as JSON text and
-// structuredContent, a lane error as the lane's own sentence with isError.
+// structuredContent, a lane error as the lane's own sentence with isError
+// and the same as a structured error (ErrorContent).
 package toolset
 
 import (
