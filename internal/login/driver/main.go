@@ -9,8 +9,19 @@
 //	oauth-conformance --issuer URL --client-id ID \
 //	    --login "/tmp/perform-login --log /tmp/perform.log --phone 050-123-4567"
 //
-// The runner appends the authorization URL as the last argument. It is a
-// test tool, not part of the shipped binaries.
+// The runner appends the authorization URL as the last argument.
+//
+// With --issuer instead of a URL the driver is the client too: it runs the
+// whole authorization-code flow with PKCE S256 against the issuer (its
+// metadata, a client registered on the spot unless --client-id names one,
+// the sign-in and consent as above, the code read off the redirect to the
+// loopback callback, the token request) and prints the access token, for
+// scripts that need a person's bearer:
+//
+//	token=$(/tmp/perform-login --issuer http://127.0.0.1:8080 --log /tmp/perform.log \
+//	    --phone 050-300-0000 --scope "training:read training:write")
+//
+// It is a test tool, not part of the shipped binaries.
 package main
 
 import (
@@ -39,8 +50,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	phone := fs.String("phone", envOr("PERFORM_LOGIN_PHONE", "050-123-4567"), "the phone to sign in with: the demo coach Dana Levi's by default (PERFORM_LOGIN_PHONE)")
 	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the code to reach the log")
 	decision := fs.String("decision", "approve", "the consent page's answer: approve or deny")
+	issuer := fs.String("issuer", "", "run the whole authorization-code flow against this issuer and print the access token")
+	clientID := fs.String("client-id", "", "with --issuer: a registered public client whose redirect URIs include http://127.0.0.1/callback (default: register one)")
+	scope := fs.String("scope", "", "with --issuer: the scopes to ask for, space-separated (default: the server's default for the person)")
+	printRefresh := fs.Bool("refresh", false, "with --issuer: print the refresh token on a second line")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *issuer != "" {
+		if fs.NArg() != 0 || *logPath == "" {
+			fmt.Fprintln(stderr, "usage: driver --issuer URL --log SERVER_LOG [--phone PHONE] [--client-id ID] [--scope SCOPES] [--refresh]")
+			return 2
+		}
+		// stdout is the token alone; the steps go to stderr.
+		d := &driver{phone: *phone, logPath: *logPath, wait: *wait, decision: *decision, out: stderr}
+		tok, err := d.tokens(ctx, *issuer, *clientID, *scope)
+		if err != nil {
+			fmt.Fprintln(stderr, "driver:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, tok.AccessToken)
+		if *printRefresh {
+			fmt.Fprintln(stdout, tok.RefreshToken)
+		}
+		return 0
 	}
 	if fs.NArg() != 1 || *logPath == "" {
 		fmt.Fprintln(stderr, "usage: driver --log SERVER_LOG [--phone PHONE] AUTHORIZATION_URL")
@@ -69,6 +102,10 @@ type driver struct {
 	wait                     time.Duration
 	out                      io.Writer
 	c                        *http.Client
+	// callback, when set, is the client's loopback redirect URI: the walk
+	// stops at the redirect to it (no listener needs to be there) and
+	// answers the redirect's Location.
+	callback *url.URL
 }
 
 // maxSteps bounds the pages walked: phone, code, perhaps a choice, consent.
@@ -79,11 +116,25 @@ const maxSteps = 8
 func (d *driver) signIn(ctx context.Context, authURL string) (string, error) {
 	jar, _ := cookiejar.New(nil)
 	d.c = &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	if d.callback != nil {
+		d.c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if isCallback(d.callback, req.URL) {
+				return http.ErrUseLastResponse
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		}
+	}
 	page, err := d.do(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return "", err
 	}
 	for step := 0; step < maxSteps; step++ {
+		if page.location != "" {
+			return page.location, nil
+		}
 		f, ok := formOf(page)
 		if !ok {
 			if page.status/100 != 2 {
@@ -188,6 +239,8 @@ type page struct {
 	url    *url.URL
 	status int
 	body   string
+	// location is the redirect to the callback the walk stopped at.
+	location string
 }
 
 func (d *driver) do(ctx context.Context, method, target string, form url.Values) (*page, error) {
@@ -211,7 +264,13 @@ func (d *driver) do(ctx context.Context, method, target string, form url.Values)
 	if err != nil {
 		return nil, err
 	}
-	return &page{url: resp.Request.URL, status: resp.StatusCode, body: string(b)}, nil
+	p := &page{url: resp.Request.URL, status: resp.StatusCode, body: string(b)}
+	if d.callback != nil && resp.StatusCode/100 == 3 {
+		if loc, err := resp.Location(); err == nil && isCallback(d.callback, loc) {
+			p.location = loc.String()
+		}
+	}
+	return p, nil
 }
 
 type form struct {
