@@ -13,9 +13,6 @@ import (
 	"github.com/otherwise/perform/internal/tools/executor"
 )
 
-// errNotConfigured is the model call without ANTHROPIC_API_KEY.
-var errNotConfigured = llm.ErrNotConfigured
-
 // errKeyRevoked ends a turn whose tool call was answered 401: the coach
 // revoked the agent's studio key.
 var errKeyRevoked = errors.New("the agent's studio key was revoked")

@@ -123,11 +123,11 @@ func (p *Provider) Step(ctx context.Context, req llm.Request) (llm.Result, error
 		return llm.Result{}, llm.ErrNotConfigured
 	}
 	strict := !p.noStrict.Load()
-	msg, err := p.client.Messages.New(ctx, p.Params(req, strict))
+	msg, err := p.client.Messages.New(ctx, p.params(req, strict))
 	if strict && refusesStrict(err) {
 		p.noStrict.Store(true)
 		p.log.WarnContext(ctx, "agent: the model refused strict tools; asking without them from now on", "model", p.model, "err", err)
-		msg, err = p.client.Messages.New(ctx, p.Params(req, false))
+		msg, err = p.client.Messages.New(ctx, p.params(req, false))
 	}
 	if err != nil {
 		return llm.Result{}, fmt.Errorf("model call: %w", err)
@@ -150,9 +150,6 @@ func (p *Provider) Step(ctx context.Context, req llm.Request) (llm.Result, error
 	return out, nil
 }
 
-// StrictEnabled reports whether the next step asks for strict tools.
-func (p *Provider) StrictEnabled() bool { return !p.noStrict.Load() }
-
 // refusesStrict is the API's 400 for a request whose strict tools it does
 // not take (a model without structured outputs, a schema it cannot compile).
 func refusesStrict(err error) bool {
@@ -161,9 +158,9 @@ func refusesStrict(err error) bool {
 		strings.Contains(strings.ToLower(apiErr.RawJSON()+apiErr.Error()), "strict")
 }
 
-// Params lays req out as the Messages API request (see the package
+// params lays req out as the Messages API request (see the package
 // comment for where the breakpoints sit).
-func (p *Provider) Params(req llm.Request, strict bool) anthropic.MessageNewParams {
+func (p *Provider) params(req llm.Request, strict bool) anthropic.MessageNewParams {
 	toolSet := p.plain
 	if strict && p.strict != nil {
 		toolSet = p.strict

@@ -55,7 +55,7 @@ func (a *Anthropic) bill(body []byte) (Usage, error) {
 		}
 	}
 	if len(breakpoints) > 4 {
-		return Usage{}, fmt.Errorf("A maximum of 4 blocks with cache_control may be provided. Found %d.", len(breakpoints))
+		return Usage{}, fmt.Errorf("a maximum of 4 blocks with cache_control may be provided; found %d", len(breakpoints))
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
