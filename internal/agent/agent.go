@@ -108,10 +108,12 @@ type Agent struct {
 	log          *slog.Logger
 	jobs         atomic.Pointer[river.Client[*sql.Tx]]
 	intake       *intake
-	turnObserver func(outcome string)            // metrics hook; nil means none
-	stepObserver func(model string, u llm.Usage) // metrics hook per model call; nil means none
-	dailyCap     int                             // DailyCap; tests lower it
-	onBusy       func(phone string)              // a reply job found its phone busy; tests watch it
+	turnObserver func(outcome string) // metrics hook; nil means none
+	dailyCap     int                  // DailyCap; tests lower it
+	onBusy       func(phone string)   // a reply job found its phone busy; tests watch it
+
+	// stepObserver is the metrics hook per model call; nil means none.
+	stepObserver func(model string, u llm.Usage)
 }
 
 // New checks the options and builds an Agent.
