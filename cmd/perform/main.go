@@ -7,6 +7,7 @@
 //	perform key create|list|revoke        manage a studio's API keys
 //	perform oauth client add              add an OAuth client (name, redirect URIs)
 //	perform audit --studio SLUG           read a studio's audit trail
+//	perform agent cost [--hours N]        the agent's model usage and cost per studio
 //	perform --version                     say which build this is
 //
 // Configuration comes from the environment (see internal/config); flags
@@ -68,6 +69,7 @@ func commands() []command {
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},
 		{"oauth client add", "--name NAME --redirect-uri URI [--redirect-uri URI…] [--public]", "Add an OAuth client; its id is printed on stdout, then a confidential client's secret (shown once).", cmdOAuthClientAdd},
 		{"audit", "--studio SLUG [--limit N] [--offset N]", "Print a studio's audit trail, newest first.", cmdAudit},
+		{"agent cost", "[--hours N]", "Report the WhatsApp agent's model usage of the last hours per studio: turns, calls, tokens and a cost estimate.", cmdAgentCost},
 		{"help", "", "Show this help; perform COMMAND -h shows one command's flags.", nil},
 		{"--version", "", "Print which build this is.", nil},
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/agent"
+	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/demo"
 	"github.com/otherwise/perform/internal/domain"
@@ -240,6 +241,9 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		return err
 	}
 	a.ObserveTurns(metrics.AgentTurn)
+	a.ObserveModelSteps(func(model string, u llm.Usage) {
+		metrics.AgentModelStep(model, u.Input, u.Output, u.CacheWrite, u.CacheWrite1h, u.CacheRead)
+	})
 	if cfg.AgentSmartSendAPIKey != "" {
 		a.Register(p.Workers)
 		p.OnJobs(a.SetJobs)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/secret"
@@ -110,6 +111,9 @@ type Agent struct {
 	turnObserver func(outcome string) // metrics hook; nil means none
 	dailyCap     int                  // DailyCap; tests lower it
 	onBusy       func(phone string)   // a reply job found its phone busy; tests watch it
+
+	// stepObserver is the metrics hook per model call; nil means none.
+	stepObserver func(model string, u llm.Usage)
 }
 
 // New checks the options and builds an Agent.
@@ -174,7 +178,7 @@ func New(o Options) (*Agent, error) {
 	if toolSet == nil {
 		toolSet = tools.AgentSubset()
 	}
-	if a.model, err = newModel(o.LLM, toolSet); err != nil {
+	if a.model, err = newModel(o.LLM, toolSet, a.log); err != nil {
 		return nil, err
 	}
 	a.intake = newIntake(a, o.Store.Engine())

@@ -65,7 +65,7 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 			return out, nil
 		}
 	}
-	reply, err := a.model.run(ctx, systemPrompt(coach, a.now()), history, t.Text, a.laneTools(apiKey, t.ID))
+	reply, err := a.model.run(ctx, promptContext(coach, a.now()), history, t.Text, a.laneTools(apiKey, t.ID))
 	out.outcome = "replied"
 	switch {
 	case errors.Is(err, errKeyRevoked):

@@ -4,87 +4,36 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"log/slog"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
+	"github.com/otherwise/perform/internal/agent/anthropic"
+	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
-
-// errNotConfigured is the model call without ANTHROPIC_API_KEY.
-var errNotConfigured = errors.New("agent AI is not configured")
 
 // errKeyRevoked ends a turn whose tool call was answered 401: the coach
 // revoked the agent's studio key.
 var errKeyRevoked = errors.New("the agent's studio key was revoked")
 
-// model is the Anthropic Messages API with the agent's tools.
+// model is the agent's tool loop on a provider (the Messages API, from
+// internal/agent/anthropic: the one package that imports the SDK).
 type model struct {
-	client    *anthropic.Client // nil without an API key
-	name      string
-	workspace string
-	set       []tools.Tool
-	params    []anthropic.ToolUnionParam
+	provider llm.Provider
+	set      []tools.Tool
 }
 
-func newModel(cfg LLM, set []tools.Tool) (*model, error) {
-	m := &model{name: cfg.Model, workspace: cfg.WorkspaceID, set: set}
-	if m.name == "" {
-		m.name = DefaultModel
+func newModel(cfg LLM, set []tools.Tool, log *slog.Logger) (*model, error) {
+	name := cfg.Model
+	if name == "" {
+		name = DefaultModel
 	}
-	for _, t := range set {
-		p, err := toolParam(t)
-		if err != nil {
-			return nil, fmt.Errorf("agent: tool %s: %w", t.Name, err)
-		}
-		m.params = append(m.params, p)
+	p, err := anthropic.New(anthropic.Config{APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, WorkspaceID: cfg.WorkspaceID, Model: name, Logger: log}, set)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.APIKey != "" {
-		// Only our configuration counts: no credentials or base URL from the
-		// environment behind the operator's back.
-		opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithAPIKey(cfg.APIKey), option.WithMaxRetries(2)}
-		if cfg.BaseURL != "" {
-			opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-		}
-		c := anthropic.NewClient(opts...)
-		m.client = &c
-	}
-	return m, nil
-}
-
-// toolParam turns a tool definition into the Messages API's tool: its name,
-// description and inferred JSON schema.
-func toolParam(t tools.Tool) (anthropic.ToolUnionParam, error) {
-	schema := map[string]any{}
-	if t.InputSchema != nil {
-		b, err := json.Marshal(t.InputSchema)
-		if err != nil {
-			return anthropic.ToolUnionParam{}, err
-		}
-		if err := json.Unmarshal(b, &schema); err != nil {
-			return anthropic.ToolUnionParam{}, err
-		}
-	}
-	in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
-	if req, ok := schema["required"].([]any); ok {
-		for _, r := range req {
-			if s, ok := r.(string); ok {
-				in.Required = append(in.Required, s)
-			}
-		}
-	}
-	for k, v := range schema {
-		switch k {
-		case "type", "properties", "required", "$schema", "$id":
-		default:
-			in.ExtraFields[k] = v
-		}
-	}
-	tp := anthropic.ToolParam{Name: t.Name, InputSchema: in, Description: anthropic.String(t.Description)}
-	return anthropic.ToolUnionParam{OfTool: &tp}, nil
+	return &model{provider: p, set: set}, nil
 }
 
 // historyEntry is one remembered message: role "user" or "assistant".
@@ -98,53 +47,44 @@ type historyEntry struct {
 type toolCaller func(ctx context.Context, name string, input json.RawMessage) (string, bool, error)
 
 // run is the tool loop: at most eight model calls of at most 1200 output
-// tokens; the reply is the text of the last one.
-func (m *model) run(ctx context.Context, system string, history []historyEntry, text string, call toolCaller) (string, error) {
-	if m.client == nil {
-		return "", errNotConfigured
-	}
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(m.name),
-		MaxTokens: maxOutputTokens,
-		System:    []anthropic.TextBlockParam{{Text: system}},
-		Messages:  conversation(history, text),
-		Tools:     m.params,
-	}
-	if m.workspace != "" {
-		params.WorkspaceID = anthropic.String(m.workspace)
-	}
+// tokens; the reply is the text of the last one. The system prompt is
+// promptRules (the same for everyone, so it is cached with the tools) then
+// coachContext (promptContext). Each step's usage goes to the turn's meter.
+func (m *model) run(ctx context.Context, coachContext string, history []historyEntry, text string, call toolCaller) (string, error) {
+	req := llm.Request{Rules: promptRules, Context: coachContext, Messages: conversation(history, text), MaxTokens: maxOutputTokens}
 	var reply string
 	for step := 0; step < maxModelSteps; step++ {
-		msg, err := m.client.Messages.New(ctx, params)
+		res, err := m.provider.Step(ctx, req)
 		if err != nil {
-			return "", fmt.Errorf("model call: %w", err)
+			return "", err
 		}
+		meterStep(ctx, step, m.provider.Model(), res.Usage)
 		var texts []string
-		var results []anthropic.ContentBlockParamUnion
-		for _, block := range msg.Content {
+		var results []llm.Block
+		for _, block := range res.Blocks {
 			switch block.Type {
-			case "text":
+			case llm.TextBlock:
 				texts = append(texts, block.Text)
-			case "tool_use":
+			case llm.ToolUseBlock:
 				out, isErr, err := call(ctx, block.Name, block.Input)
 				if err != nil {
 					return "", err
 				}
-				results = append(results, anthropic.NewToolResultBlock(block.ID, out, isErr))
+				results = append(results, llm.Block{Type: llm.ToolResultBlock, ID: block.ID, Text: out, IsError: isErr})
 			}
 		}
 		reply = strings.TrimSpace(strings.Join(texts, "\n"))
 		if len(results) == 0 {
 			return reply, nil
 		}
-		params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(results...))
+		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Blocks: res.Blocks}, llm.Message{Role: "user", Blocks: results})
 	}
 	return reply, nil
 }
 
 // conversation is the history then the new text, as alternating turns that
 // start with the user (the API's rule); same-role neighbours are merged.
-func conversation(history []historyEntry, text string) []anthropic.MessageParam {
+func conversation(history []historyEntry, text string) []llm.Message {
 	entries := append(append([]historyEntry(nil), history...), historyEntry{Role: "user", Text: text})
 	for len(entries) > 0 && entries[0].Role != "user" {
 		entries = entries[1:]
@@ -157,13 +97,9 @@ func conversation(history []historyEntry, text string) []anthropic.MessageParam 
 		}
 		merged = append(merged, e)
 	}
-	out := make([]anthropic.MessageParam, 0, len(merged))
+	out := make([]llm.Message, 0, len(merged))
 	for _, e := range merged {
-		if e.Role == "assistant" {
-			out = append(out, anthropic.NewAssistantMessage(anthropic.NewTextBlock(e.Text)))
-		} else {
-			out = append(out, anthropic.NewUserMessage(anthropic.NewTextBlock(e.Text)))
-		}
+		out = append(out, llm.Message{Role: e.Role, Blocks: []llm.Block{{Type: llm.TextBlock, Text: e.Text}}})
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func (a *Agent) claim(ctx context.Context, phoneKey string, seq int64) (*turn, e
 // it is not yet sent and closes the turn.
 func (a *Agent) runTurn(ctx context.Context, t *turn) error {
 	if t.State == "open" {
-		out, err := a.decide(ctx, t)
+		out, err := a.decide(a.meterSteps(ctx, t), t)
 		if err != nil {
 			return err
 		}

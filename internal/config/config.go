@@ -60,6 +60,11 @@ type Config struct {
 	AgentPhoneCoaches      map[string]string // E.164 phone -> coach id
 	AgentModel             string
 	AgentDebounce          time.Duration
+	// AgentPriceInput and AgentPriceOutput (AGENT_PRICE_INPUT,
+	// AGENT_PRICE_OUTPUT) are US dollars per million tokens for the cost
+	// estimate of perform agent cost; 0 means AGENT_MODEL's list price.
+	AgentPriceInput  float64
+	AgentPriceOutput float64
 
 	AnthropicAPIKey      string
 	AnthropicBaseURL     string
@@ -112,6 +117,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.AgentModel = v
 	}
 	c.AgentDebounce = time.Duration(r.int("AGENT_DEBOUNCE_MS", int(c.AgentDebounce.Milliseconds()), 0, maxSetting)) * time.Millisecond
+	c.AgentPriceInput = r.price("AGENT_PRICE_INPUT")
+	c.AgentPriceOutput = r.price("AGENT_PRICE_OUTPUT")
 
 	c.AnthropicAPIKey = r.str("ANTHROPIC_API_KEY")
 	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")
@@ -203,6 +210,21 @@ func (r *reader) int(name string, def, lo, hi int) int {
 		return def
 	}
 	return n
+}
+
+// price is US dollars per million tokens: a decimal number above 0, or
+// unset (0).
+func (r *reader) price(name string) float64 {
+	v := r.str(name)
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f > 0 && f < 1e6) {
+		r.fail("%s must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got %q.", name, v)
+		return 0
+	}
+	return f
 }
 
 func (r *reader) gcPercent(name string, def int) int {

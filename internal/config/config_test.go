@@ -65,6 +65,8 @@ func TestEverythingSet(t *testing.T) {
 		"ANTHROPIC_API_KEY":               "sk",
 		"ANTHROPIC_BASE_URL":              "http://127.0.0.1:9999",
 		"ANTHROPIC_WORKSPACE_ID":          "ws",
+		"AGENT_PRICE_INPUT":               "0.8",
+		"AGENT_PRICE_OUTPUT":              "4",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +97,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if c.AgentModel != "claude-haiku-4-5" || c.AgentDebounce != 0 || c.AnthropicWorkspaceID != "ws" {
 		t.Errorf("agent %q %v %q", c.AgentModel, c.AgentDebounce, c.AnthropicWorkspaceID)
+	}
+	if c.AgentPriceInput != 0.8 || c.AgentPriceOutput != 4 {
+		t.Errorf("prices %v %v", c.AgentPriceInput, c.AgentPriceOutput)
 	}
 }
 
@@ -127,6 +132,8 @@ func TestBadValues(t *testing.T) {
 		{"PORT", "70000", `PORT must be a whole number from 0 to 65535; got "70000".`},
 		{"PORT", "http", `PORT must be a whole number from 0 to 65535; got "http".`},
 		{"AGENT_DEBOUNCE_MS", "soon", `AGENT_DEBOUNCE_MS must be a whole number of at least 0; got "soon".`},
+		{"AGENT_PRICE_INPUT", "$3", `AGENT_PRICE_INPUT must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got "$3".`},
+		{"AGENT_PRICE_OUTPUT", "0", `AGENT_PRICE_OUTPUT must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got "0".`},
 		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},

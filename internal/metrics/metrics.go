@@ -60,13 +60,22 @@ var (
 		Name: "perform_agent_turns_total",
 		Help: "WhatsApp agent turns finished, by outcome (replied, welcome, failed, …).",
 	}, []string{"outcome"})
+
+	agentModelSteps = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_agent_model_steps_total",
+		Help: "Model calls the WhatsApp agent made, by model.",
+	}, []string{"model"})
+	agentModelTokens = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "perform_agent_model_tokens_total",
+		Help: "Tokens the WhatsApp agent's model calls were billed, by model and kind (input: uncached input, cache_write_5m, cache_write_1h, cache_read, output).",
+	}, []string{"model", "kind"})
 )
 
 func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, rateLimitErrors, auditLost,
+		httpRequests, httpDuration, toolCalls, jobs, jobDuration, agentTurns, agentModelSteps, agentModelTokens, rateLimitErrors, auditLost,
 	)
 }
 
@@ -94,6 +103,15 @@ func Job(kind, outcome string, ran time.Duration) {
 
 // AgentTurn counts one finished WhatsApp agent turn.
 func AgentTurn(outcome string) { agentTurns.WithLabelValues(outcome).Inc() }
+
+// AgentModelStep counts one model call of the WhatsApp agent and the tokens
+// it was billed; cacheWrite1h is the part of cacheWrite in one-hour entries.
+func AgentModelStep(model string, input, output, cacheWrite, cacheWrite1h, cacheRead int64) {
+	agentModelSteps.WithLabelValues(model).Inc()
+	for kind, n := range map[string]int64{"input": input, "output": output, "cache_write_5m": cacheWrite - cacheWrite1h, "cache_write_1h": cacheWrite1h, "cache_read": cacheRead} {
+		agentModelTokens.WithLabelValues(model, kind).Add(float64(n))
+	}
+}
 
 // RateLimitError counts one request the limiter could not count.
 func RateLimitError() { rateLimitErrors.Inc() }

@@ -36,6 +36,8 @@ func TestHelpersFeedTheRegistry(t *testing.T) {
 	ToolCall("get_trainee_"+run, "lane_error")
 	Job("perform_form_announce_"+run, "completed", 20*time.Millisecond)
 	AgentTurn("replied_" + run)
+	AgentModelStep("claude-"+run, 10, 150, 5000, 4000, 9000)
+	AgentModelStep("claude-"+run, 20, 50, 700, 0, 14000)
 
 	text := scrape(t)
 	for _, want := range []string{
@@ -46,6 +48,12 @@ func TestHelpersFeedTheRegistry(t *testing.T) {
 		`perform_jobs_total{kind="perform_form_announce_` + run + `",outcome="completed"} 1`,
 		`perform_job_duration_seconds_count{kind="perform_form_announce_` + run + `"} 1`,
 		`perform_agent_turns_total{outcome="replied_` + run + `"} 1`,
+		`perform_agent_model_steps_total{model="claude-` + run + `"} 2`,
+		`perform_agent_model_tokens_total{kind="input",model="claude-` + run + `"} 30`,
+		`perform_agent_model_tokens_total{kind="output",model="claude-` + run + `"} 200`,
+		`perform_agent_model_tokens_total{kind="cache_write_5m",model="claude-` + run + `"} 1700`,
+		`perform_agent_model_tokens_total{kind="cache_write_1h",model="claude-` + run + `"} 4000`,
+		`perform_agent_model_tokens_total{kind="cache_read",model="claude-` + run + `"} 23000`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 	} {

@@ -99,6 +99,9 @@ type AgentStore interface {
 	// LeaseExpiry is when the named lease expires and who holds it;
 	// ErrNotFound when no one does.
 	LeaseExpiry(ctx context.Context, name string) (owner string, expires time.Time, err error)
+
+	// The model's usage (agent_usage.go).
+	AgentUsage
 }
 
 // AgentMessage is an accepted inbound message.

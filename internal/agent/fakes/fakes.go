@@ -13,6 +13,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+
+	"github.com/otherwise/perform/internal/agent/llm"
 )
 
 // MessagesRequest is the part of a Messages API request the tests look at.
@@ -24,12 +26,39 @@ type MessagesRequest struct {
 	Tools     []Tool          `json:"tools"`
 	Header    http.Header     `json:"-"`
 	Path      string          `json:"-"`
-	Raw       json.RawMessage `json:"-"`
+	Raw       json.RawMessage `json:"-"` // the body exactly as sent
+	// Usage is what the fake answered this request was billed.
+	Usage Usage `json:"-"`
+}
+
+// Usage is the wire usage the fake answers: the request's tokens (an
+// estimate, llm.EstimateTokens) split by the simulated prompt cache.
+type Usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreation            struct {
+		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// AllInput is every input token of the request, cached or not.
+func (u Usage) AllInput() int64 {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 type TextBlock struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
+}
+
+// CacheControl is a prompt-cache breakpoint; TTL is "5m" or "1h" ("" means 5m).
+type CacheControl struct {
 	Type string `json:"type"`
-	Text string `json:"text"`
+	TTL  string `json:"ttl,omitempty"`
 }
 
 // Message is one message of the conversation; Content is its blocks.
@@ -48,6 +77,8 @@ type Block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
 	Content   json.RawMessage `json:"content,omitempty"`
+	// CacheControl marks a breakpoint on the block.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
 }
 
 // ResultText is a tool_result's text, whether sent as a string or as blocks.
@@ -66,9 +97,11 @@ func (b Block) ResultText() string {
 }
 
 type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	Strict       bool            `json:"strict,omitempty"`
+	CacheControl *CacheControl   `json:"cache_control,omitempty"`
 }
 
 // APIKey is the credential the request carried (x-api-key or bearer).
@@ -125,7 +158,8 @@ func (r MessagesRequest) ToolResults() []Block {
 type Reply struct {
 	Text     string
 	ToolUses []ToolUse
-	Status   int // non-zero: answer this status with an API error body
+	Status   int    // non-zero: answer this status with an API error body
+	Message  string // the error's message; "" means "scripted failure"
 }
 
 type ToolUse struct {
@@ -143,18 +177,27 @@ func CallTool(name string, input any) Reply {
 
 // Anthropic is a fake Messages API. Script decides each answer from the
 // request (and how many came before); it may block to hold a turn open.
+//
+// It keeps a prompt cache as the API does: the prefix up to a block marked
+// with cache_control (in the order tools, system, messages) is written
+// when it reaches MinCacheTokens, and a later request whose prefix up to a
+// block boundary matches byte for byte (cache_control itself aside), at a
+// breakpoint or up to 20 blocks before one, reads it. Entries never expire
+// unless Expire says so.
 type Anthropic struct {
-	URL    string
-	Script func(n int, req MessagesRequest) Reply
+	URL            string
+	Script         func(n int, req MessagesRequest) Reply
+	MinCacheTokens int // 1024 (Sonnet 4.5) unless set
 
-	srv  *httptest.Server
-	mu   sync.Mutex
-	reqs []MessagesRequest
+	srv   *httptest.Server
+	mu    sync.Mutex
+	reqs  []MessagesRequest
+	cache map[[32]byte]string // prefix hash -> ttl
 }
 
 // NewAnthropic starts the fake on 127.0.0.1.
 func NewAnthropic(script func(n int, req MessagesRequest) Reply) *Anthropic {
-	a := &Anthropic{Script: script}
+	a := &Anthropic{Script: script, MinCacheTokens: 1024, cache: map[[32]byte]string{}}
 	a.srv = newLocalServer(http.HandlerFunc(a.serve))
 	a.URL = a.srv.URL
 	return a
@@ -196,7 +239,19 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 
 	reply := a.Script(n, req)
 	if reply.Status != 0 {
-		apiError(w, reply.Status, "api_error", "scripted failure")
+		msg, typ := reply.Message, "api_error"
+		if msg == "" {
+			msg = "scripted failure"
+		}
+		if reply.Status == http.StatusBadRequest {
+			typ = "invalid_request_error"
+		}
+		apiError(w, reply.Status, typ, msg)
+		return
+	}
+	usage, err := a.bill(body)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
 	content := []map[string]any{}
@@ -208,6 +263,11 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", n, i), "name": tu.Name, "input": tu.Input})
 		stop = "tool_use"
 	}
+	out, _ := json.Marshal(content)
+	usage.OutputTokens = int64(llm.EstimateTokens(string(out)))
+	a.mu.Lock()
+	a.reqs[n].Usage = usage
+	a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id":            fmt.Sprintf("msg_%d", n),
@@ -217,7 +277,7 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 		"content":       content,
 		"stop_reason":   stop,
 		"stop_sequence": nil,
-		"usage":         map[string]any{"input_tokens": 10, "output_tokens": 10},
+		"usage":         usage,
 	})
 }
 

@@ -28,6 +28,7 @@ func testAgent(t *testing.T, st store.Store) {
 		{"Recovery", testAgentRecovery},
 		{"PhoneLinks", testAgentPhoneLinks},
 		{"InTransaction", testAgentInTransaction},
+		{"Usage", testAgentUsage}, // last: its sweep reaches every phone
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
 	}
