@@ -81,11 +81,17 @@ type Options struct {
 	Logger *slog.Logger
 	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
 	LeaseTTL time.Duration
+	// ProposalTTL is how long a proposed write waits for the coach's answer
+	// (AGENT_PROPOSAL_TTL_MINUTES); 0 means DefaultProposalTTL.
+	ProposalTTL time.Duration
 
 	// For tests: a lower daily cap (0 means DailyCap) and a hook called
 	// when a reply job finds its phone busy.
 	dailyCap int
 	onBusy   func(phone string)
+	// For tests: called at each step of executing confirmed proposals; an
+	// error there ends the turn as a crash would (see proposals.go).
+	proposalStep func(step string) error
 }
 
 // Agent is the WhatsApp assistant. Build it with New, add its worker with
@@ -110,6 +116,8 @@ type Agent struct {
 	turnObserver func(outcome string) // metrics hook; nil means none
 	dailyCap     int                  // DailyCap; tests lower it
 	onBusy       func(phone string)   // a reply job found its phone busy; tests watch it
+	proposalTTL  time.Duration
+	proposalStep func(step string) error // tests: a crash between the steps of a confirmation
 }
 
 // New checks the options and builds an Agent.
@@ -139,6 +147,12 @@ func New(o Options) (*Agent, error) {
 		log:      o.Logger,
 		dailyCap: DailyCap,
 		onBusy:   o.onBusy,
+
+		proposalTTL:  o.ProposalTTL,
+		proposalStep: o.proposalStep,
+	}
+	if a.proposalTTL <= 0 {
+		a.proposalTTL = DefaultProposalTTL
 	}
 	if o.dailyCap > 0 {
 		a.dailyCap = o.dailyCap
