@@ -55,6 +55,7 @@ type Config struct {
 	AgentPhoneCoaches      map[string]string // E.164 phone -> coach id
 	AgentModel             string
 	AgentDebounce          time.Duration
+	AgentProposalTTL       time.Duration // how long a proposed write waits for the coach's yes
 
 	AnthropicAPIKey      string
 	AnthropicBaseURL     string
@@ -64,14 +65,15 @@ type Config struct {
 // Defaults returns the configuration with nothing set.
 func Defaults() Config {
 	return Config{
-		Port:            8080,
-		DatabaseURL:     DefaultSQLiteFile,
-		GCPercent:       400,
-		RateLimitMax:    300,
-		RateLimitWindow: 60 * time.Second,
-		LogLevel:        slog.LevelInfo,
-		AgentModel:      DefaultAgentModel,
-		AgentDebounce:   8 * time.Second,
+		Port:             8080,
+		DatabaseURL:      DefaultSQLiteFile,
+		GCPercent:        400,
+		RateLimitMax:     300,
+		RateLimitWindow:  60 * time.Second,
+		LogLevel:         slog.LevelInfo,
+		AgentModel:       DefaultAgentModel,
+		AgentDebounce:    8 * time.Second,
+		AgentProposalTTL: 30 * time.Minute,
 	}
 }
 
@@ -103,6 +105,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.AgentModel = v
 	}
 	c.AgentDebounce = time.Duration(r.int("AGENT_DEBOUNCE_MS", int(c.AgentDebounce.Milliseconds()), 0, maxSetting)) * time.Millisecond
+	c.AgentProposalTTL = time.Duration(r.int("AGENT_PROPOSAL_TTL_MINUTES", int(c.AgentProposalTTL/time.Minute), 1, 24*60)) * time.Minute
 
 	c.AnthropicAPIKey = r.str("ANTHROPIC_API_KEY")
 	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")

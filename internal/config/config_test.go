@@ -40,29 +40,33 @@ func TestDefaults(t *testing.T) {
 func TestEverythingSet(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, 32)
 	c, err := FromEnv(env(map[string]string{
-		"PORT":                     "9090",
-		"PERFORM_DATABASE_URL":     "postgres://u@db:5432/perform",
-		"PERFORM_REDIS_URL":        "redis://127.0.0.1:6379/2",
-		"PERFORM_PUBLIC_URL":       "https://perform.example/",
-		"PERFORM_SECRET_KEY":       base64.StdEncoding.EncodeToString(key),
-		"PERFORM_GC_PERCENT":       "-1",
-		"RATE_LIMIT_MAX":           "5",
-		"RATE_LIMIT_WINDOW_MS":     "1500",
-		"LOG_FORMAT":               "JSON",
-		"LOG_LEVEL":                "debug",
-		"SMARTSEND_WEBHOOK_SECRET": "s3cret",
-		"SMARTSEND_API_URL":        "https://smartsend.example/api",
-		"AGENT_SMARTSEND_API_KEY":  "ak",
-		"AGENT_PILOT_PHONES":       "050-123-4567, +972 52 765 4321",
-		"AGENT_PHONE_COACHES":      "0501234567=coa_0123456789abcdefghjkmnpqrs",
-		"AGENT_MODEL":              "claude-haiku-4-5",
-		"AGENT_DEBOUNCE_MS":        "0",
-		"ANTHROPIC_API_KEY":        "sk",
-		"ANTHROPIC_BASE_URL":       "http://127.0.0.1:9999",
-		"ANTHROPIC_WORKSPACE_ID":   "ws",
+		"PORT":                       "9090",
+		"PERFORM_DATABASE_URL":       "postgres://u@db:5432/perform",
+		"PERFORM_REDIS_URL":          "redis://127.0.0.1:6379/2",
+		"PERFORM_PUBLIC_URL":         "https://perform.example/",
+		"PERFORM_SECRET_KEY":         base64.StdEncoding.EncodeToString(key),
+		"PERFORM_GC_PERCENT":         "-1",
+		"RATE_LIMIT_MAX":             "5",
+		"RATE_LIMIT_WINDOW_MS":       "1500",
+		"LOG_FORMAT":                 "JSON",
+		"LOG_LEVEL":                  "debug",
+		"SMARTSEND_WEBHOOK_SECRET":   "s3cret",
+		"SMARTSEND_API_URL":          "https://smartsend.example/api",
+		"AGENT_SMARTSEND_API_KEY":    "ak",
+		"AGENT_PILOT_PHONES":         "050-123-4567, +972 52 765 4321",
+		"AGENT_PHONE_COACHES":        "0501234567=coa_0123456789abcdefghjkmnpqrs",
+		"AGENT_MODEL":                "claude-haiku-4-5",
+		"AGENT_DEBOUNCE_MS":          "0",
+		"AGENT_PROPOSAL_TTL_MINUTES": "45",
+		"ANTHROPIC_API_KEY":          "sk",
+		"ANTHROPIC_BASE_URL":         "http://127.0.0.1:9999",
+		"ANTHROPIC_WORKSPACE_ID":     "ws",
 	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.AgentProposalTTL != 45*time.Minute {
+		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
 	}
 	if c.Port != 9090 || c.Engine() != "postgres" || c.RedisURL != "redis://127.0.0.1:6379/2" {
 		t.Errorf("port %d engine %q redis %q", c.Port, c.Engine(), c.RedisURL)
@@ -117,6 +121,7 @@ func TestBadValues(t *testing.T) {
 		{"PORT", "70000", `PORT must be a whole number from 0 to 65535; got "70000".`},
 		{"PORT", "http", `PORT must be a whole number from 0 to 65535; got "http".`},
 		{"AGENT_DEBOUNCE_MS", "soon", `AGENT_DEBOUNCE_MS must be a whole number of at least 0; got "soon".`},
+		{"AGENT_PROPOSAL_TTL_MINUTES", "0", `AGENT_PROPOSAL_TTL_MINUTES must be a whole number from 1 to 1440; got "0".`},
 		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
