@@ -298,6 +298,10 @@ func (a *Agent) executeProposals(ctx context.Context, t *turn, studioID, apiKey 
 			return decision{messages: []string{msg}, outcome: "revoked"}, nil
 		case r.Outcome == executor.Unavailable && ctx.Err() != nil:
 			return decision{}, ctx.Err() // the retry runs it, under the same key
+		case r.Outcome == executor.LaneError && r.Status == http.StatusConflict && strings.Contains(r.Sentence, "is still being processed"):
+			// A process killed inside the lane call left its key claimed; the
+			// lane frees the claim after a minute, and the job's retry runs it.
+			return decision{}, fmt.Errorf("proposal %s: an earlier attempt still holds its Idempotency-Key: %s", p.ID, r.Sentence)
 		}
 		if err := a.step("executed"); err != nil {
 			return decision{}, err

@@ -94,7 +94,7 @@ func (e *proposalEnv) subscriptions() int {
 // proposals are every proposal of the studio, by state.
 func (e *proposalEnv) proposals() map[string]int {
 	e.t.Helper()
-	rows, err := e.st.DB().Query(`SELECT state, count(*) FROM agent_proposals WHERE studio_id = ` + placeholder(e.st) + ` GROUP BY state`, e.studio.ID)
+	rows, err := e.st.DB().Query(`SELECT state, count(*) FROM agent_proposals WHERE studio_id = `+placeholder(e.st)+` GROUP BY state`, e.studio.ID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
