@@ -198,7 +198,9 @@ func New(o Options) (*Agent, error) {
 // ObserveTurns sets a hook called once per finished turn with its outcome
 // (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
 // cap_reached, capped, revoked, disconnected, reconnected, key_limit,
-// choose_studio (the coach was asked which studio), studio_chosen.
+// choose_studio (the coach was asked which studio), studio_chosen, and
+// for answers to proposed writes proposals_executed, proposals_declined,
+// proposal_expired, proposal_unclear.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River

@@ -179,3 +179,15 @@ var nameOf = map[ids.Kind]func(c *call, ss store.StudioStore, id string) (string
 		return x.Title, err
 	},
 }
+
+// preferParam documents the dry run on every write.
+var preferParam = map[string]any{
+	"name":     PreferHeader,
+	"in":       "header",
+	"required": false,
+	"description": "Prefer: dry-run runs the write exactly as the real call would (validation, foreign ids, plan limits, the dates it would choose) " +
+		"and keeps nothing: no row, no notification, no Idempotency-Key record. The answer is 200 with Preference-Applied: dry-run and the data " +
+		"{dryRun: true, status, data, names}: the status and data the real call would answer, and the display names of the records it concerns. " +
+		"A refusal is the real call's.",
+	"schema": map[string]any{"type": "string", "example": DryRunPreference},
+}

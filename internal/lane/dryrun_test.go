@@ -501,3 +501,18 @@ func diffLines(a, b string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+func TestOpenAPIDocumentsDryRun(t *testing.T) {
+	doc := openAPIDoc(t)
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			has := false
+			for _, p := range op.Parameters {
+				has = has || (p.Name == lane.PreferHeader && p.In == "header" && strings.Contains(p.Description, "dry-run"))
+			}
+			if write := method != "get"; write != has {
+				t.Errorf("%s %s: Prefer: dry-run documented %v", method, path, has)
+			}
+		}
+	}
+}
