@@ -79,9 +79,17 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *call
 	var data any
 	var handlerErr error
 	var names map[string]string
-	err := l.store.InTx(c.ctx, func(tx store.Store) error {
+	var panicked any
+	err := l.store.InTx(c.ctx, func(tx store.Store) (err error) {
 		c.tx = tx
-		defer func() { c.tx = nil }()
+		defer func() {
+			c.tx = nil
+			// A handler's panic still rolls the transaction back; the
+			// endpoint then answers it as a 500.
+			if panicked = recover(); panicked != nil {
+				err = errRolledBack
+			}
+		}()
 		names = map[string]string{}
 		c.nameRecords(names, c.id())
 		if body, e := c.body(); e == nil {
@@ -93,6 +101,9 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *call
 		}
 		return errRolledBack
 	})
+	if panicked != nil {
+		panic(panicked)
+	}
 	switch {
 	case !errors.Is(err, errRolledBack):
 		l.internal(w, r, "running a dry run", err)

@@ -74,7 +74,8 @@ func (c *call) body() ([]byte, *Error) {
 	return c.raw, nil
 }
 
-// studio is this studio's store (outside any transaction).
+// studio is this studio's store (outside any transaction, but inside a
+// dry run's).
 func (c *call) studio() store.StudioStore { return c.db().Studio(c.p.StudioID) }
 
 // id is the path's {id}.
