@@ -233,9 +233,10 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 			WorkspaceID: cfg.AnthropicWorkspaceID,
 			Model:       cfg.AgentModel,
 		},
-		Debounce:  agentDebounce(cfg.AgentDebounce),
-		SecretKey: key,
-		Logger:    p.Logger,
+		Debounce:    agentDebounce(cfg.AgentDebounce),
+		ProposalTTL: cfg.AgentProposalTTL,
+		SecretKey:   key,
+		Logger:      p.Logger,
 	})
 	if err != nil {
 		return err

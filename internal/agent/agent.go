@@ -82,11 +82,17 @@ type Options struct {
 	Logger *slog.Logger
 	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
 	LeaseTTL time.Duration
+	// ProposalTTL is how long a proposed write waits for the coach's answer
+	// (AGENT_PROPOSAL_TTL_MINUTES); 0 means DefaultProposalTTL.
+	ProposalTTL time.Duration
 
 	// For tests: a lower daily cap (0 means DailyCap) and a hook called
 	// when a reply job finds its phone busy.
 	dailyCap int
 	onBusy   func(phone string)
+	// For tests: called at each step of executing confirmed proposals; an
+	// error there ends the turn as a crash would (see proposals.go).
+	proposalStep func(step string) error
 }
 
 // Agent is the WhatsApp assistant. Build it with New, add its worker with
@@ -114,6 +120,8 @@ type Agent struct {
 
 	// stepObserver is the metrics hook per model call; nil means none.
 	stepObserver func(model string, u llm.Usage)
+	proposalTTL  time.Duration
+	proposalStep func(step string) error // tests: a crash between the steps of a confirmation
 }
 
 // New checks the options and builds an Agent.
@@ -143,6 +151,12 @@ func New(o Options) (*Agent, error) {
 		log:      o.Logger,
 		dailyCap: DailyCap,
 		onBusy:   o.onBusy,
+
+		proposalTTL:  o.ProposalTTL,
+		proposalStep: o.proposalStep,
+	}
+	if a.proposalTTL <= 0 {
+		a.proposalTTL = DefaultProposalTTL
 	}
 	if o.dailyCap > 0 {
 		a.dailyCap = o.dailyCap
@@ -188,7 +202,9 @@ func New(o Options) (*Agent, error) {
 // ObserveTurns sets a hook called once per finished turn with its outcome
 // (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
 // cap_reached, capped, revoked, disconnected, reconnected, key_limit,
-// choose_studio (the coach was asked which studio), studio_chosen.
+// choose_studio (the coach was asked which studio), studio_chosen, and
+// for answers to proposed writes proposals_executed, proposals_declined,
+// proposal_expired, proposal_unclear.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River

@@ -51,6 +51,12 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 	if err != nil || stop {
 		return d, err
 	}
+	// An answer to proposed writes runs them; anything else is a normal
+	// turn that sees what is pending (proposals.go).
+	answered, handled, pending, err := a.proposalTurn(ctx, t, coach.StudioID, apiKey)
+	if err != nil || handled {
+		return answered, err
+	}
 	history, err := a.loadHistory(ctx, t.Phone, coach.StudioID)
 	if err != nil {
 		return decision{}, err
@@ -65,7 +71,8 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 			return out, nil
 		}
 	}
-	reply, err := a.model.run(ctx, promptContext(coach, a.now()), history, t.Text, a.laneTools(apiKey, t.ID))
+	prop := a.newProposer(t, coach.StudioID, apiKey, a.laneTools(apiKey, t.ID))
+	reply, err := a.model.run(ctx, promptContext(coach, a.now())+pendingContext(pending), history, t.Text, prop.call)
 	out.outcome = "replied"
 	switch {
 	case errors.Is(err, errKeyRevoked):
@@ -86,7 +93,11 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 	}
 	out.messages = append(out.messages, reply)
 	out.history = []historyEntry{{"user", t.Text}, {"assistant", reply}}
-	return out, nil
+	list, err := a.proposalsAfter(ctx, t, coach.StudioID, prop)
+	if list != "" {
+		out.messages = append(out.messages, list)
+	}
+	return out, err
 }
 
 // countTurn adds the turn to the daily count of the phone in the studio

@@ -130,7 +130,10 @@ func (a *Agent) revoke(ctx context.Context, studioID, owner string) error {
 		if err != nil {
 			return err
 		}
-		return a.st.UpdateStudioSettings(ctx, studioID, settings)
+		if err := a.st.UpdateStudioSettings(ctx, studioID, settings); err != nil {
+			return err
+		}
+		return a.cancelProposals(ctx, studioID, owner) // nothing proposed runs without the key
 	})
 }
 

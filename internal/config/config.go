@@ -65,6 +65,7 @@ type Config struct {
 	// estimate of perform agent cost; 0 means AGENT_MODEL's list price.
 	AgentPriceInput  float64
 	AgentPriceOutput float64
+	AgentProposalTTL time.Duration // how long a proposed write waits for the coach's yes
 
 	AnthropicAPIKey      string
 	AnthropicBaseURL     string
@@ -84,6 +85,7 @@ func Defaults() Config {
 		LogLevel:             slog.LevelInfo,
 		AgentModel:           DefaultAgentModel,
 		AgentDebounce:        8 * time.Second,
+		AgentProposalTTL:     30 * time.Minute,
 	}
 }
 
@@ -119,6 +121,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AgentDebounce = time.Duration(r.int("AGENT_DEBOUNCE_MS", int(c.AgentDebounce.Milliseconds()), 0, maxSetting)) * time.Millisecond
 	c.AgentPriceInput = r.price("AGENT_PRICE_INPUT")
 	c.AgentPriceOutput = r.price("AGENT_PRICE_OUTPUT")
+	c.AgentProposalTTL = time.Duration(r.int("AGENT_PROPOSAL_TTL_MINUTES", int(c.AgentProposalTTL/time.Minute), 1, 24*60)) * time.Minute
 
 	c.AnthropicAPIKey = r.str("ANTHROPIC_API_KEY")
 	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")

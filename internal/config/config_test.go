@@ -67,9 +67,13 @@ func TestEverythingSet(t *testing.T) {
 		"ANTHROPIC_WORKSPACE_ID":          "ws",
 		"AGENT_PRICE_INPUT":               "0.8",
 		"AGENT_PRICE_OUTPUT":              "4",
+		"AGENT_PROPOSAL_TTL_MINUTES":      "45",
 	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.AgentProposalTTL != 45*time.Minute {
+		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
 	}
 	if c.Port != 9090 || c.Engine() != "postgres" || c.RedisURL != "redis://127.0.0.1:6379/2" {
 		t.Errorf("port %d engine %q redis %q", c.Port, c.Engine(), c.RedisURL)
@@ -134,6 +138,7 @@ func TestBadValues(t *testing.T) {
 		{"AGENT_DEBOUNCE_MS", "soon", `AGENT_DEBOUNCE_MS must be a whole number of at least 0; got "soon".`},
 		{"AGENT_PRICE_INPUT", "$3", `AGENT_PRICE_INPUT must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got "$3".`},
 		{"AGENT_PRICE_OUTPUT", "0", `AGENT_PRICE_OUTPUT must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got "0".`},
+		{"AGENT_PROPOSAL_TTL_MINUTES", "0", `AGENT_PROPOSAL_TTL_MINUTES must be a whole number from 1 to 1440; got "0".`},
 		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},

@@ -35,6 +35,7 @@ const (
 	Notification    Kind = "ntf"
 	Request         Kind = "req"
 	AgentMessage    Kind = "amg"
+	AgentProposal   Kind = "apr"
 	Exercise        Kind = "exr"
 	Session         Kind = "ses"
 	Benchmark       Kind = "bmk"
@@ -69,6 +70,7 @@ var kinds = map[Kind]struct{ noun, source string }{
 	Notification:    {"notification", "GET /notifications"},
 	Request:         {"request", ""},
 	AgentMessage:    {"agent message", ""},
+	AgentProposal:   {"assistant proposal", ""},
 	Exercise:        {"exercise", "search_exercises"},
 	Session:         {"session", "list_trainee_sessions"},
 	Benchmark:       {"benchmark", "get_trainee_benchmarks"},

@@ -127,7 +127,7 @@ func (c *call) notify(ss store.StudioStore, traineeID, kind string, payload map[
 
 // inTx runs fn on this studio's store inside one transaction.
 func (c *call) inTx(fn func(ss store.StudioStore) error) error {
-	return c.l.store.InTx(c.ctx, func(tx store.Store) error { return fn(tx.Studio(c.p.StudioID)) })
+	return c.db().InTx(c.ctx, func(tx store.Store) error { return fn(tx.Studio(c.p.StudioID)) })
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

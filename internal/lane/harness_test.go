@@ -222,6 +222,7 @@ func (e *env) fails(status int, code string, a answer) answer {
 type fixture struct {
 	studio       domain.Studio
 	key, keyID   string
+	otherKeyID   string // a second key, set by the tests that revoke one
 	coach        domain.Coach
 	tag          domain.Tag
 	product      domain.Product // priced, 30 days

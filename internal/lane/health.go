@@ -127,7 +127,7 @@ func (l *Lane) updateStudioSettings(c *call, in *studioSettingsInput) (studioSet
 		return studioSettings{}, invalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
-	err = l.store.InTx(c.ctx, func(tx store.Store) error {
+	err = c.db().InTx(c.ctx, func(tx store.Store) error {
 		st, err := tx.StudioByID(c.ctx, c.p.StudioID)
 		if err != nil {
 			return err

@@ -167,6 +167,7 @@ type reqInfo struct {
 	principal  *auth.Principal
 	route      string
 	resourceID string
+	dryRun     bool // the write ran as a dry run and was rolled back
 }
 
 type reqInfoKey struct{}
@@ -204,6 +205,9 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 			route = text.Truncate(r.URL.Path, maxPathInAnswer)
 		} else {
 			metrics.SetRoute(r.Context(), route)
+		}
+		if ri.dryRun {
+			route += " (dry run)" // after the metrics: a dry run is its route's request
 		}
 		l.logger.Debug("lane request", "requestId", ri.id, "method", r.Method, "route", route, "status", status, "durationMs", float64(elapsed.Microseconds())/1000)
 		if ri.principal == nil || l.audit == nil {

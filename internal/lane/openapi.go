@@ -67,7 +67,7 @@ func (l *Lane) buildOpenAPI() []byte {
 			}
 		}
 		if isWrite(rt.method) {
-			params = append(params, idempotencyParam)
+			params = append(params, idempotencyParam, preferParam)
 		}
 		if len(params) > 0 {
 			op["parameters"] = params

@@ -65,6 +65,8 @@ type call struct {
 	// status, when set, is the success status the handler chose instead
 	// of the route's (a write that found its work already done answers 200).
 	status int
+	// tx, during a dry run, is the transaction the handler runs in (see db).
+	tx store.Store
 }
 
 // body reads the request body once; later calls return the same bytes.
@@ -79,8 +81,9 @@ func (c *call) body() ([]byte, *Error) {
 	return c.raw, nil
 }
 
-// studio is this studio's store (outside any transaction).
-func (c *call) studio() store.StudioStore { return c.l.store.Studio(c.p.StudioID) }
+// studio is this studio's store (outside any transaction, but inside a
+// dry run's).
+func (c *call) studio() store.StudioStore { return c.db().Studio(c.p.StudioID) }
 
 // id is the path's {id}.
 func (c *call) id() string { return c.r.PathValue("id") }
@@ -217,6 +220,9 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			return
 		}
 		c := &call{ctx: r.Context(), r: r, l: l, p: p}
+		if l.dryRun(w, r, rt, c) {
+			return
+		}
 		if keys := r.Header.Values(IdempotencyHeader); len(keys) > 0 && isWrite(r.Method) {
 			l.idempotent(w, r, rt, c, keys)
 			return

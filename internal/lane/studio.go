@@ -123,12 +123,12 @@ func (l *Lane) studioRoutes() {
 	add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, tool("update_task"))
 
 	add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *call, q *pageQuery) (listOf[domain.APIKey], error) {
-		keys, err := l.store.ListAPIKeys(c.ctx, c.p.StudioID)
+		keys, err := c.db().ListAPIKeys(c.ctx, c.p.StudioID)
 		return pageSlice(keys, q.page()), err
 	}, admin())
 	add(l, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, admin(), created())
 	add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *call, _ *noInput) (domain.APIKey, error) {
-		k, err := l.store.FindAPIKey(c.ctx, c.p.StudioID, c.id())
+		k, err := c.db().FindAPIKey(c.ctx, c.p.StudioID, c.id())
 		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.p.StudioID) {
 			return k, notFound(ids.APIKey, c.id())
 		}
@@ -140,7 +140,7 @@ func (l *Lane) studioRoutes() {
 			return k, nil // revoking twice is harmless
 		}
 		now := l.now().UTC()
-		if err := l.store.RevokeAPIKey(c.ctx, k.ID, now); err != nil {
+		if err := c.db().RevokeAPIKey(c.ctx, k.ID, now); err != nil {
 			return k, err
 		}
 		k.RevokedAt = &now
@@ -281,7 +281,7 @@ func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
 	if err != nil {
 		return createdKey{}, invalidField("scopes", "scopes: "+err.Error()+".")
 	}
-	studio, err := l.store.StudioByID(c.ctx, c.p.StudioID)
+	studio, err := c.db().StudioByID(c.ctx, c.p.StudioID)
 	if err != nil {
 		return createdKey{}, err
 	}
@@ -289,7 +289,7 @@ func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
 	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: strings.TrimSpace(in.Name), Prefix: auth.Display(secret),
 		Hash: auth.Hash(secret), Scopes: scopes, CreatedAt: l.now().UTC()}
 	// The request's own audit event records the creation.
-	if err := l.store.MintAPIKey(c.ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
+	if err := c.db().MintAPIKey(c.ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
 		return createdKey{}, KeyLimitError(studio, err)
 	}
 	c.setResource(k.ID)

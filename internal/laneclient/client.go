@@ -111,6 +111,9 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 	if r.IdempotencyKey != "" {
 		req.Header.Set("Idempotency-Key", r.IdempotencyKey)
 	}
+	if r.DryRun {
+		req.Header.Set("Prefer", "dry-run")
+	}
 	// The round tripper is called directly: the lane never redirects, and
 	// http.Client would only add its own allocations.
 	resp, err := c.rt.RoundTrip(req)

@@ -87,6 +87,8 @@ type Store interface {
 	Studio(studioID string) StudioStore
 	// Agent is the WhatsApp assistant's state (agent.go).
 	Agent() AgentStore
+	// Proposals are the writes the WhatsApp assistant proposed to coaches.
+	Proposals() ProposalStore
 	// OAuth is the authorization server's state (oauth.go).
 	OAuth() OAuthStore
 	// Login is the browser sign-in's state (login.go).

@@ -23,6 +23,9 @@ type Request struct {
 	// repeated write is answered from the first one. Tool definitions never
 	// set it; a caller that may repeat a call does.
 	IdempotencyKey string
+	// DryRun sends the write with Prefer: dry-run: the lane validates and
+	// answers what it would do, and keeps nothing.
+	DryRun bool
 }
 
 // Tool is one tool definition.
@@ -64,19 +67,30 @@ func All() []Tool {
 	return append([]Tool(nil), all...)
 }
 
-// AgentSubset is what the WhatsApp assistant may use: every read-only tool
-// plus create_task, the one write that only reaches the coach. The other
-// writes change a trainee's world from a chat message and wait for a
-// confirmation step.
+// AgentSubset is what the WhatsApp assistant may use: every read-only tool,
+// create_task (the one write that only reaches the coach, run at once) and
+// the writes it may only propose (AgentProposals), which run when the
+// coach confirms them. Nothing in it deletes, messages a trainee, freezes,
+// cancels or invites.
 func AgentSubset() []Tool {
 	var subset []Tool
 	for _, t := range all {
-		if t.ReadOnly || t.Name == "create_task" {
+		if t.ReadOnly || t.Name == "create_task" || NeedsConfirmation(t.Name) {
 			subset = append(subset, t)
 		}
 	}
 	return subset
 }
+
+// AgentProposals are the coach writes the assistant proposes instead of
+// running: they change a trainee's record from a chat message, so each
+// waits for the coach's yes.
+var AgentProposals = []string{
+	"update_trainee", "assign_plan", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
+}
+
+// NeedsConfirmation reports whether the assistant only proposes the tool.
+func NeedsConfirmation(name string) bool { return slices.Contains(AgentProposals, name) }
 
 // ByName finds a tool of the set.
 func ByName(name string) (Tool, bool) {

@@ -55,13 +55,28 @@ func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
 	}
 }
 
-func TestAgentSubsetIsEveryReadPlusCreateTask(t *testing.T) {
+func TestAgentSubsetIsEveryReadPlusCreateTaskAndTheProposals(t *testing.T) {
 	var got []string
 	for _, tool := range AgentSubset() {
 		got = append(got, tool.Name)
 	}
-	want := slices.Concat(wantReads, []string{"create_task"}, wantTrainingReads)
-	if !slices.Equal(got, want) {
+	var want []string
+	for _, tool := range All() {
+		if slices.Contains(wantReads, tool.Name) || slices.Contains(wantTrainingReads, tool.Name) || tool.Name == "create_task" || slices.Contains(AgentProposals, tool.Name) {
+			want = append(want, tool.Name)
+		}
+	}
+	for _, never := range []string{"create_trainee", "record_injury", "delete_trainee", "send_message", "freeze_plan", "cancel_plan", "send_whatsapp_invite"} {
+		if slices.Contains(got, never) {
+			t.Errorf("the assistant is given %s", never)
+		}
+	}
+	for _, name := range AgentProposals {
+		if tl, ok := ByName(name); !ok || tl.ReadOnly {
+			t.Errorf("proposal %s is not a write tool", name)
+		}
+	}
+	if len(got) != len(wantReads)+len(wantTrainingReads)+1+len(AgentProposals) || !slices.Equal(got, want) {
 		t.Fatalf("AgentSubset = %v, want %v", got, want)
 	}
 }

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"Idempotency", testIdempotency},
 		{"PlanLimits", testPlanLimits},
 		{"Agent", testAgent},
+		{"AgentProposals", testAgentProposals},
 		{"OAuth", testOAuth},
 		{"Exercises", testExercises},
 		{"Login", testLogin},

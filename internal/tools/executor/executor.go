@@ -71,6 +71,9 @@ type Call struct {
 	// IdempotencyKey, when set, is the key a write is sent with instead of
 	// the derived one (RepeatKey), for a caller with a key of its own.
 	IdempotencyKey string
+	// DryRun asks the lane to validate a write and answer what it would
+	// do, keeping nothing (Prefer: dry-run); no Idempotency-Key is sent.
+	DryRun bool
 }
 
 // Result is a call's answer: Data when Outcome is OK, else Sentence.
@@ -162,7 +165,10 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 		return Result{Outcome: InvalidArguments, Code: CodeInvalidArguments, Sentence: err.Error()}
 	}
 	// 3. prepare
-	if !t.ReadOnly {
+	switch {
+	case !t.ReadOnly && c.DryRun:
+		req.DryRun = true
+	case !t.ReadOnly:
 		req.IdempotencyKey = c.IdempotencyKey
 		if req.IdempotencyKey == "" {
 			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, req)
