@@ -365,7 +365,12 @@ func RedactText(s string) string {
 	if s == "" || s == Redacted {
 		return s
 	}
-	s = emailPattern.ReplaceAllString(s, Redacted)
+	if strings.IndexByte(s, '@') >= 0 {
+		s = emailPattern.ReplaceAllString(s, Redacted)
+	}
+	if !hasDigits(s, 9) { // most strings: no phone can be in them
+		return s
+	}
 	locs := phoneCandidate.FindAllStringIndex(s, -1)
 	if locs == nil {
 		return s
@@ -427,6 +432,18 @@ func phonesIn(c string) [][2]int {
 		}
 	}
 	return found
+}
+
+// hasDigits reports whether s holds at least n digits in all.
+func hasDigits(s string, n int) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if n--; n == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {
