@@ -611,6 +611,7 @@ func TestGoalsReadSessionsAndBenchmarks(t *testing.T) {
 		if p := often.Progress; !slices.Equal(p.Weeks, []int{2, 1, 2, 1}) || *p.Current != 1.5 || p.Percent != 50 || p.Reached {
 			t.Fatalf("consistency progress %+v", p)
 		}
+		clk.Advance(time.Second) // goals list by creation
 		e.ok(201, e.call(f.key, "POST", tp+"/goals", map[string]any{"title": "Squat 120", "kind": "benchmark", "benchmarkId": b.ID, "targetValue": 120})).into(t, &squat)
 		if *squat.Unit != "kg" || *squat.Progress.Start != 100 || *squat.Progress.Current != 100 || squat.Progress.Percent != 0 {
 			t.Fatalf("benchmark goal %+v progress %+v", squat.Goal, squat.Progress)

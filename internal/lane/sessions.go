@@ -227,7 +227,7 @@ func (l *Lane) sessionRoutes() {
 	add(l, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *call, _ *noInput) (domain.Session, error) {
 		return lookup(c.ctx, ids.Session, c.id(), c.studio().GetSession)
 	}, tool("get_session"), trainee(auth.ScopeTrainingRead), traineeTool("get_session_details"), allow(sessionFields...))
-	add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach). Nothing is sent to the trainee.", l.createPlannedSession, tool("create_planned_session"), created(),
+	add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach; trainee when the trainee plans it). Nothing is sent to the trainee.", l.createPlannedSession, tool("create_planned_session"), created(),
 		trainee(auth.ScopeTrainingWrite), traineeTool("create_planned_session"), allow(sessionFields...))
 	add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, tool("log_workout"), created(),
 		trainee(auth.ScopeTrainingWrite), traineeTool("log_workout"), allow(under("session", sessionFields...)...),
