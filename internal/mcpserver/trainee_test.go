@@ -380,4 +380,10 @@ func TestATraineePlansSwapsAndLogs(t *testing.T) {
 	if !res.IsError || structuredError(t, res).Error.Code != "NOT_FOUND" {
 		t.Fatalf("swap_exercise on another trainee's session: %s", mcptest.Text(res))
 	}
+	// The lane's sentence says where session ids come from in the
+	// trainee's own tools, never in a coach tool the trainee does not have.
+	said := mcptest.Text(res)
+	if !strings.Contains(said, "list_sessions") || strings.Contains(said, "list_trainee_sessions") {
+		t.Fatalf("the not-found sentence points the trainee at: %s", said)
+	}
 }

@@ -187,7 +187,12 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		description += " " + RepeatSentence
 	}
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
+	var reword func(string) string
+	if set.renames != nil {
+		reword = set.renames.Replace
+	}
 	return Tool{
+		Reword:      reword,
 		Name:        s.name,
 		Title:       s.title,
 		Description: description,

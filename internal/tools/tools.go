@@ -47,6 +47,10 @@ type Tool struct {
 	InputSchema *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
+	// Reword, when set, rewrites a lane sentence for the set's reader: the
+	// lane names the coach tools where ids come from, and a trainee's
+	// model has the trainee tools instead.
+	Reword func(sentence string) string
 }
 
 // all is built once: schemas are inferred and resolved at start-up, never per call.

@@ -181,7 +181,11 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	case errors.As(err, &laneErr) && laneErr.Status == http.StatusUnauthorized:
 		return Result{Outcome: Unauthorized, Sentence: laneErr.Message, Status: laneErr.Status, Code: laneErr.Code}
 	case errors.As(err, &laneErr):
-		return Result{Outcome: LaneError, Sentence: laneErr.Message, Status: laneErr.Status, Code: laneErr.Code, RetryAfterSeconds: laneErr.RetryAfterSeconds}
+		said := laneErr.Message
+		if t.Reword != nil {
+			said = t.Reword(said)
+		}
+		return Result{Outcome: LaneError, Sentence: said, Status: laneErr.Status, Code: laneErr.Code, RetryAfterSeconds: laneErr.RetryAfterSeconds}
 	case err != nil:
 		return Result{Outcome: Unavailable, Code: CodeUnavailable, Sentence: sentence(err.Error())}
 	}
