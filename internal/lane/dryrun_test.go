@@ -20,6 +20,8 @@ import (
 type dryRunCase struct {
 	good func(f fixture) (string, any)
 	bad  func(f fixture) (string, any)
+	// prepare, when set, makes the record the write changes.
+	prepare func(e *env, f fixture)
 }
 
 // noSuch are ids of the right kind that name nothing.
@@ -252,6 +254,43 @@ var dryRunCases = map[string]dryRunCase{
 			return "/trainees/" + f.trainee.ID + "/subscription", map[string]any{"productId": "prd_00000000000000000000000000"}
 		},
 	},
+	"PUT /studio/persona": {
+		good: func(f fixture) (string, any) {
+			return "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}
+		},
+		bad: func(f fixture) (string, any) { return "/studio/persona", map[string]any{"name": "Coach"} },
+	},
+	"DELETE /studio/persona": {
+		prepare: func(e *env, f fixture) {
+			e.ok(200, e.call(f.key, "PUT", "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}))
+		},
+		good: func(f fixture) (string, any) { return "/studio/persona", nil },
+		bad:  func(f fixture) (string, any) { return "/studio/persona?force=1", nil },
+	},
+	"POST /trainees/{id}/feedback": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/feedback", map[string]any{"text": "The weekly summary helps", "rating": 5}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/feedback", map[string]any{"text": "x", "rating": 9}
+		},
+	},
+	"POST /trainees/{id}/goals/manage": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/goals/manage", map[string]any{"action": "create", "title": "Feel strong", "kind": "text"}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/goals/manage", map[string]any{"action": "explode"}
+		},
+	},
+	"PATCH /trainees/{id}/training-profile": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/training-profile", map[string]any{"units": "imperial"}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/training-profile", map[string]any{"sessionMinutes": 5}
+		},
+	},
 	"PUT /trainees/{id}/training-profile": {
 		good: func(f fixture) (string, any) {
 			return "/trainees/" + f.trainee.ID + "/training-profile", map[string]any{"experience": "intermediate", "sessionMinutes": 60}
@@ -310,6 +349,9 @@ func TestDryRunOnEveryWrite(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				f := e.seed(fmt.Sprintf("dry%d", i))
 				f.otherKeyID = e.otherKey(f)
+				if tc.prepare != nil {
+					tc.prepare(e, f)
+				}
 				method, _, _ := strings.Cut(name, " ")
 				dry := []string{lane.PreferHeader, "return=minimal, dry-run", lane.IdempotencyHeader, fmt.Sprintf("dry-%d", i)}
 

@@ -6,12 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
 )
@@ -165,18 +165,80 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
 		}
 	}()
-	answer := &recorder{StatusWriter: httpx.StatusWriter{ResponseWriter: w}}
-	l.serve(answer, r, rt, c)
-	// A derived key keeps only a success: a refusal repeated may meet a
-	// studio that has changed since (the phone freed, the plan created).
-	if !keepsAnswer(answer.Status) || derived && answer.Status >= 300 {
+	// The write and the storing of its answer commit together, in one
+	// transaction the handler's own joins: a process killed after the
+	// write committed has stored its answer too, so the retry replays it
+	// and the write happens once. The answer is held until the commit, so
+	// no client reads a success that was not kept.
+	held := &heldAnswer{header: w.Header()}
+	finished := false
+	var panicked any
+	err = l.store.InTx(c.ctx, func(tx store.Store) (err error) {
+		c.tx = tx
+		defer func() {
+			c.tx = nil
+			if panicked = recover(); panicked != nil {
+				err = errRolledBack
+			}
+		}()
+		l.serve(held, r, rt, c)
+		if held.status >= 400 {
+			return errRolledBack // a refusal or a failure keeps nothing it began
+		}
+		// A derived key keeps only a success: a refusal repeated may meet a
+		// studio that has changed since (the phone freed, the plan created).
+		if keepsAnswer(held.status) && !(derived && held.status >= 300) {
+			if err := tx.Studio(c.p.StudioID).FinishIdempotent(settle, rec, held.status, held.body.Bytes()); err != nil {
+				return err
+			}
+			finished = true
+		}
+		return nil
+	})
+	if panicked != nil {
+		panic(panicked)
+	}
+	if err != nil && !errors.Is(err, errRolledBack) {
+		l.internal(w, r, "committing a write with an Idempotency-Key", err)
 		return
 	}
-	if err := ss.FinishIdempotent(settle, rec, answer.Status, answer.body.Bytes()); err != nil {
+	held.sendTo(w)
+	stored = finished
+	if held.status < 400 || !keepsAnswer(held.status) || derived {
+		return
+	}
+	// A refusal is final for its key: a retry gets the same answer.
+	if err := ss.FinishIdempotent(settle, rec, held.status, held.body.Bytes()); err != nil {
 		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
 		return
 	}
 	stored = true
+}
+
+// heldAnswer keeps an answer (its status and body; the headers are the
+// response's own, sent with it) until sendTo writes it.
+type heldAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldAnswer) Header() http.Header { return h.header }
+
+func (h *heldAnswer) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *heldAnswer) Write(b []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return h.body.Write(b)
+}
+
+func (h *heldAnswer) sendTo(w http.ResponseWriter) {
+	w.WriteHeader(h.status)
+	_, _ = w.Write(h.body.Bytes())
 }
 
 // replay answers a stored answer exactly. X-Request-Id names the request
@@ -193,16 +255,4 @@ func (l *Lane) replay(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set(ReplayedHeader, "true")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
-}
-
-// recorder passes an answer through and keeps a copy of its body; the
-// embedded StatusWriter keeps its status.
-type recorder struct {
-	httpx.StatusWriter
-	body bytes.Buffer
-}
-
-func (w *recorder) Write(b []byte) (int, error) {
-	w.body.Write(b)
-	return w.StatusWriter.Write(b)
 }

@@ -19,8 +19,10 @@ const (
 )
 
 // chooseStrict picks the tools that get strict: true, within the limits:
-// the writes first (a malformed write is the mistake that costs), then the
-// reads in the set's order, each taken while it still fits.
+// first the writes that run at once (a malformed one is the mistake that
+// costs), then the writes the coach confirms (a dry run checks each before
+// anything happens), then the reads, each in the set's order and taken
+// while it still fits.
 func chooseStrict(set []tools.Tool, schemas []map[string]any) map[int]bool {
 	chosen := map[int]bool{}
 	var n, optional, unions int
@@ -32,14 +34,16 @@ func chooseStrict(set []tools.Tool, schemas []map[string]any) map[int]bool {
 		n, optional, unions = n+1, optional+o, unions+u
 		chosen[i] = true
 	}
-	for i, t := range set {
-		if !t.ReadOnly {
-			take(i)
-		}
+	passes := []func(tools.Tool) bool{
+		func(t tools.Tool) bool { return !t.ReadOnly && !tools.NeedsConfirmation(t.Name) },
+		func(t tools.Tool) bool { return !t.ReadOnly && tools.NeedsConfirmation(t.Name) },
+		func(t tools.Tool) bool { return t.ReadOnly },
 	}
-	for i, t := range set {
-		if t.ReadOnly {
-			take(i)
+	for _, in := range passes {
+		for i, t := range set {
+			if in(t) {
+				take(i)
+			}
 		}
 	}
 	return chosen
