@@ -66,6 +66,48 @@ func TestIdempotentWriteIsReplayed(t *testing.T) {
 	})
 }
 
+// A write and the storing of its answer commit together: when the answer
+// cannot be stored (the database refuses it here, as a process killed
+// between the two would leave it), the write is undone too, so the retry
+// writes once. Two commits in a row would leave the task and run it again.
+func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		s, key, _ := e.studio("idem-atomic", "pro")
+		body := map[string]any{"title": "Call Noa"}
+		ctx := context.Background()
+		refuse, allow := []string{
+			`CREATE TRIGGER refuse_answers BEFORE UPDATE ON idempotency_keys WHEN NEW.status <> 0 BEGIN SELECT RAISE(ABORT, 'answers refused'); END`,
+		}, []string{`DROP TRIGGER refuse_answers`}
+		if st.Engine() == "postgres" {
+			refuse = []string{
+				`CREATE FUNCTION refuse_answers() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'answers refused'; END $$`,
+				`CREATE TRIGGER refuse_answers BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.status <> 0) EXECUTE FUNCTION refuse_answers()`,
+			}
+			allow = []string{`DROP TRIGGER refuse_answers ON idempotency_keys`, `DROP FUNCTION refuse_answers()`}
+		}
+		for _, q := range refuse {
+			if _, err := st.DB().ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.fails(500, "INTERNAL", e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		if n := countTasks(t, st, s.ID); n != 0 {
+			t.Fatalf("%d tasks after a write whose answer was not stored; want 0", n)
+		}
+		for _, q := range allow {
+			if _, err := st.DB().ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		again := e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		if n := countTasks(t, st, s.ID); n != 1 || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("%d tasks after the retry (replayed %q); want 1", n, again.Header.Get("Idempotent-Replayed"))
+		}
+	})
+}
+
 // A key reused for a different request is refused and writes nothing; a
 // validation refusal is kept and replayed like a success.
 func TestIdempotencyKeyMisuse(t *testing.T) {
