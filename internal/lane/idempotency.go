@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
 )
@@ -170,7 +170,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	// write committed has stored its answer too, so the retry replays it
 	// and the write happens once. The answer is held until the commit, so
 	// no client reads a success that was not kept.
-	held := &heldAnswer{header: w.Header()}
+	held := httpx.NewHeld(w.Header())
 	finished := false
 	var panicked any
 	err = l.store.InTx(c.ctx, func(tx store.Store) (err error) {
@@ -182,13 +182,13 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 			}
 		}()
 		l.serve(held, r, rt, c)
-		if held.status >= 400 {
+		if held.Status >= 400 {
 			return errRolledBack // a refusal or a failure keeps nothing it began
 		}
 		// A derived key keeps only a success: a refusal repeated may meet a
 		// studio that has changed since (the phone freed, the plan created).
-		if keepsAnswer(held.status) && !(derived && held.status >= 300) {
-			if err := tx.Studio(c.p.StudioID).FinishIdempotent(settle, rec, held.status, held.body.Bytes()); err != nil {
+		if keepsAnswer(held.Status) && !(derived && held.Status >= 300) {
+			if err := tx.Studio(c.p.StudioID).FinishIdempotent(settle, rec, held.Status, held.Body.Bytes()); err != nil {
 				return err
 			}
 			finished = true
@@ -202,43 +202,17 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		l.internal(w, r, "committing a write with an Idempotency-Key", err)
 		return
 	}
-	held.sendTo(w)
+	held.SendTo(w)
 	stored = finished
-	if held.status < 400 || !keepsAnswer(held.status) || derived {
+	if held.Status < 400 || !keepsAnswer(held.Status) || derived {
 		return
 	}
 	// A refusal is final for its key: a retry gets the same answer.
-	if err := ss.FinishIdempotent(settle, rec, held.status, held.body.Bytes()); err != nil {
+	if err := ss.FinishIdempotent(settle, rec, held.Status, held.Body.Bytes()); err != nil {
 		l.logger.Warn("storing the answer of an Idempotency-Key failed; a retry will run again", "requestId", infoFrom(r.Context()).id, "err", err)
 		return
 	}
 	stored = true
-}
-
-// heldAnswer keeps an answer (its status and body; the headers are the
-// response's own, sent with it) until sendTo writes it.
-type heldAnswer struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (h *heldAnswer) Header() http.Header { return h.header }
-
-func (h *heldAnswer) WriteHeader(status int) {
-	if h.status == 0 {
-		h.status = status
-	}
-}
-
-func (h *heldAnswer) Write(b []byte) (int, error) {
-	h.WriteHeader(http.StatusOK)
-	return h.body.Write(b)
-}
-
-func (h *heldAnswer) sendTo(w http.ResponseWriter) {
-	w.WriteHeader(h.status)
-	_, _ = w.Write(h.body.Bytes())
 }
 
 // replay answers a stored answer exactly. X-Request-Id names the request

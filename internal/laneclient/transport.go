@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/httpx"
 )
 
 // inProcessAddr is the client address the lane sees for in-process calls.
@@ -89,54 +90,28 @@ func (t *handlerTransport) serve(req *http.Request) (resp *http.Response, err er
 		in.Host = req.URL.Host
 	}
 
-	w := &memoryWriter{header: make(http.Header, 4)}
+	w := httpx.NewHeld(nil)
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, fmt.Errorf("the lane failed while serving %s %s: %v", req.Method, req.URL.Path, p)
 		}
 	}()
 	t.h.ServeHTTP(w, &in)
-	if w.status == 0 {
-		w.status = http.StatusOK
+	if w.Status == 0 {
+		w.Status = http.StatusOK
 	}
 	return &http.Response{
-		Status:        strconv.Itoa(w.status) + " " + http.StatusText(w.status),
-		StatusCode:    w.status,
+		Status:        strconv.Itoa(w.Status) + " " + http.StatusText(w.Status),
+		StatusCode:    w.Status,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        w.header,
-		Body:          &memoryBody{Reader: bytes.NewReader(w.body.Bytes()), buf: w.body.Bytes()},
-		ContentLength: int64(w.body.Len()),
+		Header:        w.Header(),
+		Body:          &memoryBody{Reader: bytes.NewReader(w.Body.Bytes()), buf: w.Body.Bytes()},
+		ContentLength: int64(w.Body.Len()),
 		Request:       req,
 	}, nil
 }
-
-// memoryWriter is the least an http.ResponseWriter needs to be: a header,
-// a status and a buffer.
-type memoryWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (w *memoryWriter) Header() http.Header { return w.header }
-
-func (w *memoryWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-}
-
-func (w *memoryWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.body.Write(p)
-}
-
-// Flush is a no-op: the whole answer is handed over at once.
-func (w *memoryWriter) Flush() {}
 
 // memoryBody is an answer already in memory; readBody takes its bytes whole.
 type memoryBody struct {
