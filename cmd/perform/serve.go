@@ -136,7 +136,7 @@ func mintDemoKey(ctx context.Context, st store.Store, studio domain.Studio) (str
 			}
 		}
 	}
-	key, _, err := mintKey(ctx, st, studio, "demo", nil) // the default scopes
+	key, _, err := mintKey(ctx, st, studio, "demo", "", nil) // the default scopes
 	return key, err
 }
 

@@ -227,6 +227,7 @@ type APIKey struct {
 	StudioID   string     `json:"studioId"`
 	Name       string     `json:"name"`
 	Prefix     string     `json:"prefix"`
+	Kind       string     `json:"kind"`   // auth.KindStudioKey or auth.KindPlatformKey; empty at creation: a studio key
 	Scopes     []string   `json:"scopes"` // what the key may do (auth.StudioScopes); empty at creation: the default
 	Hash       []byte     `json:"-"`
 	CreatedAt  time.Time  `json:"createdAt"`

@@ -258,7 +258,7 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 	if !auth.TakeAdmission(r.Context(), p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
 		return r, false
 	}
-	if p.Kind == auth.KindStudioKey {
+	if p.Kind == auth.KindStudioKey || p.Kind == auth.KindPlatformKey {
 		l.touch(r.Context(), p.CredentialID)
 	}
 	return r.WithContext(auth.WithPrincipal(r.Context(), p)), true
@@ -322,7 +322,7 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		Region:       studio.Region,
 		Tier:         studio.Tier,
 		TimeZone:     studio.TimeZone(),
-		Kind:         auth.KindStudioKey,
+		Kind:         keyKind(key),
 		CredentialID: key.ID,
 		Scopes:       key.Scopes,
 	}
@@ -330,6 +330,14 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		return p, &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
 	}
 	return p, nil
+}
+
+// keyKind is the principal kind of a stored key (a key stored before kinds is a studio key).
+func keyKind(k domain.APIKey) auth.CredentialKind {
+	if k.Kind == string(auth.KindPlatformKey) {
+		return auth.KindPlatformKey
+	}
+	return auth.KindStudioKey
 }
 
 // touch writes the key's lastUsedAt at most once a minute per key from this

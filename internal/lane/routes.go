@@ -41,6 +41,8 @@ type route struct {
 	allow []string
 	// shared: open to trainees without naming one (see shared).
 	shared bool
+	// platform: open to an agent platform's key (see platform).
+	platform bool
 	idKind ids.Kind // the kind of the {id} wildcard, if any
 	status int      // success status
 	input  *inputSchema
@@ -114,6 +116,12 @@ func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope 
 // shared marks a route open to trainees that names no trainee and holds
 // no person's data (the methodologies, the studio's coaching persona).
 func shared() opt { return func(r *route) { r.shared = true } }
+
+// platform opens the route to an agent platform's key and to nothing else:
+// the studio's public offer, which an anonymous end user may read.
+func platform() opt {
+	return func(r *route) { r.platform, r.scope = true, auth.ScopePublicRead }
+}
 
 // traineeTool names the trainee tools that call the route.
 func traineeTool(names ...string) opt {
@@ -235,6 +243,19 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 // or for a trainee principal the route's trainee scope (whose {id} the
 // trainee policy checks next: checkOwner).
 func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
+	if p.Kind == auth.KindPlatformKey && !isTraineePrincipal(p) {
+		// An agent platform speaks for people Perform has not verified:
+		// only the routes opened to it, whatever scopes it claims.
+		if !rt.platform {
+			return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
+				"%s %s is not open to an agent platform's key; it reads only the studio's public offer (GET %s/public/studio).", rt.method, Prefix+rt.path, Prefix)}
+		}
+		return nil
+	}
+	if rt.platform {
+		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
+			"%s %s is for an agent platform's key; a studio key reads the same data with GET %s/products and GET %s/program-templates.", rt.method, Prefix+rt.path, Prefix, Prefix)}
+	}
 	if !isTraineePrincipal(p) {
 		if rt.scope != "" && !p.Has(rt.scope) {
 			return forbidden(rt, p, rt.scope)
