@@ -224,9 +224,25 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 			DurationMs:   float64(elapsed.Microseconds()) / 1000,
 			RequestID:    ri.id,
 			Source:       ri.principal.Source,
+			Conversation: conversationOf(r.Context(), ri.principal),
 			At:           l.now().UTC(),
 		})
 	})
+}
+
+// conversationOf is what the audit records of an agent platform's claims
+// about its end user: only on a platform key's call, and only as the /mcp
+// endpoint put them in the context (never from this request's headers).
+func conversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
+	c, ok := auth.ConversationFrom(ctx)
+	if !ok || p.Kind != auth.KindPlatformKey {
+		return nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // authenticate runs the authenticator on every request to a route (no

@@ -10,8 +10,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
+	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -106,6 +108,38 @@ func TestAPlatformRawClientWithSpoofedIdentity(t *testing.T) {
 	}
 	if strings.Contains(cr.Content[0].Text, f.A.TraineeLastName) || strings.Contains(cr.Content[0].Text, f.A.Phone) {
 		t.Errorf("a spoofed phone header read a trainee's data: %s", cr.Content[0].Text)
+	}
+	// The claims are in the audit of the lane call, the malformed
+	// attributes left out; a studio key's call sending the same headers
+	// records none.
+	post(t, "POST", url, f.A.Key, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_plans","arguments":{}}}`, identity)
+	f.Audit.Flush()
+	studio, err := f.Store.StudioBySlug(context.Background(), f.A.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := f.Store.ListAudit(context.Background(), studio.ID, store.Page{Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var platformCalls, studioCalls int
+	for _, e := range events.Items {
+		switch e.Route {
+		case "GET /v1/automation/public/studio":
+			platformCalls++
+			var c auth.Conversation
+			if json.Unmarshal(e.Conversation, &c) != nil || c.ID != "conv_1" || c.TenantID != "ten_1" || c.Channel != "whatsapp" || c.Phone != f.A.Phone || c.ExternalID != f.A.TraineeID || c.Attributes != nil {
+				t.Errorf("audited conversation: %s", e.Conversation)
+			}
+		case "GET /v1/automation/products":
+			studioCalls++
+			if len(e.Conversation) != 0 {
+				t.Errorf("a studio key's call recorded claims: %s", e.Conversation)
+			}
+		}
+	}
+	if platformCalls != 1 || studioCalls != 1 {
+		t.Fatalf("audited %d platform and %d studio calls; want 1 and 1", platformCalls, studioCalls)
 	}
 	spoofed := post(t, "POST", url, key, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_my_plan","arguments":{}}}`, identity)
 	if spoofed.Error == nil || strings.Contains(string(spoofed.Result), f.A.TraineeLastName) {

@@ -229,8 +229,8 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 	return s.atomic(ctx, func(q querier) error {
 		for start := 0; start < len(events); start += auditBatch {
 			chunk := events[start:min(start+auditBatch, len(events))]
-			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at) VALUES `
-			args := make([]any, 0, len(chunk)*11)
+			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation) VALUES `
+			args := make([]any, 0, len(chunk)*12)
 			for i := range chunk {
 				e := &chunk[i]
 				if e.ID == "" {
@@ -242,8 +242,8 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 				if i > 0 {
 					query += ", "
 				}
-				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At))
+				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At), rawOrNil(e.Conversation))
 			}
 			if _, err := q.ExecContext(ctx, s.q(query), args...); err != nil {
 				return err
@@ -254,14 +254,18 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 }
 
 func (s *sqlStore) ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error) {
-	return listPage(ctx, s, `id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at`,
+	return listPage(ctx, s, `id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation`,
 		`FROM audit_events`, `studio_id = ?`, `at DESC, id DESC`, []any{studioID}, page, scanAuditEvent)
 }
 
 func scanAuditEvent(row scanner, e *domain.AuditEvent, extra ...any) error {
 	var at int64
-	err := row.Scan(append([]any{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at}, extra...)...)
+	var conversation sql.Null[string]
+	err := row.Scan(append([]any{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at, &conversation}, extra...)...)
 	e.At = fromMS(at)
+	if conversation.V != "" {
+		e.Conversation = json.RawMessage(conversation.V)
+	}
 	return err
 }
 
