@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,16 @@ type Options struct {
 	Jobs   *river.Client[*sql.Tx]
 	Logger *slog.Logger
 	Now    func() time.Time // nil: time.Now
+	// Codes sends an agent platform's end user the one-time code of a
+	// verification over WhatsApp (login.Gateway: the conversation is the
+	// phone's international digits). nil writes the code to Logger, as the
+	// browser sign-in does without a gateway.
+	Codes CodeGateway
+}
+
+// CodeGateway sends one WhatsApp message (login.Gateway's shape).
+type CodeGateway interface {
+	Send(ctx context.Context, conversationID, text string) error
 }
 
 // Lane is the automation lane's http.Handler; it serves the full paths
@@ -81,6 +92,7 @@ type Lane struct {
 	audit                       audit.Sink
 	jobs                        *river.Client[*sql.Tx]
 	logger                      *slog.Logger
+	codes                       CodeGateway
 	now                         func() time.Time
 
 	mux     *http.ServeMux
@@ -105,6 +117,7 @@ func New(o Options) *Lane {
 		audit:         o.Audit,
 		jobs:          o.Jobs,
 		logger:        o.Logger,
+		codes:         o.Codes,
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
@@ -344,6 +357,13 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 	}
 	if key.RevokedAt != nil {
 		return p, &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
+	}
+	// A platform key's conversation verified as a trainee is that trainee
+	// (with a trainee's scopes), so the trainee policy applies as it is.
+	if p.Kind == auth.KindPlatformKey {
+		if trainee, ok := verifiedTrainee(ctx, a.store, key.ID, studio.ID, time.Now()); ok {
+			p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
+		}
 	}
 	return p, nil
 }

@@ -60,4 +60,5 @@ func (l *Lane) platformRoutes() {
 			out.HowToJoin = fmt.Sprintf("To join %s, choose a plan and contact the studio: a coach signs new trainees up and starts their plan. A trainee already with the studio can verify their phone to see their own training.", c.p.StudioName)
 			return out, nil
 		}, platform())
+	l.verifyRoutes()
 }

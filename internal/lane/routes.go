@@ -43,13 +43,13 @@ type route struct {
 	shared bool
 	// platform: open to an agent platform's key (see platform).
 	platform bool
-	idKind ids.Kind // the kind of the {id} wildcard, if any
-	status int      // success status
-	input  *inputSchema
-	refs   []refField  // the input's fields that name rows, checked before the handler
-	dates  []dateField // the input's date fields with a plausible range (when tags)
-	output *jsonschema.Schema
-	handle func(c *call) (any, error)
+	idKind   ids.Kind // the kind of the {id} wildcard, if any
+	status   int      // success status
+	input    *inputSchema
+	refs     []refField  // the input's fields that name rows, checked before the handler
+	dates    []dateField // the input's date fields with a plausible range (when tags)
+	output   *jsonschema.Schema
+	handle   func(c *call) (any, error)
 }
 
 // call is one request as a handler sees it.
@@ -243,9 +243,10 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 // or for a trainee principal the route's trainee scope (whose {id} the
 // trainee policy checks next: checkOwner).
 func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
-	if p.Kind == auth.KindPlatformKey && !isTraineePrincipal(p) {
+	if p.Kind == auth.KindPlatformKey && (rt.platform || !isTraineePrincipal(p)) {
 		// An agent platform speaks for people Perform has not verified:
-		// only the routes opened to it, whatever scopes it claims.
+		// only the routes opened to it, whatever scopes it claims. A
+		// verified conversation is a trainee principal on the rest.
 		if !rt.platform {
 			return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
 				"%s %s is not open to an agent platform's key; it reads only the studio's public offer (GET %s/public/studio).", rt.method, Prefix+rt.path, Prefix)}
@@ -315,7 +316,7 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 	if c.status != 0 {
 		status = c.status
 	}
-	if isTraineePrincipal(c.p) {
+	if isTraineePrincipal(c.p) && !rt.platform { // the platform routes hold no person's data
 		people, err := c.people()
 		if err == nil {
 			data, err = scrubAnswer(data, rt.allow, people)

@@ -143,12 +143,16 @@ func (s *servers) forRequest(r *http.Request) *mcp.Server {
 	if ok && p.Kind == auth.KindPlatformKey && !trainee {
 		return s.platform
 	}
-	if !ok || p.Kind != auth.KindOAuthGrant && !trainee {
+	if !ok || p.Kind == auth.KindStudioKey && !trainee {
 		return s.all
 	}
 	key := strings.Join(p.Scopes, " ")
+	platform := p.Kind == auth.KindPlatformKey // here a verified conversation: a trainee
 	if trainee {
 		key = "trainee:" + key
+	}
+	if platform {
+		key = "platform " + key
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -157,6 +161,7 @@ func (s *servers) forRequest(r *http.Request) *mcp.Server {
 		opts := s.opts
 		opts.Scopes = append([]string{}, p.Scopes...)
 		opts.Trainee = trainee
+		opts.Platform = platform
 		srv = toolset.NewServer(opts)
 		s.by[key] = srv
 	}

@@ -35,14 +35,14 @@ func platformKey(t *testing.T, f *mcptest.Fixture, key string) string {
 	return out.Key
 }
 
-// A platform key lists only the public tool, never a coach or trainee
+// A platform key lists only the public tools, never a coach or trainee
 // tool; the public tool answers the studio's offer; a coach tool called
 // by name is not there.
 func TestAPlatformKeySeesOnlyThePublicSet(t *testing.T) {
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+mcptest.GatedPath, platformKey(t, f, f.A.Key))
-	if got := toolNames(t, cs); !slices.Equal(got, []string{toolset.StudioInfoTool}) {
-		t.Fatalf("a platform key lists %v; want only %s", got, toolset.StudioInfoTool)
+	if got := toolNames(t, cs); !slices.Equal(got, toolset.PlatformTools) {
+		t.Fatalf("a platform key lists %v; want only %v", got, toolset.PlatformTools)
 	}
 	res := mcptest.Call(t, cs, toolset.StudioInfoTool, map[string]any{})
 	text := mcptest.Text(res)
@@ -92,7 +92,7 @@ func TestAPlatformRawClientWithSpoofedIdentity(t *testing.T) {
 			InputSchema json.RawMessage `json:"inputSchema"`
 		} `json:"tools"`
 	}
-	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != 1 || lr.Tools[0].Name != toolset.StudioInfoTool || lr.Tools[0].Description == "" || !strings.Contains(string(lr.Tools[0].InputSchema), `"object"`) {
+	if json.Unmarshal(list.Result, &lr) != nil || len(lr.Tools) != len(toolset.PlatformTools) || lr.Tools[1].Name != toolset.StudioInfoTool || lr.Tools[1].Description == "" || !strings.Contains(string(lr.Tools[1].InputSchema), `"object"`) {
 		t.Fatalf("tools/list: %s", list.Result)
 	}
 	call := post(t, "POST", url, key, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_studio_info","arguments":{}}}`, identity)

@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -11,9 +13,10 @@ import (
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
-// A key keeps its kind (an older row reads as a studio key), and an audit
+// A key keeps its kind (an older row reads as a studio key), a platform
+// conversation its verification, and an audit
 // event keeps the conversation an agent platform described, on both engines.
-func TestKeyKindAndAuditConversation(t *testing.T) {
+func TestPlatformKeysConversationsAndAudit(t *testing.T) {
 	ctx := context.Background()
 	for name, open := range storetest.Engines(t) {
 		t.Run(name, func(t *testing.T) {
@@ -40,6 +43,32 @@ func TestKeyKindAndAuditConversation(t *testing.T) {
 			}
 			if err != nil || len(keys) != 2 || kinds["app"] != string(auth.KindStudioKey) || kinds["perfox"] != string(auth.KindPlatformKey) {
 				t.Fatalf("keys: %v %v", kinds, err)
+			}
+
+			// A conversation's verification: written in full, read back;
+			// a row of no trainee keeps no trainee and no code.
+			now := time.UnixMilli(time.Now().UnixMilli()).UTC()
+			until := now.Add(24 * time.Hour)
+			pc := store.PlatformConversation{Hash: auth.Hash("conv"), StudioID: studio.ID, TraineeID: "trn_x", CodeHash: []byte{1, 2}, Tries: 2, CodeExpiresAt: now, CreatedAt: now}
+			if err := st.Platform().PutConversation(ctx, pc); err != nil {
+				t.Fatal(err)
+			}
+			pc.Tries, pc.CodeHash, pc.VerifiedAt, pc.VerifiedUntil = 3, nil, &now, &until
+			if err := st.Platform().PutConversation(ctx, pc); err != nil {
+				t.Fatal(err)
+			}
+			back, err := st.Platform().Conversation(ctx, auth.Hash("conv"))
+			if err != nil || back.TraineeID != "trn_x" || back.Tries != 3 || back.CodeHash != nil || back.VerifiedUntil == nil || !back.VerifiedUntil.Equal(until) || !back.CodeExpiresAt.Equal(now) {
+				t.Fatalf("conversation: %+v %v", back, err)
+			}
+			if err := st.Platform().PutConversation(ctx, store.PlatformConversation{Hash: auth.Hash("nobody"), StudioID: studio.ID, CodeExpiresAt: now, CreatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			if back, err := st.Platform().Conversation(ctx, auth.Hash("nobody")); err != nil || back.TraineeID != "" || back.CodeHash != nil || back.VerifiedAt != nil {
+				t.Fatalf("nobody's conversation: %+v %v", back, err)
+			}
+			if _, err := st.Platform().Conversation(ctx, auth.Hash("unknown")); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("an unknown conversation: %v", err)
 			}
 
 			conv := json.RawMessage(`{"conversationId":"conv_1","channel":"phone"}`)

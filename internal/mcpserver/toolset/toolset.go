@@ -76,7 +76,7 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	set, instructions := tools.All(), Instructions
 	switch {
-	case opts.Platform:
+	case opts.Platform && !opts.Trainee:
 		set, instructions = nil, PlatformInstructions
 	case opts.Trainee:
 		set, instructions = tools.Trainee(), TraineeInstructions
