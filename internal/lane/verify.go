@@ -133,6 +133,21 @@ func (l *Lane) verifyRoutes() {
 			}
 			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
 		}, platform())
+
+	add(l, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
+		func(c *call, _ *noInput) (verificationAnswer, error) {
+			conv, err := verifying(c)
+			if err != nil {
+				return verificationAnswer{}, err
+			}
+			now := l.now().UTC()
+			// A row of no trainee and no code: nothing confirms it, nothing resolves to it.
+			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now, CreatedAt: now}
+			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				return verificationAnswer{}, err
+			}
+			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil
+		}, platform())
 }
 
 func verifyRefusal(message string) *Error {

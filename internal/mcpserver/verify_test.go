@@ -143,7 +143,7 @@ func TestAPlatformConversationVerifiesWithACode(t *testing.T) {
 	}
 
 	got := conv.tools()
-	for _, name := range []string{"get_body_analysis", "get_my_plan", "log_workout", toolset.StudioInfoTool} {
+	for _, name := range []string{"get_body_analysis", "get_my_plan", "log_workout", toolset.StudioInfoTool, toolset.SignOutTool} {
 		if !slices.Contains(got, name) {
 			t.Errorf("a verified conversation lacks %s: %v", name, got)
 		}
@@ -162,6 +162,18 @@ func TestAPlatformConversationVerifiesWithACode(t *testing.T) {
 	}
 
 	// Only this conversation of this key of this studio.
+	defer func() {
+		// sign_out: the conversation is anonymous again.
+		if text, failed := conv.call(toolset.SignOutTool, map[string]any{}); failed || !strings.Contains(text, "Signed out") {
+			t.Fatalf("sign_out: %s", text)
+		}
+		if got := conv.tools(); !slices.Equal(got, public) {
+			t.Fatalf("after sign_out the conversation lists %v", got)
+		}
+		if text, failed := conv.call("get_body_analysis", map[string]any{}); !failed || strings.Contains(text, "81.5") {
+			t.Fatalf("after sign_out: %s", text)
+		}
+	}()
 	otherKey := p
 	otherKey.key = platformKey(t, f, f.A.Key)
 	otherStudio := p

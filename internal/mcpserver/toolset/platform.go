@@ -26,9 +26,11 @@ const (
 	StudioInfoTool          = "get_studio_info"
 	StartVerificationTool   = "start_verification"
 	ConfirmVerificationTool = "confirm_verification"
+	SignOutTool             = "sign_out"
 )
 
-// PlatformTools are the public tools' names, in tools/list order.
+// PlatformTools are the public tools' names, in tools/list order; a
+// verified conversation also has sign_out and the trainee tools.
 var PlatformTools = []string{ConfirmVerificationTool, StudioInfoTool, StartVerificationTool}
 
 // addPlatformTools adds the public tools: each one lane call with the
@@ -65,6 +67,15 @@ func addPlatformTools(s *mcp.Server, opts Options) {
 		}},
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false)},
 	}, laneTool(opts, ConfirmVerificationTool, tools.Request{Method: http.MethodPost, Path: "/public/verification/confirm"}))
+	if opts.Trainee {
+		s.AddTool(&mcp.Tool{
+			Name:        SignOutTool,
+			Title:       "Sign the person out",
+			Description: "Call when the person asks to sign out or leaves: this conversation stops reading and recording their training until they verify again. Takes no arguments.",
+			InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}},
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true},
+		}, laneTool(opts, SignOutTool, tools.Request{Method: http.MethodPost, Path: "/public/verification/sign-out"}))
+	}
 }
 
 // laneTool answers a tool call with one fixed lane call: its data, or the
