@@ -89,7 +89,9 @@ func (l *Lane) verifyRoutes() {
 					return verificationAnswer{}, err
 				}
 				row.TraineeID, row.CodeHash = t.id, codeHash(row.Hash, code)
-				l.sendCode(c.p.StudioName, t.phone, code)
+				if !infoFrom(c.ctx).dryRun { // a dry run rolls the row back: no code goes out
+					l.sendCode(c.p.StudioName, t.phone, code)
+				}
 			}
 			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
 				return verificationAnswer{}, err
