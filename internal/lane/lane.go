@@ -93,7 +93,10 @@ type Lane struct {
 	jobs                        *river.Client[*sql.Tx]
 	logger                      *slog.Logger
 	codes                       CodeGateway
-	now                         func() time.Time
+	// codeSends counts verification codes per trainee, so a platform cannot
+	// flood a trainee's WhatsApp (the browser sign-in's rule: 5 an hour).
+	codeSends ratelimit.Limiter
+	now       func() time.Time
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -118,6 +121,7 @@ func New(o Options) *Lane {
 		jobs:          o.Jobs,
 		logger:        o.Logger,
 		codes:         o.Codes,
+		codeSends:     ratelimit.NewMemory(verifyCodesPerHour, time.Hour),
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},

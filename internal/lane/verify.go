@@ -29,6 +29,9 @@ const (
 	verifyCodeTTL  = 10 * time.Minute
 	verifyMaxTries = 5
 	verifiedFor    = 24 * time.Hour
+	// verifyCodesPerHour bounds the codes one trainee is sent; over it a
+	// start stores no code (and answers the same), so nothing confirms.
+	verifyCodesPerHour = 5
 )
 
 type startVerificationInput struct {
@@ -83,7 +86,7 @@ func (l *Lane) verifyRoutes() {
 			}
 			now := l.now().UTC()
 			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now.Add(verifyCodeTTL), CreatedAt: now}
-			if t, ok := l.claimedTrainee(c, claimedPhone, claimedID); ok {
+			if t, ok := l.claimedTrainee(c, claimedPhone, claimedID); ok && l.mayNotify(c, t.id) {
 				code, err := newCode()
 				if err != nil {
 					return verificationAnswer{}, err
@@ -154,6 +157,16 @@ func (l *Lane) verifyRoutes() {
 
 func verifyRefusal(message string) *Error {
 	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Message: message}
+}
+
+// mayNotify counts one code for the trainee; false when over the hour's limit.
+func (l *Lane) mayNotify(c *call, traineeID string) bool {
+	d, err := l.codeSends.Allow(c.ctx, "verify:"+c.p.StudioID+":"+traineeID)
+	if err != nil {
+		l.logger.WarnContext(c.ctx, "counting a verification code failed", "err", err)
+		return false
+	}
+	return d.Allowed
 }
 
 type claimed struct{ id, phone string }

@@ -1,6 +1,8 @@
 package mcpserver_test
 
 import (
+	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent"
 	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -209,5 +212,35 @@ func TestAPlatformVerificationLocksAfterFiveWrongCodes(t *testing.T) {
 	}
 	if got := conv.tools(); !slices.Equal(got, toolset.PlatformTools) {
 		t.Fatalf("a locked conversation lists %v", got)
+	}
+}
+
+// A trainee is sent at most 5 codes an hour: the 6th start answers the
+// same, stores no code, so no code confirms it.
+func TestAPlatformSendsATraineeAtMostFiveCodesAnHour(t *testing.T) {
+	sms := fakes.NewSmartSend()
+	defer sms.Close()
+	f := mcptest.NewWith(t, storetest.OpenSQLite(t), mcptest.Options{Codes: agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)})
+	key := platformKey(t, f, f.A.Key)
+	p := platformCall{t: t, url: f.URL + mcptest.GatedPath, key: key, headers: map[string]string{"X-Sa-End-User-Phone": f.A.Phone}}
+	var first string
+	for i := range 6 {
+		text, failed := p.in(fmt.Sprint("conv_", i)).call(toolset.StartVerificationTool, map[string]any{})
+		if failed || i > 0 && text != first {
+			t.Fatalf("start %d: %s", i+1, text)
+		}
+		first = text
+	}
+	waitCode(t, sms, 5)
+	k, _, err := f.Store.APIKeyByHash(context.Background(), auth.Hash(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, wantCode := range map[int]bool{4: true, 5: false} {
+		h := sha256.Sum256([]byte(k.ID + "\x00" + "" + "\x00" + fmt.Sprint("conv_", i)))
+		row, err := f.Store.Platform().Conversation(context.Background(), h[:])
+		if err != nil || row.TraineeID == "" && wantCode || (row.CodeHash != nil) != wantCode {
+			t.Errorf("start %d: code stored %v, want %v (%v)", i+1, row.CodeHash != nil, wantCode, err)
+		}
 	}
 }
