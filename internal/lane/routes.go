@@ -255,7 +255,7 @@ func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 	}
 	if rt.platform {
 		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
-			"%s %s is for an agent platform's key; a studio key reads the same data with GET %s/products and GET %s/program-templates.", rt.method, Prefix+rt.path, Prefix, Prefix)}
+			"%s %s is for an agent platform's key (perform key create --kind platform), which answers the studio's customers; a studio key reads the studio's plans and templates with GET %s/products and GET %s/program-templates.", rt.method, Prefix+rt.path, Prefix, Prefix)}
 	}
 	if !isTraineePrincipal(p) {
 		if rt.scope != "" && !p.Has(rt.scope) {
