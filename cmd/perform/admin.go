@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -126,9 +127,9 @@ func studioBySlug(ctx context.Context, st store.Store, slug string) (domain.Stud
 // mintKey creates an API key for the studio within its tier's key limit
 // (store.MintAPIKey, which also audits it) and returns the key (the only
 // time it exists in clear).
-func mintKey(ctx context.Context, st store.Store, studio domain.Studio, name string, scopes []string) (string, domain.APIKey, error) {
+func mintKey(ctx context.Context, st store.Store, studio domain.Studio, name string, kind auth.CredentialKind, scopes []string) (string, domain.APIKey, error) {
 	key := auth.NewKey()
-	k := domain.APIKey{StudioID: studio.ID, Name: name, Prefix: auth.Display(key), Hash: auth.Hash(key), Scopes: scopes}
+	k := domain.APIKey{StudioID: studio.ID, Name: name, Prefix: auth.Display(key), Hash: auth.Hash(key), Kind: string(kind), Scopes: scopes}
 	ev := &domain.AuditEvent{CredentialID: "cli", Method: "POST", Route: "perform key create", Status: 201, Source: domain.SourceCLI, RequestID: ids.New(ids.Request)}
 	err := st.MintAPIKey(ctx, &k, studio.Limits().MaxAPIKeys, ev)
 	var le *store.LimitError
@@ -144,6 +145,7 @@ func cmdKeyCreate(ctx context.Context, e env, args []string) error {
 	slug := fs.String("studio", "", "the studio's slug")
 	name := fs.String("name", "", "what the key is for, e.g. the integration's name")
 	scopeList := fs.String("scopes", "", "what the key may do, comma-separated: studio:read, studio:write, studio:admin (default all three)")
+	kindName := fs.String("kind", auth.KeyKindStudio, "studio (the studio's own integrations) or platform (an agent platform answering the studio's customers; reads only the public offer, takes no --scopes)")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {
 		return err
@@ -156,17 +158,30 @@ func cmdKeyCreate(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	scopes, err := auth.ParseScopes(*scopeList)
+	kind, err := auth.ParseKeyKind(*kindName)
 	if err != nil {
-		return usagef("--scopes: %v", err)
+		return usagef("--kind: %v", err)
 	}
-	key, k, err := mintKey(ctx, st, studio, strings.TrimSpace(*name), scopes)
+	scopes := auth.PlatformScopes
+	if kind == auth.KindPlatformKey && strings.TrimSpace(*scopeList) != "" {
+		return usagef("--scopes: a platform key reads only the studio's public offer and takes no scopes; leave --scopes out")
+	}
+	if kind == auth.KindStudioKey {
+		if scopes, err = auth.ParseScopes(*scopeList); err != nil {
+			return usagef("--scopes: %v", err)
+		}
+	}
+	key, k, err := mintKey(ctx, st, studio, strings.TrimSpace(*name), kind, slices.Clone(scopes))
 	if err != nil {
 		return err
 	}
 	// The key alone on stdout, so it can be captured; the rest on stderr.
 	fmt.Fprintln(e.stdout, key)
-	fmt.Fprintf(e.stderr, "Created API key %s (%s) for studio %s with scopes %s. It is shown only this once: store it now.\n", k.Prefix, k.ID, studio.Slug, strings.Join(k.Scopes, ", "))
+	what := "API key"
+	if kind == auth.KindPlatformKey {
+		what = "agent platform key"
+	}
+	fmt.Fprintf(e.stderr, "Created %s %s (%s) for studio %s with scopes %s. It is shown only this once: store it now.\n", what, k.Prefix, k.ID, studio.Slug, strings.Join(k.Scopes, ", "))
 	return nil
 }
 

@@ -153,3 +153,29 @@ func TestAuditEscapesAndPages(t *testing.T) {
 		t.Errorf("--limit 1 --offset 1: %+v", paged)
 	}
 }
+
+// key create --kind platform mints an agent platform's key: public:read
+// only, no --scopes, and an unknown kind is refused.
+func TestKeyCreatePlatformKind(t *testing.T) {
+	db := sqliteURL(t)
+	perform(t, db, "studio", "create", "--name", "Agents", "--slug", "agents")
+	if r := perform(t, db, "key", "create", "--studio", "agents", "--name", "bot", "--kind", "robot"); r.code != 2 || !strings.Contains(r.stderr, "is not a key kind") {
+		t.Fatalf("unknown kind: %+v", r)
+	}
+	if r := perform(t, db, "key", "create", "--studio", "agents", "--name", "bot", "--kind", "platform", "--scopes", "studio:read"); r.code != 2 || !strings.Contains(r.stderr, "takes no scopes") {
+		t.Fatalf("platform key with scopes: %+v", r)
+	}
+	r := perform(t, db, "key", "create", "--studio", "agents", "--name", "bot", "--kind", "platform")
+	if r.code != 0 || !strings.HasPrefix(strings.TrimSpace(r.stdout), "pf_live_") || !strings.Contains(r.stderr, "agent platform key") {
+		t.Fatalf("platform key: %+v", r)
+	}
+	st, err := store.Open(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	k, _, err := st.APIKeyByHash(context.Background(), auth.Hash(strings.TrimSpace(r.stdout)))
+	if err != nil || k.Kind != string(auth.KindPlatformKey) || strings.Join(k.Scopes, " ") != auth.ScopePublicRead {
+		t.Fatalf("stored key: %+v, %v", k, err)
+	}
+}

@@ -136,7 +136,7 @@ func mintDemoKey(ctx context.Context, st store.Store, studio domain.Studio) (str
 			}
 		}
 	}
-	key, _, err := mintKey(ctx, st, studio, "demo", nil) // the default scopes
+	key, _, err := mintKey(ctx, st, studio, "demo", "", nil) // the default scopes
 	return key, err
 }
 
@@ -162,6 +162,9 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 	}
 	var as *oauth.Server
 	return []server.Option{
+		// An agent platform's verification codes go out as the sign-in's do
+		// (a nil gateway stays nil: the codes are logged).
+		server.WithCodes(loginGateway(cfg)),
 		// First: it wraps the authenticator the others use, so /mcp and
 		// the lane accept OAuth access tokens beside studio keys.
 		server.WithPlugin(func(p *server.Parts) error {

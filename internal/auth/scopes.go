@@ -12,11 +12,39 @@ import (
 type CredentialKind string
 
 const (
-	KindStudioKey CredentialKind = "studio_key"
-	// KindOAuthGrant and KindPlatformKey are reserved for the coming doors.
-	KindOAuthGrant  CredentialKind = "oauth_grant"
+	KindStudioKey  CredentialKind = "studio_key"
+	KindOAuthGrant CredentialKind = "oauth_grant"
+	// KindPlatformKey is a studio key an agent platform holds: the studio's
+	// customer-facing agent calls /mcp with it for end users, so it reaches
+	// only the routes opened to platforms (the studio's public offer).
 	KindPlatformKey CredentialKind = "platform_key"
 )
+
+// Key kinds as the CLI and the lane name them.
+const (
+	KeyKindStudio   = "studio"
+	KeyKindPlatform = "platform"
+)
+
+// ParseKeyKind reads a key kind as the CLI and POST /keys take it: studio
+// (the default, also when empty) or platform.
+func ParseKeyKind(kind string) (CredentialKind, error) {
+	switch strings.TrimSpace(kind) {
+	case "", KeyKindStudio, string(KindStudioKey):
+		return KindStudioKey, nil
+	case KeyKindPlatform, string(KindPlatformKey):
+		return KindPlatformKey, nil
+	}
+	return "", fmt.Errorf("%q is not a key kind; a key is studio (the studio's own integrations) or platform (an agent platform answering the studio's customers)", kind)
+}
+
+// ScopePublicRead is the one scope of a platform key: the studio's public
+// offer (name, plans, program templates, how to join). No studio or
+// trainee route names it.
+const ScopePublicRead = "public:read"
+
+// PlatformScopes are what a platform key holds.
+var PlatformScopes = []string{ScopePublicRead}
 
 // Scopes a studio credential can hold. They are independent: studio:admin
 // does not include studio:write, so each route needs exactly one of them.

@@ -227,6 +227,7 @@ type APIKey struct {
 	StudioID   string     `json:"studioId"`
 	Name       string     `json:"name"`
 	Prefix     string     `json:"prefix"`
+	Kind       string     `json:"kind"`   // auth.KindStudioKey or auth.KindPlatformKey; empty at creation: a studio key
 	Scopes     []string   `json:"scopes"` // what the key may do (auth.StudioScopes); empty at creation: the default
 	Hash       []byte     `json:"-"`
 	CreatedAt  time.Time  `json:"createdAt"`
@@ -244,17 +245,20 @@ const (
 )
 
 type AuditEvent struct {
-	ID           string    `json:"id"`
-	StudioID     string    `json:"studioId"`
-	CredentialID string    `json:"credentialId"`
-	Method       string    `json:"method"`
-	Route        string    `json:"route"`
-	ResourceID   string    `json:"resourceId"`
-	Status       int       `json:"status"`
-	DurationMs   float64   `json:"durationMs"`
-	RequestID    string    `json:"requestId"`
-	Source       string    `json:"source"`
-	At           time.Time `json:"at"`
+	ID           string  `json:"id"`
+	StudioID     string  `json:"studioId"`
+	CredentialID string  `json:"credentialId"`
+	Method       string  `json:"method"`
+	Route        string  `json:"route"`
+	ResourceID   string  `json:"resourceId"`
+	Status       int     `json:"status"`
+	DurationMs   float64 `json:"durationMs"`
+	RequestID    string  `json:"requestId"`
+	Source       string  `json:"source"`
+	// Conversation is the agent platform's claims about the end user on a
+	// platform key's call (auth.Conversation as JSON), else empty.
+	Conversation json.RawMessage `json:"conversation,omitempty"`
+	At           time.Time       `json:"at"`
 }
 
 // Notification kinds: every push that would reach a trainee.

@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,16 @@ type Options struct {
 	Jobs   *river.Client[*sql.Tx]
 	Logger *slog.Logger
 	Now    func() time.Time // nil: time.Now
+	// Codes sends an agent platform's end user the one-time code of a
+	// verification over WhatsApp (login.Gateway: the conversation is the
+	// phone's international digits). nil writes the code to Logger, as the
+	// browser sign-in does without a gateway.
+	Codes CodeGateway
+}
+
+// CodeGateway sends one WhatsApp message (login.Gateway's shape).
+type CodeGateway interface {
+	Send(ctx context.Context, conversationID, text string) error
 }
 
 // Lane is the automation lane's http.Handler; it serves the full paths
@@ -81,7 +92,11 @@ type Lane struct {
 	audit                       audit.Sink
 	jobs                        *river.Client[*sql.Tx]
 	logger                      *slog.Logger
-	now                         func() time.Time
+	codes                       CodeGateway
+	// codeSends counts verification codes per trainee, so a platform cannot
+	// flood a trainee's WhatsApp (the browser sign-in's rule: 5 an hour).
+	codeSends ratelimit.Limiter
+	now       func() time.Time
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -105,6 +120,8 @@ func New(o Options) *Lane {
 		audit:         o.Audit,
 		jobs:          o.Jobs,
 		logger:        o.Logger,
+		codes:         o.Codes,
+		codeSends:     ratelimit.NewMemory(verifyCodesPerHour, time.Hour),
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
@@ -224,9 +241,25 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 			DurationMs:   float64(elapsed.Microseconds()) / 1000,
 			RequestID:    ri.id,
 			Source:       ri.principal.Source,
+			Conversation: conversationOf(r.Context(), ri.principal),
 			At:           l.now().UTC(),
 		})
 	})
+}
+
+// conversationOf is what the audit records of an agent platform's claims
+// about its end user: only on a platform key's call, and only as the /mcp
+// endpoint put them in the context (never from this request's headers).
+func conversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
+	c, ok := auth.ConversationFrom(ctx)
+	if !ok || p.Kind != auth.KindPlatformKey {
+		return nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // authenticate runs the authenticator on every request to a route (no
@@ -258,7 +291,7 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 	if !auth.TakeAdmission(r.Context(), p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
 		return r, false
 	}
-	if p.Kind == auth.KindStudioKey {
+	if p.Kind == auth.KindStudioKey || p.Kind == auth.KindPlatformKey {
 		l.touch(r.Context(), p.CredentialID)
 	}
 	return r.WithContext(auth.WithPrincipal(r.Context(), p)), true
@@ -322,14 +355,29 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		Region:       studio.Region,
 		Tier:         studio.Tier,
 		TimeZone:     studio.TimeZone(),
-		Kind:         auth.KindStudioKey,
+		Kind:         keyKind(key),
 		CredentialID: key.ID,
 		Scopes:       key.Scopes,
 	}
 	if key.RevokedAt != nil {
 		return p, &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
 	}
+	// A platform key's conversation verified as a trainee is that trainee
+	// (with a trainee's scopes), so the trainee policy applies as it is.
+	if p.Kind == auth.KindPlatformKey {
+		if trainee, ok := verifiedTrainee(ctx, a.store, key.ID, studio.ID, time.Now()); ok {
+			p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
+		}
+	}
 	return p, nil
+}
+
+// keyKind is the principal kind of a stored key (a key stored before kinds is a studio key).
+func keyKind(k domain.APIKey) auth.CredentialKind {
+	if k.Kind == string(auth.KindPlatformKey) {
+		return auth.KindPlatformKey
+	}
+	return auth.KindStudioKey
 }
 
 // touch writes the key's lastUsedAt at most once a minute per key from this

@@ -41,13 +41,15 @@ type route struct {
 	allow []string
 	// shared: open to trainees without naming one (see shared).
 	shared bool
-	idKind ids.Kind // the kind of the {id} wildcard, if any
-	status int      // success status
-	input  *inputSchema
-	refs   []refField  // the input's fields that name rows, checked before the handler
-	dates  []dateField // the input's date fields with a plausible range (when tags)
-	output *jsonschema.Schema
-	handle func(c *call) (any, error)
+	// platform: open to an agent platform's key (see platform).
+	platform bool
+	idKind   ids.Kind // the kind of the {id} wildcard, if any
+	status   int      // success status
+	input    *inputSchema
+	refs     []refField  // the input's fields that name rows, checked before the handler
+	dates    []dateField // the input's date fields with a plausible range (when tags)
+	output   *jsonschema.Schema
+	handle   func(c *call) (any, error)
 }
 
 // call is one request as a handler sees it.
@@ -114,6 +116,12 @@ func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope 
 // shared marks a route open to trainees that names no trainee and holds
 // no person's data (the methodologies, the studio's coaching persona).
 func shared() opt { return func(r *route) { r.shared = true } }
+
+// platform opens the route to an agent platform's key and to nothing else:
+// the studio's public offer, which an anonymous end user may read.
+func platform() opt {
+	return func(r *route) { r.platform, r.scope = true, auth.ScopePublicRead }
+}
 
 // traineeTool names the trainee tools that call the route.
 func traineeTool(names ...string) opt {
@@ -235,6 +243,20 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 // or for a trainee principal the route's trainee scope (whose {id} the
 // trainee policy checks next: checkOwner).
 func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
+	if p.Kind == auth.KindPlatformKey && (rt.platform || !isTraineePrincipal(p)) {
+		// An agent platform speaks for people Perform has not verified:
+		// only the routes opened to it, whatever scopes it claims. A
+		// verified conversation is a trainee principal on the rest.
+		if !rt.platform {
+			return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
+				"%s %s is not open to an agent platform's key; it reads only the studio's public offer (GET %s/public/studio).", rt.method, Prefix+rt.path, Prefix)}
+		}
+		return nil
+	}
+	if rt.platform {
+		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
+			"%s %s is for an agent platform's key (perform key create --kind platform), which answers the studio's customers; a studio key reads the studio's plans and templates with GET %s/products and GET %s/program-templates.", rt.method, Prefix+rt.path, Prefix, Prefix)}
+	}
 	if !isTraineePrincipal(p) {
 		if rt.scope != "" && !p.Has(rt.scope) {
 			return forbidden(rt, p, rt.scope)
@@ -294,7 +316,7 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 	if c.status != 0 {
 		status = c.status
 	}
-	if isTraineePrincipal(c.p) {
+	if isTraineePrincipal(c.p) && !rt.platform { // the platform routes hold no person's data
 		people, err := c.people()
 		if err == nil {
 			data, err = scrubAnswer(data, rt.allow, people)

@@ -14,7 +14,7 @@ import (
 
 func TestNewBuildsEveryRouteSchema(t *testing.T) {
 	l := New(Options{})
-	if len(l.routes) != 86 {
+	if len(l.routes) != 90 {
 		t.Fatalf("expected the full endpoint list, got %d routes", len(l.routes))
 	}
 	var doc map[string]any

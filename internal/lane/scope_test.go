@@ -72,6 +72,16 @@ func TestEveryRouteNeedsItsScope(t *testing.T) {
 			if len(op.security) != 1 || !slices.Equal(op.security[0]["studioKey"], scopeList(op.scope)) {
 				t.Errorf("%s %s: security %v does not publish the scope %q", op.method, op.path, op.security, op.scope)
 			}
+			if op.scope == auth.ScopePublicRead {
+				// An agent platform's routes: refused to every studio key
+				// (TestPlatformKeyReadsOnlyThePublicOffer covers the platform key).
+				for key := range keys {
+					if a := e.call(key, op.method, op.path, "{}"); a.Status != 403 || !strings.Contains(a.message(), "agent platform") {
+						t.Errorf("%s %s with a studio key: %d %s", op.method, op.path, a.Status, a.Raw)
+					}
+				}
+				continue
+			}
 			want := auth.ScopeStudioRead
 			if op.method != "GET" {
 				want = auth.ScopeStudioWrite

@@ -3,6 +3,7 @@ package lane
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ type studioInfo struct {
 type createKeyInput struct {
 	Name   string   `json:"name" jsonschema:"What the key is for, e.g. the integration's name." lane:"minLength=1,maxLength=200"`
 	Scopes []string `json:"scopes,omitempty" jsonschema:"What the key may do: any of studio:read, studio:write, studio:admin. When omitted the key gets all three." lane:"maxItems=3"`
+	Kind   string   `json:"kind,omitempty" jsonschema:"studio (default): for the studio's own integrations; platform: for an agent platform answering the studio's customers, which reads only the studio's public offer and takes no scopes." lane:"enum=studio|platform"`
 }
 
 // createdKey is the one answer that carries a key in clear.
@@ -277,9 +279,18 @@ func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 }
 
 func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
-	scopes, err := auth.CheckScopes(in.Scopes)
+	kind, err := auth.ParseKeyKind(in.Kind)
 	if err != nil {
-		return createdKey{}, invalidField("scopes", "scopes: "+err.Error()+".")
+		return createdKey{}, invalidField("kind", "kind: "+err.Error()+".")
+	}
+	scopes := auth.PlatformScopes
+	if kind == auth.KindPlatformKey && len(in.Scopes) > 0 {
+		return createdKey{}, invalidField("scopes", "scopes: a platform key reads only the studio's public offer and takes no scopes; leave scopes out.")
+	}
+	if kind == auth.KindStudioKey {
+		if scopes, err = auth.CheckScopes(in.Scopes); err != nil {
+			return createdKey{}, invalidField("scopes", "scopes: "+err.Error()+".")
+		}
 	}
 	studio, err := c.db().StudioByID(c.ctx, c.p.StudioID)
 	if err != nil {
@@ -287,7 +298,7 @@ func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
 	}
 	secret := auth.NewKey()
 	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: strings.TrimSpace(in.Name), Prefix: auth.Display(secret),
-		Hash: auth.Hash(secret), Scopes: scopes, CreatedAt: l.now().UTC()}
+		Hash: auth.Hash(secret), Kind: string(kind), Scopes: slices.Clone(scopes), CreatedAt: l.now().UTC()}
 	// The request's own audit event records the creation.
 	if err := c.db().MintAPIKey(c.ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
 		return createdKey{}, KeyLimitError(studio, err)
@@ -309,6 +320,7 @@ func KeyLimitError(studio domain.Studio, err error) error {
 
 func (l *Lane) registerRoutes() {
 	l.studioRoutes()
+	l.platformRoutes()
 	l.traineeRoutes()
 	l.planRoutes()
 	l.traineeRecordRoutes()

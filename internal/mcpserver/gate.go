@@ -60,6 +60,14 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // answered 405 by the endpoint, counted by address
 			return
 		}
+		// An agent platform's claims about its end user travel in the
+		// context to the lane's audit; they unlock nothing.
+		if c, ok, err := auth.ConversationFromHeaders(r.Header); ok || err != nil {
+			if err != nil && g.Logger != nil {
+				g.Logger.WarnContext(r.Context(), "mcp: an identity header was ignored", "conversationId", c.ID, "err", err)
+			}
+			r = r.WithContext(auth.WithConversation(r.Context(), c))
+		}
 		p, err := g.Authenticator.Authenticate(r.Context(), r)
 		var refusal *auth.Refusal
 		switch {

@@ -120,15 +120,19 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type servers struct {
 	opts Options
 	all  *mcp.Server
-	mu   sync.Mutex
-	by   map[string]*mcp.Server
+	// platform is an agent platform's key's: the public tools only.
+	platform *mcp.Server
+	mu       sync.Mutex
+	by       map[string]*mcp.Server
 }
 
 func newServers(opts Options) *servers {
 	// The trainee set is built here, so a trainee tool whose lane route
 	// disagrees with it fails at start-up, not at a trainee's first call.
 	tools.Trainee()
-	return &servers{opts: opts, all: toolset.NewServer(opts), by: map[string]*mcp.Server{}}
+	platform := opts
+	platform.Platform = true
+	return &servers{opts: opts, all: toolset.NewServer(opts), platform: toolset.NewServer(platform), by: map[string]*mcp.Server{}}
 }
 
 // forRequest picks the server for the principal the gate put in r. A
@@ -136,12 +140,19 @@ func newServers(opts Options) *servers {
 func (s *servers) forRequest(r *http.Request) *mcp.Server {
 	p, ok := auth.PrincipalFrom(r.Context())
 	trainee := ok && isTrainee(p)
-	if !ok || p.Kind != auth.KindOAuthGrant && !trainee {
+	if ok && p.Kind == auth.KindPlatformKey && !trainee {
+		return s.platform
+	}
+	if !ok || p.Kind == auth.KindStudioKey && !trainee {
 		return s.all
 	}
 	key := strings.Join(p.Scopes, " ")
+	platform := p.Kind == auth.KindPlatformKey // here a verified conversation: a trainee
 	if trainee {
 		key = "trainee:" + key
+	}
+	if platform {
+		key = "platform " + key
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,6 +161,7 @@ func (s *servers) forRequest(r *http.Request) *mcp.Server {
 		opts := s.opts
 		opts.Scopes = append([]string{}, p.Scopes...)
 		opts.Trainee = trainee
+		opts.Platform = platform
 		srv = toolset.NewServer(opts)
 		s.by[key] = srv
 	}

@@ -142,6 +142,7 @@ type options struct {
 	plugins  []Plugin
 	timeouts *Timeouts
 	clock    func() time.Time
+	codes    lane.CodeGateway
 }
 
 // WithClock sets the clock of the store and the lane (time.Now when unset),
@@ -150,6 +151,10 @@ func WithClock(clock func() time.Time) Option { return func(o *options) { o.cloc
 
 // WithTimeouts replaces DefaultTimeouts (tests use short ones).
 func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t } }
+
+// WithCodes sends the lane's verification codes (an agent platform's end
+// users) over WhatsApp; without it they are written to the log.
+func WithCodes(g lane.CodeGateway) Option { return func(o *options) { o.codes = g } }
 
 // WithPlugin adds a plug-in.
 func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
@@ -236,7 +241,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
-		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger})
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)

@@ -98,13 +98,13 @@ func affected(res sql.Result, err error, noun, id string) error {
 
 // API keys.
 
-const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at, k.scopes`
+const apiKeyColumns = `k.id, k.studio_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at, k.scopes, k.kind`
 
 func scanAPIKey(row scanner, k *domain.APIKey, extra ...any) error {
 	var created int64
 	var lastUsed, revoked sql.NullInt64
 	var scopes string
-	dest := append([]any{&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes}, extra...)
+	dest := append([]any{&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes, &k.Kind}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return err
 	}
@@ -117,12 +117,18 @@ func scanAPIKey(row scanner, k *domain.APIKey, extra ...any) error {
 
 func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
 	s.fillNew(&k.ID, ids.APIKey, &k.CreatedAt)
+	if k.Kind == "" {
+		k.Kind = string(auth.KindStudioKey)
+	}
 	if len(k.Scopes) == 0 {
 		k.Scopes = slices.Clone(auth.DefaultKeyScopes)
+		if k.Kind == string(auth.KindPlatformKey) {
+			k.Scopes = slices.Clone(auth.PlatformScopes)
+		}
 	}
-	res, err := s.exec(ctx, `INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at, last_used_at, revoked_at, scopes)
-		SELECT ?, id, ?, ?, ?, ?, ?, ?, ? FROM studios WHERE id = ?`,
-		k.ID, k.Name, k.Prefix, k.Hash, ms(k.CreatedAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), strings.Join(k.Scopes, " "), k.StudioID)
+	res, err := s.exec(ctx, `INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at, last_used_at, revoked_at, scopes, kind)
+		SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ? FROM studios WHERE id = ?`,
+		k.ID, k.Name, k.Prefix, k.Hash, ms(k.CreatedAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), strings.Join(k.Scopes, " "), k.Kind, k.StudioID)
 	if isUniqueViolation(err) {
 		return &ConflictError{Message: "An API key with the same id or secret already exists; mint a new key."}
 	}
@@ -146,7 +152,7 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	var scopes string
 	err := s.queryRow(ctx, `SELECT `+apiKeyColumns+`, `+studioColumns+`
 		FROM api_keys k JOIN studios s ON s.id = k.studio_id WHERE k.hash = ?`, hash).Scan(
-		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes,
+		&k.ID, &k.StudioID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revoked, &scopes, &k.Kind,
 		&st.ID, &st.Name, &st.Slug, &st.Region, &st.Tier, &settings, &studioCreated)
 	if err != nil {
 		return k, st, notFound(err)
@@ -223,8 +229,8 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 	return s.atomic(ctx, func(q querier) error {
 		for start := 0; start < len(events); start += auditBatch {
 			chunk := events[start:min(start+auditBatch, len(events))]
-			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at) VALUES `
-			args := make([]any, 0, len(chunk)*11)
+			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation) VALUES `
+			args := make([]any, 0, len(chunk)*12)
 			for i := range chunk {
 				e := &chunk[i]
 				if e.ID == "" {
@@ -236,8 +242,8 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 				if i > 0 {
 					query += ", "
 				}
-				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At))
+				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At), rawOrNil(e.Conversation))
 			}
 			if _, err := q.ExecContext(ctx, s.q(query), args...); err != nil {
 				return err
@@ -248,14 +254,18 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 }
 
 func (s *sqlStore) ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error) {
-	return listPage(ctx, s, `id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at`,
+	return listPage(ctx, s, `id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation`,
 		`FROM audit_events`, `studio_id = ?`, `at DESC, id DESC`, []any{studioID}, page, scanAuditEvent)
 }
 
 func scanAuditEvent(row scanner, e *domain.AuditEvent, extra ...any) error {
 	var at int64
-	err := row.Scan(append([]any{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at}, extra...)...)
+	var conversation sql.Null[string]
+	err := row.Scan(append([]any{&e.ID, &e.StudioID, &e.CredentialID, &e.Method, &e.Route, &e.ResourceID, &e.Status, &e.DurationMs, &e.RequestID, &e.Source, &at, &conversation}, extra...)...)
 	e.At = fromMS(at)
+	if conversation.V != "" {
+		e.Conversation = json.RawMessage(conversation.V)
+	}
 	return err
 }
 

@@ -93,6 +93,8 @@ type Store interface {
 	OAuth() OAuthStore
 	// Login is the browser sign-in's state (login.go).
 	Login() LoginStore
+	// Platform is the agent platforms' verified conversations (platform.go).
+	Platform() PlatformStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error

@@ -63,6 +63,19 @@ func New(t testing.TB) *Fixture {
 // NewOn is New on a given (fresh, migrated) store, e.g. one of storetest.Engines.
 func NewOn(t testing.TB, st store.Store) *Fixture {
 	t.Helper()
+	return NewWith(t, st, Options{})
+}
+
+// Options vary the fixture's server.
+type Options struct {
+	// Codes sends the lane's verification codes (an agent platform's end
+	// users); nil writes them to a discarded log.
+	Codes lane.CodeGateway
+}
+
+// NewWith is NewOn with options.
+func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
+	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{Logger: Quiet()})
 	t.Cleanup(func() { aw.Close() })
 	// The authorization server signs people in through a stand-in browser
@@ -70,7 +83,7 @@ func NewOn(t testing.TB, st store.Store) *Fixture {
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
 	authn := as.Authenticator(lane.StudioKeys(st))
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet(), Authenticator: authn})
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet(), Authenticator: authn, Codes: o.Codes})
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	as.Register(mux)

@@ -52,6 +52,9 @@ type Options struct {
 	// Trainee serves the trainee set (tools.Trainee) with its resources and
 	// prompts, for a trainee's own connection, instead of the coach tools.
 	Trainee bool
+	// Platform serves an agent platform's key: the public tools only
+	// (addPlatformTools), never the coach tools.
+	Platform bool
 }
 
 // Outcomes of a tool call, as OnToolCall receives them.
@@ -72,7 +75,10 @@ func NewServer(opts Options) *mcp.Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	set, instructions := tools.All(), Instructions
-	if opts.Trainee {
+	switch {
+	case opts.Platform && !opts.Trainee:
+		set, instructions = nil, PlatformInstructions
+	case opts.Trainee:
 		set, instructions = tools.Trainee(), TraineeInstructions
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
@@ -89,6 +95,9 @@ func NewServer(opts Options) *mcp.Server {
 			InputSchema: t.InputSchema,
 			Annotations: annotations(t),
 		}, handler(t, ex, opts, logger))
+	}
+	if opts.Platform {
+		addPlatformTools(s, opts)
 	}
 	if opts.Trainee {
 		addTraineeResources(s, opts)

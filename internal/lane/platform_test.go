@@ -1,0 +1,80 @@
+package lane_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// A platform key is made through POST /keys with kind platform, is listed
+// with its kind, reads the studio's public offer and nothing else; a
+// studio key does not read the platform's route.
+func TestPlatformKeyReadsOnlyThePublicOffer(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("plat")
+		other := e.seed("plat-other")
+
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", "/keys", map[string]any{"name": "Agent", "kind": "platform", "scopes": []string{"studio:read"}}))
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", "/keys", map[string]any{"name": "Agent", "kind": "robot"}))
+		var created struct {
+			domain.APIKey
+			Key string `json:"key"`
+		}
+		e.ok(201, e.call(f.key, "POST", "/keys", map[string]any{"name": "Agent", "kind": "platform"})).into(t, &created)
+		if created.Kind != "platform_key" || len(created.Scopes) != 1 || created.Scopes[0] != "public:read" {
+			t.Fatalf("created platform key: %+v", created.APIKey)
+		}
+		var keys list[domain.APIKey]
+		e.ok(200, e.call(f.key, "GET", "/keys", nil)).into(t, &keys)
+		kinds := map[string]string{}
+		for _, k := range keys.Items {
+			kinds[k.ID] = k.Kind
+		}
+		if kinds[created.ID] != "platform_key" || kinds[f.keyID] != "studio_key" {
+			t.Errorf("listed kinds: %v", kinds)
+		}
+
+		var offer struct {
+			Studio string `json:"studio"`
+			Plans  []struct {
+				Name         string   `json:"name"`
+				Price        *float64 `json:"price"`
+				DurationDays *int     `json:"durationDays"`
+			} `json:"plans"`
+			Programs []struct {
+				Name  string `json:"name"`
+				Weeks *int   `json:"weeks"`
+			} `json:"programs"`
+			HowToJoin string `json:"howToJoin"`
+		}
+		a := e.ok(200, e.call(created.Key, "GET", "/public/studio", nil))
+		a.into(t, &offer)
+		if offer.Studio != f.studio.Name || len(offer.Plans) != 2 || len(offer.Programs) != 1 || offer.Programs[0].Name != "Strength plat" || !strings.Contains(offer.HowToJoin, f.studio.Name) {
+			t.Fatalf("offer: %s", a.Raw)
+		}
+		for _, p := range offer.Plans {
+			if p.Name == "Monthly plat" && (p.Price == nil || *p.Price != 300 || p.DurationDays == nil || *p.DurationDays != 30) {
+				t.Errorf("monthly plan: %+v", p)
+			}
+		}
+		for _, leak := range []string{other.product.Name, f.trainee.ID, f.coach.Name, "prd_", "tpl_"} {
+			if strings.Contains(a.Raw, leak) {
+				t.Errorf("the public offer holds %q: %s", leak, a.Raw)
+			}
+		}
+
+		// Every other route is closed to it, reads and writes alike.
+		for _, c := range [][2]string{{"GET", "/tasks"}, {"GET", "/trainees/" + f.trainee.ID}, {"GET", "/keys"}, {"POST", "/tasks"}, {"GET", "/products"}} {
+			got := e.fails(403, "FORBIDDEN", e.call(created.Key, c[0], c[1], map[string]any{}))
+			if !strings.Contains(got.message(), "agent platform") {
+				t.Errorf("%s %s: %q", c[0], c[1], got.message())
+			}
+		}
+		// `me` names no one for a platform key.
+		e.fails(404, "NOT_FOUND", e.call(created.Key, "GET", "/trainees/me/plan", nil))
+		e.fails(403, "FORBIDDEN", e.call(f.key, "GET", "/public/studio", nil))
+	})
+}

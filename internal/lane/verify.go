@@ -1,0 +1,233 @@
+package lane
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// An agent platform's end user proves who they are with a one-time code
+// sent over WhatsApp to the phone on their trainee record. The
+// conversation (platform key, tenant id, conversation id) is then
+// verified, and its later calls act as that trainee: the lane's trainee
+// policy (`me`, ownership, scrubbing, per-person limits) applies as to any
+// trainee principal.
+const (
+	verifyCodeTTL  = 10 * time.Minute
+	verifyMaxTries = 5
+	verifiedFor    = 24 * time.Hour
+	// verifyCodesPerHour bounds the codes one trainee is sent; over it a
+	// start stores no code (and answers the same), so nothing confirms.
+	verifyCodesPerHour = 5
+)
+
+type startVerificationInput struct {
+	Phone      *string `json:"phone,omitempty" jsonschema:"The phone the person gives; when left out, the phone the platform reported for the conversation." lane:"maxLength=40"`
+	ExternalID *string `json:"externalId,omitempty" jsonschema:"The person's trainee id (trn_…), when the platform knows it." lane:"maxLength=64"`
+}
+
+type confirmVerificationInput struct {
+	Code string `json:"code" jsonschema:"The 6-digit code the person received over WhatsApp." lane:"minLength=1,maxLength=12"`
+}
+
+type verificationAnswer struct {
+	Verified bool   `json:"verified"`
+	Message  string `json:"message"`
+}
+
+// conversationHash keys a conversation's row: the platform's ids are not kept.
+func conversationHash(keyID string, c auth.Conversation) []byte {
+	h := sha256.Sum256([]byte(keyID + "\x00" + c.TenantID + "\x00" + c.ID))
+	return h[:]
+}
+
+func codeHash(hash []byte, code string) []byte {
+	h := sha256.Sum256(append(slices.Clone(hash), []byte("\x00"+code)...))
+	return h[:]
+}
+
+// verifying is the conversation of a verification call, or the sentence
+// saying the call needs one.
+func verifying(c *call) (auth.Conversation, error) {
+	conv, ok := auth.ConversationFrom(c.ctx)
+	if !ok || conv.ID == "" {
+		return conv, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation,
+			Message: "Verification belongs to a conversation: the agent platform must send X-Sa-Conversation-Id on the call to /mcp."}
+	}
+	return conv, nil
+}
+
+func (l *Lane) verifyRoutes() {
+	add(l, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
+		func(c *call, in *startVerificationInput) (verificationAnswer, error) {
+			conv, err := verifying(c)
+			if err != nil {
+				return verificationAnswer{}, err
+			}
+			claimedPhone, claimedID := conv.Phone, conv.ExternalID
+			if in.Phone != nil {
+				claimedPhone = *in.Phone
+			}
+			if in.ExternalID != nil {
+				claimedID = *in.ExternalID
+			}
+			now := l.now().UTC()
+			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now.Add(verifyCodeTTL), CreatedAt: now}
+			if t, ok := l.claimedTrainee(c, claimedPhone, claimedID); ok && l.mayNotify(c, t.id) {
+				code, err := newCode()
+				if err != nil {
+					return verificationAnswer{}, err
+				}
+				row.TraineeID, row.CodeHash = t.id, codeHash(row.Hash, code)
+				if !infoFrom(c.ctx).dryRun { // a dry run rolls the row back: no code goes out
+					l.sendCode(c.p.StudioName, t.phone, code)
+				}
+			}
+			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				return verificationAnswer{}, err
+			}
+			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.p.StudioName, int(verifyCodeTTL/time.Minute))}, nil
+		}, platform(), created())
+
+	add(l, "POST", "/public/verification/confirm", "Check the one-time code of this conversation's verification; when right, the conversation acts as the trainee for 24 hours. Locked after 5 wrong codes.",
+		func(c *call, in *confirmVerificationInput) (verificationAnswer, error) {
+			conv, err := verifying(c)
+			if err != nil {
+				return verificationAnswer{}, err
+			}
+			hash := conversationHash(c.p.CredentialID, conv)
+			row, err := c.db().Platform().Conversation(c.ctx, hash)
+			now := l.now().UTC()
+			switch {
+			case errors.Is(err, store.ErrNotFound) || err == nil && row.StudioID != c.p.StudioID:
+				return verificationAnswer{}, verifyRefusal("No code was sent in this conversation; call start_verification first.")
+			case err != nil:
+				return verificationAnswer{}, err
+			case row.Tries >= verifyMaxTries:
+				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("%d wrong codes: this code is locked. Call start_verification for a new one.", verifyMaxTries))
+			case !now.Before(row.CodeExpiresAt):
+				return verificationAnswer{}, verifyRefusal("The code expired; call start_verification for a new one.")
+			}
+			if row.CodeHash == nil || subtle.ConstantTimeCompare(row.CodeHash, codeHash(hash, strings.TrimSpace(in.Code))) != 1 {
+				row.Tries++
+				if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+					return verificationAnswer{}, err
+				}
+				if row.Tries >= verifyMaxTries {
+					return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right, and after %d wrong codes it is locked. Call start_verification for a new one.", verifyMaxTries))
+				}
+				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right; %d tries left. Ask the person to read it again from WhatsApp.", verifyMaxTries-row.Tries))
+			}
+			until := now.Add(verifiedFor)
+			row.CodeHash, row.VerifiedAt, row.VerifiedUntil = nil, &now, &until
+			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				return verificationAnswer{}, err
+			}
+			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
+		}, platform())
+
+	add(l, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
+		func(c *call, _ *noInput) (verificationAnswer, error) {
+			conv, err := verifying(c)
+			if err != nil {
+				return verificationAnswer{}, err
+			}
+			now := l.now().UTC()
+			// A row of no trainee and no code: nothing confirms it, nothing resolves to it.
+			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now, CreatedAt: now}
+			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				return verificationAnswer{}, err
+			}
+			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil
+		}, platform())
+}
+
+func verifyRefusal(message string) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Message: message}
+}
+
+// mayNotify counts one code for the trainee; false when over the hour's limit.
+func (l *Lane) mayNotify(c *call, traineeID string) bool {
+	d, err := l.codeSends.Allow(c.ctx, "verify:"+c.p.StudioID+":"+traineeID)
+	if err != nil {
+		l.logger.WarnContext(c.ctx, "counting a verification code failed", "err", err)
+		return false
+	}
+	return d.Allowed
+}
+
+type claimed struct{ id, phone string }
+
+// claimedTrainee finds the trainee of this studio the claim names: by
+// trainee id, else by phone; the trainee must have a phone to send to.
+func (l *Lane) claimedTrainee(c *call, claimedPhone, claimedID string) (claimed, bool) {
+	if claimedID != "" && ids.Valid(claimedID, ids.Trainee) {
+		if t, err := c.studio().GetTrainee(c.ctx, claimedID); err == nil && t.Phone != "" {
+			return claimed{t.ID, t.Phone}, true
+		}
+	}
+	if claimedPhone == "" {
+		return claimed{}, false
+	}
+	e164, err := phone.Normalize(claimedPhone, c.p.Region)
+	if err != nil {
+		return claimed{}, false
+	}
+	t, err := c.studio().TraineeByPhone(c.ctx, e164)
+	if err != nil || t.Phone == "" {
+		return claimed{}, false
+	}
+	return claimed{t.ID, t.Phone}, true
+}
+
+func newCode() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// sendCode delivers the code in the background, so the answer comes as
+// fast whether or not a trainee matched.
+func (l *Lane) sendCode(studioName, e164, code string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if l.codes == nil {
+			l.logger.InfoContext(ctx, "agent platform verification code (no WhatsApp gateway is configured, so it is written here)", "phone", phone.Masked(e164), "code", code)
+			return
+		}
+		text := fmt.Sprintf("%s verification code: %s\nIt works for %d minutes. Give it only to the %s assistant you are talking to.", studioName, code, int(verifyCodeTTL/time.Minute), studioName)
+		if err := l.codes.Send(ctx, strings.TrimPrefix(e164, "+"), text); err != nil {
+			l.logger.WarnContext(ctx, "the verification code could not be sent over WhatsApp", "phone", phone.Masked(e164), "err", err)
+		}
+	}()
+}
+
+// verifiedTrainee is the trainee a platform key's conversation was
+// verified as, while the verification lasts.
+func verifiedTrainee(ctx context.Context, st store.Store, keyID, studioID string, now time.Time) (string, bool) {
+	conv, ok := auth.ConversationFrom(ctx)
+	if !ok || conv.ID == "" {
+		return "", false
+	}
+	row, err := st.Platform().Conversation(ctx, conversationHash(keyID, conv))
+	if err != nil || row.StudioID != studioID || row.TraineeID == "" || row.VerifiedUntil == nil || !now.Before(*row.VerifiedUntil) {
+		return "", false
+	}
+	return row.TraineeID, true
+}

@@ -1,0 +1,100 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
+)
+
+// A key keeps its kind (an older row reads as a studio key), a platform
+// conversation its verification, and an audit
+// event keeps the conversation an agent platform described, on both engines.
+func TestPlatformKeysConversationsAndAudit(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			studio := domain.Studio{Name: "Kinds", Slug: "kinds"}
+			if err := st.CreateStudio(ctx, &studio); err != nil {
+				t.Fatal(err)
+			}
+			studioKey := domain.APIKey{StudioID: studio.ID, Name: "app", Prefix: "pf_live_aaaa", Hash: auth.Hash("a")}
+			platformKey := domain.APIKey{StudioID: studio.ID, Name: "perfox", Prefix: "pf_live_bbbb", Hash: auth.Hash("b"), Kind: string(auth.KindPlatformKey)}
+			for _, k := range []*domain.APIKey{&studioKey, &platformKey} {
+				if err := st.CreateAPIKey(ctx, k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, _, err := st.APIKeyByHash(ctx, auth.Hash("b"))
+			if err != nil || got.Kind != string(auth.KindPlatformKey) || len(got.Scopes) != 1 || got.Scopes[0] != auth.ScopePublicRead {
+				t.Fatalf("platform key: %+v %v", got, err)
+			}
+			keys, err := st.ListAPIKeys(ctx, studio.ID)
+			kinds := map[string]string{}
+			for _, k := range keys {
+				kinds[k.Name] = k.Kind
+			}
+			if err != nil || len(keys) != 2 || kinds["app"] != string(auth.KindStudioKey) || kinds["perfox"] != string(auth.KindPlatformKey) {
+				t.Fatalf("keys: %v %v", kinds, err)
+			}
+
+			// A conversation's verification: written in full, read back;
+			// a row of no trainee keeps no trainee and no code.
+			now := time.UnixMilli(time.Now().UnixMilli()).UTC()
+			until := now.Add(24 * time.Hour)
+			pc := store.PlatformConversation{Hash: auth.Hash("conv"), StudioID: studio.ID, TraineeID: "trn_x", CodeHash: []byte{1, 2}, Tries: 2, CodeExpiresAt: now, CreatedAt: now}
+			if err := st.Platform().PutConversation(ctx, pc); err != nil {
+				t.Fatal(err)
+			}
+			pc.Tries, pc.CodeHash, pc.VerifiedAt, pc.VerifiedUntil = 3, nil, &now, &until
+			if err := st.Platform().PutConversation(ctx, pc); err != nil {
+				t.Fatal(err)
+			}
+			back, err := st.Platform().Conversation(ctx, auth.Hash("conv"))
+			if err != nil || back.TraineeID != "trn_x" || back.Tries != 3 || back.CodeHash != nil || back.VerifiedUntil == nil || !back.VerifiedUntil.Equal(until) || !back.CodeExpiresAt.Equal(now) {
+				t.Fatalf("conversation: %+v %v", back, err)
+			}
+			if err := st.Platform().PutConversation(ctx, store.PlatformConversation{Hash: auth.Hash("nobody"), StudioID: studio.ID, CodeExpiresAt: now, CreatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			if back, err := st.Platform().Conversation(ctx, auth.Hash("nobody")); err != nil || back.TraineeID != "" || back.CodeHash != nil || back.VerifiedAt != nil {
+				t.Fatalf("nobody's conversation: %+v %v", back, err)
+			}
+			if _, err := st.Platform().Conversation(ctx, auth.Hash("unknown")); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("an unknown conversation: %v", err)
+			}
+
+			conv := json.RawMessage(`{"conversationId":"conv_1","channel":"phone"}`)
+			if err := st.InsertAudit(ctx, []domain.AuditEvent{
+				{StudioID: studio.ID, CredentialID: platformKey.ID, Method: "GET", Route: "GET /v1/automation/public/studio", Status: 200, Conversation: conv},
+				{StudioID: studio.ID, CredentialID: studioKey.ID, Method: "GET", Route: "GET /v1/automation/products", Status: 200},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			events, err := st.ListAudit(ctx, studio.ID, store.Page{Limit: 10})
+			if err != nil || len(events.Items) != 2 {
+				t.Fatalf("audit: %+v %v", events, err)
+			}
+			for _, e := range events.Items {
+				var c map[string]string
+				switch e.CredentialID {
+				case platformKey.ID:
+					if json.Unmarshal(e.Conversation, &c) != nil || c["conversationId"] != "conv_1" || c["channel"] != "phone" {
+						t.Errorf("platform call's conversation: %s", e.Conversation)
+					}
+				default:
+					if e.Conversation != nil {
+						t.Errorf("studio call's conversation: %s", e.Conversation)
+					}
+				}
+			}
+		})
+	}
+}
