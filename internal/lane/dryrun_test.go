@@ -32,6 +32,16 @@ const (
 
 // dryRunCases has one entry per write route; a write route without one
 // fails TestDryRunOnEveryWrite.
+// dryRunExempt are the write routes this test cannot call, each with why:
+// an agent platform's verification routes need the conversation that /mcp
+// carries to the lane in process, which a network call cannot; their tests
+// are in internal/mcpserver (verify_test.go).
+var dryRunExempt = map[string]string{
+	"POST /public/verification/start":    "needs an agent platform's conversation",
+	"POST /public/verification/confirm":  "needs an agent platform's conversation",
+	"POST /public/verification/sign-out": "needs an agent platform's conversation",
+}
+
 var dryRunCases = map[string]dryRunCase{
 	"POST /coaches": {
 		good: func(f fixture) (string, any) { return "/coaches", map[string]any{"name": "Second coach"} },
@@ -341,6 +351,10 @@ func TestDryRunOnEveryWrite(t *testing.T) {
 		}
 		e := newEnv(t, st)
 		for i, name := range writes {
+			if reason, ok := dryRunExempt[name]; ok {
+				t.Logf("%s: no dry-run case: %s", name, reason)
+				continue
+			}
 			tc, ok := dryRunCases[name]
 			if !ok {
 				t.Errorf("write route %s has no dry-run case in dryRunCases", name)
