@@ -75,18 +75,7 @@ func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 				t.Errorf("%s: no required first argument carries the route's %s id", tool.Name, rt.IDKind)
 			}
 		}
-		var left []string
-		for name, lp := range rt.Input.Properties {
-			tp, ok := tool.InputSchema.Properties[name]
-			if !ok {
-				left = append(left, name)
-				continue
-			}
-			if d := boundsDiff(lp, tp); d != "" {
-				t.Errorf("%s.%s differs from the lane: %s", tool.Name, name, d)
-			}
-		}
-		slices.Sort(left)
+		left := fieldsLeftOut(t, tool, rt.Input)
 		if want := forcedSilent[tool.Name]; !slices.Equal(left, want) {
 			t.Errorf("%s leaves out %v of its route's fields; want only the forced-silent %v", tool.Name, left, want)
 		}
@@ -139,4 +128,23 @@ func boundsDiff(lane, tool *jsonschema.Schema) string {
 		return "lane " + string(ja) + ", tool " + string(jb)
 	}
 	return ""
+}
+
+// fieldsLeftOut checks that every field the tool offers keeps its route's
+// bounds, and answers the route's fields the tool leaves out, sorted.
+func fieldsLeftOut(t *testing.T, tool tools.Tool, route *jsonschema.Schema) []string {
+	t.Helper()
+	var left []string
+	for name, lp := range route.Properties {
+		tp, ok := tool.InputSchema.Properties[name]
+		if !ok {
+			left = append(left, name)
+			continue
+		}
+		if d := boundsDiff(lp, tp); d != "" {
+			t.Errorf("%s.%s differs from the lane: %s", tool.Name, name, d)
+		}
+	}
+	slices.Sort(left)
+	return left
 }
