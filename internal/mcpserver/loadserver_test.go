@@ -10,13 +10,16 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // TestServeForLoad keeps the seeded test server up for an external load
 // tool (mcpload) until SIGINT or SIGTERM. It runs only when
 // PERFORM_MCP_LOAD_INFO names a file, to which it writes shell assignments:
 // URL (the root; /mcp, /mcp-tcp and /v1/automation under it), KEY and
-// TRAINEE. PERFORM_GC_PERCENT sets the GC target as the server's does.
+// TRAINEE. PERFORM_GC_PERCENT sets the GC target as the server's does;
+// PERFORM_MCP_LOAD_ENGINE=postgres serves from a fresh schema of the
+// database at PERFORM_TEST_POSTGRES_URL instead of SQLite.
 //
 //	PERFORM_MCP_LOAD_INFO=/tmp/load.env go test ./internal/mcpserver -run TestServeForLoad -timeout 0
 func TestServeForLoad(t *testing.T) {
@@ -31,7 +34,20 @@ func TestServeForLoad(t *testing.T) {
 		}
 		debug.SetGCPercent(gc)
 	}
-	f := mcptest.New(t)
+	var f *mcptest.Fixture
+	switch engine := os.Getenv("PERFORM_MCP_LOAD_ENGINE"); engine {
+	case "", "sqlite":
+		f = mcptest.New(t)
+	case "postgres":
+		base := os.Getenv(storetest.PostgresEnv)
+		if base == "" {
+			t.Fatal("PERFORM_MCP_LOAD_ENGINE=postgres needs " + storetest.PostgresEnv)
+		}
+		st, _ := storetest.OpenPostgresSchema(t, base)
+		f = mcptest.NewOn(t, st)
+	default:
+		t.Fatalf("PERFORM_MCP_LOAD_ENGINE %q is neither sqlite nor postgres", engine)
+	}
 	env := fmt.Sprintf("URL=%s\nKEY=%s\nTRAINEE=%s\n", f.URL, f.A.Key, f.A.TraineeID)
 	if err := os.WriteFile(info, []byte(env), 0o600); err != nil {
 		t.Fatal(err)
