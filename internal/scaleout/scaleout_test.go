@@ -300,14 +300,23 @@ func (b *balancer) readStats() (map[string]serverStats, error) {
 // how long that took.
 func (b *balancer) waitStatus(t *testing.T, name, status string, timeout time.Duration) time.Duration {
 	t.Helper()
+	d, err := b.untilStatus(name, status, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// untilStatus is waitStatus for any goroutine: it returns the failure.
+func (b *balancer) untilStatus(name, status string, timeout time.Duration) (time.Duration, error) {
 	start := time.Now()
 	for {
 		all, err := b.readStats() // refused while HAProxy starts
 		if st := all[name]; err == nil && st.Status == status {
-			return time.Since(start)
+			return time.Since(start), nil
 		}
 		if time.Since(start) > timeout {
-			t.Fatalf("HAProxy shows %s as %+v (%v) after %s; want %s", name, all[name], err, timeout, status)
+			return 0, fmt.Errorf("HAProxy shows %s as %+v (%v) after %s; want %s", name, all[name], err, timeout, status)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -579,7 +588,13 @@ func TestScaleOut(t *testing.T) {
 	termAt := time.Now()
 	termStats := lb.stats(t)
 	takenOut := make(chan time.Duration, 1)
-	go func() { takenOut <- lb.waitStatus(t, "perform2", "DOWN", 10*time.Second) }()
+	go func() {
+		d, err := lb.untilStatus("perform2", "DOWN", 10*time.Second)
+		if err != nil {
+			t.Error(err)
+		}
+		takenOut <- d
+	}()
 	termErr := b.term()
 	termTook := time.Since(termAt)
 	if termErr != nil {
