@@ -42,6 +42,11 @@ type Config struct {
 	// GC-bound under load; 400 trades some memory for far fewer collections.
 	GCPercent int
 
+	// ShutdownDelay (PERFORM_SHUTDOWN_DELAY_MS) is how long, after SIGTERM,
+	// the server keeps serving with /readyz answering 503, so a load
+	// balancer takes it out before it stops accepting connections.
+	ShutdownDelay time.Duration
+
 	RateLimitMax    int
 	RateLimitWindow time.Duration
 	// TraineeReadsPerHour and TraineeWritesPerHour hold each trainee's own
@@ -103,6 +108,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.PublicURL = strings.TrimRight(r.url("PERFORM_PUBLIC_URL", "http", "https"), "/")
 	c.SecretKey = r.secret("PERFORM_SECRET_KEY")
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
+	c.ShutdownDelay = time.Duration(r.int("PERFORM_SHUTDOWN_DELAY_MS", 0, 0, 60000)) * time.Millisecond
 	c.RateLimitMax = r.int("RATE_LIMIT_MAX", c.RateLimitMax, 1, maxSetting)
 	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
 	c.TraineeReadsPerHour = r.int("PERFORM_TRAINEE_READS_PER_HOUR", c.TraineeReadsPerHour, 1, maxSetting)

@@ -32,6 +32,9 @@ func TestDefaults(t *testing.T) {
 	if c.AgentModel != DefaultAgentModel || c.AgentDebounce != 8*time.Second {
 		t.Errorf("model %q debounce %v", c.AgentModel, c.AgentDebounce)
 	}
+	if c.ShutdownDelay != 0 {
+		t.Errorf("ShutdownDelay %v; want none by default", c.ShutdownDelay)
+	}
 	if c.LogLevel != slog.LevelInfo || c.LogFormat != "" || c.SecretKey != nil || c.RedisURL != "" {
 		t.Errorf("unexpected %+v", c)
 	}
@@ -49,6 +52,7 @@ func TestEverythingSet(t *testing.T) {
 		"PERFORM_PUBLIC_URL":              "https://perform.example/",
 		"PERFORM_SECRET_KEY":              base64.StdEncoding.EncodeToString(key),
 		"PERFORM_GC_PERCENT":              "-1",
+		"PERFORM_SHUTDOWN_DELAY_MS":       "2500",
 		"RATE_LIMIT_MAX":                  "5",
 		"RATE_LIMIT_WINDOW_MS":            "1500",
 		"PERFORM_TRAINEE_READS_PER_HOUR":  "7",
@@ -71,6 +75,9 @@ func TestEverythingSet(t *testing.T) {
 	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.ShutdownDelay != 2500*time.Millisecond {
+		t.Errorf("ShutdownDelay %v", c.ShutdownDelay)
 	}
 	if c.AgentProposalTTL != 45*time.Minute {
 		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
@@ -140,6 +147,7 @@ func TestBadValues(t *testing.T) {
 		{"AGENT_PRICE_OUTPUT", "0", `AGENT_PRICE_OUTPUT must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got "0".`},
 		{"AGENT_PROPOSAL_TTL_MINUTES", "0", `AGENT_PROPOSAL_TTL_MINUTES must be a whole number from 1 to 1440; got "0".`},
 		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
+		{"PERFORM_SHUTDOWN_DELAY_MS", "90000", `PERFORM_SHUTDOWN_DELAY_MS must be a whole number from 0 to 60000; got "90000".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
 		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL must be an absolute URL such as http://host; got "perform.example".`},

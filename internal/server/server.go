@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -81,6 +82,10 @@ type Server struct {
 	closeOnce   sync.Once
 	closeErr    error
 	url         string
+
+	// stopping is set when the shutdown begins: /readyz answers 503 from
+	// then on, so a load balancer stops sending new requests.
+	stopping atomic.Bool
 }
 
 // Parts is what a plug-in builds on while the server is composed.
@@ -277,7 +282,8 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // Serve serves on ln until ctx is cancelled (SIGTERM or SIGINT in the
-// command), then shuts down in order: stop accepting and drain in-flight
+// command), then shuts down in order: fail /readyz (and serve on for
+// PERFORM_SHUTDOWN_DELAY_MS), stop accepting and drain in-flight
 // requests, stop River (letting running jobs finish), flush the audit
 // writer, close Redis and the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -317,6 +323,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	var err error
 	select {
 	case <-ctx.Done():
+		s.stopping.Store(true)
+		if d := s.cfg.ShutdownDelay; d > 0 {
+			// Keep serving while /readyz answers 503, so the load balancer
+			// takes this instance out before its port closes.
+			s.logger.Info("shutting down: /readyz answers 503; serving on for PERFORM_SHUTDOWN_DELAY_MS", "delay", d.String())
+			select {
+			case <-time.After(d):
+			case err = <-serveErr:
+				s.logger.Error("the HTTP server stopped", "error", err)
+			}
+		}
 		s.logger.Info("shutting down: draining requests")
 	case err = <-serveErr:
 		s.logger.Error("the HTTP server stopped", "error", err)
@@ -407,7 +424,12 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 
 // readyz answers 200 when the database answers, 503 otherwise, so a load
 // balancer stops sending traffic to an instance that lost its database.
+// From the start of a shutdown it answers 503 too.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.stopping.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "shutting down", "engine": s.store.Engine()})
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), readyPingTimeout)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
