@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/secret"
@@ -46,6 +47,11 @@ type Config struct {
 	// the server keeps serving with /readyz answering 503, so a load
 	// balancer takes it out before it stops accepting connections.
 	ShutdownDelay time.Duration
+
+	// TrustedProxies (PERFORM_TRUSTED_PROXIES) are the load balancers
+	// whose X-Forwarded-For names the client; without them every client
+	// behind a balancer shares the balancer's address-keyed limits.
+	TrustedProxies httpx.TrustedProxies
 
 	RateLimitMax    int
 	RateLimitWindow time.Duration
@@ -109,6 +115,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.SecretKey = r.secret("PERFORM_SECRET_KEY")
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
 	c.ShutdownDelay = time.Duration(r.int("PERFORM_SHUTDOWN_DELAY_MS", 0, 0, 60000)) * time.Millisecond
+	c.TrustedProxies = r.proxies("PERFORM_TRUSTED_PROXIES")
 	c.RateLimitMax = r.int("RATE_LIMIT_MAX", c.RateLimitMax, 1, maxSetting)
 	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
 	c.TraineeReadsPerHour = r.int("PERFORM_TRAINEE_READS_PER_HOUR", c.TraineeReadsPerHour, 1, maxSetting)
@@ -308,6 +315,14 @@ func (r *reader) level(name string, def slog.Level) slog.Level {
 		return def
 	}
 	return l
+}
+
+func (r *reader) proxies(name string) httpx.TrustedProxies {
+	t, err := httpx.ParseTrustedProxies(r.str(name))
+	if err != nil {
+		r.fail("%s must be a comma-separated list of the load balancers' IP addresses or CIDR prefixes; %v.", name, err)
+	}
+	return t
 }
 
 func (r *reader) phones(name string) []string {

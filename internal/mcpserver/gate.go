@@ -72,7 +72,7 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		var refusal *auth.Refusal
 		switch {
 		case errors.As(err, &refusal):
-			if g.admit(w, r, ratelimit.AddrKey(r.RemoteAddr)) {
+			if g.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 				w.Header().Set("WWW-Authenticate", g.challenge(r, "invalid_token", g.Scope))
 				message := refusal.Message
 				if refusal.Missing {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/metrics"
 )
 
@@ -27,7 +28,7 @@ func Middleware(l Limiter, deny Deny, log *slog.Logger) func(http.Handler) http.
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if d, ok := Check(w, r, l, AddrKey(r.RemoteAddr), log); !ok {
+			if d, ok := Check(w, r, l, AddrKey(auth.ClientAddr(r)), log); !ok {
 				deny(w, r, d)
 				return
 			}

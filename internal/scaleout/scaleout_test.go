@@ -552,6 +552,7 @@ func TestScaleOut(t *testing.T) {
 	agentEnv := []string{
 		"RATE_LIMIT_MAX=1000000",
 		fmt.Sprintf("PERFORM_SHUTDOWN_DELAY_MS=%d", shutdownDelay.Milliseconds()),
+		"PERFORM_TRUSTED_PROXIES=127.0.0.1",
 		"SMARTSEND_WEBHOOK_SECRET=" + webhookToken,
 		"SMARTSEND_API_URL=" + sms.URL,
 		"AGENT_SMARTSEND_API_KEY=" + smartSendKey,

@@ -23,9 +23,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &httpx.StatusWriter{ResponseWriter: w}
 		ctx, matched := metrics.WithRouteSlot(r.Context())
-		// In-process lane calls made for this request (the tools of /mcp)
-		// are limited against this address when their credential fails.
-		r = r.WithContext(auth.WithClientAddr(ctx, r.RemoteAddr))
+		// Every address-keyed limit reads the client's address from here
+		// (auth.ClientAddr): behind a trusted balancer, the address it
+		// forwarded; and in-process lane calls made for this request (the
+		// tools of /mcp) are limited against it when their credential fails.
+		r = r.WithContext(auth.WithClientAddr(ctx, s.cfg.TrustedProxies.ClientAddr(r)))
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
 		status := sw.Sent()
