@@ -53,6 +53,10 @@ type Config struct {
 	// behind a balancer shares the balancer's address-keyed limits.
 	TrustedProxies httpx.TrustedProxies
 
+	// DatabaseMaxConns (PERFORM_DATABASE_MAX_CONNS) caps the PostgreSQL
+	// pool of this process; 0 is the default, max(8, 2×GOMAXPROCS).
+	DatabaseMaxConns int
+
 	RateLimitMax    int
 	RateLimitWindow time.Duration
 	// TraineeReadsPerHour and TraineeWritesPerHour hold each trainee's own
@@ -116,6 +120,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
 	c.ShutdownDelay = time.Duration(r.int("PERFORM_SHUTDOWN_DELAY_MS", 0, 0, 60000)) * time.Millisecond
 	c.TrustedProxies = r.proxies("PERFORM_TRUSTED_PROXIES")
+	c.DatabaseMaxConns = r.int("PERFORM_DATABASE_MAX_CONNS", 0, 0, 1000)
 	c.RateLimitMax = r.int("RATE_LIMIT_MAX", c.RateLimitMax, 1, maxSetting)
 	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
 	c.TraineeReadsPerHour = r.int("PERFORM_TRAINEE_READS_PER_HOUR", c.TraineeReadsPerHour, 1, maxSetting)

@@ -54,6 +54,7 @@ func TestEverythingSet(t *testing.T) {
 		"PERFORM_GC_PERCENT":              "-1",
 		"PERFORM_SHUTDOWN_DELAY_MS":       "2500",
 		"PERFORM_TRUSTED_PROXIES":         "10.0.0.0/8, 127.0.0.1",
+		"PERFORM_DATABASE_MAX_CONNS":      "12",
 		"RATE_LIMIT_MAX":                  "5",
 		"RATE_LIMIT_WINDOW_MS":            "1500",
 		"PERFORM_TRAINEE_READS_PER_HOUR":  "7",
@@ -82,6 +83,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "127.0.0.1/32" {
 		t.Errorf("TrustedProxies %v", c.TrustedProxies)
+	}
+	if c.DatabaseMaxConns != 12 {
+		t.Errorf("DatabaseMaxConns %d", c.DatabaseMaxConns)
 	}
 	if c.AgentProposalTTL != 45*time.Minute {
 		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
@@ -153,6 +157,7 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_GC_PERCENT", "0", `PERFORM_GC_PERCENT must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got "0".`},
 		{"PERFORM_SHUTDOWN_DELAY_MS", "90000", `PERFORM_SHUTDOWN_DELAY_MS must be a whole number from 0 to 60000; got "90000".`},
 		{"PERFORM_TRUSTED_PROXIES", "10.0.0.1, lb.internal", `PERFORM_TRUSTED_PROXIES must be a comma-separated list of the load balancers' IP addresses or CIDR prefixes; "lb.internal" is not an IP address or a CIDR prefix such as 10.0.0.0/8.`},
+		{"PERFORM_DATABASE_MAX_CONNS", "5000", `PERFORM_DATABASE_MAX_CONNS must be a whole number from 0 to 1000; got "5000".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
 		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL must be an absolute URL such as http://host; got "perform.example".`},

@@ -182,7 +182,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if o.clock == nil {
 		o.clock = time.Now
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, logger, store.WithClock(o.clock))
+	st, err := store.Open(ctx, cfg.DatabaseURL, logger, store.WithClock(o.clock), store.WithMaxConns(cfg.DatabaseMaxConns))
 	if err != nil {
 		return nil, fmt.Errorf("opening the database (PERFORM_DATABASE_URL or --database-url): %w", err)
 	}

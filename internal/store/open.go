@@ -152,7 +152,18 @@ func SQLiteDSN(path string) string {
 // Option configures Open.
 type Option func(*options)
 
-type options struct{ clock func() time.Time }
+type options struct {
+	clock    func() time.Time
+	maxConns int
+}
+
+// WithMaxConns caps a PostgreSQL pool at n connections, open and idle
+// (PERFORM_DATABASE_MAX_CONNS); 0 keeps the default, max(8, 2×GOMAXPROCS).
+// Several instances share the server's max_connections, so a deployment
+// sets n to fit. SQLite keeps its own small pool, sized for one file lock.
+func WithMaxConns(n int) Option {
+	return func(o *options) { o.maxConns = n }
+}
 
 // WithClock sets the clock the store stamps rows with when the caller gives
 // no time (created_at left zero, updated_at); time.Now when unset.
@@ -193,8 +204,12 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger, opts ...
 			cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 		}
 		db = stdlib.OpenDB(*cfg)
-		db.SetMaxOpenConns(max(8, 2*runtime.GOMAXPROCS(0)))
-		db.SetMaxIdleConns(max(8, 2*runtime.GOMAXPROCS(0)))
+		n := o.maxConns
+		if n <= 0 {
+			n = max(8, 2*runtime.GOMAXPROCS(0))
+		}
+		db.SetMaxOpenConns(n)
+		db.SetMaxIdleConns(n)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	default:
 		if err := checkSQLitePath(sqlitePath(databaseURL)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -358,5 +359,26 @@ func TestOptimize(t *testing.T) {
 				t.Fatalf("after Optimize: %d, %v; want %d", after.Total, err, before.Total)
 			}
 		})
+	}
+}
+
+// WithMaxConns sizes the PostgreSQL pool; without it the pool keeps its
+// default, so several instances can be fitted under max_connections.
+func TestPostgresPoolSize(t *testing.T) {
+	base := os.Getenv(storetest.PostgresEnv)
+	if base == "" {
+		t.Skip(storetest.PostgresEnv + " is not set")
+	}
+	st, url := storetest.OpenPostgresSchema(t, base)
+	if got, want := st.DB().Stats().MaxOpenConnections, max(8, 2*runtime.GOMAXPROCS(0)); got != want {
+		t.Errorf("default pool: %d connections, want %d", got, want)
+	}
+	small, err := store.Open(context.Background(), url, nil, store.WithMaxConns(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	if got := small.DB().Stats().MaxOpenConnections; got != 3 {
+		t.Errorf("WithMaxConns(3): %d connections", got)
 	}
 }
