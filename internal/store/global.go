@@ -168,6 +168,12 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	return k, st, nil
 }
 
+func (s *sqlStore) CredentialsEpoch(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.queryRow(ctx, `SELECT n FROM credentials_epoch WHERE id = 1`).Scan(&n)
+	return n, err
+}
+
 // touchInterval is how stale last_used_at may get: at most one write a
 // minute per key, so authentication stays a read.
 const touchInterval = time.Minute

@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"Studios", testStudios},
 		{"APIKeys", testAPIKeys},
+		{"CredentialsEpoch", testCredentialsEpoch},
 		{"Audit", testAudit},
 		{"Coaches", testCoaches},
 		{"Tags", testTags},
