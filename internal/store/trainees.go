@@ -324,26 +324,66 @@ func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee)
 	return rows.Err()
 }
 
-func (s *studioStore) getTrainee(ctx context.Context, where string, arg any) (domain.Trainee, error) {
-	var t domain.Trainee
-	err := scanTrainee(s.queryRow(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE t.studio_id = ? AND `+where, s.studioID, arg), &t)
-	if err != nil {
-		return t, notFound(err)
+// getTrainee reads one trainee with its tags and coaches in one statement:
+// the trainee's row joined with the union of its links, one row per link
+// (or one row of NULLs without any). The trainee's columns repeat on every
+// row; a trainee has a few links, and one round trip is the cost that counts.
+// where (with whereArg) picks the trainee's row; who (with whoArgs) names
+// the same trainee's id for the links: "?" and the id, or a subquery.
+func (s *studioStore) getTrainee(ctx context.Context, where string, whereArg any, who string, whoArgs ...any) (domain.Trainee, error) {
+	var all []any
+	for range 2 {
+		all = append(append(all, s.studioID), whoArgs...)
 	}
-	one := []domain.Trainee{t}
-	if err := s.loadTraineeLinks(ctx, one); err != nil {
+	all = append(all, s.studioID, whereArg)
+	rows, err := s.query(ctx, `SELECT `+traineeColumns+`, l.kind, l.value FROM trainees t LEFT JOIN (
+			SELECT 'tag' AS kind, g.name AS value FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
+			WHERE tt.studio_id = ? AND tt.trainee_id = `+who+`
+			UNION ALL
+			SELECT 'coach', coach_id FROM trainee_coaches WHERE studio_id = ? AND trainee_id = `+who+`
+		) l ON 1 = 1
+		WHERE t.studio_id = ? AND `+where, all...)
+	var t domain.Trainee
+	if err != nil {
 		return t, err
 	}
-	return one[0], nil
+	defer rows.Close()
+	found := false
+	for rows.Next() {
+		var kind, value sql.Null[string]
+		var row domain.Trainee
+		if err := scanTrainee(rows, &row, &kind, &value); err != nil {
+			return t, err
+		}
+		if !found {
+			t, found = row, true
+		}
+		switch {
+		case !kind.Valid:
+		case kind.V == "tag":
+			t.Tags = append(t.Tags, value.V)
+		default:
+			t.CoachIDs = append(t.CoachIDs, value.V)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return t, err
+	}
+	if !found {
+		return t, ErrNotFound
+	}
+	slices.Sort(t.Tags)
+	slices.Sort(t.CoachIDs)
+	return t, nil
 }
 
 func (s *studioStore) GetTrainee(ctx context.Context, id string) (domain.Trainee, error) {
-	t, err := s.getTrainee(ctx, "t.id = ?", id)
+	t, err := s.getTrainee(ctx, "t.id = ?", id, "?", id)
 	return t, notFoundAs(err, "trainee", id)
 }
 
 func (s *studioStore) TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error) {
-	t, err := s.getTrainee(ctx, "t.phone = ?", e164)
+	t, err := s.getTrainee(ctx, "t.phone = ?", e164, "(SELECT id FROM trainees WHERE studio_id = ? AND phone = ?)", s.studioID, e164)
 	if err == ErrNotFound {
 		return t, fmt.Errorf("%w: no trainee with phone %s in this studio", ErrNotFound, e164)
 	}
