@@ -271,7 +271,14 @@ func conversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 // the request carrying the principal.
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	ri := infoFrom(r.Context())
-	p, err := l.authn.Authenticate(r.Context(), r)
+	// An in-process call from a surface that authenticated this very
+	// credential for the request it serves (the /mcp gate) is not read
+	// twice; nothing from the network can carry that mark.
+	p, ok := auth.AuthenticatedFrom(r.Context(), r)
+	var err error
+	if !ok {
+		p, err = l.authn.Authenticate(r.Context(), r)
+	}
 	if p != nil {
 		p.Source = sourceOf(r.Context())
 		ri.principal = p // a refused but known key is audited under its studio
