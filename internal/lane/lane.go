@@ -209,11 +209,26 @@ func (l *Lane) withRequestID(next http.Handler) http.Handler {
 // key. Requests without a studio (no key, an unknown key, over the rate
 // limit before the key is read) are logged only: there is no studio to file
 // them under.
+//
+// A write's answer is held until its event is in the database
+// (audit.DurableSink), so no acknowledged write can lose its audit row to
+// a crash; reads are queued and batched, off the request's path: a crash
+// may lose the last moments of them, and they changed nothing.
 func (l *Lane) withAudit(next http.Handler) http.Handler {
+	durable, _ := l.audit.(audit.DurableSink)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &httpx.StatusWriter{ResponseWriter: w}
+		out := w
+		var held *httpx.Held
+		if durable != nil && isWrite(r.Method) {
+			held = httpx.NewHeld(w.Header())
+			out = held
+		}
+		sw := &httpx.StatusWriter{ResponseWriter: out}
 		next.ServeHTTP(sw, r)
+		if held != nil {
+			defer held.SendTo(w) // once the event below is written
+		}
 		ri := infoFrom(r.Context())
 		status := sw.Sent()
 		elapsed := time.Since(start)
@@ -230,7 +245,11 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 		if ri.principal == nil || l.audit == nil {
 			return
 		}
-		l.audit.Record(domain.AuditEvent{
+		record := l.audit.Record
+		if durable != nil && isWrite(r.Method) {
+			record = durable.RecordDurable
+		}
+		record(domain.AuditEvent{
 			ID:           ids.New(ids.Audit),
 			StudioID:     ri.principal.StudioID,
 			CredentialID: ri.principal.CredentialID,
