@@ -333,7 +333,8 @@ func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee)
 // whoArgs) names the same trainee's id for the links: "?" and the id, or a
 // subquery. Built once: the statement is the same on every call.
 //
-// The links' studio is compared as an expression (studio_id || '') on
+// The links' studio is compared as an expression (studio_id joined to an
+// empty string) on
 // purpose: as a plain column it lets SQLite, without statistics, search the
 // (studio_id, tag_id, …) index, that is every link of the studio, rather
 // than the primary key (trainee_id, …), the trainee's few rows.
