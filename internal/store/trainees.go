@@ -334,10 +334,10 @@ func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee)
 // subquery. Built once: the statement is the same on every call.
 //
 // The links' studio is compared as an expression (studio_id joined to an
-// empty string) on
-// purpose: as a plain column it lets SQLite, without statistics, search the
-// (studio_id, tag_id, …) index, that is every link of the studio, rather
-// than the primary key (trainee_id, …), the trainee's few rows.
+// empty string) on purpose: as a plain column it lets SQLite, without
+// statistics, search the (studio_id, tag_id, …) index, that is every link
+// of the studio, rather than the primary key (trainee_id, …), the
+// trainee's few rows.
 func traineeWithLinks(where, who string) string {
 	return `SELECT ` + traineeColumns + `, l.kind, l.value FROM trainees t LEFT JOIN (
 			SELECT 'tag' AS kind, g.name AS value FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
