@@ -147,6 +147,9 @@ func ftsPhrase(term string) string {
 const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.birth_date, t.gender, t.height_cm, t.weight_kg,
 	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
 
+// traineeColumnCount is how many columns traineeColumns names.
+var traineeColumnCount = strings.Count(traineeColumns, ",") + 1
+
 func scanTrainee(row scanner, t *domain.Trainee, extra ...any) error {
 	var email, birth, gender, goal, started sql.Null[string]
 	var height, weight sql.Null[float64]
@@ -369,14 +372,28 @@ func (s *studioStore) getTrainee(ctx context.Context, query string, whereArg any
 	}
 	defer rows.Close()
 	found := false
+	var kind, value sql.Null[string]
+	// After the first row the trainee's columns repeat: they are read into
+	// reused raw buffers and passed over, so each link costs its own value only.
+	var repeated []any
 	for rows.Next() {
-		var kind, value sql.Null[string]
-		var row domain.Trainee
-		if err := scanTrainee(rows, &row, &kind, &value); err != nil {
-			return t, err
-		}
 		if !found {
-			t, found = row, true
+			if err := scanTrainee(rows, &t, &kind, &value); err != nil {
+				return t, err
+			}
+			found = true
+		} else {
+			if repeated == nil {
+				raw := make([]sql.RawBytes, traineeColumnCount)
+				repeated = make([]any, 0, traineeColumnCount+2)
+				for i := range raw {
+					repeated = append(repeated, &raw[i])
+				}
+				repeated = append(repeated, &kind, &value)
+			}
+			if err := rows.Scan(repeated...); err != nil {
+				return t, err
+			}
 		}
 		switch {
 		case !kind.Valid:
