@@ -4,8 +4,11 @@
 // every BatchSize (200) events, whichever comes first.
 //
 // What a crash can lose: the events still buffered, that is at most one flush
-// interval's worth (the last 250 ms of requests). Close flushes everything
-// buffered, so a graceful shutdown loses nothing.
+// interval's worth (the last 250 ms of requests) of the events handed to
+// Record. Close flushes everything buffered, so a graceful shutdown loses
+// nothing. The lane hands the events of writes to RecordDurable instead,
+// which inserts before the write is answered: a crash loses no audit row
+// of an acknowledged write, only of reads (which changed nothing).
 //
 // An event keeps what was asked in a form every database accepts: its
 // strings pass text.Printable (a NUL or a stray byte in a path id is stored
@@ -35,6 +38,14 @@ import (
 // Sink receives audit events.
 type Sink interface {
 	Record(domain.AuditEvent)
+}
+
+// DurableSink is a Sink that can also write an event before returning, for
+// the events that must survive a crash the moment their answer is sent:
+// those of writes (the lane holds a write's answer until its row is in).
+type DurableSink interface {
+	Sink
+	RecordDurable(domain.AuditEvent)
 }
 
 // Inserter is what Writer needs of the store (store.Store satisfies it).
@@ -128,6 +139,23 @@ func (w *Writer) Record(e domain.AuditEvent) {
 	case <-t.C:
 		w.drop(e, "buffer_full", "the audit buffer stayed full")
 	}
+}
+
+// RecordDurable inserts e before it returns, in its own statement, so the
+// row is in the database before the write it records is acknowledged. If
+// the insert fails (the database refused or timed out), e is queued as
+// Record does, where the batch is retried row by row, and the failure is
+// logged: the write itself has already committed and is answered as done.
+func (w *Writer) RecordDurable(e domain.AuditEvent) {
+	e = storable(e)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := w.store.InsertAudit(ctx, []domain.AuditEvent{e}); err != nil {
+		w.logger.Warn("writing a write's audit event at once failed; it is queued instead", "requestId", e.RequestID, "studioId", e.StudioID, "err", err)
+		w.Record(e)
+		return
+	}
+	w.written.Add(1)
 }
 
 // storable is e with every string the caller could choose escaped

@@ -2,7 +2,9 @@ package auth
 
 import (
 	"context"
+	"crypto/subtle"
 	"net/http"
+	"strings"
 	"sync/atomic"
 )
 
@@ -88,4 +90,51 @@ func WithAdmission(ctx context.Context, credentialID string) context.Context {
 func TakeAdmission(ctx context.Context, credentialID string) bool {
 	a, ok := ctx.Value(admissionKey{}).(*admission)
 	return ok && a.credentialID == credentialID && a.taken.CompareAndSwap(false, true)
+}
+
+// authenticated is a principal a surface already authenticated for the
+// request ctx serves, with the credential it was read from.
+type authenticated struct {
+	token string
+	p     Principal
+}
+
+type authenticatedKey struct{}
+
+// WithAuthenticated records that the request ctx serves already
+// authenticated token as p (the /mcp gate does, for every message), so the
+// in-process lane call it leads to, carrying the same token, need not read
+// the credential a second time within the same request. Like WithSource,
+// only code in this process can set it: a request from the network always
+// authenticates itself.
+func WithAuthenticated(ctx context.Context, token string, p *Principal) context.Context {
+	return context.WithValue(ctx, authenticatedKey{}, &authenticated{token: token, p: *p})
+}
+
+// AuthenticatedFrom returns a copy of the principal WithAuthenticated
+// recorded, when r carries the very token it was recorded for; any other
+// credential (or none) is the caller's to authenticate.
+func AuthenticatedFrom(ctx context.Context, r *http.Request) (*Principal, bool) {
+	a, ok := ctx.Value(authenticatedKey{}).(*authenticated)
+	if !ok {
+		return nil, false
+	}
+	token, ok := BearerToken(r)
+	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(a.token)) != 1 {
+		return nil, false
+	}
+	p := a.p
+	p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)] // shared, read-only: an append copies
+	return &p, true
+}
+
+// BearerToken is the token of r's "Authorization: Bearer …" header (the
+// scheme in any case, spaces around trimmed), if it has one.
+func BearerToken(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	_ "time/tzdata" // a studio's zone resolves on a machine without the zone files
 )
@@ -307,17 +308,40 @@ type TrainingProfile struct {
 
 // TimeZone is the studio's time zone (settings.timeZone), Asia/Jerusalem
 // when unset or not a zone this machine knows.
+//
+// The answer is kept by the settings' value: a principal is built with it
+// on every request whose credential is not kept in memory (an OAuth grant),
+// and decoding a studio's whole settings for one field each time is waste.
 func (s Studio) TimeZone() *time.Location {
+	if len(s.Settings) == 0 {
+		return defaultZone
+	}
+	if v, ok := zoneOfSettings.Load(string(s.Settings)); ok {
+		return v.(*time.Location)
+	}
+	loc := defaultZone
 	var set struct {
 		TimeZone string `json:"timeZone"`
 	}
-	if len(s.Settings) > 0 && json.Unmarshal(s.Settings, &set) == nil && set.TimeZone != "" {
-		if loc, err := LoadZone(set.TimeZone); err == nil {
-			return loc
+	if json.Unmarshal(s.Settings, &set) == nil && set.TimeZone != "" {
+		if z, err := LoadZone(set.TimeZone); err == nil {
+			loc = z
 		}
 	}
-	return defaultZone
+	if zonesOfSettings.Add(1) <= maxZonesOfSettings { // studios' settings are few; past that, decode each time
+		zoneOfSettings.Store(string(s.Settings), loc)
+	}
+	return loc
 }
+
+// zoneOfSettings is TimeZone's answer by the settings' JSON; at most
+// maxZonesOfSettings entries are ever stored.
+var (
+	zoneOfSettings  sync.Map // settings → *time.Location
+	zonesOfSettings atomic.Int64
+)
+
+const maxZonesOfSettings = 4096
 
 // zones caches loaded zones: time.LoadLocation reads the zone database
 // every time, and a studio's zone is read on every request.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
@@ -96,4 +97,34 @@ func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 	if got := lastUsed(); !got.Equal(first.Add(61 * time.Second)) {
 		t.Errorf("not written after a minute: %v", got)
 	}
+}
+
+// A write's audit row is in the database when its answer arrives: the lane
+// holds the answer until the row is written, so a crash right after cannot
+// lose the record of an acknowledged write. Reads are batched (the writer
+// here would keep them for an hour) and may trail their answers.
+func TestWriteAuditRowIsWrittenBeforeTheAnswer(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		aw := audit.NewWriter(st, audit.Options{FlushInterval: time.Hour})
+		l := lane.New(lane.Options{Store: st, Audit: aw})
+		srv := httptest.NewServer(l)
+		t.Cleanup(func() { srv.Close(); aw.Close() })
+		e := &env{t: t, st: st, lane: l, srv: srv, audit: aw}
+		s, key, _ := e.studio("durable", "pro")
+
+		var created domain.Trainee
+		e.ok(201, e.call(key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234568"})).into(t, &created)
+		e.ok(200, e.call(key, "GET", "/trainees/"+created.ID, nil))
+		l1, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l1.Total != 1 || l1.Items[0].Method != "POST" || l1.Items[0].Status != 201 || l1.Items[0].ResourceID != "" && l1.Items[0].ResourceID != created.ID {
+			t.Fatalf("right after the answers: %d audit rows %+v; want the write's row alone (the read is batched)", l1.Total, l1.Items)
+		}
+		aw.Flush()
+		if l2, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50}); err != nil || l2.Total != 2 {
+			t.Fatalf("after a flush: %d rows (%v); want the read's row too", l2.Total, err)
+		}
+	})
 }

@@ -209,11 +209,26 @@ func (l *Lane) withRequestID(next http.Handler) http.Handler {
 // key. Requests without a studio (no key, an unknown key, over the rate
 // limit before the key is read) are logged only: there is no studio to file
 // them under.
+//
+// A write's answer is held until its event is in the database
+// (audit.DurableSink), so no acknowledged write can lose its audit row to
+// a crash; reads are queued and batched, off the request's path: a crash
+// may lose the last moments of them, and they changed nothing.
 func (l *Lane) withAudit(next http.Handler) http.Handler {
+	durable, _ := l.audit.(audit.DurableSink)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &httpx.StatusWriter{ResponseWriter: w}
+		out := w
+		var held *httpx.Held
+		if durable != nil && isWrite(r.Method) {
+			held = httpx.NewHeld(w.Header())
+			out = held
+		}
+		sw := &httpx.StatusWriter{ResponseWriter: out}
 		next.ServeHTTP(sw, r)
+		if held != nil {
+			defer held.SendTo(w) // once the event below is written
+		}
 		ri := infoFrom(r.Context())
 		status := sw.Sent()
 		elapsed := time.Since(start)
@@ -230,7 +245,11 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 		if ri.principal == nil || l.audit == nil {
 			return
 		}
-		l.audit.Record(domain.AuditEvent{
+		record := l.audit.Record
+		if durable != nil && isWrite(r.Method) {
+			record = durable.RecordDurable
+		}
+		record(domain.AuditEvent{
 			ID:           ids.New(ids.Audit),
 			StudioID:     ri.principal.StudioID,
 			CredentialID: ri.principal.CredentialID,
@@ -262,15 +281,23 @@ func conversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 	return b
 }
 
-// authenticate runs the authenticator on every request to a route (no
-// cache, so a revocation from another process holds on the next request),
+// authenticate runs the authenticator on every request to a route (studio
+// keys are kept in memory only while the database's credentials epoch is
+// unchanged, so a revocation from another process holds on the next request),
 // then the rate limit, keyed on the principal's credential; a missing or
 // refused credential is counted against the caller's address, so inventing
 // tokens buys no budget. It answers the request itself unless it returns
 // the request carrying the principal.
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	ri := infoFrom(r.Context())
-	p, err := l.authn.Authenticate(r.Context(), r)
+	// An in-process call from a surface that authenticated this very
+	// credential for the request it serves (the /mcp gate) is not read
+	// twice; nothing from the network can carry that mark.
+	p, ok := auth.AuthenticatedFrom(r.Context(), r)
+	var err error
+	if !ok {
+		p, err = l.authn.Authenticate(r.Context(), r)
+	}
 	if p != nil {
 		p.Source = sourceOf(r.Context())
 		ri.principal = p // a refused but known key is audited under its studio
@@ -321,29 +348,86 @@ func sourceOf(ctx context.Context) string {
 // InvalidKeyMessage answers a key no studio has: the seed's words, then what to do.
 const InvalidKeyMessage = "invalid partner api key: no studio has this key. Create one with perform key create --studio SLUG --name NAME, or on the studio's integrations page, and send it as Authorization: Bearer pf_live_…."
 
-// studioKeys is the studio API key Authenticator.
-type studioKeys struct{ store store.Store }
+// studioKeys is the studio API key Authenticator. It keeps the principal
+// of each key it has seen, by the key's hash, together with the
+// credentials epoch it was read at (store.CredentialsEpoch). Every request
+// reads the epoch, one row of one tiny table, and uses the kept principal
+// only while the epoch is unchanged; any change to a key or its studio,
+// from any process, moves the epoch in its own transaction (triggers of the
+// migrations), so a revoked key is refused on the very next request.
+type studioKeys struct {
+	store store.Store
+
+	mu    sync.RWMutex
+	known map[string]knownKey // string(hash) → the principal as last read
+}
+
+// knownKey is a live key's principal as read at epoch. Revoked and
+// unknown keys are never kept: they are read every time.
+type knownKey struct {
+	epoch     int64
+	principal auth.Principal
+}
+
+// maxKnownKeys bounds the kept principals; past it they are all forgotten
+// and read again (keys are few in practice).
+const maxKnownKeys = 10_000
 
 // StudioKeys is the studio API key Authenticator on st: the lane's default,
 // shared with the surfaces that authenticate before the lane (/mcp).
-func StudioKeys(st store.Store) auth.Authenticator { return studioKeys{store: st} }
+func StudioKeys(st store.Store) auth.Authenticator {
+	return &studioKeys{store: st, known: map[string]knownKey{}}
+}
 
 var errNoKey = &auth.Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
 
-func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
+var errRevokedKey = &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
+
+func (a *studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, errNoKey
 	}
 	token = strings.TrimSpace(token)
-	invalid := &auth.Refusal{Message: InvalidKeyMessage}
 	if !auth.WellFormed(token) {
-		return nil, invalid
+		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}
 	hash := auth.Hash(token)
+	p, err := a.principal(ctx, hash)
+	if err != nil || p.Kind != auth.KindPlatformKey {
+		return p, err
+	}
+	// A platform key's conversation verified as a trainee is that trainee
+	// (with a trainee's scopes), so the trainee policy applies as it is.
+	// Read on every request, never kept: the verification is the
+	// conversation's, not the key's.
+	if trainee, ok := verifiedTrainee(ctx, a.store, p.CredentialID, p.StudioID, time.Now()); ok {
+		p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
+	}
+	return p, nil
+}
+
+// principal is the key's principal: the kept one while the credentials
+// epoch has not moved, else read from the store (and kept, if live). The
+// answer is the caller's own copy.
+func (a *studioKeys) principal(ctx context.Context, hash []byte) (*auth.Principal, error) {
+	// The epoch is read before the key: a change committed between the two
+	// reads leaves the kept principal under the older epoch, so the next
+	// request reads it again. If the epoch cannot be read, nothing is kept.
+	epoch, epochErr := a.store.CredentialsEpoch(ctx)
+	if epochErr == nil {
+		a.mu.RLock()
+		k, ok := a.known[string(hash)]
+		a.mu.RUnlock()
+		if ok && k.epoch == epoch {
+			p := k.principal
+			p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)] // shared, read-only: an append copies
+			return &p, nil
+		}
+	}
 	key, studio, err := a.store.APIKeyByHash(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
-		return nil, invalid
+		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("looking up the API key: %w", err)
@@ -360,14 +444,16 @@ func (a studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Pr
 		Scopes:       key.Scopes,
 	}
 	if key.RevokedAt != nil {
-		return p, &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
+		return p, errRevokedKey
 	}
-	// A platform key's conversation verified as a trainee is that trainee
-	// (with a trainee's scopes), so the trainee policy applies as it is.
-	if p.Kind == auth.KindPlatformKey {
-		if trainee, ok := verifiedTrainee(ctx, a.store, key.ID, studio.ID, time.Now()); ok {
-			p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
+	if epochErr == nil {
+		a.mu.Lock()
+		if len(a.known) >= maxKnownKeys {
+			clear(a.known)
 		}
+		a.known[string(hash)] = knownKey{epoch: epoch, principal: *p}
+		a.mu.Unlock()
+		p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)]
 	}
 	return p, nil
 }

@@ -65,6 +65,31 @@ func TestAuth(t *testing.T) {
 	})
 }
 
+// The lane keeps a key's principal in memory only while the database's
+// credentials epoch is unchanged: a change to the studio made by "another
+// process" (the store directly) shows on the very next request.
+func TestKeptPrincipalFollowsChangesFromAnotherProcess(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		s, key, _ := e.studio("kept", "pro")
+		zone := func() string {
+			var info struct{ TimeZone string }
+			e.ok(200, e.call(key, "GET", "/validate", nil)).into(t, &info)
+			return info.TimeZone
+		}
+		if got := zone(); got != domain.DefaultTimeZone {
+			t.Fatalf("a new studio's zone is %q, want %q", got, domain.DefaultTimeZone)
+		}
+		zone() // answered from the kept principal
+		if err := st.UpdateStudioSettings(context.Background(), s.ID, json.RawMessage(`{"timeZone":"Europe/London"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if got := zone(); got != "Europe/London" {
+			t.Fatalf("after the studio's zone changed, /validate answers %q; want Europe/London on the very next request", got)
+		}
+	})
+}
+
 func TestRevokeThroughKeysEndpoint(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)

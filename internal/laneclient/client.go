@@ -96,6 +96,13 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 		}
 		body = bytes.NewReader(b)
 	}
+	// In process the surface is marked in the context directly (what
+	// HandlerTransport would make of the header), which saves it copying
+	// the request's headers to drop the header again on every call.
+	_, inProcess := c.rt.(*handlerTransport)
+	if inProcess && c.source != "" {
+		ctx = auth.WithSource(ctx, c.source)
+	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, u, body)
 	if err != nil {
 		return nil, Meta{}, fmt.Errorf("building the lane request %s %s: %w", r.Method, r.Path, err)
@@ -105,7 +112,7 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.source != "" {
+	if c.source != "" && !inProcess {
 		req.Header.Set(auth.SourceHeader, c.source)
 	}
 	if r.IdempotencyKey != "" {

@@ -9,14 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 )
 
-// These benchmarks compare one get_trainee three ways on the same seeded
-// server: the hosted /mcp with the lane in process, the same endpoint
-// calling the lane over TCP loopback, and the lane's GET itself.
+// These benchmarks compare one get_trainee four ways on the same seeded
+// server: the hosted /mcp behind its gate as perform serve mounts it, the
+// same without the gate, the endpoint calling the lane over TCP loopback,
+// and the lane's GET itself.
 //
 //	go test ./internal/mcpserver -run '^$' -bench . -benchmem
 //
@@ -66,7 +68,20 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	overTCP := mcpserver.New(mcpserver.Options{
 		Client: laneclient.New(f.URL, &http.Transport{MaxIdleConnsPerHost: 64}, "mcp"), Logger: mcptest.Quiet(),
 	})
+	// As perform serve mounts it: behind the gate (authentication, rate
+	// limit), on one Authenticator shared with the lane.
+	authn := lane.StudioKeys(f.Store)
+	gatedLane := lane.New(lane.Options{Store: f.Store, Audit: f.Audit, Logger: mcptest.Quiet(), Authenticator: authn})
+	gated := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(),
+	}))
 	call := getTraineeCall(f.A.TraineeID)
+	b.Run("mcp-gated-lane-in-process", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, gated, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
+		}
+	})
 	b.Run("mcp-lane-in-process", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -102,6 +102,13 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 			}
 		}
 		ctx := auth.WithPrincipal(auth.WithAdmission(r.Context(), p.CredentialID), p)
+		// The lane call a tool makes in process carries the same credential
+		// within this same request: it takes this principal instead of
+		// reading the credential again (a revocation still holds from the
+		// next message on, which is authenticated here afresh).
+		if token, ok := auth.BearerToken(r); ok {
+			ctx = auth.WithAuthenticated(ctx, token, p)
+		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // mountGatedMCP mounts /mcp as perform serve does: behind the Gate, on the
@@ -80,5 +81,34 @@ func TestMCPToolCallCountsOnce(t *testing.T) {
 	}
 	if rec := postMCP(t, s, "203.0.113.7:4000", key, listTagsCall); rec.Code != http.StatusTooManyRequests {
 		t.Fatalf("the fifth message: %d %s; want 429", rec.Code, rec.Body)
+	}
+}
+
+// RATE_LIMIT_MAX=10 lets exactly 10 tool calls through /mcp, not 5: each
+// is one unit, counted at the gate, whether the counters are in memory or
+// in Redis. The 11th message is refused before any tool runs.
+func TestMCPRateLimitMaxIsToolCalls(t *testing.T) {
+	limiters := map[string]func(t *testing.T) string{
+		"memory": func(*testing.T) string { return "" },
+		"redis":  func(t *testing.T) string { return storetest.RedisURL(t) },
+	}
+	for name, redisURL := range limiters {
+		t.Run(name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.RedisURL = redisURL(t)
+			cfg.RateLimitMax = 10
+			s := newServer(t, cfg, WithPlugin(mountGatedMCP))
+			key := studioKey(t, s.Store(), "ten-"+name)
+			for i := range 10 {
+				rec := postMCP(t, s, "203.0.113.7:4000", key, listTagsCall)
+				if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), `"isError":true`) {
+					t.Fatalf("tool call %d of 10: %d %s", i+1, rec.Code, rec.Body)
+				}
+			}
+			rec := postMCP(t, s, "203.0.113.7:4000", key, listTagsCall)
+			if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+				t.Fatalf("tool call 11: %d %s; want 429 with Retry-After", rec.Code, rec.Body)
+			}
+		})
 	}
 }

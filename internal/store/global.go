@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
@@ -168,6 +170,12 @@ func (s *sqlStore) APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey
 	return k, st, nil
 }
 
+func (s *sqlStore) CredentialsEpoch(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.queryRow(ctx, `SELECT n FROM credentials_epoch WHERE id = 1`).Scan(&n)
+	return n, err
+}
+
 // touchInterval is how stale last_used_at may get: at most one write a
 // minute per key, so authentication stays a read.
 const touchInterval = time.Minute
@@ -229,7 +237,6 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 	return s.atomic(ctx, func(q querier) error {
 		for start := 0; start < len(events); start += auditBatch {
 			chunk := events[start:min(start+auditBatch, len(events))]
-			query := `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation) VALUES `
 			args := make([]any, 0, len(chunk)*12)
 			for i := range chunk {
 				e := &chunk[i]
@@ -239,18 +246,31 @@ func (s *sqlStore) InsertAudit(ctx context.Context, events []domain.AuditEvent) 
 				if e.At.IsZero() {
 					e.At = s.now()
 				}
-				if i > 0 {
-					query += ", "
-				}
-				query += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 				args = append(args, e.ID, e.StudioID, e.CredentialID, e.Method, e.Route, e.ResourceID, e.Status, e.DurationMs, e.RequestID, e.Source, ms(e.At), rawOrNil(e.Conversation))
 			}
-			if _, err := q.ExecContext(ctx, s.q(query), args...); err != nil {
+			if _, err := q.ExecContext(ctx, auditInsert(s.engine, len(chunk)), args...); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// auditInserts caches the INSERT of n audit rows per engine: a batch's
+// statement was concatenated row by row (and rebound) on every flush, and
+// the same few sizes come back all the time.
+var auditInserts sync.Map // engine + n → string
+
+func auditInsert(engine string, n int) string {
+	key := engine + strconv.Itoa(n)
+	if q, ok := auditInserts.Load(key); ok {
+		return q.(string)
+	}
+	row := "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	q := rebind(engine, `INSERT INTO audit_events (id, studio_id, credential_id, method, route, resource_id, status, duration_ms, request_id, source, at, conversation) VALUES `+
+		row+strings.Repeat(", "+row, n-1))
+	auditInserts.Store(key, q)
+	return q
 }
 
 func (s *sqlStore) ListAudit(ctx context.Context, studioID string, page Page) (List[domain.AuditEvent], error) {

@@ -136,6 +136,12 @@ type APIKeys interface {
 	// APIKeyByHash finds a key and its studio in one indexed query. A revoked
 	// key is returned too (RevokedAt set); the caller decides.
 	APIKeyByHash(ctx context.Context, hash []byte) (domain.APIKey, domain.Studio, error)
+	// CredentialsEpoch is a counter the database moves forward, in the same
+	// transaction, whenever something a key's principal is made of changes
+	// (a key's revocation, scopes, kind or name; a studio's name, slug,
+	// region, tier or settings), by triggers of the migrations. A principal
+	// read while the epoch was n is current as long as the epoch is n.
+	CredentialsEpoch(ctx context.Context) (int64, error)
 	// TouchAPIKey sets last_used_at to at unless it was set less than a minute before at.
 	TouchAPIKey(ctx context.Context, keyID string, at time.Time) error
 	ListAPIKeys(ctx context.Context, studioID string) ([]domain.APIKey, error)

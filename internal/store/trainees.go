@@ -147,6 +147,9 @@ func ftsPhrase(term string) string {
 const traineeColumns = `t.id, t.first_name, t.last_name, t.phone, t.email, t.birth_date, t.gender, t.height_cm, t.weight_kg,
 	t.goal, t.steps_goal, t.status, t.started_on, t.created_at, t.updated_at`
 
+// traineeColumnCount is how many columns traineeColumns names.
+var traineeColumnCount = strings.Count(traineeColumns, ",") + 1
+
 func scanTrainee(row scanner, t *domain.Trainee, extra ...any) error {
 	var email, birth, gender, goal, started sql.Null[string]
 	var height, weight sql.Null[float64]
@@ -298,10 +301,11 @@ func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee)
 	}
 	in := placeholders(len(ts))
 	args := append(append([]any{s.studioID}, ids...), append([]any{s.studioID}, ids...)...)
+	// studio_id || '': the primary key (trainee_id, …) drives, as in traineeWithLinks.
 	rows, err := s.query(ctx, `SELECT tt.trainee_id, 'tag', g.name FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
-		WHERE tt.studio_id = ? AND tt.trainee_id IN (`+in+`)
+		WHERE tt.studio_id || '' = ? AND tt.trainee_id IN (`+in+`)
 		UNION ALL
-		SELECT trainee_id, 'coach', coach_id FROM trainee_coaches WHERE studio_id = ? AND trainee_id IN (`+in+`)`, args...)
+		SELECT trainee_id, 'coach', coach_id FROM trainee_coaches WHERE studio_id || '' = ? AND trainee_id IN (`+in+`)`, args...)
 	if err != nil {
 		return err
 	}
@@ -324,26 +328,99 @@ func (s *studioStore) loadTraineeLinks(ctx context.Context, ts []domain.Trainee)
 	return rows.Err()
 }
 
-func (s *studioStore) getTrainee(ctx context.Context, where string, arg any) (domain.Trainee, error) {
-	var t domain.Trainee
-	err := scanTrainee(s.queryRow(ctx, `SELECT `+traineeColumns+` FROM trainees t WHERE t.studio_id = ? AND `+where, s.studioID, arg), &t)
-	if err != nil {
-		return t, notFound(err)
+// traineeWithLinks reads one trainee with its tags and coaches in one
+// statement: the trainee's row joined with the union of its links, one row
+// per link (or one row of NULLs without any). The trainee's columns repeat
+// on every row; a trainee has a few links, and one round trip is the cost
+// that counts. where (with whereArg) picks the trainee's row; who (with
+// whoArgs) names the same trainee's id for the links: "?" and the id, or a
+// subquery. Built once: the statement is the same on every call.
+//
+// The links' studio is compared as an expression (studio_id joined to an
+// empty string) on purpose: as a plain column it lets SQLite, without
+// statistics, search the (studio_id, tag_id, …) index, that is every link
+// of the studio, rather than the primary key (trainee_id, …), the
+// trainee's few rows.
+func traineeWithLinks(where, who string) string {
+	return `SELECT ` + traineeColumns + `, l.kind, l.value FROM trainees t LEFT JOIN (
+			SELECT 'tag' AS kind, g.name AS value FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id
+			WHERE tt.studio_id || '' = ? AND tt.trainee_id = ` + who + `
+			UNION ALL
+			SELECT 'coach', coach_id FROM trainee_coaches WHERE studio_id || '' = ? AND trainee_id = ` + who + `
+		) l ON 1 = 1
+		WHERE t.studio_id = ? AND ` + where
+}
+
+var (
+	traineeByID    = traineeWithLinks("t.id = ?", "?")
+	traineeByPhone = traineeWithLinks("t.phone = ?", "(SELECT id FROM trainees WHERE studio_id = ? AND phone = ?)")
+)
+
+// getTrainee runs one of the traineeWithLinks statements: whoArgs follow
+// the studio in each half of the links' union, whereArg the studio in the
+// trainee's own condition.
+func (s *studioStore) getTrainee(ctx context.Context, query string, whereArg any, whoArgs ...any) (domain.Trainee, error) {
+	all := make([]any, 0, 2*(1+len(whoArgs))+2)
+	for range 2 {
+		all = append(append(all, s.studioID), whoArgs...)
 	}
-	one := []domain.Trainee{t}
-	if err := s.loadTraineeLinks(ctx, one); err != nil {
+	all = append(all, s.studioID, whereArg)
+	rows, err := s.query(ctx, query, all...)
+	var t domain.Trainee
+	if err != nil {
 		return t, err
 	}
-	return one[0], nil
+	defer rows.Close()
+	found := false
+	var kind, value sql.Null[string]
+	// After the first row the trainee's columns repeat: they are read into
+	// reused raw buffers and passed over, so each link costs its own value only.
+	var repeated []any
+	for rows.Next() {
+		if !found {
+			if err := scanTrainee(rows, &t, &kind, &value); err != nil {
+				return t, err
+			}
+			found = true
+		} else {
+			if repeated == nil {
+				raw := make([]sql.RawBytes, traineeColumnCount)
+				repeated = make([]any, 0, traineeColumnCount+2)
+				for i := range raw {
+					repeated = append(repeated, &raw[i])
+				}
+				repeated = append(repeated, &kind, &value)
+			}
+			if err := rows.Scan(repeated...); err != nil {
+				return t, err
+			}
+		}
+		switch {
+		case !kind.Valid:
+		case kind.V == "tag":
+			t.Tags = append(t.Tags, value.V)
+		default:
+			t.CoachIDs = append(t.CoachIDs, value.V)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return t, err
+	}
+	if !found {
+		return t, ErrNotFound
+	}
+	slices.Sort(t.Tags)
+	slices.Sort(t.CoachIDs)
+	return t, nil
 }
 
 func (s *studioStore) GetTrainee(ctx context.Context, id string) (domain.Trainee, error) {
-	t, err := s.getTrainee(ctx, "t.id = ?", id)
+	t, err := s.getTrainee(ctx, traineeByID, id, id)
 	return t, notFoundAs(err, "trainee", id)
 }
 
 func (s *studioStore) TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error) {
-	t, err := s.getTrainee(ctx, "t.phone = ?", e164)
+	t, err := s.getTrainee(ctx, traineeByPhone, e164, s.studioID, e164)
 	if err == ErrNotFound {
 		return t, fmt.Errorf("%w: no trainee with phone %s in this studio", ErrNotFound, e164)
 	}

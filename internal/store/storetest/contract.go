@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"Studios", testStudios},
 		{"APIKeys", testAPIKeys},
+		{"CredentialsEpoch", testCredentialsEpoch},
 		{"Audit", testAudit},
 		{"Coaches", testCoaches},
 		{"Tags", testTags},
@@ -435,9 +436,23 @@ func testTrainees(t *testing.T, st store.Store) {
 	}
 	byPhone, err := ss.TraineeByPhone(ctx, tr.Phone)
 	must(t, "TraineeByPhone", err)
-	if byPhone.ID != tr.ID || !slices.Equal(byPhone.Tags, []string{"morning", "vip"}) {
+	if byPhone.ID != tr.ID || !slices.Equal(byPhone.Tags, []string{"morning", "vip"}) || !slices.Equal(byPhone.CoachIDs, wantCoaches) {
 		t.Fatalf("TraineeByPhone = %+v", byPhone)
 	}
+	// Without links the lists are empty, not null (the answer's shape), by
+	// id and by phone alike.
+	bare := newTrainee(t, ss, "Bare", "Links")
+	for what, get := range map[string]func() (domain.Trainee, error){
+		"GetTrainee":     func() (domain.Trainee, error) { return ss.GetTrainee(ctx, bare.ID) },
+		"TraineeByPhone": func() (domain.Trainee, error) { return ss.TraineeByPhone(ctx, bare.Phone) },
+	} {
+		got, err := get()
+		must(t, what+" without links", err)
+		if got.ID != bare.ID || got.Tags == nil || got.CoachIDs == nil || len(got.Tags)+len(got.CoachIDs) != 0 {
+			t.Fatalf("%s without links = %+v; want empty, non-nil Tags and CoachIDs", what, got)
+		}
+	}
+	must(t, "DeleteTrainee", ss.DeleteTrainee(ctx, bare.ID)) // the counts below are of tr alone
 	_, err = ss.TraineeByPhone(ctx, "+972599999999")
 	mustNotFound(t, "TraineeByPhone(unknown)", err)
 	_, err = st.Studio(b.ID).TraineeByPhone(ctx, tr.Phone)
