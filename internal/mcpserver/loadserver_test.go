@@ -45,6 +45,11 @@ func TestServeForLoad(t *testing.T) {
 		}
 		st, _ := storetest.OpenPostgresSchema(t, base)
 		f = mcptest.NewOn(t, st)
+		// Fresh tables have no statistics until autovacuum's first
+		// analyze; a running database has them.
+		if _, err := st.DB().Exec(`ANALYZE`); err != nil {
+			t.Fatal(err)
+		}
 	default:
 		t.Fatalf("PERFORM_MCP_LOAD_ENGINE %q is neither sqlite nor postgres", engine)
 	}
