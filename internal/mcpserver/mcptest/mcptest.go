@@ -77,6 +77,8 @@ type Options struct {
 	Broker lane.BrokerOptions
 	// Now is the lane's clock; nil: time.Now.
 	Now func() time.Time
+	// Logger is the lane's logger; nil: Quiet.
+	Logger *slog.Logger
 }
 
 // NewWith is NewOn with options.
@@ -89,7 +91,11 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
 	authn := as.Authenticator(lane.StudioKeys(st))
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet(), Authenticator: authn, Codes: o.Codes, Broker: o.Broker, Now: o.Now})
+	laneLogger := o.Logger
+	if laneLogger == nil {
+		laneLogger = Quiet()
+	}
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Codes: o.Codes, Broker: o.Broker, Now: o.Now})
 	t.Cleanup(func() { _ = ln.CloseWait() }) // before the audit writer closes: callbacks are audited
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
