@@ -461,3 +461,134 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 		t.Errorf("the platform still replays after the sign-out callback")
 	}
 }
+
+// An expired payload: the lane's clock runs 25 hours behind, so the
+// verification it grants (and the payload's expires_at) ended an hour
+// ago. The platform stops replaying it; a call that still carries it is
+// anonymous and audited expired.
+func TestAPlatformBrokerPayloadExpires(t *testing.T) {
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}, Now: func() time.Time { return time.Now().Add(-25 * time.Hour) }})
+	p := newFakePlatform(t)
+	p.mcp = f.URL + mcptest.GatedPath
+	key := platformKey(t, f.Fixture, f.A.Key)
+	p.open("conv_old", "ten_1", key, map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
+	p.turn("conv_old")
+	f.verify(t, p, "conv_old")
+	cb := p.waitCallbacks(1)[0]
+	payload := str(cb.body["forward_payload"])
+	if cb.status != http.StatusOK || payload == "" {
+		t.Fatalf("callback: %d %v", cb.status, cb.body)
+	}
+	p.turn("conv_old")
+	if p.replayed("conv_old") != "" {
+		t.Fatal("the platform replays an expired payload")
+	}
+	stale := platformCall{t: t, url: p.mcp, key: key, headers: map[string]string{auth.HeaderConversationID: "conv_old", auth.HeaderTenantID: "ten_1", auth.HeaderTraineeToken: payload}}
+	if got := stale.tools(); !slices.Equal(got, toolset.PlatformTools) {
+		t.Fatalf("an expired payload lists %v", got)
+	}
+	if text, failed := stale.call(toolset.StudioInfoTool, map[string]any{}); failed {
+		t.Fatal(text)
+	}
+	if _, c, ok := auditOf(f.audit(t, "aleph"), "conv_old", "public/studio"); !ok || c["traineeToken"] != auth.TokenExpired {
+		t.Fatalf("an expired payload audited %v", c)
+	}
+}
+
+// Callback URLs Perform will not call: a host not in the setting, and
+// plain http to a listed host. The verification itself holds (this
+// conversation is the trainee); no payload is issued; the refusal is
+// logged and audited with its reason; nothing reaches either host.
+func TestAPlatformBrokerRefusesCallbackHosts(t *testing.T) {
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{Hosts: []string{"api.perfox.example"}}})
+	p := newFakePlatform(t)
+	p.mcp = f.URL + mcptest.GatedPath
+	key := platformKey(t, f.Fixture, f.A.Key)
+	for conv, c := range map[string]struct{ base, reason string }{
+		"conv_evil": {"https://evil.example", "host_not_allowed"},
+		"conv_http": {"http://api.perfox.example", "not_https"},
+		"conv_loop": {p.srv.URL, "not_https"}, // loopback http without the test setting
+	} {
+		p.open(conv, "ten_1", key, map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
+		p.turn(conv)
+		p.callbackHost = c.base
+		f.verify(t, p, conv)
+		if text, failed := p.call(conv, "get_body_analysis", map[string]any{}); failed || !strings.Contains(text, "81.5") {
+			t.Errorf("%s: the verification does not hold: %s", conv, text)
+		}
+		e, _, ok := auditOf(f.audit(t, "aleph"), conv, "auth-context callback (verified)")
+		if !ok || e.ResourceID != c.reason || e.Status != 0 {
+			t.Errorf("%s: audited %+v, want %s", conv, e, c.reason)
+		}
+		if !strings.Contains(f.log.String(), "reason="+c.reason) {
+			t.Errorf("%s: not logged: %s", conv, f.log.String())
+		}
+	}
+	if err := f.Lane.CloseWait(); err != nil || len(p.callbacks) != 0 {
+		t.Errorf("a refused callback reached the platform: %+v (%v)", p.callbacks, err)
+	}
+	if n := acceptedCallbacks(t, f); n != 0 {
+		t.Errorf("%d callbacks accepted though every one was refused", n)
+	}
+}
+
+// acceptedCallbacks counts studio A's callbacks the platform accepted.
+func acceptedCallbacks(t *testing.T, f *brokerFixture) int {
+	t.Helper()
+	n := 0
+	for _, e := range f.audit(t, "aleph") {
+		if strings.Contains(e.Route, "auth-context callback") && e.ResourceID == "accepted" {
+			n++
+		}
+	}
+	return n
+}
+
+// The platform failing: three 503s are three tries (two retries), then
+// Perform gives up, logs and audits it; a 401 invalid_token (a callback
+// token past its hour) is not retried and is logged with its reason.
+func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	p := newFakePlatform(t)
+	p.mcp = f.URL + mcptest.GatedPath
+	key := platformKey(t, f.Fixture, f.A.Key)
+
+	p.open("conv_5xx", "ten_1", key, map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
+	p.turn("conv_5xx")
+	p.mu.Lock()
+	p.answer = []int{503, 503, 503, 503}
+	p.mu.Unlock()
+	f.verify(t, p, "conv_5xx")
+	if err := f.Lane.CloseWait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.waitCallbacks(3); len(got) != 3 {
+		t.Fatalf("%d tries, want 3", len(got))
+	}
+	e, _, ok := auditOf(f.audit(t, "aleph"), "conv_5xx", "auth-context callback (verified)")
+	if !ok || e.Status != 503 || e.ResourceID != "gave_up_after_3_tries_server_error" || !strings.Contains(f.log.String(), "gave_up_after_3_tries_server_error") {
+		t.Fatalf("gave up: audited %+v; log %s", e, f.log.String())
+	}
+	// The conversation is verified all the same.
+	if text, failed := p.call("conv_5xx", "get_body_analysis", map[string]any{}); failed || !strings.Contains(text, "81.5") {
+		t.Fatalf("after the platform failed: %s", text)
+	}
+
+	g := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	q := newFakePlatform(t)
+	q.mcp = g.URL + mcptest.GatedPath
+	q.open("conv_401", "ten_1", platformKey(t, g.Fixture, g.A.Key), map[string]string{auth.HeaderEndUserPhone: g.A.Phone})
+	q.turn("conv_401")
+	q.staleTokens = true
+	g.verify(t, q, "conv_401")
+	if got := q.waitCallbacks(1); got[0].status != 401 || got[0].reason != "invalid_token" {
+		t.Fatalf("callback: %+v", got[0])
+	}
+	if err := g.Lane.CloseWait(); err != nil || len(q.callbacks) != 1 {
+		t.Fatalf("a 401 was retried: %d callbacks (%v)", len(q.callbacks), err)
+	}
+	e, _, ok = auditOf(g.audit(t, "aleph"), "conv_401", "auth-context callback (verified)")
+	if !ok || e.Status != 401 || e.ResourceID != "invalid_token" || !strings.Contains(g.log.String(), "reason=invalid_token") {
+		t.Fatalf("invalid_token: audited %+v; log %s", e, g.log.String())
+	}
+}
