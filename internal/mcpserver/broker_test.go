@@ -300,7 +300,7 @@ func (f *brokerFixture) verify(t *testing.T, p *fakePlatform, id string) string 
 	}
 	f.sent++
 	code, _ := waitCode(t, f.sms, f.sent)
-	if text, failed := p.call(id, toolset.ConfirmVerificationTool, map[string]any{"code": code}); failed || !strings.Contains(text, `"verified":true`) {
+	if text, failed := p.call(id, toolset.ConfirmVerificationTool, map[string]any{"code": code}); failed || !strings.Contains(text, "Verified") {
 		t.Fatalf("confirm_verification: %s", text)
 	}
 	p.mu.Lock()
@@ -590,5 +590,49 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 	e, _, ok = auditOf(g.audit(t, "aleph"), "conv_401", "auth-context callback (verified)")
 	if !ok || e.Status != 401 || e.ResourceID != "invalid_token" || !strings.Contains(g.log.String(), "reason=invalid_token") {
 		t.Fatalf("invalid_token: audited %+v; log %s", e, g.log.String())
+	}
+}
+
+// On X-Sa-Channel: phone the answers are shorter: a one-line summary
+// first, then the data cut down; the same call from the web answers the
+// lane's data as it is. A verified phone conversation's trainee tools
+// answer the same way.
+func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	p := newFakePlatform(t)
+	p.mcp = f.URL + mcptest.GatedPath
+	key := platformKey(t, f.Fixture, f.A.Key)
+	contents := func(h map[string]string, tool string) []string {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": map[string]any{}}})
+		a := post(t, "POST", p.mcp, key, string(b), h)
+		var cr struct {
+			Content []struct{ Text string } `json:"content"`
+			IsError bool                    `json:"isError"`
+		}
+		if json.Unmarshal(a.Result, &cr) != nil || cr.IsError {
+			t.Fatalf("%s: %s", tool, a.Result)
+		}
+		var out []string
+		for _, c := range cr.Content {
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	web := contents(map[string]string{auth.HeaderChannel: "web", auth.HeaderConversationID: "c_web"}, toolset.StudioInfoTool)
+	phone := contents(map[string]string{auth.HeaderChannel: "phone", auth.HeaderConversationID: "c_phone"}, toolset.StudioInfoTool)
+	if len(web) != 1 || !strings.Contains(web[0], "howToJoin") {
+		t.Fatalf("web: %q", web)
+	}
+	if len(phone) != 2 || strings.Contains(phone[0], "\n") || !strings.HasPrefix(phone[0], "Studio Aleph offers 2 plans (Gold 300") || !strings.Contains(phone[1], `"plansTotal":2`) || len(phone[1]) >= len(web[0]) {
+		t.Fatalf("phone: %q", phone)
+	}
+
+	p.open("conv_call", "ten_1", key, map[string]string{auth.HeaderChannel: "phone", auth.HeaderEndUserPhone: f.A.Phone})
+	p.turn("conv_call")
+	f.verify(t, p, "conv_call")
+	out := contents(p.headers("conv_call"), "get_body_analysis")
+	if len(out) != 2 || strings.Contains(out[0], "\n") || !strings.Contains(out[1], "81.5") && !strings.Contains(out[0], "81.5") {
+		t.Fatalf("a verified phone conversation's trainee tool: %q", out)
 	}
 }
