@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -74,6 +75,9 @@ type BrokerOptions struct {
 	// Backoff is the wait before the first retry, doubled before the
 	// second; 0 is 500 ms.
 	Backoff time.Duration
+	// TLS, when set, is the callbacks' TLS configuration (tests trust
+	// their fake platform's certificate with it); nil: the system's roots.
+	TLS *tls.Config
 }
 
 // broker sends the callbacks and tracks the lane's background work.
@@ -86,6 +90,11 @@ type broker struct {
 	mu     sync.Mutex
 	closed bool
 	wg     sync.WaitGroup
+	// tails orders each conversation's callbacks: a callback waits for the
+	// one asked for before it (a sign-out, then a new verification), so
+	// the platform gets them in order. Keyed on the conversation hash;
+	// within this process.
+	tails map[string]chan struct{}
 }
 
 func newBroker(o BrokerOptions) *broker {
@@ -107,6 +116,7 @@ func newBroker(o BrokerOptions) *broker {
 			DialContext:           dialer.DialContext,
 			TLSHandshakeTimeout:   callbackTimeout,
 			ResponseHeaderTimeout: callbackTimeout,
+			TLSClientConfig:       o.TLS,
 			MaxIdleConnsPerHost:   4,
 			IdleConnTimeout:       time.Minute,
 			// No Proxy: a proxy would dial the address, not Perform.
@@ -114,7 +124,7 @@ func newBroker(o BrokerOptions) *broker {
 		// A redirect is not followed: the URL was checked, its target was not.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &broker{opts: o, client: client, ctx: ctx, cancel: cancel}
+	return &broker{opts: o, client: client, ctx: ctx, cancel: cancel, tails: map[string]chan struct{}{}}
 }
 
 // errAddressRefused is a callback host that resolved to an address
@@ -160,6 +170,38 @@ func (b *broker) goBackground(f func(ctx context.Context)) bool {
 		f(b.ctx)
 	}()
 	return true
+}
+
+// goInOrder is goBackground for the conversation key: f starts once the
+// previous work of the same key has ended.
+func (b *broker) goInOrder(key string, f func(ctx context.Context)) bool {
+	b.mu.Lock()
+	prev := b.tails[key]
+	done := make(chan struct{})
+	b.tails[key] = done
+	b.mu.Unlock()
+	finish := func() {
+		close(done)
+		b.mu.Lock()
+		if b.tails[key] == done {
+			delete(b.tails, key)
+		}
+		b.mu.Unlock()
+	}
+	started := b.goBackground(func(ctx context.Context) {
+		defer finish()
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-ctx.Done():
+			}
+		}
+		f(ctx)
+	})
+	if !started {
+		finish()
+	}
+	return started
 }
 
 // Close waits for the lane's background work (auth-context callbacks,
@@ -352,12 +394,14 @@ func (l *Lane) brokerVerified(c *call, conv auth.Conversation, hash []byte, trai
 }
 
 // brokerSignedOut revokes the conversation's forward payloads at once and
-// tells the platform in the background.
-func (l *Lane) brokerSignedOut(c *call, conv auth.Conversation, hash []byte, now time.Time) error {
-	if _, err := c.db().Platform().RevokeTokens(c.ctx, hash, now); err != nil {
+// tells the platform in the background: always on sign_out, and when a new
+// verification starts only if a live payload was revoked.
+func (l *Lane) brokerSignedOut(c *call, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
+	n, err := c.db().Platform().RevokeTokens(c.ctx, hash, now)
+	if err != nil {
 		return err
 	}
-	if infoFrom(c.ctx).dryRun {
+	if infoFrom(c.ctx).dryRun || n == 0 && !always {
 		return nil
 	}
 	u, refusal := checkCallback(conv.CallbackURL, l.broker.opts.Hosts, l.broker.opts.AllowLoopback)
@@ -400,7 +444,7 @@ func (l *Lane) brokerSend(c *call, conv auth.Conversation, u *url.URL, event str
 	payload, _ := json.Marshal(body)
 	// The call's context ends with its answer; the callback outlives it.
 	detached := &call{ctx: context.WithoutCancel(c.ctx), p: c.p, l: l}
-	started := l.broker.goBackground(func(ctx context.Context) {
+	started := l.broker.goInOrder(string(conversationHash(c.p.CredentialID, conv)), func(ctx context.Context) {
 		status, outcome := l.broker.post(ctx, u.String(), conv.CallbackToken, payload)
 		switch outcome {
 		case "accepted":
@@ -437,6 +481,9 @@ func (b *broker) post(ctx context.Context, target, token string, payload []byte)
 		case <-time.After(wait):
 		}
 		wait *= 2
+	}
+	if outcome == "network" && ctx.Err() != nil {
+		return status, "cancelled" // shutting down
 	}
 	if status >= 500 || status == 0 && outcome == "network" {
 		outcome = fmt.Sprintf("gave_up_after_%d_tries_%s", callbackTries, outcome)

@@ -100,7 +100,7 @@ func (l *Lane) verifyRoutes() {
 				return verificationAnswer{}, err
 			}
 			// A new verification ends the conversation's earlier one, payload included.
-			if _, err := c.db().Platform().RevokeTokens(c.ctx, row.Hash, now); err != nil {
+			if err := l.brokerSignedOut(c, conv, row.Hash, now, false); err != nil {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.p.StudioName, int(verifyCodeTTL/time.Minute))}, nil
@@ -156,7 +156,7 @@ func (l *Lane) verifyRoutes() {
 			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
-			if err := l.brokerSignedOut(c, conv, row.Hash, now); err != nil {
+			if err := l.brokerSignedOut(c, conv, row.Hash, now, true); err != nil {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -77,6 +78,15 @@ func newFakePlatform(t *testing.T) *fakePlatform {
 	p.srv = httptest.NewServer(http.HandlerFunc(p.authContext))
 	t.Cleanup(p.srv.Close)
 	return p
+}
+
+// newTLSFakePlatform is the fake platform over HTTPS (on 127.0.0.1, so
+// reachable only with the loopback test setting); tls trusts its certificate.
+func newTLSFakePlatform(t *testing.T) (*fakePlatform, *tls.Config) {
+	p := &fakePlatform{t: t, conv: map[string]*fakeConversation{}}
+	p.srv = httptest.NewTLSServer(http.HandlerFunc(p.authContext))
+	t.Cleanup(p.srv.Close)
+	return p, p.srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 }
 
 // authContext is POST /conversations/{id}/auth-context.
@@ -348,10 +358,14 @@ func str(raw json.RawMessage) string {
 // call is the trainee by it (audited verified). The same payload replayed
 // by another conversation, another platform key or another studio is
 // refused (anonymous, audited why). Turn 3: sign_out tells the platform
-// authenticated false, and the payload replayed after it is refused.
+// authenticated false, and the payload replayed after it is refused. The
+// platform's callback endpoint is HTTPS.
 func TestAPlatformBrokerAcrossTurns(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
-	p := newFakePlatform(t)
+	p, tlsConfig := newTLSFakePlatform(t)
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true, TLS: tlsConfig}})
+	if !strings.HasPrefix(p.srv.URL, "https://") {
+		t.Fatal("the fake platform is not on https")
+	}
 	p.mcp = f.URL + mcptest.GatedPath
 	key := platformKey(t, f.Fixture, f.A.Key)
 	p.open("conv_1", "ten_1", key, map[string]string{auth.HeaderChannel: "whatsapp", auth.HeaderEndUserPhone: f.A.Phone})
@@ -492,6 +506,9 @@ func TestAPlatformBrokerPayloadExpires(t *testing.T) {
 	}
 	if _, c, ok := auditOf(f.audit(t, "aleph"), "conv_old", "public/studio"); !ok || c["traineeToken"] != auth.TokenExpired {
 		t.Fatalf("an expired payload audited %v", c)
+	}
+	if !strings.Contains(f.log.String(), "verdict=expired") {
+		t.Errorf("the gate did not log the expired payload: %s", f.log.String())
 	}
 }
 
@@ -634,5 +651,51 @@ func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
 	out := contents(p.headers("conv_call"), "get_body_analysis")
 	if len(out) != 2 || strings.Contains(out[0], "\n") || !strings.Contains(out[1], "81.5") && !strings.Contains(out[0], "81.5") {
 		t.Fatalf("a verified phone conversation's trainee tool: %q", out)
+	}
+}
+
+// A listed host that resolves to a loopback address is refused when the
+// connection is dialled (without the test setting): nothing is sent, the
+// outcome is audited address_refused.
+func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
+	p := newFakePlatform(t)
+	port := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{Hosts: []string{"localhost:" + port}}})
+	p.mcp = f.URL + mcptest.GatedPath
+	p.callbackHost = "https://localhost:" + port
+	p.open("conv_in", "ten_1", platformKey(t, f.Fixture, f.A.Key), map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
+	p.turn("conv_in")
+	f.verify(t, p, "conv_in")
+	if err := f.Lane.CloseWait(); err != nil {
+		t.Fatal(err)
+	}
+	e, _, ok := auditOf(f.audit(t, "aleph"), "conv_in", "auth-context callback (verified)")
+	if !ok || e.ResourceID != "address_refused" || len(p.callbacks) != 0 || !strings.Contains(f.log.String(), "address_refused") {
+		t.Fatalf("audited %+v, %d callbacks", e, len(p.callbacks))
+	}
+}
+
+// A new start_verification in a verified conversation ends the earlier
+// verification: its payload is revoked and the platform told
+// authenticated false; confirming again issues a new payload with its own
+// expires_at.
+func TestAPlatformBrokerReverifying(t *testing.T) {
+	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	p := newFakePlatform(t)
+	p.mcp = f.URL + mcptest.GatedPath
+	p.open("conv_re", "ten_1", platformKey(t, f.Fixture, f.A.Key), map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
+	p.turn("conv_re")
+	f.verify(t, p, "conv_re")
+	first := str(p.waitCallbacks(1)[0].body["forward_payload"])
+	p.turn("conv_re")
+	f.verify(t, p, "conv_re")
+	got := p.waitCallbacks(3)
+	if string(got[1].body["authenticated"]) != "false" || string(got[2].body["authenticated"]) != "true" || got[2].body["expires_at"] == nil {
+		t.Fatalf("callbacks: %v / %v", got[1].body, got[2].body)
+	}
+	second := str(got[2].body["forward_payload"])
+	old, err := f.Store.Platform().Token(context.Background(), auth.Hash(first))
+	if err != nil || old.RevokedAt == nil || second == first || second == "" {
+		t.Fatalf("the first payload after re-verifying: %+v %v", old, err)
 	}
 }

@@ -77,7 +77,7 @@ type Options struct {
 	Broker lane.BrokerOptions
 	// Now is the lane's clock; nil: time.Now.
 	Now func() time.Time
-	// Logger is the lane's logger; nil: Quiet.
+	// Logger is the lane's and the gated endpoint's logger; nil: Quiet.
 	Logger *slog.Logger
 }
 
@@ -104,7 +104,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 		Logger: Quiet(),
 	}))
-	gate := mcpserver.Gate{Authenticator: authn, Logger: Quiet(), ResourceMetadata: as.ResourceMetadataURL}
+	gate := mcpserver.Gate{Authenticator: authn, Logger: laneLogger, ResourceMetadata: as.ResourceMetadataURL}
 	mux.Handle(GatedPath, gate.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 		Logger: Quiet(),
