@@ -333,6 +333,20 @@ func (f *brokerFixture) audit(t *testing.T, slug string) []domain.AuditEvent {
 	return list.Items
 }
 
+// waitAudit is the newest event of the conversation whose route has
+// route in it, waiting for it: a callback's outcome is recorded after the
+// platform answered.
+func (f *brokerFixture) waitAudit(t *testing.T, slug, conversation, route string) (domain.AuditEvent, bool) {
+	t.Helper()
+	for range 250 {
+		if e, _, ok := auditOf(f.audit(t, slug), conversation, route); ok {
+			return e, true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return domain.AuditEvent{}, false
+}
+
 // auditOf is the newest event of the conversation whose route has route in it.
 func auditOf(events []domain.AuditEvent, conversation, route string) (domain.AuditEvent, map[string]any, bool) {
 	for _, e := range events {
@@ -417,7 +431,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 	if e, c, ok := auditOf(f.audit(t, "aleph"), "conv_1", "body-analysis"); !ok || c["traineeToken"] != auth.TokenVerified || e.Status != 200 {
 		t.Fatalf("turn 2's audit: %+v %v", e, c)
 	}
-	if e, _, ok := auditOf(f.audit(t, "aleph"), "conv_1", "auth-context callback (verified)"); !ok || e.ResourceID != "accepted" || e.Status != 200 {
+	if e, ok := f.waitAudit(t, "aleph", "conv_1", "auth-context callback (verified)"); !ok || e.ResourceID != "accepted" || e.Status != 200 {
 		t.Fatalf("the callback's audit: %+v", e)
 	}
 
@@ -461,7 +475,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 	if _, c, ok := auditOf(f.audit(t, "aleph"), "conv_1", "sign-out"); !ok || c["traineeToken"] != auth.TokenVerified {
 		t.Errorf("sign_out's audit: %v", c)
 	}
-	if e, _, ok := auditOf(f.audit(t, "aleph"), "conv_1", "auth-context callback (signed out)"); !ok || e.ResourceID != "accepted" {
+	if e, ok := f.waitAudit(t, "aleph", "conv_1", "auth-context callback (signed out)"); !ok || e.ResourceID != "accepted" {
 		t.Errorf("the sign-out callback's audit: %+v", e)
 	}
 	if text, failed := p.call("conv_1", toolset.StudioInfoTool, map[string]any{}); failed {
