@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,7 +27,64 @@ type Conversation struct {
 	// it: kept as a signal only, so only whether one came is recorded.
 	UserToken string `json:"-"`
 	HasToken  bool   `json:"userToken,omitempty"`
+
+	// CallbackURL and CallbackToken are the platform's auth-context
+	// broker for this call (X-Sa-Auth-Callback, X-Sa-Auth-Callback-Token):
+	// where Perform reports a verification or a sign-out, and the bearer
+	// token of this call, the most recent one. Untrusted: the lane checks
+	// the URL before using it. Neither is recorded.
+	CallbackURL   string `json:"-"`
+	CallbackToken string `json:"-"`
+	// TraineeToken is the forward payload the platform replayed
+	// (X-Perform-Trainee-Token); Token records, for the audit, what the
+	// lane made of it. Both are set together, or neither.
+	TraineeToken string      `json:"-"`
+	Token        *TokenCheck `json:"traineeToken,omitempty"`
 }
+
+// Verdicts of a replayed trainee token (TokenCheck).
+const (
+	TokenPresented           = "presented" // not looked at yet
+	TokenVerified            = "verified"
+	TokenExpired             = "expired"
+	TokenRevoked             = "revoked" // the conversation signed out or verified again
+	TokenUnknown             = "unknown" // no such token: made up, cut or of another Perform
+	TokenAnotherStudio       = "another_studio"
+	TokenAnotherKey          = "another_platform_key"
+	TokenAnotherConversation = "another_conversation"
+	TokenScopesChanged       = "scopes_changed" // issued for trainee scopes this Perform no longer grants
+)
+
+// TokenCheck is the verdict on a call's trainee token. The authenticator
+// sets it (the /mcp gate and the lane both authenticate one call, with the
+// same answer); the audit reads it. Safe for concurrent use.
+type TokenCheck struct {
+	mu      sync.Mutex
+	verdict string
+}
+
+// Set records the verdict.
+func (t *TokenCheck) Set(verdict string) {
+	t.mu.Lock()
+	t.verdict = verdict
+	t.mu.Unlock()
+}
+
+// Verdict is the verdict recorded, TokenPresented before any.
+func (t *TokenCheck) Verdict() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.verdict == "" {
+		return TokenPresented
+	}
+	return t.verdict
+}
+
+// MarshalJSON records the verdict, never the token.
+func (t *TokenCheck) MarshalJSON() ([]byte, error) { return json.Marshal(t.Verdict()) }
 
 // The identity headers an agent platform sends (the Perfox contract).
 const (
@@ -39,6 +97,21 @@ const (
 	HeaderChannel           = "X-Sa-Channel"
 	HeaderUserToken         = "X-Sa-User-Token"
 	HeaderTenantID          = "X-Sa-Tenant-Id"
+	// The auth-context broker's callback of this call.
+	HeaderAuthCallback      = "X-Sa-Auth-Callback"
+	HeaderAuthCallbackToken = "X-Sa-Auth-Callback-Token"
+	// HeaderTraineeToken is where the platform replays the forward payload
+	// Perform gave its broker (forward_as "header:X-Perform-Trainee-Token").
+	HeaderTraineeToken = "X-Perform-Trainee-Token"
+)
+
+// Bounds of the broker's headers. A longer callback URL or token is left
+// out (a cut one would be wrong); a longer trainee token is kept cut, so
+// it is refused as unknown and audited.
+const (
+	maxCallbackURL   = 2048
+	maxCallbackToken = 4096
+	maxTraineeToken  = 256
 )
 
 // maxClaim bounds each header value kept; longer values are cut, so a
@@ -65,6 +138,15 @@ func ConversationFromHeaders(h http.Header) (c Conversation, ok bool, err error)
 	if tok := strings.TrimSpace(h.Get(HeaderUserToken)); tok != "" {
 		c.UserToken, c.HasToken = tok, true
 	}
+	if u := strings.TrimSpace(h.Get(HeaderAuthCallback)); len(u) <= maxCallbackURL {
+		c.CallbackURL = u
+	}
+	if tok := strings.TrimSpace(h.Get(HeaderAuthCallbackToken)); len(tok) <= maxCallbackToken {
+		c.CallbackToken = tok
+	}
+	if tok := strings.TrimSpace(h.Get(HeaderTraineeToken)); tok != "" {
+		c.TraineeToken, c.Token = clipTo(tok, maxTraineeToken), &TokenCheck{}
+	}
 	if raw := strings.TrimSpace(h.Get(HeaderEndUserAttributes)); raw != "" {
 		var attrs map[string]any
 		if len(raw) > maxAttributes || json.Unmarshal([]byte(raw), &attrs) != nil || attrs == nil {
@@ -74,16 +156,19 @@ func ConversationFromHeaders(h http.Header) (c Conversation, ok bool, err error)
 		}
 	}
 	ok = c.ID != "" || c.TenantID != "" || c.Channel != "" || c.Name != "" || c.Phone != "" || c.Email != "" ||
-		c.ExternalID != "" || c.HasToken || c.Attributes != nil
+		c.ExternalID != "" || c.HasToken || c.Attributes != nil || c.CallbackURL != "" || c.CallbackToken != "" || c.TraineeToken != ""
 	return c, ok, err
 }
 
 // clip cuts s to maxClaim bytes on a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxClaim {
+func clip(s string) string { return clipTo(s, maxClaim) }
+
+// clipTo cuts s to max bytes on a rune boundary.
+func clipTo(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	cut := maxClaim
+	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

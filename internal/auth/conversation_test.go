@@ -70,3 +70,32 @@ func FuzzConversationFromHeaders(f *testing.F) {
 		}
 	})
 }
+
+// The broker's headers are read but never recorded: the audit's JSON has
+// the trainee token's verdict only; an over-long callback URL or token is
+// left out, an over-long trainee token kept cut (so it is refused).
+func TestConversationBrokerHeaders(t *testing.T) {
+	h := http.Header{}
+	h.Set(HeaderAuthCallback, "https://perfox.example/conversations/c1/auth-context")
+	h.Set(HeaderAuthCallbackToken, "cbt_secret")
+	h.Set(HeaderTraineeToken, "pf_tt_secret")
+	c, ok, err := ConversationFromHeaders(h)
+	if !ok || err != nil || c.CallbackURL == "" || c.CallbackToken != "cbt_secret" || c.TraineeToken != "pf_tt_secret" || c.Token.Verdict() != TokenPresented {
+		t.Fatalf("broker headers: %+v ok %v err %v", c, ok, err)
+	}
+	c.Token.Set(TokenExpired)
+	b, _ := json.Marshal(c)
+	if strings.Contains(string(b), "secret") || strings.Contains(string(b), "perfox.example") || !strings.Contains(string(b), `"traineeToken":"expired"`) {
+		t.Errorf("recorded: %s", b)
+	}
+	h.Set(HeaderAuthCallback, "https://perfox.example/"+strings.Repeat("a", maxCallbackURL))
+	h.Set(HeaderAuthCallbackToken, strings.Repeat("t", maxCallbackToken+1))
+	h.Set(HeaderTraineeToken, strings.Repeat("p", 1000))
+	c, _, _ = ConversationFromHeaders(h)
+	if c.CallbackURL != "" || c.CallbackToken != "" || len(c.TraineeToken) != maxTraineeToken {
+		t.Errorf("over-long broker headers: url %d token %d trainee token %d", len(c.CallbackURL), len(c.CallbackToken), len(c.TraineeToken))
+	}
+	if b, _ := json.Marshal(Conversation{ID: "c"}); strings.Contains(string(b), "traineeToken") {
+		t.Errorf("a call without a trainee token records one: %s", b)
+	}
+}

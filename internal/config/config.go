@@ -85,6 +85,11 @@ type Config struct {
 	AnthropicAPIKey      string
 	AnthropicBaseURL     string
 	AnthropicWorkspaceID string
+
+	// AgentPlatformCallbackHosts (PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS)
+	// are the hosts, lower-case, as host or host:port, an agent platform's
+	// auth-context callback may go to; empty refuses every callback.
+	AgentPlatformCallbackHosts []string
 }
 
 // Defaults returns the configuration with nothing set.
@@ -144,6 +149,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AnthropicAPIKey = r.str("ANTHROPIC_API_KEY")
 	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")
 	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
+	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
 
 	if r.err != nil {
 		return Config{}, r.err
@@ -344,6 +350,51 @@ func (r *reader) phones(name string) []string {
 		out = append(out, e164)
 	}
 	return out
+}
+
+// hosts reads a comma-separated list of host names, each optionally with
+// a port: no scheme, path, user or wildcard.
+func (r *reader) hosts(name string) []string {
+	var out []string
+	for _, h := range strings.Split(r.str(name), ",") {
+		if h = strings.ToLower(strings.TrimSpace(h)); h == "" {
+			continue
+		}
+		if !ValidHost(h) {
+			r.fail("%s must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; %q is not one.", name, h)
+			return nil
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// ValidHost reports whether h is a host name (letters, digits, hyphens and
+// dots, labels of 1 to 63 characters; an IPv4 address is one), optionally
+// with a port from 1 to 65535.
+func ValidHost(h string) bool {
+	host := h
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[:i], ":") {
+		port, err := strconv.Atoi(h[i+1:])
+		if err != nil || port < 1 || port > 65535 || h[i+1] == '+' {
+			return false
+		}
+		host = h[:i]
+	}
+	if host == "" || len(host) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (r *reader) phoneCoaches(name string) map[string]string {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,34 +47,35 @@ func TestDefaults(t *testing.T) {
 func TestEverythingSet(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, 32)
 	c, err := FromEnv(env(map[string]string{
-		"PORT":                            "9090",
-		"PERFORM_DATABASE_URL":            "postgres://u@db:5432/perform",
-		"PERFORM_REDIS_URL":               "redis://127.0.0.1:6379/2",
-		"PERFORM_PUBLIC_URL":              "https://perform.example/",
-		"PERFORM_SECRET_KEY":              base64.StdEncoding.EncodeToString(key),
-		"PERFORM_GC_PERCENT":              "-1",
-		"PERFORM_SHUTDOWN_DELAY_MS":       "2500",
-		"PERFORM_TRUSTED_PROXIES":         "10.0.0.0/8, 127.0.0.1",
-		"PERFORM_DATABASE_MAX_CONNS":      "12",
-		"RATE_LIMIT_MAX":                  "5",
-		"RATE_LIMIT_WINDOW_MS":            "1500",
-		"PERFORM_TRAINEE_READS_PER_HOUR":  "7",
-		"PERFORM_TRAINEE_WRITES_PER_HOUR": "3",
-		"LOG_FORMAT":                      "JSON",
-		"LOG_LEVEL":                       "debug",
-		"SMARTSEND_WEBHOOK_SECRET":        "s3cret",
-		"SMARTSEND_API_URL":               "https://smartsend.example/api",
-		"AGENT_SMARTSEND_API_KEY":         "ak",
-		"AGENT_PILOT_PHONES":              "050-123-4567, +972 52 765 4321",
-		"AGENT_PHONE_COACHES":             "0501234567=coa_0123456789abcdefghjkmnpqrs",
-		"AGENT_MODEL":                     "claude-haiku-4-5",
-		"AGENT_DEBOUNCE_MS":               "0",
-		"ANTHROPIC_API_KEY":               "sk",
-		"ANTHROPIC_BASE_URL":              "http://127.0.0.1:9999",
-		"ANTHROPIC_WORKSPACE_ID":          "ws",
-		"AGENT_PRICE_INPUT":               "0.8",
-		"AGENT_PRICE_OUTPUT":              "4",
-		"AGENT_PROPOSAL_TTL_MINUTES":      "45",
+		"PORT":                                  "9090",
+		"PERFORM_DATABASE_URL":                  "postgres://u@db:5432/perform",
+		"PERFORM_REDIS_URL":                     "redis://127.0.0.1:6379/2",
+		"PERFORM_PUBLIC_URL":                    "https://perform.example/",
+		"PERFORM_SECRET_KEY":                    base64.StdEncoding.EncodeToString(key),
+		"PERFORM_GC_PERCENT":                    "-1",
+		"PERFORM_SHUTDOWN_DELAY_MS":             "2500",
+		"PERFORM_TRUSTED_PROXIES":               "10.0.0.0/8, 127.0.0.1",
+		"PERFORM_DATABASE_MAX_CONNS":            "12",
+		"RATE_LIMIT_MAX":                        "5",
+		"RATE_LIMIT_WINDOW_MS":                  "1500",
+		"PERFORM_TRAINEE_READS_PER_HOUR":        "7",
+		"PERFORM_TRAINEE_WRITES_PER_HOUR":       "3",
+		"LOG_FORMAT":                            "JSON",
+		"LOG_LEVEL":                             "debug",
+		"SMARTSEND_WEBHOOK_SECRET":              "s3cret",
+		"SMARTSEND_API_URL":                     "https://smartsend.example/api",
+		"AGENT_SMARTSEND_API_KEY":               "ak",
+		"AGENT_PILOT_PHONES":                    "050-123-4567, +972 52 765 4321",
+		"AGENT_PHONE_COACHES":                   "0501234567=coa_0123456789abcdefghjkmnpqrs",
+		"AGENT_MODEL":                           "claude-haiku-4-5",
+		"AGENT_DEBOUNCE_MS":                     "0",
+		"ANTHROPIC_API_KEY":                     "sk",
+		"ANTHROPIC_BASE_URL":                    "http://127.0.0.1:9999",
+		"ANTHROPIC_WORKSPACE_ID":                "ws",
+		"AGENT_PRICE_INPUT":                     "0.8",
+		"AGENT_PRICE_OUTPUT":                    "4",
+		"AGENT_PROPOSAL_TTL_MINUTES":            "45",
+		"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS": " API.Perfox.example , hooks.perfox.example:8443,",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +88,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if c.DatabaseMaxConns != 12 {
 		t.Errorf("DatabaseMaxConns %d", c.DatabaseMaxConns)
+	}
+	if got := c.AgentPlatformCallbackHosts; len(got) != 2 || got[0] != "api.perfox.example" || got[1] != "hooks.perfox.example:8443" {
+		t.Errorf("AgentPlatformCallbackHosts %q", got)
 	}
 	if c.AgentProposalTTL != 45*time.Minute {
 		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
@@ -167,6 +172,9 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_SECRET_KEY", "short", `PERFORM_SECRET_KEY must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got 5 characters that are neither.`},
 		{"AGENT_PILOT_PHONES", "0501234567,nope", `AGENT_PILOT_PHONES must be a comma-separated list of phone numbers; "nope" is not a phone number.`},
 		{"AGENT_PHONE_COACHES", "0501234567=trn_x", `AGENT_PHONE_COACHES must be a comma-separated list of phone=coachId pairs with coach ids such as coa_…; "0501234567=trn_x" is not one.`},
+		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "https://api.perfox.example", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "https://api.perfox.example" is not one.`},
+		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "ok.example,*.perfox.example", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "*.perfox.example" is not one.`},
+		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "a.example:0", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "a.example:0" is not one.`},
 		{"AGENT_PHONE_COACHES", "12=coa_abc", `AGENT_PHONE_COACHES must be a comma-separated list of phone=coachId pairs; "12" is not a phone number.`},
 	} {
 		_, err := FromEnv(env(map[string]string{tc.name: tc.value}))
@@ -237,6 +245,7 @@ func FuzzFromEnv(f *testing.F) {
 	f.Add("PERFORM_PUBLIC_URL", "http://[::1]:80/")
 	f.Add("LOG_LEVEL", "DEBUG+2")
 	f.Add("PERFORM_REDIS_URL", "unix:///tmp/redis.sock")
+	f.Add("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "api.perfox.example, x:8443,-bad-")
 	f.Fuzz(func(t *testing.T, name, value string) {
 		_, err := FromEnv(env(map[string]string{name: value}))
 		if err == nil {
@@ -269,4 +278,25 @@ func TestDemoteKeepsWarningsAndLowersTheRest(t *testing.T) {
 	if !strings.Contains(buf.String(), "level=DEBUG msg=counts") {
 		t.Errorf("info demoted to debug: %q", buf.String())
 	}
+}
+
+// FuzzValidHost: a host ValidHost accepts has no scheme, path, user,
+// space or wildcard, and its port is a port.
+func FuzzValidHost(f *testing.F) {
+	for _, s := range []string{"api.perfox.example", "a:443", "a:0", "a:+1", "https://a", "a/b", "u@a", "*.a", "a..b", "::1", "[::1]:80", "1.2.3.4:65535", strings.Repeat("a", 64)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		if !ValidHost(h) {
+			return
+		}
+		if strings.ContainsAny(h, "/@*?# \t[]%") || strings.Contains(h, "..") {
+			t.Fatalf("accepted %q", h)
+		}
+		if i := strings.LastIndexByte(h, ':'); i >= 0 {
+			if p, err := strconv.Atoi(h[i+1:]); err != nil || p < 1 || p > 65535 {
+				t.Fatalf("accepted the port of %q", h)
+			}
+		}
+	})
 }

@@ -74,6 +74,9 @@ type Options struct {
 	// phone's international digits). nil writes the code to Logger, as the
 	// browser sign-in does without a gateway.
 	Codes CodeGateway
+	// Broker configures the callback to an agent platform's auth-context
+	// broker (broker.go).
+	Broker BrokerOptions
 }
 
 // CodeGateway sends one WhatsApp message (login.Gateway's shape).
@@ -97,6 +100,8 @@ type Lane struct {
 	// flood a trainee's WhatsApp (the browser sign-in's rule: 5 an hour).
 	codeSends ratelimit.Limiter
 	now       func() time.Time
+	// broker sends auth-context callbacks and tracks background work (Close).
+	broker *broker
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -125,6 +130,7 @@ func New(o Options) *Lane {
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
+		broker:        newBroker(o.Broker),
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)

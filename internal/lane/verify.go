@@ -99,6 +99,10 @@ func (l *Lane) verifyRoutes() {
 			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
+			// A new verification ends the conversation's earlier one, payload included.
+			if err := l.brokerSignedOut(c, conv, row.Hash, now, false); err != nil {
+				return verificationAnswer{}, err
+			}
 			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.p.StudioName, int(verifyCodeTTL/time.Minute))}, nil
 		}, platform(), created())
 
@@ -136,6 +140,7 @@ func (l *Lane) verifyRoutes() {
 			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
+			l.brokerVerified(c, conv, hash, row.TraineeID, now, until)
 			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
 		}, platform())
 
@@ -149,6 +154,9 @@ func (l *Lane) verifyRoutes() {
 			// A row of no trainee and no code: nothing confirms it, nothing resolves to it.
 			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now, CreatedAt: now}
 			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				return verificationAnswer{}, err
+			}
+			if err := l.brokerSignedOut(c, conv, row.Hash, now, true); err != nil {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil
@@ -202,10 +210,10 @@ func newCode() (string, error) {
 }
 
 // sendCode delivers the code in the background, so the answer comes as
-// fast whether or not a trainee matched.
+// fast whether or not a trainee matched; Close waits for it.
 func (l *Lane) sendCode(studioName, e164, code string) {
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	started := l.broker.goBackground(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		if l.codes == nil {
 			l.logger.InfoContext(ctx, "agent platform verification code (no WhatsApp gateway is configured, so it is written here)", "phone", phone.Masked(e164), "code", code)
@@ -215,14 +223,30 @@ func (l *Lane) sendCode(studioName, e164, code string) {
 		if err := l.codes.Send(ctx, strings.TrimPrefix(e164, "+"), text); err != nil {
 			l.logger.WarnContext(ctx, "the verification code could not be sent over WhatsApp", "phone", phone.Masked(e164), "err", err)
 		}
-	}()
+	})
+	if !started {
+		l.logger.Warn("shutting down, so the verification code was not sent", "phone", phone.Masked(e164))
+	}
 }
 
 // verifiedTrainee is the trainee a platform key's conversation was
-// verified as, while the verification lasts.
+// verified as, while the verification lasts. A call that replays a
+// forward payload (X-Perform-Trainee-Token) is decided by the payload
+// alone: the trainee when it is live and bound to this studio, platform
+// key and conversation, else anonymous, even in a verified conversation
+// (a payload that does not fit is someone else's). The verdict goes to
+// the audit with the conversation.
 func verifiedTrainee(ctx context.Context, st store.Store, keyID, studioID string, now time.Time) (string, bool) {
 	conv, ok := auth.ConversationFrom(ctx)
-	if !ok || conv.ID == "" {
+	if !ok {
+		return "", false
+	}
+	if conv.TraineeToken != "" {
+		trainee, verdict := tokenTrainee(ctx, st, conv.TraineeToken, keyID, studioID, conversationHash(keyID, conv), now)
+		conv.Token.Set(verdict)
+		return trainee, verdict == auth.TokenVerified
+	}
+	if conv.ID == "" {
 		return "", false
 	}
 	row, err := st.Platform().Conversation(ctx, conversationHash(keyID, conv))

@@ -91,6 +91,7 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		if !g.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
 			return
 		}
+		g.logTokenVerdict(r)
 		// An OAuth grant short of a tool's scope is told so in HTTP, so its
 		// client can ask the person for more (step-up authorization). A
 		// studio key keeps today's answer: the lane's sentence in the result.
@@ -111,6 +112,19 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// logTokenVerdict logs a replayed trainee token the authenticator did not
+// take (expired, revoked, another conversation's…): the message is
+// answered as anonymous, and a tools/list reaches no lane audit.
+func (g Gate) logTokenVerdict(r *http.Request) {
+	c, ok := auth.ConversationFrom(r.Context())
+	if !ok || c.Token == nil || g.Logger == nil {
+		return
+	}
+	if v := c.Token.Verdict(); v != auth.TokenVerified {
+		g.Logger.WarnContext(r.Context(), "mcp: a replayed X-Perform-Trainee-Token was refused; the call is anonymous", "conversationId", c.ID, "verdict", v)
+	}
 }
 
 // codeForbidden is the JSON-RPC error code of a scope shortfall.

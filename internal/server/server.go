@@ -246,7 +246,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
-		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes})
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes,
+		Broker: lane.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts}})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
@@ -372,9 +373,16 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// closeParts flushes the audit writer, then closes Redis and the store.
+// closeParts lets the lane's background work (agent platform callbacks,
+// verification codes) finish, flushes the audit writer, then closes Redis
+// and the store.
 func (s *Server) closeParts() error {
 	var errs []error
+	if s.lane != nil {
+		if err := s.lane.CloseWait(); err != nil {
+			s.logger.Warn("shutting down", "error", err)
+		}
+	}
 	if s.audit != nil {
 		errs = append(errs, s.audit.Close())
 	}

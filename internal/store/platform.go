@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -21,12 +22,35 @@ type PlatformConversation struct {
 	CreatedAt     time.Time
 }
 
+// PlatformToken is a forward payload handed to an agent platform's
+// auth-context broker: Hash is the SHA-256 of the token, which is never
+// kept; the rest is what the token is bound to.
+type PlatformToken struct {
+	Hash             []byte
+	StudioID         string
+	TraineeID        string
+	KeyID            string // the platform key the conversation called with
+	ConversationHash []byte // PlatformConversation.Hash
+	Scopes           []string
+	ExpiresAt        time.Time
+	RevokedAt        *time.Time
+	CreatedAt        time.Time
+}
+
 // PlatformStore keeps the agent platforms' verified conversations.
 type PlatformStore interface {
 	// PutConversation writes c in full, replacing the row of its hash.
 	PutConversation(ctx context.Context, c PlatformConversation) error
 	// Conversation is the row of hash, or ErrNotFound.
 	Conversation(ctx context.Context, hash []byte) (PlatformConversation, error)
+	// PutToken stores a new forward payload, revoking (at t.CreatedAt)
+	// every live one of the same conversation: a conversation has one.
+	PutToken(ctx context.Context, t PlatformToken) error
+	// Token is the forward payload of hash, or ErrNotFound.
+	Token(ctx context.Context, hash []byte) (PlatformToken, error)
+	// RevokeTokens revokes, at at, every live forward payload of the
+	// conversation; it answers how many it revoked.
+	RevokeTokens(ctx context.Context, conversationHash []byte, at time.Time) (int, error)
 }
 
 type platformStore struct{ *sqlStore }
@@ -67,4 +91,41 @@ func nullString(s string) any {
 		return nil
 	}
 	return s
+}
+
+func (s platformStore) PutToken(ctx context.Context, t PlatformToken) error {
+	return s.atomic(ctx, func(q querier) error {
+		if _, err := q.ExecContext(ctx, s.q(`UPDATE platform_trainee_tokens SET revoked_at = ? WHERE conversation_hash = ? AND revoked_at IS NULL`),
+			ms(t.CreatedAt), t.ConversationHash); err != nil {
+			return err
+		}
+		_, err := q.ExecContext(ctx, s.q(`INSERT INTO platform_trainee_tokens (hash, studio_id, trainee_id, key_id, conversation_hash, scopes, expires_at, revoked_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			t.Hash, t.StudioID, t.TraineeID, t.KeyID, t.ConversationHash, strings.Join(t.Scopes, " "), ms(t.ExpiresAt), msPtr(t.RevokedAt), ms(t.CreatedAt))
+		return err
+	})
+}
+
+func (s platformStore) Token(ctx context.Context, hash []byte) (PlatformToken, error) {
+	var t PlatformToken
+	var scopes string
+	var expires, created int64
+	var revoked sql.NullInt64
+	err := s.queryRow(ctx, `SELECT hash, studio_id, trainee_id, key_id, conversation_hash, scopes, expires_at, revoked_at, created_at
+		FROM platform_trainee_tokens WHERE hash = ?`, hash).Scan(&t.Hash, &t.StudioID, &t.TraineeID, &t.KeyID, &t.ConversationHash, &scopes, &expires, &revoked, &created)
+	if err != nil {
+		return t, notFound(err)
+	}
+	t.Scopes = strings.Fields(scopes)
+	t.ExpiresAt, t.CreatedAt, t.RevokedAt = fromMS(expires), fromMS(created), fromNullMS(revoked)
+	return t, nil
+}
+
+func (s platformStore) RevokeTokens(ctx context.Context, conversationHash []byte, at time.Time) (int, error) {
+	res, err := s.exec(ctx, `UPDATE platform_trainee_tokens SET revoked_at = ? WHERE conversation_hash = ? AND revoked_at IS NULL`, ms(at), conversationHash)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }

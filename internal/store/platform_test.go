@@ -98,3 +98,56 @@ func TestPlatformKeysConversationsAndAudit(t *testing.T) {
 		})
 	}
 }
+
+// A forward payload is kept by its hash with its binding; a new one for
+// the same conversation revokes the live one; RevokeTokens revokes the
+// rest, and counts only live ones; on both engines.
+func TestPlatformTokens(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			studio := domain.Studio{Name: "Tokens", Slug: "tokens"}
+			if err := st.CreateStudio(ctx, &studio); err != nil {
+				t.Fatal(err)
+			}
+			now := time.UnixMilli(time.Now().UnixMilli()).UTC()
+			first := store.PlatformToken{Hash: auth.Hash("t1"), StudioID: studio.ID, TraineeID: "trn_x", KeyID: "key_p", ConversationHash: auth.Hash("conv"),
+				Scopes: []string{"me:read", "me:write"}, ExpiresAt: now.Add(24 * time.Hour), CreatedAt: now}
+			if err := st.Platform().PutToken(ctx, first); err != nil {
+				t.Fatal(err)
+			}
+			back, err := st.Platform().Token(ctx, auth.Hash("t1"))
+			if err != nil || back.TraineeID != "trn_x" || back.KeyID != "key_p" || string(back.ConversationHash) != string(auth.Hash("conv")) ||
+				len(back.Scopes) != 2 || back.Scopes[1] != "me:write" || !back.ExpiresAt.Equal(first.ExpiresAt) || back.RevokedAt != nil {
+				t.Fatalf("token: %+v %v", back, err)
+			}
+			later := now.Add(time.Minute)
+			second := first
+			second.Hash, second.CreatedAt = auth.Hash("t2"), later
+			if err := st.Platform().PutToken(ctx, second); err != nil {
+				t.Fatal(err)
+			}
+			if back, err := st.Platform().Token(ctx, auth.Hash("t1")); err != nil || back.RevokedAt == nil || !back.RevokedAt.Equal(later) {
+				t.Fatalf("the first token after a second: %+v %v", back, err)
+			}
+			other := first
+			other.Hash, other.ConversationHash = auth.Hash("t3"), auth.Hash("other conv")
+			if err := st.Platform().PutToken(ctx, other); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := st.Platform().RevokeTokens(ctx, auth.Hash("conv"), later); err != nil || n != 1 {
+				t.Fatalf("revoke: %d %v", n, err)
+			}
+			if n, err := st.Platform().RevokeTokens(ctx, auth.Hash("conv"), later); err != nil || n != 0 {
+				t.Fatalf("revoke again: %d %v", n, err)
+			}
+			if back, err := st.Platform().Token(ctx, auth.Hash("t3")); err != nil || back.RevokedAt != nil {
+				t.Fatalf("another conversation's token: %+v %v", back, err)
+			}
+			if _, err := st.Platform().Token(ctx, auth.Hash("unknown")); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("an unknown token: %v", err)
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,7 +45,7 @@ type Fixture struct {
 	// authorization server's routes at the root.
 	URL   string
 	Store store.Store
-	Lane  http.Handler
+	Lane  *lane.Lane
 	Audit *audit.Writer // the lane's audit, batched; Flush before reading it
 	A, B  Studio
 	// App calls the lane over the network, as the studio's own apps do.
@@ -71,6 +72,13 @@ type Options struct {
 	// Codes sends the lane's verification codes (an agent platform's end
 	// users); nil writes them to a discarded log.
 	Codes lane.CodeGateway
+	// Broker configures the auth-context callback (a fake agent platform
+	// on 127.0.0.1 needs AllowLoopback).
+	Broker lane.BrokerOptions
+	// Now is the lane's clock; nil: time.Now.
+	Now func() time.Time
+	// Logger is the lane's and the gated endpoint's logger; nil: Quiet.
+	Logger *slog.Logger
 }
 
 // NewWith is NewOn with options.
@@ -83,7 +91,12 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
 	authn := as.Authenticator(lane.StudioKeys(st))
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: Quiet(), Authenticator: authn, Codes: o.Codes})
+	laneLogger := o.Logger
+	if laneLogger == nil {
+		laneLogger = Quiet()
+	}
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Codes: o.Codes, Broker: o.Broker, Now: o.Now})
+	t.Cleanup(func() { _ = ln.CloseWait() }) // before the audit writer closes: callbacks are audited
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	as.Register(mux)
@@ -91,7 +104,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 		Logger: Quiet(),
 	}))
-	gate := mcpserver.Gate{Authenticator: authn, Logger: Quiet(), ResourceMetadata: as.ResourceMetadataURL}
+	gate := mcpserver.Gate{Authenticator: authn, Logger: laneLogger, ResourceMetadata: as.ResourceMetadataURL}
 	mux.Handle(GatedPath, gate.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 		Logger: Quiet(),

@@ -107,6 +107,11 @@ func laneTool(opts Options, name string, r tools.Request) mcp.ToolHandler {
 			return toolError(executor.Result{Code: "UNAVAILABLE", Sentence: "Perform could not answer " + name + " just now; try again in a few seconds."}), nil
 		}
 		report(OutcomeOK)
+		if voice(ctx, opts) {
+			if v := voiceResult(name, req.Params.Arguments, data); v != nil {
+				return v, nil
+			}
+		}
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}
 		if isObject(data) {
 			res.StructuredContent = data

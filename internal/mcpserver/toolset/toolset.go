@@ -170,12 +170,17 @@ func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Log
 		}
 		report(OutcomeOK)
 		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(r.Data)}}}
+		if voice(ctx, opts) {
+			if v := voiceResult(t.Name, req.Params.Arguments, r.Data); v != nil {
+				res = v
+			}
+		}
 		if r.Repeat {
 			res.Content = append(res.Content, &mcp.TextContent{Text: r.Note})
 		}
 		// structuredContent is a JSON object; every lane answer is one, but
 		// the text above carries the data whatever its shape.
-		if isObject(r.Data) {
+		if isObject(r.Data) && res.StructuredContent == nil {
 			res.StructuredContent = r.Data
 		}
 		return res, nil
