@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -17,7 +18,7 @@ import (
 // tool (mcpload) until SIGINT or SIGTERM. It runs only when
 // PERFORM_MCP_LOAD_INFO names a file, to which it writes shell assignments:
 // URL (the root; /mcp, /mcp-tcp and /v1/automation under it), KEY and
-// TRAINEE. PERFORM_GC_PERCENT sets the GC target as the server's does;
+// TRAINEE. The GC target is the server's (PERFORM_GC_PERCENT, default 400);
 // PERFORM_MCP_LOAD_ENGINE=postgres serves from a fresh schema of the
 // database at PERFORM_TEST_POSTGRES_URL instead of SQLite.
 //
@@ -27,13 +28,16 @@ func TestServeForLoad(t *testing.T) {
 	if info == "" {
 		t.Skip("PERFORM_MCP_LOAD_INFO is not set; this is a server for load runs, not a test")
 	}
+	// The GC target of perform serve (its default unless PERFORM_GC_PERCENT
+	// says otherwise), not the test binary's Go default.
+	gc := config.Defaults().GCPercent
 	if v := os.Getenv("PERFORM_GC_PERCENT"); v != "" {
-		gc, err := strconv.Atoi(v)
-		if err != nil {
+		var err error
+		if gc, err = strconv.Atoi(v); err != nil {
 			t.Fatalf("PERFORM_GC_PERCENT %q is not a number", v)
 		}
-		debug.SetGCPercent(gc)
 	}
+	debug.SetGCPercent(gc)
 	var f *mcptest.Fixture
 	switch engine := os.Getenv("PERFORM_MCP_LOAD_ENGINE"); engine {
 	case "", "sqlite":
