@@ -59,6 +59,11 @@ type Options struct {
 	// after the request is authorized; studio keys and coaches are not
 	// held to them. nil: unlimited.
 	TraineeReads, TraineeWrites ratelimit.Limiter
+	// CodeSends counts the verification codes sent to each trainee for
+	// agent platforms, VerifyCodesPerHour an hour; the server shares it in
+	// Redis like the other limits, so every instance holds one count.
+	// nil: counted in this process.
+	CodeSends ratelimit.Limiter
 	// Authenticator turns credentials into principals; nil: studio API
 	// keys in Store (the OAuth issue adds grants here).
 	Authenticator auth.Authenticator
@@ -126,11 +131,14 @@ func New(o Options) *Lane {
 		jobs:          o.Jobs,
 		logger:        o.Logger,
 		codes:         o.Codes,
-		codeSends:     ratelimit.NewMemory(verifyCodesPerHour, time.Hour),
+		codeSends:     o.CodeSends,
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
 		broker:        newBroker(o.Broker),
+	}
+	if l.codeSends == nil {
+		l.codeSends = ratelimit.NewMemory(VerifyCodesPerHour, time.Hour)
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)

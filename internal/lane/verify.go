@@ -29,9 +29,9 @@ const (
 	verifyCodeTTL  = 10 * time.Minute
 	verifyMaxTries = 5
 	verifiedFor    = 24 * time.Hour
-	// verifyCodesPerHour bounds the codes one trainee is sent; over it a
+	// VerifyCodesPerHour bounds the codes one trainee is sent; over it a
 	// start stores no code (and answers the same), so nothing confirms.
-	verifyCodesPerHour = 5
+	VerifyCodesPerHour = 5
 )
 
 type startVerificationInput struct {

@@ -31,6 +31,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
+	performlane "github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -529,6 +530,7 @@ func TestScaleOut(t *testing.T) {
 	cli(t, bin, dbURL, "studio", "create", "--name", "Scale-out Studio", "--slug", slug, "--tier", "business")
 	key := cli(t, bin, dbURL, "key", "create", "--studio", slug, "--name", "load")
 	limitedKey := cli(t, bin, dbURL, "key", "create", "--studio", slug, "--name", "limited")
+	platformKey := cli(t, bin, dbURL, "key", "create", "--studio", slug, "--name", "platform", "--kind", "platform")
 	studio, err := st.StudioBySlug(ctx, slug)
 	if err != nil {
 		t.Fatal(err)
@@ -863,8 +865,52 @@ func TestScaleOut(t *testing.T) {
 	if webhookBy["perform1"] == 0 || webhookBy["perform2"] == 0 {
 		t.Errorf("the bursts' messages did not reach both instances: %v", webhookBy)
 	}
+
+	// 4. An agent platform's verification codes: a trainee is sent at most
+	// codesPerHour an hour, counted once in Redis however the
+	// starts spread over the instances.
+	for n := range 2 * codesPerHour {
+		inst := []*instance{a, b}[n%2]
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"start_verification","arguments":{}}}`
+		req, _ := http.NewRequest("POST", inst.url()+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		req.Header.Set("Authorization", "Bearer "+platformKey)
+		req.Header.Set("X-Sa-Conversation-Id", fmt.Sprintf("platform-conv-%d", n))
+		req.Header.Set("X-Sa-End-User-Phone", "0524400000") // Trainee0's
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("start_verification %d: %v", n+1, err)
+		}
+		answer, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || strings.Contains(string(answer), `"isError":true`) {
+			t.Fatalf("start_verification %d on %s: %d %s", n+1, inst.name, res.StatusCode, answer)
+		}
+	}
+	codes := func() int {
+		n := 0
+		for _, s := range sms.Sent() {
+			if strings.Contains(s.Text, "verification code") {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(10 * time.Second); codes() < codesPerHour && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // a code over the limit would have gone by now
+	t.Logf("verification codes: %d starts over two instances, %d codes sent; at most %d an hour", 2*codesPerHour, codes(), codesPerHour)
+	if got := codes(); got != codesPerHour {
+		t.Errorf("%d verification codes sent to one trainee across two instances; want exactly %d", got, codesPerHour)
+	}
 	t.Logf("the scale-out test took %s", time.Since(began).Round(time.Second))
 }
+
+// codesPerHour is how many verification codes one trainee is sent an hour.
+const codesPerHour = performlane.VerifyCodesPerHour
 
 func countKind(rs []result, kind string) int {
 	n := 0

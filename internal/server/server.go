@@ -69,12 +69,15 @@ type Server struct {
 	// traineeReads and traineeWrites are the per-person limits of trainee
 	// connections (lane.Options).
 	traineeReads, traineeWrites ratelimit.Limiter
-	redis                       *redis.Client
-	jobs                        *river.Client[*sql.Tx]
-	lane                        *lane.Lane
-	mux                         *http.ServeMux
-	handler                     http.Handler
-	timeouts                    Timeouts
+	// codeSends counts agent platforms' verification codes per trainee, in
+	// Redis when set (nil: the lane counts in process).
+	codeSends ratelimit.Limiter
+	redis     *redis.Client
+	jobs      *river.Client[*sql.Tx]
+	lane      *lane.Lane
+	mux       *http.ServeMux
+	handler   http.Handler
+	timeouts  Timeouts
 
 	onJobs []func(*river.Client[*sql.Tx])
 
@@ -206,6 +209,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		s.limiter = ratelimit.NewRedis(s.redis, cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewRedis(s.redis, cfg.TraineeReadsPerHour, time.Hour)
 		s.traineeWrites = ratelimit.NewRedis(s.redis, cfg.TraineeWritesPerHour, time.Hour)
+		s.codeSends = ratelimit.NewRedis(s.redis, lane.VerifyCodesPerHour, time.Hour)
 	} else {
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
@@ -246,7 +250,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
-		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes,
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, CodeSends: s.codeSends, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes,
 		Broker: lane.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts}})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
