@@ -409,14 +409,20 @@ func (l *loadGen) do(r *result, req *http.Request) []byte {
 	return body
 }
 
-func (l *loadGen) getTrainee(id string, n int) result {
-	r := result{kind: "get_trainee"}
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_trainee","arguments":{"traineeId":%q}}}`, n, id)
-	req, _ := http.NewRequest("POST", l.base+"/mcp", strings.NewReader(body))
+// mcpRequest is a stateless JSON-RPC POST to base's /mcp with key as the bearer.
+func mcpRequest(base, key, body string) *http.Request {
+	req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	req.Header.Set("Authorization", "Bearer "+l.key)
+	req.Header.Set("Authorization", "Bearer "+key)
+	return req
+}
+
+func (l *loadGen) getTrainee(id string, n int) result {
+	r := result{kind: "get_trainee"}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_trainee","arguments":{"traineeId":%q}}}`, n, id)
+	req := mcpRequest(l.base, l.key, body)
 	got := l.do(&r, req)
 	if r.err == "" && (r.status != 200 || !bytes.Contains(got, []byte(`"result"`)) || bytes.Contains(got, []byte(`"isError":true`)) || !bytes.Contains(got, []byte(id))) {
 		r.err = fmt.Sprintf("%d %.200s", r.status, got)
@@ -430,11 +436,7 @@ func (l *loadGen) getTrainee(id string, n int) result {
 func (l *loadGen) createTask(title string, n int) result {
 	r := result{kind: "create_task", title: title}
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"create_task","arguments":{"title":%q}}}`, n, title)
-	req, _ := http.NewRequest("POST", l.base+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	req.Header.Set("Authorization", "Bearer "+l.key)
+	req := mcpRequest(l.base, l.key, body)
 	got := l.do(&r, req)
 	if r.err == "" && (r.status != 200 || !bytes.Contains(got, []byte(`"result"`)) || bytes.Contains(got, []byte(`"isError":true`)) || !bytes.Contains(got, []byte(title))) {
 		r.err = fmt.Sprintf("%d %.200s", r.status, got)
@@ -872,11 +874,7 @@ func TestScaleOut(t *testing.T) {
 	for n := range 2 * codesPerHour {
 		inst := []*instance{a, b}[n%2]
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"start_verification","arguments":{}}}`
-		req, _ := http.NewRequest("POST", inst.url()+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		req.Header.Set("Authorization", "Bearer "+platformKey)
+		req := mcpRequest(inst.url(), platformKey, body)
 		req.Header.Set("X-Sa-Conversation-Id", fmt.Sprintf("platform-conv-%d", n))
 		req.Header.Set("X-Sa-End-User-Phone", "0524400000") // Trainee0's
 		res, err := http.DefaultClient.Do(req)
