@@ -119,7 +119,7 @@ func AuthenticatedFrom(ctx context.Context, r *http.Request) (*Principal, bool) 
 	if !ok {
 		return nil, false
 	}
-	token, ok := BearerToken(r)
+	token, ok := Bearer(r.Header.Get("Authorization"))
 	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(a.token)) != 1 {
 		return nil, false
 	}
@@ -128,10 +128,10 @@ func AuthenticatedFrom(ctx context.Context, r *http.Request) (*Principal, bool) 
 	return &p, true
 }
 
-// BearerToken is the token of r's "Authorization: Bearer …" header (the
+// Bearer is the token of an "Authorization: Bearer …" header value (the
 // scheme in any case, spaces around trimmed), if it has one.
-func BearerToken(r *http.Request) (string, bool) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+func Bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return "", false

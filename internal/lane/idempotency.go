@@ -138,7 +138,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		return
 	default:
 		body := rec.Body
-		if isTraineePrincipal(c.p) {
+		if rt.scrubs(c.p) {
 			// The first answer may have gone to a studio key with the same key.
 			people, err := c.people()
 			if err == nil {

@@ -232,13 +232,12 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 	durable, _ := l.audit.(audit.DurableSink)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		out := w
-		var held *httpx.Held
+		sw := &httpx.StatusWriter{ResponseWriter: w}
+		var held *httpx.Held // a write's answer, until its event is in
 		if durable != nil && isWrite(r.Method) {
 			held = httpx.NewHeld(w.Header())
-			out = held
+			sw.ResponseWriter = held
 		}
-		sw := &httpx.StatusWriter{ResponseWriter: out}
 		next.ServeHTTP(sw, r)
 		if held != nil {
 			defer held.SendTo(w) // once the event below is written
@@ -260,7 +259,7 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 			return
 		}
 		record := l.audit.Record
-		if durable != nil && isWrite(r.Method) {
+		if held != nil {
 			record = durable.RecordDurable
 		}
 		record(domain.AuditEvent{
@@ -398,11 +397,10 @@ var errNoKey = &auth.Refusal{Missing: true, Message: "Send the studio API key as
 var errRevokedKey = &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
 
 func (a *studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+	token, ok := auth.Bearer(r.Header.Get("Authorization"))
+	if !ok {
 		return nil, errNoKey
 	}
-	token = strings.TrimSpace(token)
 	if !auth.WellFormed(token) {
 		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}

@@ -279,6 +279,11 @@ func isTraineePrincipal(p *auth.Principal) bool {
 	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
 }
 
+// scrubs reports whether rt's answers to p go through the trainee
+// scrubber: a trainee's, except on the platform routes, which hold no
+// person's data. The first answer and a replayed one alike.
+func (rt *route) scrubs(p *auth.Principal) bool { return isTraineePrincipal(p) && !rt.platform }
+
 // adminOnly reports whether the route is for the studio's own apps only.
 func (rt *route) adminOnly() bool { return rt.scope == auth.ScopeStudioAdmin }
 
@@ -316,7 +321,7 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call)
 	if c.status != 0 {
 		status = c.status
 	}
-	if isTraineePrincipal(c.p) && !rt.platform { // the platform routes hold no person's data
+	if rt.scrubs(c.p) {
 		people, err := c.people()
 		if err == nil {
 			data, err = scrubAnswer(data, rt.allow, people)

@@ -107,7 +107,7 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		// within this same request: it takes this principal instead of
 		// reading the credential again (a revocation still holds from the
 		// next message on, which is authenticated here afresh).
-		if token, ok := auth.BearerToken(r); ok {
+		if token, ok := auth.Bearer(r.Header.Get("Authorization")); ok {
 			ctx = auth.WithAuthenticated(ctx, token, p)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))

@@ -100,7 +100,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"Requests from the web page at "+r.Header.Get("Origin")+" are not accepted by this MCP server.")
 		return
 	}
-	if token, ok := toolset.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) && !strings.HasPrefix(token, auth.AccessTokenPrefix) {
+	if token, ok := auth.Bearer(r.Header.Get("Authorization")); !ok || !strings.HasPrefix(token, auth.KeyPrefix) && !strings.HasPrefix(token, auth.AccessTokenPrefix) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Perform", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return

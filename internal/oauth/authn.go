@@ -29,9 +29,8 @@ type composed struct {
 }
 
 func (a composed) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(token, auth.AccessTokenPrefix) {
+	token, ok := auth.Bearer(r.Header.Get("Authorization"))
+	if !ok || !strings.HasPrefix(token, auth.AccessTokenPrefix) {
 		return a.next.Authenticate(ctx, r)
 	}
 	return a.s.principal(ctx, token)

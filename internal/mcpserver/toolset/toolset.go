@@ -15,11 +15,11 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
@@ -194,18 +194,8 @@ func apiKey(opts Options, extra *mcp.RequestExtra) string {
 	if opts.APIKey != "" || extra == nil {
 		return opts.APIKey
 	}
-	token, _ := Bearer(extra.Header.Get("Authorization"))
+	token, _ := auth.Bearer(extra.Header.Get("Authorization"))
 	return token
-}
-
-// Bearer returns the token of an Authorization header value.
-func Bearer(header string) (string, bool) {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	token = strings.TrimSpace(token)
-	return token, token != ""
 }
 
 // ErrorContent is a failed call's structuredContent: the sentence again

@@ -1,4 +1,4 @@
-package toolset
+package auth
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func FuzzBearer(f *testing.F) {
 		if token == "" || token != strings.TrimSpace(token) {
 			t.Fatalf("Bearer(%q) = %q", header, token)
 		}
-		if !strings.EqualFold(header[:6], "bearer") || !strings.Contains(header, token) {
+		if !strings.EqualFold(strings.TrimSpace(header)[:6], "bearer") || !strings.Contains(header, token) {
 			t.Fatalf("Bearer(%q) = %q without a Bearer scheme", header, token)
 		}
 	})
