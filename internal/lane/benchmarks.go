@@ -63,38 +63,38 @@ type recordedBenchmark struct {
 }
 
 func (l *Lane) benchmarkRoutes() {
-	add(l, "GET", "/trainees/{id}/benchmarks", "A trainee's benchmarks by name, each with its best, latest, change over 4 and 12 weeks and its 5 latest values (GET /benchmarks/{id} has the whole history).", func(c *call, q *pageQuery) (listOf[benchmarkView], error) {
+	Add(l, "GET", "/trainees/{id}/benchmarks", "A trainee's benchmarks by name, each with its best, latest, change over 4 and 12 weeks and its 5 latest values (GET /benchmarks/{id} has the whole history).", func(c *Call, q *PageQuery) (ListOf[benchmarkView], error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[benchmarkView]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[benchmarkView]{}, err
 		}
 		list, err := ss.ListBenchmarks(c.ctx, c.id())
 		if err != nil {
-			return listOf[benchmarkView]{}, err
+			return ListOf[benchmarkView]{}, err
 		}
 		now := l.now()
 		views := make([]benchmarkView, len(list))
 		for i, b := range list {
 			views[i] = viewOf(b, now, recentEntries)
 		}
-		return pageSlice(views, q.page()), nil
-	}, tool("get_trainee_benchmarks"), trainee(auth.ScopeTrainingRead), traineeTool("get_benchmarks"),
-		allow(under("items", benchmarkFields...)...), allow("total", "nextOffset"))
-	add(l, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *call, _ *noInput) (benchmarkView, error) {
-		b, err := lookup(c.ctx, ids.Benchmark, c.id(), c.studio().GetBenchmark)
+		return PageSlice(views, q.Page()), nil
+	}, Tool("get_trainee_benchmarks"), Trainee(auth.ScopeTrainingRead), TraineeTool("get_benchmarks"),
+		Allow(Under("items", benchmarkFields...)...), Allow("total", "nextOffset"))
+	Add(l, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *Call, _ *NoInput) (benchmarkView, error) {
+		b, err := Lookup(c.ctx, ids.Benchmark, c.id(), c.studio().GetBenchmark)
 		return viewOf(b, l.now(), 0), err
-	}, trainee(auth.ScopeTrainingRead), allow(benchmarkFields...))
-	add(l, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, created(),
-		trainee(auth.ScopeTrainingWrite), traineeTool("record_benchmark"), allow("created", "best"), allow(under("benchmark", benchmarkFields...)...))
+	}, Trainee(auth.ScopeTrainingRead), Allow(benchmarkFields...))
+	Add(l, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, Created(),
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("record_benchmark"), Allow("created", "best"), Allow(Under("benchmark", benchmarkFields...)...))
 }
 
-func (l *Lane) recordBenchmark(c *call, in *recordBenchmarkInput) (recordedBenchmark, error) {
+func (l *Lane) recordBenchmark(c *Call, in *recordBenchmarkInput) (recordedBenchmark, error) {
 	var out recordedBenchmark
 	if in.BenchmarkID == nil && in.Name == nil {
-		return out, invalidField("name", "name or benchmarkId is required: name a benchmark (new or existing), or give the id of one.")
+		return out, InvalidField("name", "name or benchmarkId is required: name a benchmark (new or existing), or give the id of one.")
 	}
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -105,11 +105,11 @@ func (l *Lane) recordBenchmark(c *call, in *recordBenchmarkInput) (recordedBench
 		var b domain.Benchmark
 		switch {
 		case in.BenchmarkID != nil:
-			if b, err = lookup(c.ctx, ids.Benchmark, *in.BenchmarkID, ss.GetBenchmark); err != nil {
+			if b, err = Lookup(c.ctx, ids.Benchmark, *in.BenchmarkID, ss.GetBenchmark); err != nil {
 				return err
 			}
 			if b.TraineeID != t.ID {
-				return notFound(ids.Benchmark, b.ID)
+				return NotFound(ids.Benchmark, b.ID)
 			}
 		default:
 			b, err = ss.FindBenchmark(c.ctx, t.ID, strings.TrimSpace(*in.Name))
@@ -140,15 +140,15 @@ func (l *Lane) recordBenchmark(c *call, in *recordBenchmarkInput) (recordedBench
 // direction or exercise that is not the benchmark's.
 func sameShape(b domain.Benchmark, in *recordBenchmarkInput) *Error {
 	if in.Unit != nil && strings.TrimSpace(*in.Unit) != b.Unit {
-		return invalidField("unit", fmt.Sprintf("unit %q is not the unit of benchmark %s (%s), which is %s; omit unit or convert the value.", *in.Unit, b.ID, b.Name, b.Unit))
+		return InvalidField("unit", fmt.Sprintf("unit %q is not the unit of benchmark %s (%s), which is %s; omit unit or convert the value.", *in.Unit, b.ID, b.Name, b.Unit))
 	}
 	if in.Direction != nil && *in.Direction != b.Direction {
-		return invalidField("direction", fmt.Sprintf("direction %s is not benchmark %s's, which is %s; omit direction.", *in.Direction, b.ID, b.Direction))
+		return InvalidField("direction", fmt.Sprintf("direction %s is not benchmark %s's, which is %s; omit direction.", *in.Direction, b.ID, b.Direction))
 	}
 	return nil
 }
 
-func (c *call) newBenchmark(ss store.StudioStore, traineeID string, in *recordBenchmarkInput, entry domain.BenchmarkEntry, out *recordedBenchmark) error {
+func (c *Call) newBenchmark(ss store.StudioStore, traineeID string, in *recordBenchmarkInput, entry domain.BenchmarkEntry, out *recordedBenchmark) error {
 	var errs []FieldError
 	if in.Unit == nil {
 		errs = append(errs, FieldError{"unit", fmt.Sprintf("unit is required for a new benchmark (the trainee has none named %q): kg, s, m, reps or another short unit.", strings.TrimSpace(*in.Name))})
@@ -166,7 +166,7 @@ func (c *call) newBenchmark(ss store.StudioStore, traineeID string, in *recordBe
 		}
 	}
 	if len(errs) > 0 {
-		return validationError(errs)
+		return ValidationError(errs)
 	}
 	b := domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: traineeID, Name: strings.TrimSpace(*in.Name), ExerciseID: exerciseID,
 		Unit: strings.TrimSpace(*in.Unit), Direction: *in.Direction, Entries: []domain.BenchmarkEntry{entry}, CreatedAt: c.l.now().UTC()}

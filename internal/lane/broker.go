@@ -367,7 +367,7 @@ const (
 // brokerVerified tells the platform the conversation verified as trainee
 // until until: it issues a forward payload bound to the conversation and
 // POSTs it in the background. A callback URL refused issues nothing.
-func (l *Lane) brokerVerified(c *call, conv auth.Conversation, hash []byte, traineeID string, now, until time.Time) {
+func (l *Lane) brokerVerified(c *Call, conv auth.Conversation, hash []byte, traineeID string, now, until time.Time) {
 	if infoFrom(c.ctx).dryRun {
 		return
 	}
@@ -396,7 +396,7 @@ func (l *Lane) brokerVerified(c *call, conv auth.Conversation, hash []byte, trai
 // brokerSignedOut revokes the conversation's forward payloads at once and
 // tells the platform in the background: always on sign_out, and when a new
 // verification starts only if a live payload was revoked.
-func (l *Lane) brokerSignedOut(c *call, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
+func (l *Lane) brokerSignedOut(c *Call, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
 	n, err := c.db().Platform().RevokeTokens(c.ctx, hash, now)
 	if err != nil {
 		return err
@@ -413,7 +413,7 @@ func (l *Lane) brokerSignedOut(c *call, conv auth.Conversation, hash []byte, now
 	return nil
 }
 
-func (l *Lane) brokerRefused(c *call, conv auth.Conversation, event string, r *callbackRefusal) {
+func (l *Lane) brokerRefused(c *Call, conv auth.Conversation, event string, r *callbackRefusal) {
 	level := "agent platform: the auth-context callback was not sent: "
 	if r.reason == refusedNoCallback {
 		l.logger.InfoContext(c.ctx, level+r.sentence, "event", event, "conversationId", conv.ID, "reason", r.reason)
@@ -426,7 +426,7 @@ func (l *Lane) brokerRefused(c *call, conv auth.Conversation, event string, r *c
 // brokerAudit records one outcome of the callback: the route names the
 // event, the status is the platform's last answer (0: none), the resource
 // the outcome (accepted, a rejection's reason, a refusal's).
-func (l *Lane) brokerAudit(c *call, conv auth.Conversation, event string, status int, outcome string) {
+func (l *Lane) brokerAudit(c *Call, conv auth.Conversation, event string, status int, outcome string) {
 	if l.audit == nil {
 		return
 	}
@@ -440,10 +440,10 @@ func (l *Lane) brokerAudit(c *call, conv auth.Conversation, event string, status
 
 // brokerSend POSTs body to u in the background, with the call's callback
 // token, retrying 5xx and network failures twice.
-func (l *Lane) brokerSend(c *call, conv auth.Conversation, u *url.URL, event string, body authContext) {
+func (l *Lane) brokerSend(c *Call, conv auth.Conversation, u *url.URL, event string, body authContext) {
 	payload, _ := json.Marshal(body)
 	// The call's context ends with its answer; the callback outlives it.
-	detached := &call{ctx: context.WithoutCancel(c.ctx), p: c.p, l: l}
+	detached := &Call{ctx: context.WithoutCancel(c.ctx), p: c.p, l: l}
 	started := l.broker.goInOrder(string(conversationHash(c.p.CredentialID, conv)), func(ctx context.Context) {
 		status, outcome := l.broker.post(ctx, u.String(), conv.CallbackToken, payload)
 		switch outcome {

@@ -49,11 +49,11 @@ type createFormTemplateInput struct {
 }
 
 func (l *Lane) catalogRoutes() {
-	add(l, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended.", func(c *call, q *searchQuery) (listOf[domain.Product], error) {
-		res, err := c.studio().ListProducts(c.ctx, strings.TrimSpace(q.Search), q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_plans"))
-	add(l, "POST", "/products", "Create a plan.", func(c *call, in *createProductInput) (domain.Product, error) {
+	Add(l, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended.", func(c *Call, q *SearchQuery) (ListOf[domain.Product], error) {
+		res, err := c.studio().ListProducts(c.ctx, strings.TrimSpace(q.Search), q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_plans"))
+	Add(l, "POST", "/products", "Create a plan.", func(c *Call, in *createProductInput) (domain.Product, error) {
 		p := domain.Product{
 			ID:           ids.New(ids.Product),
 			Name:         strings.TrimSpace(in.Name),
@@ -71,10 +71,10 @@ func (l *Lane) catalogRoutes() {
 		}
 		c.setResource(p.ID)
 		return p, nil
-	}, admin(), created())
-	add(l, "PATCH", "/products/{id}", "Change a plan.", func(c *call, in *updateProductInput) (domain.Product, error) {
+	}, Admin(), Created())
+	Add(l, "PATCH", "/products/{id}", "Change a plan.", func(c *Call, in *updateProductInput) (domain.Product, error) {
 		ss := c.studio()
-		p, err := lookup(c.ctx, ids.Product, c.id(), ss.GetProduct)
+		p, err := Lookup(c.ctx, ids.Product, c.id(), ss.GetProduct)
 		if err != nil {
 			return p, err
 		}
@@ -97,17 +97,17 @@ func (l *Lane) catalogRoutes() {
 			return p, err
 		}
 		return p, nil
-	}, admin())
+	}, Admin())
 
-	add(l, "GET", "/program-templates", "The studio's program templates, each with a summary of its structure (GET /program-templates/{id} has the whole of it).", func(c *call, q *searchQuery) (listOf[templateRow], error) {
-		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
+	Add(l, "GET", "/program-templates", "The studio's program templates, each with a summary of its structure (GET /program-templates/{id} has the whole of it).", func(c *Call, q *SearchQuery) (ListOf[templateRow], error) {
+		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.Page())
 		rows := store.List[templateRow]{Items: make([]templateRow, len(res.Items)), Total: res.Total}
 		for i, t := range res.Items {
 			rows.Items[i] = templateRowOf(t)
 		}
-		return pageOf(rows, q.page()), err
-	}, tool("list_program_templates"))
-	add(l, "POST", "/program-templates", "Create a program template, with its phases, weeks, days and planned exercises when given.", func(c *call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
+		return PageOf(rows, q.Page()), err
+	}, Tool("list_program_templates"))
+	Add(l, "POST", "/program-templates", "Create a program template, with its phases, weeks, days and planned exercises when given.", func(c *Call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
 		t := domain.ProgramTemplate{ID: ids.New(ids.ProgramTemplate), Name: strings.TrimSpace(in.Name), Description: in.Description, Weeks: in.Weeks, CreatedAt: l.now().UTC()}
 		if c.has("phases") {
 			st, err := c.structure(c.studio(), &in.structureInput)
@@ -116,7 +116,7 @@ func (l *Lane) catalogRoutes() {
 			}
 			weeks := training.Weeks(*st)
 			if in.Weeks != nil && *in.Weeks != weeks {
-				return t, invalidField("weeks", fmt.Sprintf("weeks is %d but the phases hold %d weeks; omit weeks or make them agree.", *in.Weeks, weeks))
+				return t, InvalidField("weeks", fmt.Sprintf("weeks is %d but the phases hold %d weeks; omit weeks or make them agree.", *in.Weeks, weeks))
 			}
 			t.Structure, t.Weeks = st, &weeks
 		}
@@ -125,15 +125,15 @@ func (l *Lane) catalogRoutes() {
 		}
 		c.setResource(t.ID)
 		return t, nil
-	}, admin(), created())
-	add(l, "GET", "/program-templates/{id}", "One program template with its whole structure: phases → weeks → days → planned exercises with their targets.", func(c *call, _ *noInput) (domain.ProgramTemplate, error) {
-		return lookup(c.ctx, ids.ProgramTemplate, c.id(), c.studio().GetProgramTemplate)
+	}, Admin(), Created())
+	Add(l, "GET", "/program-templates/{id}", "One program template with its whole structure: phases → weeks → days → planned exercises with their targets.", func(c *Call, _ *NoInput) (domain.ProgramTemplate, error) {
+		return Lookup(c.ctx, ids.ProgramTemplate, c.id(), c.studio().GetProgramTemplate)
 	})
-	add(l, "PUT", "/program-templates/{id}/structure", "Replace a program template's structure (phases → weeks → days → planned exercises); its weeks become the structure's. Programs already assigned keep the sessions they laid out.", func(c *call, in *structureInput) (domain.ProgramTemplate, error) {
+	Add(l, "PUT", "/program-templates/{id}/structure", "Replace a program template's structure (phases → weeks → days → planned exercises); its weeks become the structure's. Programs already assigned keep the sessions they laid out.", func(c *Call, in *structureInput) (domain.ProgramTemplate, error) {
 		var t domain.ProgramTemplate
 		err := c.inTx(func(ss store.StudioStore) error {
 			var err error
-			if t, err = lookup(c.ctx, ids.ProgramTemplate, c.id(), ss.GetProgramTemplate); err != nil {
+			if t, err = Lookup(c.ctx, ids.ProgramTemplate, c.id(), ss.GetProgramTemplate); err != nil {
 				return err
 			}
 			st, err := c.structure(ss, in)
@@ -145,16 +145,16 @@ func (l *Lane) catalogRoutes() {
 			return ss.UpdateProgramTemplate(c.ctx, &t)
 		})
 		return t, err
-	}, admin())
+	}, Admin())
 
-	add(l, "GET", "/forms", "The studio's form templates.", func(c *call, q *searchQuery) (listOf[domain.FormTemplate], error) {
-		res, err := c.studio().ListFormTemplates(c.ctx, strings.TrimSpace(q.Search), q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_forms"))
-	add(l, "POST", "/forms", "Create a form template.", l.createFormTemplate, admin(), created())
+	Add(l, "GET", "/forms", "The studio's form templates.", func(c *Call, q *SearchQuery) (ListOf[domain.FormTemplate], error) {
+		res, err := c.studio().ListFormTemplates(c.ctx, strings.TrimSpace(q.Search), q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_forms"))
+	Add(l, "POST", "/forms", "Create a form template.", l.createFormTemplate, Admin(), Created())
 }
 
-func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.FormTemplate, error) {
+func (l *Lane) createFormTemplate(c *Call, in *createFormTemplateInput) (domain.FormTemplate, error) {
 	var errs []FieldError
 	if len(in.Fields) == 0 {
 		errs = append(errs, FieldError{"fields", "fields must list at least one question."})
@@ -173,7 +173,7 @@ func (l *Lane) createFormTemplate(c *call, in *createFormTemplateInput) (domain.
 		t.Fields = append(t.Fields, domain.FormField{Key: f.Key, Label: f.Label, Type: f.Type, Required: f.Required, Options: f.Options})
 	}
 	if len(errs) > 0 {
-		return t, validationError(errs)
+		return t, ValidationError(errs)
 	}
 	if err := c.studio().CreateFormTemplate(c.ctx, &t); err != nil {
 		return t, err
@@ -229,7 +229,7 @@ const maxProgramWeeks = 104
 
 // structure checks a structure input (every exercise id names an exercise)
 // and builds the domain structure, exercise names filled in.
-func (c *call) structure(ss store.StudioStore, in *structureInput) (*domain.ProgramStructure, error) {
+func (c *Call) structure(ss store.StudioStore, in *structureInput) (*domain.ProgramStructure, error) {
 	var errs []FieldError
 	if len(in.Phases) == 0 {
 		errs = append(errs, FieldError{"phases", "phases must list at least one phase."})
@@ -269,7 +269,7 @@ func (c *call) structure(ss store.StudioStore, in *structureInput) (*domain.Prog
 		errs = append(errs, FieldError{"phases", fmt.Sprintf("phases hold %d weeks; a program has at most %d. Split it into programs assigned one after the other.", weeks, maxProgramWeeks)})
 	}
 	if len(errs) > 0 {
-		return nil, validationError(errs)
+		return nil, ValidationError(errs)
 	}
 	return out, nil
 }

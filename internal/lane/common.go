@@ -16,12 +16,12 @@ import (
 const defaultLimit = 50
 
 // pageQuery is the paging every list takes.
-type pageQuery struct {
+type PageQuery struct {
 	Limit  int `json:"limit,omitempty" jsonschema:"How many items to return, 1 to 200; 50 when omitted." lane:"min=1,max=200"`
 	Offset int `json:"offset,omitempty" jsonschema:"How many items to skip; 0 when omitted. Pass the previous answer's nextOffset." lane:"min=0"`
 }
 
-func (p pageQuery) page() store.Page {
+func (p PageQuery) Page() store.Page {
 	limit := p.Limit
 	if limit == 0 {
 		limit = defaultLimit
@@ -30,20 +30,20 @@ func (p pageQuery) page() store.Page {
 }
 
 // searchQuery is a name search plus paging (products, templates, forms).
-type searchQuery struct {
+type SearchQuery struct {
 	Search string `json:"search,omitempty" jsonschema:"Part of the name to look for, case-insensitive." lane:"maxLength=200"`
-	pageQuery
+	PageQuery
 }
 
 // listOf is a list answer: one page, the total and where the next page starts.
-type listOf[T any] struct {
+type ListOf[T any] struct {
 	Items      []T  `json:"items"`
 	Total      int  `json:"total"`
 	NextOffset *int `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
 }
 
-func pageOf[T any](l store.List[T], p store.Page) listOf[T] {
-	out := listOf[T]{Items: l.Items, Total: l.Total}
+func PageOf[T any](l store.List[T], p store.Page) ListOf[T] {
+	out := ListOf[T]{Items: l.Items, Total: l.Total}
 	if out.Items == nil {
 		out.Items = []T{}
 	}
@@ -54,23 +54,23 @@ func pageOf[T any](l store.List[T], p store.Page) listOf[T] {
 }
 
 // pageSlice pages a list the store returns whole.
-func pageSlice[T any](all []T, p store.Page) listOf[T] {
+func PageSlice[T any](all []T, p store.Page) ListOf[T] {
 	start := min(p.Offset, len(all))
 	end := min(start+p.Limit, len(all))
-	return pageOf(store.List[T]{Items: all[start:end], Total: len(all)}, p)
+	return PageOf(store.List[T]{Items: all[start:end], Total: len(all)}, p)
 }
 
 // lookup fetches one row of kind by id, answering the lane's not-found
 // sentence for an id that is not in this studio. An id with another kind's
 // prefix, or that is not an id at all, is refused without a query.
-func lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(context.Context, string) (T, error)) (T, error) {
+func Lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(context.Context, string) (T, error)) (T, error) {
 	var zero T
 	if !ids.Valid(id, kind) {
-		return zero, notFound(kind, id)
+		return zero, NotFound(kind, id)
 	}
 	v, err := get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return zero, notFound(kind, id)
+		return zero, NotFound(kind, id)
 	}
 	return v, err
 }
@@ -107,7 +107,7 @@ func pathIDKind(path string) (ids.Kind, bool) {
 func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }
 
 // notify writes one outbox row with the request's source.
-func (c *call) notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
+func (c *Call) notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
 	n := &domain.Notification{
 		ID:        ids.New(ids.Notification),
 		TraineeID: traineeID,
@@ -126,14 +126,14 @@ func (c *call) notify(ss store.StudioStore, traineeID, kind string, payload map[
 }
 
 // inTx runs fn on this studio's store inside one transaction.
-func (c *call) inTx(fn func(ss store.StudioStore) error) error {
+func (c *Call) inTx(fn func(ss store.StudioStore) error) error {
 	return c.db().InTx(c.ctx, func(tx store.Store) error { return fn(tx.Studio(c.p.StudioID)) })
 }
 
-func isTrue(b *bool) bool { return b != nil && *b }
+func IsTrue(b *bool) bool { return b != nil && *b }
 
 // cleanStrings trims, drops empties and duplicates, keeping order.
-func cleanStrings(in []string) []string {
+func CleanStrings(in []string) []string {
 	out := make([]string, 0, len(in))
 	seen := map[string]bool{}
 	for _, s := range in {
@@ -148,7 +148,7 @@ func cleanStrings(in []string) []string {
 }
 
 // addDays adds n days to an ISO date.
-func addDays(date string, n int) string {
+func AddDays(date string, n int) string {
 	t, err := time.Parse(time.DateOnly, date)
 	if err != nil {
 		return date

@@ -22,7 +22,7 @@ type dateRule struct {
 }
 
 // clockSkew is how far in the future a "not later than now" instant may be.
-const clockSkew = 5 * time.Minute
+const ClockSkew = 5 * time.Minute
 
 func utcDay(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
@@ -35,7 +35,7 @@ var dateRules = map[string]dateRule{
 	}},
 	// recordedAt, submittedAt: something that happened, in the last 10 years.
 	"happened": {"within the last 10 years and not later than now", func(now time.Time) (time.Time, time.Time) {
-		return now.AddDate(-10, 0, 0), now.Add(clockSkew)
+		return now.AddDate(-10, 0, 0), now.Add(ClockSkew)
 	}},
 	// dueAt, snoozeUntil: something still ahead, earlier today included.
 	"ahead": {"from today to 5 years ahead", func(now time.Time) (time.Time, time.Time) {
@@ -86,7 +86,7 @@ func dateFieldsOf(t reflect.Type) []dateField {
 
 // checkDates answers one 422 naming every date field of in (a pointer to
 // the request struct) outside its range.
-func (c *call) checkDates(fields []dateField, in any) *Error {
+func (c *Call) checkDates(fields []dateField, in any) *Error {
 	if len(fields) == 0 {
 		return nil
 	}
@@ -119,7 +119,7 @@ func (c *call) checkDates(fields []dateField, in any) *Error {
 		}
 	}
 	if len(errs) > 0 {
-		return validationError(errs)
+		return ValidationError(errs)
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ type dryRunAnswer struct {
 
 // db is the store the call's handler reads and writes: the lane's, or
 // during a dry run the transaction that is rolled back.
-func (c *call) db() store.Store {
+func (c *Call) db() store.Store {
 	if c.tx != nil {
 		return c.tx
 	}
@@ -69,7 +69,7 @@ func wantsDryRun(r *http.Request) bool {
 // dryRun serves a write that asked for a dry run; it reports false (and
 // answers nothing) for any other request. The handler's every store call
 // goes through c.store(), bound here to the transaction that is rolled back.
-func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *call) bool {
+func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *Call) bool {
 	if !wantsDryRun(r) {
 		return false
 	}
@@ -124,7 +124,7 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *call
 // inside the dry run's transaction, so the path's and the body's records
 // are named as they were before the write (a renamed trainee by the old
 // name, a deleted one at all) and the answer's as they would be after.
-func (c *call) nameRecords(names map[string]string, v any) {
+func (c *Call) nameRecords(names map[string]string, v any) {
 	var walk func(any)
 	walk = func(v any) {
 		switch x := v.(type) {
@@ -164,28 +164,28 @@ func jsonValue(v any) any {
 }
 
 // nameOf reads the display name of a record of each kind a coach knows by name.
-var nameOf = map[ids.Kind]func(c *call, ss store.StudioStore, id string) (string, error){
-	ids.Trainee: func(c *call, ss store.StudioStore, id string) (string, error) {
+var nameOf = map[ids.Kind]func(c *Call, ss store.StudioStore, id string) (string, error){
+	ids.Trainee: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		t, err := ss.GetTrainee(c.ctx, id)
 		return strings.TrimSpace(t.FirstName + " " + t.LastName), err
 	},
-	ids.Coach: func(c *call, ss store.StudioStore, id string) (string, error) {
+	ids.Coach: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		x, err := ss.GetCoach(c.ctx, id)
 		return x.Name, err
 	},
-	ids.Product: func(c *call, ss store.StudioStore, id string) (string, error) {
+	ids.Product: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		x, err := ss.GetProduct(c.ctx, id)
 		return x.Name, err
 	},
-	ids.ProgramTemplate: func(c *call, ss store.StudioStore, id string) (string, error) {
+	ids.ProgramTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		x, err := ss.GetProgramTemplate(c.ctx, id)
 		return x.Name, err
 	},
-	ids.FormTemplate: func(c *call, ss store.StudioStore, id string) (string, error) {
+	ids.FormTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		x, err := ss.GetFormTemplate(c.ctx, id)
 		return x.Name, err
 	},
-	ids.Task: func(c *call, ss store.StudioStore, id string) (string, error) {
+	ids.Task: func(c *Call, ss store.StudioStore, id string) (string, error) {
 		x, err := ss.GetTask(c.ctx, id)
 		return x.Title, err
 	},

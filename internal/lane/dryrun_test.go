@@ -119,10 +119,10 @@ var dryRunCases = map[string]dryRunCase{
 	},
 	"POST /sessions/{id}/modify": {
 		good: func(f fixture) (string, any) {
-			return "/sessions/" + f.session.ID + "/modify", map[string]any{"operation": "reschedule", "date": addDays(today(), 2)}
+			return "/sessions/" + f.session.ID + "/modify", map[string]any{"operation": "reschedule", "date": AddDays(today(), 2)}
 		},
 		bad: func(f fixture) (string, any) {
-			return "/sessions/" + noSession + "/modify", map[string]any{"operation": "reschedule", "date": addDays(today(), 2)}
+			return "/sessions/" + noSession + "/modify", map[string]any{"operation": "reschedule", "date": AddDays(today(), 2)}
 		},
 	},
 	"PATCH /studio/settings": {
@@ -250,7 +250,7 @@ var dryRunCases = map[string]dryRunCase{
 	},
 	"POST /trainees/{id}/sessions": {
 		good: func(f fixture) (string, any) {
-			return "/trainees/" + f.trainee.ID + "/sessions", map[string]any{"date": addDays(today(), 3), "sport": "running", "durationMin": 40}
+			return "/trainees/" + f.trainee.ID + "/sessions", map[string]any{"date": AddDays(today(), 3), "sport": "running", "durationMin": 40}
 		},
 		bad: func(f fixture) (string, any) {
 			return "/trainees/" + f.trainee.ID + "/sessions", map[string]any{"date": "next tuesday", "sport": "running"}
@@ -435,7 +435,7 @@ func TestDryRunAnswersChosenDates(t *testing.T) {
 			Names map[string]string `json:"names"`
 		}
 		a.into(t, &d)
-		if want := addDays(f.subscription.StartedOn, 30); d.Data.StartedOn != want {
+		if want := AddDays(f.subscription.StartedOn, 30); d.Data.StartedOn != want {
 			t.Errorf("dry run starts %s, want the day after the live plan ends, %s", d.Data.StartedOn, want)
 		}
 		if d.Names[f.product.ID] != f.product.Name || d.Names[f.trainee.ID] == "" {

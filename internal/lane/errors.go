@@ -34,7 +34,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-func validationError(errs []FieldError) *Error {
+func ValidationError(errs []FieldError) *Error {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		msgs[i] = e.Message
@@ -42,21 +42,21 @@ func validationError(errs []FieldError) *Error {
 	return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Message: strings.Join(msgs, " "), Fields: errs}
 }
 
-func invalidField(field, message string) *Error {
-	return validationError([]FieldError{{Field: field, Message: message}})
+func InvalidField(field, message string) *Error {
+	return ValidationError([]FieldError{{Field: field, Message: message}})
 }
 
-func conflict(message string) *Error {
+func Conflict(message string) *Error {
 	return &Error{Status: http.StatusConflict, Code: CodeConflict, Message: message}
 }
 
 // notFound is the sentence for an id that is not in this studio
 // (ids.NotFound, which the tools answer too).
-func notFound(want ids.Kind, id string) *Error {
+func NotFound(want ids.Kind, id string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: ids.NotFound(want, id)}
 }
 
-func planLimit(message string) *Error {
+func PlanLimit(message string) *Error {
 	return &Error{Status: http.StatusPaymentRequired, Code: CodePlanLimit, Message: message}
 }
 

@@ -24,7 +24,7 @@ type exercisesQuery struct {
 	Muscle    string `json:"muscle,omitempty" jsonschema:"Only exercises that work this muscle (primary or secondary), e.g. quadriceps, glutes, hamstrings, chest, lats, front delts, triceps, core; an unknown word answers the whole list." lane:"maxLength=50"`
 	Area      string `json:"area,omitempty" jsonschema:"Only exercises that load this body area, e.g. knee, shoulder, lower_back (the injury areas); an unknown one answers the whole list." lane:"maxLength=50"`
 	View      string `json:"view,omitempty" jsonschema:"compact (the default): id, name, nameHe, category, equipment, measure; full: each row also carries aliases, muscles, unilateral, loadsAreas and alternatives." lane:"enum=compact|full"`
-	pageQuery
+	PageQuery
 }
 
 // exerciseRow is one row of a search: compact by default, the whole
@@ -79,9 +79,9 @@ type createExerciseInput struct {
 }
 
 func (l *Lane) exerciseRoutes() {
-	add(l, "GET", "/exercises", "Search the exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", l.searchExercises, tool("search_exercises"))
-	add(l, "GET", "/exercises/{id}", "One exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", l.getExercise)
-	add(l, "POST", "/exercises", "Add an exercise of the studio's own.", l.createExercise, admin(), created())
+	Add(l, "GET", "/exercises", "Search the exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", l.searchExercises, Tool("search_exercises"))
+	Add(l, "GET", "/exercises/{id}", "One exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", l.getExercise)
+	Add(l, "POST", "/exercises", "Add an exercise of the studio's own.", l.createExercise, Admin(), Created())
 }
 
 // vocabularyError is the sentence for a word a vocabulary does not hold.
@@ -89,7 +89,7 @@ func vocabularyError(field, value, what string, words []string) FieldError {
 	return FieldError{field, fmt.Sprintf("%s %q is not %s the catalogue knows; use one of: %s.", field, value, what, strings.Join(words, ", "))}
 }
 
-func (l *Lane) searchExercises(c *call, q *exercisesQuery) (listOf[exerciseRow], error) {
+func (l *Lane) searchExercises(c *Call, q *exercisesQuery) (ListOf[exerciseRow], error) {
 	f := exercises.Filter{Q: q.Q, Category: q.Category, Equipment: strings.TrimSpace(q.Equipment), Muscle: strings.TrimSpace(q.Muscle), Area: strings.TrimSpace(q.Area)}
 	var errs []FieldError
 	if f.Equipment != "" && !slices.Contains(exercises.Equipment, f.Equipment) {
@@ -102,14 +102,14 @@ func (l *Lane) searchExercises(c *call, q *exercisesQuery) (listOf[exerciseRow],
 		errs = append(errs, vocabularyError("area", f.Area, "a body area", domain.BodyAreas))
 	}
 	if len(errs) > 0 {
-		return listOf[exerciseRow]{}, validationError(errs)
+		return ListOf[exerciseRow]{}, ValidationError(errs)
 	}
 	own, err := c.studio().ListExercises(c.ctx)
 	if err != nil {
-		return listOf[exerciseRow]{}, err
+		return ListOf[exerciseRow]{}, err
 	}
-	page := pageSlice(exercises.Search(own, f), q.page())
-	out := listOf[exerciseRow]{Items: make([]exerciseRow, len(page.Items)), Total: page.Total, NextOffset: page.NextOffset}
+	page := PageSlice(exercises.Search(own, f), q.Page())
+	out := ListOf[exerciseRow]{Items: make([]exerciseRow, len(page.Items)), Total: page.Total, NextOffset: page.NextOffset}
 	for i, e := range page.Items {
 		if q.View == "full" {
 			out.Items[i] = fullRow(e)
@@ -123,17 +123,17 @@ func (l *Lane) searchExercises(c *call, q *exercisesQuery) (listOf[exerciseRow],
 // findExercise is a built-in by slug or the studio's own by exr_… id, else
 // the not-found sentence (which names search_exercises). The route has no
 // id kind of its own (an exercise id is either), so it checks here.
-func findExercise(c *call, ss store.StudioStore, id string) (domain.Exercise, error) {
+func findExercise(c *Call, ss store.StudioStore, id string) (domain.Exercise, error) {
 	if e, ok := exercises.Get(id); ok {
 		return e, nil
 	}
 	if !ids.Is(id, ids.Exercise) {
-		return domain.Exercise{}, notFound(ids.Exercise, id)
+		return domain.Exercise{}, NotFound(ids.Exercise, id)
 	}
-	return lookup(c.ctx, ids.Exercise, id, ss.GetExercise)
+	return Lookup(c.ctx, ids.Exercise, id, ss.GetExercise)
 }
 
-func (l *Lane) getExercise(c *call, _ *noInput) (exerciseDetail, error) {
+func (l *Lane) getExercise(c *Call, _ *NoInput) (exerciseDetail, error) {
 	ss := c.studio()
 	e, err := findExercise(c, ss, c.id())
 	if err != nil {
@@ -166,19 +166,19 @@ func alternativesOf(e domain.Exercise, own []domain.Exercise) []exerciseRow {
 	return out
 }
 
-func (l *Lane) createExercise(c *call, in *createExerciseInput) (domain.Exercise, error) {
+func (l *Lane) createExercise(c *Call, in *createExerciseInput) (domain.Exercise, error) {
 	e := domain.Exercise{
 		ID:           ids.New(ids.Exercise),
 		Name:         strings.Join(strings.Fields(in.Name), " "),
-		Aliases:      cleanStrings(in.Aliases),
+		Aliases:      CleanStrings(in.Aliases),
 		Category:     in.Category,
-		Primary:      cleanStrings(in.PrimaryMuscles),
-		Secondary:    cleanStrings(in.SecondaryMuscles),
-		Equipment:    cleanStrings(in.Equipment),
+		Primary:      CleanStrings(in.PrimaryMuscles),
+		Secondary:    CleanStrings(in.SecondaryMuscles),
+		Equipment:    CleanStrings(in.Equipment),
 		Unilateral:   in.Unilateral,
 		Measure:      in.Measure,
-		Loads:        cleanStrings(in.LoadsAreas),
-		Alternatives: cleanStrings(in.Alternatives),
+		Loads:        CleanStrings(in.LoadsAreas),
+		Alternatives: CleanStrings(in.Alternatives),
 		Custom:       true,
 	}
 	now := l.now().UTC()
@@ -208,11 +208,11 @@ func (l *Lane) createExercise(c *call, in *createExerciseInput) (domain.Exercise
 	words("equipment", e.Equipment, "equipment", exercises.Equipment, true)
 	words("loadsAreas", e.Loads, "a body area", domain.BodyAreas, true)
 	if len(errs) > 0 {
-		return e, validationError(errs)
+		return e, ValidationError(errs)
 	}
 	for _, b := range exercises.All() {
 		if exercises.Normalize(b.Name) == exercises.Normalize(e.Name) {
-			return e, conflict(fmt.Sprintf("Perform's catalogue already has %q (id %s); use it, or give this exercise another name.", b.Name, b.ID))
+			return e, Conflict(fmt.Sprintf("Perform's catalogue already has %q (id %s); use it, or give this exercise another name.", b.Name, b.ID))
 		}
 	}
 	err := c.inTx(func(ss store.StudioStore) error {
@@ -225,7 +225,7 @@ func (l *Lane) createExercise(c *call, in *createExerciseInput) (domain.Exercise
 				continue
 			}
 			if !slices.ContainsFunc(own, func(x domain.Exercise) bool { return x.ID == a }) {
-				return notFound(ids.Exercise, a)
+				return NotFound(ids.Exercise, a)
 			}
 		}
 		return ss.CreateExercise(c.ctx, &e)

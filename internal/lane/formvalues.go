@@ -44,7 +44,7 @@ func checkFieldValues(field string, form domain.FormTemplate, values map[string]
 		}
 	}
 	if len(errs) > 0 {
-		return validationError(errs)
+		return ValidationError(errs)
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func FuzzDecodeQuery(f *testing.F) {
 			}
 			return
 		}
-		if p := q.page(); p.Limit < 1 || p.Limit > 200 || p.Offset < 0 {
+		if p := q.Page(); p.Limit < 1 || p.Limit > 200 || p.Offset < 0 {
 			t.Fatalf("accepted %q with page %+v", raw, p)
 		}
 		for name, vs := range vals {

@@ -294,7 +294,7 @@ func (e *env) notifications(studioID string) []domain.Notification {
 
 func today() string { return time.Now().UTC().Format(time.DateOnly) }
 
-func addDays(d string, n int) string {
+func AddDays(d string, n int) string {
 	t, _ := time.Parse(time.DateOnly, d)
 	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }

@@ -32,27 +32,27 @@ type dayRange struct {
 
 // days resolves the range: both ends local days, from ≤ to, at most
 // maxRangeDays long.
-func (c *call) days(q dayRange) (from, to string, err *Error) {
+func (c *Call) days(q dayRange) (from, to string, err *Error) {
 	switch {
 	case q.From == nil && q.To == nil:
 		to = c.localToday()
-		from = addDays(to, -(maxRangeDays - 1))
+		from = AddDays(to, -(maxRangeDays - 1))
 	case q.From == nil:
 		to = *q.To
-		from = addDays(to, -(maxRangeDays - 1))
+		from = AddDays(to, -(maxRangeDays - 1))
 	case q.To == nil:
 		from = *q.From
-		to = addDays(from, maxRangeDays-1)
+		to = AddDays(from, maxRangeDays-1)
 	default:
 		from, to = *q.From, *q.To
 	}
 	f, _ := time.Parse(time.DateOnly, from)
 	t, _ := time.Parse(time.DateOnly, to)
 	if t.Before(f) {
-		return "", "", invalidField("from", fmt.Sprintf("from must be on or before to; got from %s and to %s.", from, to))
+		return "", "", InvalidField("from", fmt.Sprintf("from must be on or before to; got from %s and to %s.", from, to))
 	}
 	if n := int(t.Sub(f).Hours()/24) + 1; n > maxRangeDays {
-		return "", "", invalidField("to", fmt.Sprintf("from..to spans %d days and at most %d are read at once; narrow the range (from %s and to %s).", n, maxRangeDays, from, to))
+		return "", "", InvalidField("to", fmt.Sprintf("from..to spans %d days and at most %d are read at once; narrow the range (from %s and to %s).", n, maxRangeDays, from, to))
 	}
 	return from, to, nil
 }
@@ -64,50 +64,50 @@ func dayStart(day string, loc *time.Location) time.Time {
 }
 
 func (l *Lane) healthRoutes() {
-	add(l, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *call, _ *noInput) (studioSettings, error) {
+	Add(l, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *Call, _ *NoInput) (studioSettings, error) {
 		return studioSettings{TimeZone: c.zone().String()}, nil
-	}, admin())
-	add(l, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", l.updateStudioSettings, admin())
+	}, Admin())
+	Add(l, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", l.updateStudioSettings, Admin())
 
-	add(l, "GET", "/trainees/{id}/measurements", "A trainee's body measurements, newest first.", func(c *call, q *pageQuery) (listOf[domain.Measurement], error) {
-		res, err := c.studio().ListMeasurements(c.ctx, c.id(), q.page())
-		return pageOf(res, q.page()), err
+	Add(l, "GET", "/trainees/{id}/measurements", "A trainee's body measurements, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Measurement], error) {
+		res, err := c.studio().ListMeasurements(c.ctx, c.id(), q.Page())
+		return PageOf(res, q.Page()), err
 	})
-	add(l, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, created(),
-		trainee(auth.ScopeHealthWrite), traineeTool("log_measurement"),
-		allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
-	add(l, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis,
-		trainee(auth.ScopeHealthRead), traineeTool("get_body_analysis"), allow("from", "to", "metrics"))
+	Add(l, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, Created(),
+		Trainee(auth.ScopeHealthWrite), TraineeTool("log_measurement"),
+		Allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
+	Add(l, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis,
+		Trainee(auth.ScopeHealthRead), TraineeTool("get_body_analysis"), Allow("from", "to", "metrics"))
 
-	add(l, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, created(),
-		trainee(auth.ScopeHealthWrite), traineeTool("daily_check_in"), allow(checkInAllow...), allow("updated"))
-	add(l, "GET", "/trainees/{id}/check-ins", "A trainee's daily check-ins, newest day first.", func(c *call, q *checkInsQuery) (listOf[domain.CheckIn], error) {
+	Add(l, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, Created(),
+		Trainee(auth.ScopeHealthWrite), TraineeTool("daily_check_in"), Allow(checkInAllow...), Allow("updated"))
+	Add(l, "GET", "/trainees/{id}/check-ins", "A trainee's daily check-ins, newest day first.", func(c *Call, q *checkInsQuery) (ListOf[domain.CheckIn], error) {
 		from, to, e := c.days(q.dayRange)
 		if e != nil {
-			return listOf[domain.CheckIn]{}, e
+			return ListOf[domain.CheckIn]{}, e
 		}
-		res, err := c.studio().ListCheckIns(c.ctx, c.id(), from, to, q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_trainee_checkins"))
+		res, err := c.studio().ListCheckIns(c.ctx, c.id(), from, to, q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_trainee_checkins"))
 
-	add(l, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, created(),
-		trainee(auth.ScopeHealthWrite), traineeTool("record_injury"),
-		allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
-	add(l, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", l.updateInjury)
-	add(l, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *call, q *injuriesQuery) (listOf[domain.Injury], error) {
+	Add(l, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, Created(),
+		Trainee(auth.ScopeHealthWrite), TraineeTool("record_injury"),
+		Allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
+	Add(l, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", l.updateInjury)
+	Add(l, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *Call, q *injuriesQuery) (ListOf[domain.Injury], error) {
 		all, err := c.studio().ListInjuries(c.ctx, c.id(), q.Status)
-		return pageSlice(all, q.page()), err
+		return PageSlice(all, q.Page()), err
 	})
 
-	add(l, "POST", "/trainees/{id}/goals", "Set a trainee a goal; the answer carries its progress where the kind allows.", l.createGoal, created())
-	add(l, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal,
-		trainee(auth.ScopeTrainingWrite), allow(goalFields...), allow("progress"))
-	add(l, "GET", "/trainees/{id}/goals", "A trainee's goals, oldest first, each with its progress.", l.listGoals)
+	Add(l, "POST", "/trainees/{id}/goals", "Set a trainee a goal; the answer carries its progress where the kind allows.", l.createGoal, Created())
+	Add(l, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal,
+		Trainee(auth.ScopeTrainingWrite), Allow(goalFields...), Allow("progress"))
+	Add(l, "GET", "/trainees/{id}/goals", "A trainee's goals, oldest first, each with its progress.", l.listGoals)
 
-	add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
-		trainee(auth.ScopeProfileRead), traineeTool("get_onboarding_status"),
-		allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus"))
-	add(l, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
+	Add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
+		Trainee(auth.ScopeProfileRead), TraineeTool("get_onboarding_status"),
+		Allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus"))
+	Add(l, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
 }
 
 // The studio's time zone.
@@ -120,11 +120,11 @@ type studioSettingsInput struct {
 	TimeZone string `json:"timeZone" jsonschema:"An IANA time zone name, such as Asia/Jerusalem, Europe/London or America/New_York." lane:"minLength=1,maxLength=100"`
 }
 
-func (l *Lane) updateStudioSettings(c *call, in *studioSettingsInput) (studioSettings, error) {
+func (l *Lane) updateStudioSettings(c *Call, in *studioSettingsInput) (studioSettings, error) {
 	name := strings.TrimSpace(in.TimeZone)
 	loc, err := domain.LoadZone(name)
 	if err != nil {
-		return studioSettings{}, invalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
+		return studioSettings{}, InvalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
 	err = c.db().InTx(c.ctx, func(tx store.Store) error {
@@ -162,9 +162,9 @@ type measurementInput struct {
 	Notes      *string    `json:"notes,omitempty" jsonschema:"A note." lane:"maxLength=1000"`
 }
 
-func (l *Lane) recordMeasurement(c *call, in *measurementInput) (domain.Measurement, error) {
+func (l *Lane) recordMeasurement(c *Call, in *measurementInput) (domain.Measurement, error) {
 	if in.BodyFatPct == nil && in.WaistCm == nil && in.HipsCm == nil && in.ChestCm == nil && in.ArmCm == nil && in.ThighCm == nil && in.RestingHR == nil {
-		return domain.Measurement{}, invalidField("bodyFatPct", "Send at least one measurement: bodyFatPct, waistCm, hipsCm, chestCm, armCm, thighCm or restingHr (weight goes to POST /trainees/{id}/weights).")
+		return domain.Measurement{}, InvalidField("bodyFatPct", "Send at least one measurement: bodyFatPct, waistCm, hipsCm, chestCm, armCm, thighCm or restingHr (weight goes to POST /trainees/{id}/weights).")
 	}
 	now := l.now().UTC()
 	m := domain.Measurement{ID: ids.New(ids.Measurement), TraineeID: c.id(), RecordedAt: now, BodyFatPct: in.BodyFatPct, WaistCm: in.WaistCm,
@@ -186,16 +186,16 @@ type bodyAnalysis struct {
 	training.BodyAnalysis
 }
 
-func (l *Lane) bodyAnalysis(c *call, q *bodyAnalysisQuery) (bodyAnalysis, error) {
+func (l *Lane) bodyAnalysis(c *Call, q *bodyAnalysisQuery) (bodyAnalysis, error) {
 	from, to, e := c.days(q.dayRange)
 	if e != nil {
 		return bodyAnalysis{}, e
 	}
 	ss := c.studio()
-	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 		return bodyAnalysis{}, err
 	}
-	start, end := dayStart(from, c.zone()), dayStart(addDays(to, 1), c.zone())
+	start, end := dayStart(from, c.zone()), dayStart(AddDays(to, 1), c.zone())
 	weights, err := ss.WeightsBetween(c.ctx, c.id(), start, end)
 	if err != nil {
 		return bodyAnalysis{}, err
@@ -243,21 +243,21 @@ type checkInAnswer struct {
 
 type checkInsQuery struct {
 	dayRange
-	pageQuery
+	PageQuery
 }
 
-func (l *Lane) checkIn(c *call, in *checkInInput) (checkInAnswer, error) {
+func (l *Lane) checkIn(c *Call, in *checkInInput) (checkInAnswer, error) {
 	if !slices.ContainsFunc(checkInFields, c.has) {
-		return checkInAnswer{}, invalidField("readiness", "Send at least one of readiness, soreness, soreAreas, sleepHours, sleepQuality, mood, stress or note.")
+		return checkInAnswer{}, InvalidField("readiness", "Send at least one of readiness, soreness, soreAreas, sleepHours, sleepQuality, mood, stress or note.")
 	}
 	at := l.now()
 	if in.At != nil {
 		at = *in.At
 	}
-	day := localDay(at, c.zone())
+	day := LocalDay(at, c.zone())
 	var out checkInAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 			return err
 		}
 		ci, err := ss.CheckInOn(c.ctx, c.id(), day)
@@ -275,7 +275,7 @@ func (l *Lane) checkIn(c *call, in *checkInInput) (checkInAnswer, error) {
 		}
 		set("readiness", func() { ci.Readiness = in.Readiness })
 		set("soreness", func() { ci.Soreness = in.Soreness })
-		set("soreAreas", func() { ci.SoreAreas = cleanStrings(in.SoreAreas) })
+		set("soreAreas", func() { ci.SoreAreas = CleanStrings(in.SoreAreas) })
 		set("sleepHours", func() { ci.SleepHours = in.SleepHours })
 		set("sleepQuality", func() { ci.SleepQuality = in.SleepQuality })
 		set("mood", func() { ci.Mood = in.Mood })
@@ -313,7 +313,7 @@ type updateInjuryInput struct {
 
 type injuriesQuery struct {
 	Status string `json:"status,omitempty" jsonschema:"Only injuries with this status." lane:"enum=active|recovering|resolved"`
-	pageQuery
+	PageQuery
 }
 
 // injuryAnswer is an injury and, unless resolved, what it means for the
@@ -323,17 +323,17 @@ type injuryAnswer struct {
 	Guidance *training.Guidance `json:"guidance,omitempty" jsonschema:"Unless resolved: the planned exercises of the next 14 days that load the area or that the injury names, each with the catalogue's alternatives that spare the area."`
 }
 
-func (l *Lane) recordInjury(c *call, in *injuryInput) (injuryAnswer, error) {
+func (l *Lane) recordInjury(c *Call, in *injuryInput) (injuryAnswer, error) {
 	today := c.localToday()
 	onset := today
 	if in.OnsetOn != nil {
 		onset = *in.OnsetOn
 		if onset > today { // the when rule admits the UTC day after; the studio's today is exact
-			return injuryAnswer{}, invalidField("onsetOn", fmt.Sprintf("onsetOn must not be after today (%s) in the studio's time zone; got %s.", today, onset))
+			return injuryAnswer{}, InvalidField("onsetOn", fmt.Sprintf("onsetOn must not be after today (%s) in the studio's time zone; got %s.", today, onset))
 		}
 	}
 	inj := domain.Injury{ID: ids.New(ids.Injury), TraineeID: c.id(), Area: in.Area, Side: "none", Severity: in.Severity, Status: domain.InjuryActive,
-		OnsetOn: onset, AffectedExercises: cleanStrings(in.AffectedExercises), Notes: trimmed(in.Notes), CreatedAt: l.now().UTC()}
+		OnsetOn: onset, AffectedExercises: CleanStrings(in.AffectedExercises), Notes: trimmed(in.Notes), CreatedAt: l.now().UTC()}
 	inj.UpdatedAt = inj.CreatedAt
 	if in.Side != nil {
 		inj.Side = *in.Side
@@ -343,7 +343,7 @@ func (l *Lane) recordInjury(c *call, in *injuryInput) (injuryAnswer, error) {
 	}
 	var out injuryAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -370,15 +370,15 @@ func (l *Lane) recordInjury(c *call, in *injuryInput) (injuryAnswer, error) {
 
 // checkExercises answers a sentence for the first id that names no
 // exercise: not one of Perform's catalogue, nor the studio's own.
-func (c *call) checkExercises(ss store.StudioStore, list []string) error {
+func (c *Call) checkExercises(ss store.StudioStore, list []string) error {
 	for _, id := range list {
 		if _, ok := exercises.Get(id); ok {
 			continue
 		}
 		if !ids.Valid(id, ids.Exercise) {
-			return invalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
+			return InvalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
 		}
-		if _, err := lookup(c.ctx, ids.Exercise, id, ss.GetExercise); err != nil {
+		if _, err := Lookup(c.ctx, ids.Exercise, id, ss.GetExercise); err != nil {
 			return err
 		}
 	}
@@ -386,13 +386,13 @@ func (c *call) checkExercises(ss store.StudioStore, list []string) error {
 }
 
 // withGuidance answers inj with its guidance unless it is resolved.
-func (c *call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnswer, error) {
+func (c *Call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnswer, error) {
 	out := injuryAnswer{Injury: inj}
 	if inj.Status == domain.InjuryResolved {
 		return out, nil
 	}
 	from := c.localToday()
-	to := addDays(from, training.GuidanceDays-1)
+	to := AddDays(from, training.GuidanceDays-1)
 	planned, err := ss.SessionsBetween(c.ctx, inj.TraineeID, from, to)
 	if err != nil {
 		return out, err
@@ -405,7 +405,7 @@ func (c *call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnsw
 
 // exerciseFinder looks exercises up in Perform's catalogue, then in the
 // studio's own (each asked once; nil marks one the studio does not have).
-func (c *call) exerciseFinder(ss store.StudioStore) training.Find {
+func (c *Call) exerciseFinder(ss store.StudioStore) training.Find {
 	asked := map[string]*domain.Exercise{}
 	return func(id string) (domain.Exercise, bool) {
 		if e, ok := exercises.Get(id); ok {
@@ -428,10 +428,10 @@ func (c *call) exerciseFinder(ss store.StudioStore) training.Find {
 	}
 }
 
-func (l *Lane) updateInjury(c *call, in *updateInjuryInput) (injuryAnswer, error) {
+func (l *Lane) updateInjury(c *Call, in *updateInjuryInput) (injuryAnswer, error) {
 	var out injuryAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		inj, err := lookup(c.ctx, ids.Injury, c.id(), ss.GetInjury)
+		inj, err := Lookup(c.ctx, ids.Injury, c.id(), ss.GetInjury)
 		if err != nil {
 			return err
 		}
@@ -442,9 +442,9 @@ func (l *Lane) updateInjury(c *call, in *updateInjuryInput) (injuryAnswer, error
 		}
 		switch {
 		case in.ResolvedOn != nil && status != domain.InjuryResolved:
-			return invalidField("resolvedOn", fmt.Sprintf("resolvedOn only goes with status resolved, and the injury would be %s; send status resolved with it, or drop it.", status))
+			return InvalidField("resolvedOn", fmt.Sprintf("resolvedOn only goes with status resolved, and the injury would be %s; send status resolved with it, or drop it.", status))
 		case in.ResolvedOn != nil && (*in.ResolvedOn < inj.OnsetOn || *in.ResolvedOn > today):
-			return invalidField("resolvedOn", fmt.Sprintf("resolvedOn must be a day from the onset (%s) to today (%s); got %s.", inj.OnsetOn, today, *in.ResolvedOn))
+			return InvalidField("resolvedOn", fmt.Sprintf("resolvedOn must be a day from the onset (%s) to today (%s); got %s.", inj.OnsetOn, today, *in.ResolvedOn))
 		case in.ResolvedOn != nil:
 			inj.ResolvedOn = in.ResolvedOn
 		case status == domain.InjuryResolved && inj.ResolvedOn == nil:
@@ -491,7 +491,7 @@ type updateGoalInput struct {
 
 type goalsQuery struct {
 	Status string `json:"status,omitempty" jsonschema:"Only goals with this status." lane:"enum=active|completed|abandoned"`
-	pageQuery
+	PageQuery
 }
 
 type goalAnswer struct {
@@ -499,31 +499,31 @@ type goalAnswer struct {
 	Progress *training.GoalProgress `json:"progress" jsonschema:"Computed from the data: start, current, percent of the way, reached. Null for a text goal, or a benchmark goal whose benchmark is not readable."`
 }
 
-func (l *Lane) createGoal(c *call, in *goalInput) (goalAnswer, error) { return c.newGoal(c.id(), in) }
+func (l *Lane) createGoal(c *Call, in *goalInput) (goalAnswer, error) { return c.newGoal(c.id(), in) }
 
 // newGoal sets trainee traineeID the goal in (the body's fields tell what was sent).
-func (c *call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
+func (c *Call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 	for _, k := range []struct{ kind, field string }{{domain.GoalBenchmark, "benchmarkId"}, {domain.GoalMeasurement, "measure"}} {
 		given := c.has(k.field)
 		if in.Kind == k.kind && !given {
-			return goalAnswer{}, invalidField(k.field, fmt.Sprintf("%s is required for a %s goal.", k.field, k.kind))
+			return goalAnswer{}, InvalidField(k.field, fmt.Sprintf("%s is required for a %s goal.", k.field, k.kind))
 		}
 		if in.Kind != k.kind && given {
-			return goalAnswer{}, invalidField(k.field, fmt.Sprintf("%s only goes with kind %s; drop it for a %s goal.", k.field, k.kind, in.Kind))
+			return goalAnswer{}, InvalidField(k.field, fmt.Sprintf("%s only goes with kind %s; drop it for a %s goal.", k.field, k.kind, in.Kind))
 		}
 	}
 	if in.Kind != domain.GoalText && in.TargetValue == nil {
-		return goalAnswer{}, invalidField("targetValue", fmt.Sprintf("targetValue is required for a %s goal.", in.Kind))
+		return goalAnswer{}, InvalidField("targetValue", fmt.Sprintf("targetValue is required for a %s goal.", in.Kind))
 	}
 	if in.Kind == domain.GoalConsistency && *in.TargetValue > 14 {
-		return goalAnswer{}, invalidField("targetValue", fmt.Sprintf("targetValue of a consistency goal is sessions a week, 1 to 14; got %v.", *in.TargetValue))
+		return goalAnswer{}, InvalidField("targetValue", fmt.Sprintf("targetValue of a consistency goal is sessions a week, 1 to 14; got %v.", *in.TargetValue))
 	}
 	now := c.l.now().UTC()
 	g := domain.Goal{ID: ids.New(ids.Goal), TraineeID: traineeID, Title: strings.TrimSpace(in.Title), Kind: in.Kind, BenchmarkID: in.BenchmarkID,
 		Measure: in.Measure, TargetValue: in.TargetValue, Unit: trimmed(in.Unit), TargetDate: in.TargetDate, Status: domain.GoalActive, CreatedAt: now, UpdatedAt: now}
 	var out goalAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := lookup(c.ctx, ids.Trainee, traineeID, ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, traineeID, ss.GetTrainee); err != nil {
 			return err
 		}
 		if g.Kind == domain.GoalBenchmark {
@@ -555,16 +555,16 @@ func (c *call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 
 // traineeBenchmark finds the trainee's benchmark id; nil when benchmarks
 // are not readable yet (their area is not in the store).
-func (c *call) traineeBenchmark(ss store.StudioStore, traineeID, id string) (*domain.Benchmark, error) {
+func (c *Call) traineeBenchmark(ss store.StudioStore, traineeID, id string) (*domain.Benchmark, error) {
 	if !ids.Valid(id, ids.Benchmark) {
-		return nil, notFound(ids.Benchmark, id)
+		return nil, NotFound(ids.Benchmark, id)
 	}
-	b, err := lookup(c.ctx, ids.Benchmark, id, ss.GetBenchmark)
+	b, err := Lookup(c.ctx, ids.Benchmark, id, ss.GetBenchmark)
 	if err != nil {
 		return nil, err
 	}
 	if b.TraineeID != traineeID {
-		return nil, invalidField("benchmarkId", fmt.Sprintf("benchmark %s is another trainee's; use one of this trainee's (get_trainee_benchmarks).", id))
+		return nil, InvalidField("benchmarkId", fmt.Sprintf("benchmark %s is another trainee's; use one of this trainee's (get_trainee_benchmarks).", id))
 	}
 	return &b, nil
 }
@@ -596,7 +596,7 @@ const (
 )
 
 // goalAnswers are the goals with their progress, the data read once for all.
-func (c *call) goalAnswers(ss store.StudioStore, traineeID string, goals []domain.Goal) ([]goalAnswer, error) {
+func (c *Call) goalAnswers(ss store.StudioStore, traineeID string, goals []domain.Goal) ([]goalAnswer, error) {
 	now := c.l.now().UTC()
 	d := training.GoalData{Today: c.localToday()}
 	var benchmarks map[string]*domain.Benchmark
@@ -616,15 +616,15 @@ func (c *call) goalAnswers(ss store.StudioStore, traineeID string, goals []domai
 	if needSeries {
 		since = maxTime(since, now.Add(-goalHistory))
 		var err error
-		if d.Weights, err = ss.WeightsBetween(c.ctx, traineeID, since, now.Add(clockSkew)); err != nil {
+		if d.Weights, err = ss.WeightsBetween(c.ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
 			return nil, err
 		}
-		if d.Measurements, err = ss.MeasurementsBetween(c.ctx, traineeID, since, now.Add(clockSkew)); err != nil {
+		if d.Measurements, err = ss.MeasurementsBetween(c.ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
 			return nil, err
 		}
 	}
 	if needSessions {
-		from := addDays(d.Today, -(7*training.ConsistencyWeeks - 1))
+		from := AddDays(d.Today, -(7*training.ConsistencyWeeks - 1))
 		res, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: from, To: d.Today, Status: domain.SessionCompleted, Page: store.Page{Limit: 200}})
 		if err != nil {
 			return nil, err
@@ -665,28 +665,28 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-func (l *Lane) updateGoal(c *call, in *updateGoalInput) (goalAnswer, error) {
+func (l *Lane) updateGoal(c *Call, in *updateGoalInput) (goalAnswer, error) {
 	return c.changeGoal(c.id(), "", in)
 }
 
 // changeGoal changes goal goalID as in says; with traineeID set, a goal of
 // another trainee is not found.
-func (c *call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAnswer, error) {
+func (c *Call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAnswer, error) {
 	var out goalAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		g, err := lookup(c.ctx, ids.Goal, goalID, ss.GetGoal)
+		g, err := Lookup(c.ctx, ids.Goal, goalID, ss.GetGoal)
 		if err != nil {
 			return err
 		}
 		if traineeID != "" && g.TraineeID != traineeID {
-			return notFound(ids.Goal, goalID)
+			return NotFound(ids.Goal, goalID)
 		}
 		if in.Title != nil {
 			g.Title = strings.TrimSpace(*in.Title)
 		}
 		if in.TargetValue != nil {
 			if g.Kind == domain.GoalConsistency && *in.TargetValue > 14 {
-				return invalidField("targetValue", fmt.Sprintf("targetValue of a consistency goal is sessions a week, 1 to 14; got %v.", *in.TargetValue))
+				return InvalidField("targetValue", fmt.Sprintf("targetValue of a consistency goal is sessions a week, 1 to 14; got %v.", *in.TargetValue))
 			}
 			g.TargetValue = in.TargetValue
 		}
@@ -717,20 +717,20 @@ func (c *call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAn
 	return out, err
 }
 
-func (l *Lane) listGoals(c *call, q *goalsQuery) (listOf[goalAnswer], error) {
+func (l *Lane) listGoals(c *Call, q *goalsQuery) (ListOf[goalAnswer], error) {
 	return c.traineeGoals(c.id(), q)
 }
 
 // traineeGoals is one page of trainee traineeID's goals with their progress.
-func (c *call) traineeGoals(traineeID string, q *goalsQuery) (listOf[goalAnswer], error) {
+func (c *Call) traineeGoals(traineeID string, q *goalsQuery) (ListOf[goalAnswer], error) {
 	ss := c.studio()
 	all, err := ss.ListGoals(c.ctx, traineeID, q.Status)
 	if err != nil {
-		return listOf[goalAnswer]{}, err
+		return ListOf[goalAnswer]{}, err
 	}
-	pg := pageSlice(all, q.page())
+	pg := PageSlice(all, q.Page())
 	answers, err := c.goalAnswers(ss, traineeID, pg.Items)
-	return listOf[goalAnswer]{Items: answers, Total: pg.Total, NextOffset: pg.NextOffset}, err
+	return ListOf[goalAnswer]{Items: answers, Total: pg.Total, NextOffset: pg.NextOffset}, err
 }
 
 // Training profile.
@@ -748,9 +748,9 @@ type trainingProfileAnswer struct {
 	OnboardingStatus training.OnboardingStatus `json:"onboardingStatus"`
 }
 
-func (l *Lane) getTrainingProfile(c *call, _ *noInput) (trainingProfileAnswer, error) {
+func (l *Lane) getTrainingProfile(c *Call, _ *NoInput) (trainingProfileAnswer, error) {
 	ss := c.studio()
-	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 		return trainingProfileAnswer{}, err
 	}
 	p, err := ss.GetTrainingProfile(c.ctx, c.id())
@@ -771,7 +771,7 @@ func (l *Lane) getTrainingProfile(c *call, _ *noInput) (trainingProfileAnswer, e
 	return trainingProfileAnswer{TrainingProfile: p, OnboardingStatus: status}, nil
 }
 
-func (l *Lane) putTrainingProfile(c *call, in *trainingProfileInput) (trainingProfileAnswer, error) {
+func (l *Lane) putTrainingProfile(c *Call, in *trainingProfileInput) (trainingProfileAnswer, error) {
 	return c.saveTrainingProfile(in, false)
 }
 
@@ -779,7 +779,7 @@ func (l *Lane) putTrainingProfile(c *call, in *trainingProfileInput) (trainingPr
 // all: an absent one is its default).
 func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(field string) bool) {
 	if given("equipment") {
-		p.Equipment = cleanStrings(in.Equipment)
+		p.Equipment = CleanStrings(in.Equipment)
 	}
 	if given("availability") {
 		days := slices.Clone(in.Availability)
@@ -807,10 +807,10 @@ func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(fi
 // status: the whole of it from in, or with patch only the fields the body
 // sent over the profile as stored (read in the write's transaction, so two
 // changes do not lose each other's fields).
-func (c *call) saveTrainingProfile(in *trainingProfileInput, patch bool) (trainingProfileAnswer, error) {
+func (c *Call) saveTrainingProfile(in *trainingProfileInput, patch bool) (trainingProfileAnswer, error) {
 	var out trainingProfileAnswer
 	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 			return err
 		}
 		p := domain.TrainingProfile{TraineeID: c.id(), Equipment: []string{}, Availability: []int{}, Units: "metric"}
@@ -840,7 +840,7 @@ func (c *call) saveTrainingProfile(in *trainingProfileInput, patch bool) (traini
 }
 
 // onboarding is the trainee's onboarding status with profile p (nil: none).
-func (c *call) onboarding(ss store.StudioStore, traineeID string, p *domain.TrainingProfile) (training.OnboardingStatus, error) {
+func (c *Call) onboarding(ss store.StudioStore, traineeID string, p *domain.TrainingProfile) (training.OnboardingStatus, error) {
 	f := training.IntakeFacts{Profile: p}
 	goals, err := ss.ListGoals(c.ctx, traineeID, "")
 	if err != nil {

@@ -66,7 +66,7 @@ func checkIdempotencyKey(key string) *Error {
 	if problem == "" {
 		return nil
 	}
-	return invalidField(IdempotencyHeader, IdempotencyHeader+" must be 1 to 255 visible ASCII characters; "+problem+".")
+	return InvalidField(IdempotencyHeader, IdempotencyHeader+" must be 1 to 255 visible ASCII characters; "+problem+".")
 }
 
 // requestHash identifies a request for its key: method, path with query
@@ -98,9 +98,9 @@ func keepsAnswer(status int) bool {
 // request with a key runs and its answer is stored; a retry with the same
 // request gets that answer again; a different request with the key, or a
 // retry while the first still runs, is refused.
-func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *call, keys []string) {
+func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *Call, keys []string) {
 	if len(keys) > 1 {
-		l.writeError(w, r, invalidField(IdempotencyHeader, fmt.Sprintf("Idempotency-Key was sent %d times; send it once.", len(keys))))
+		l.writeError(w, r, InvalidField(IdempotencyHeader, fmt.Sprintf("Idempotency-Key was sent %d times; send it once.", len(keys))))
 		return
 	}
 	key := keys[0]
@@ -128,13 +128,13 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	switch {
 	case started:
 	case rec.InProgress() && derived:
-		l.writeError(w, r, conflict("An identical request is still being processed; wait for its answer, or retry in a few seconds to get it."))
+		l.writeError(w, r, Conflict("An identical request is still being processed; wait for its answer, or retry in a few seconds to get it."))
 		return
 	case rec.InProgress():
-		l.writeError(w, r, conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
+		l.writeError(w, r, Conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
 		return
 	case rec.RequestHash != hash:
-		l.writeError(w, r, invalidField(IdempotencyHeader, "Idempotency-Key "+shown+" was already used for a different request in the last 24 hours; send a new key for a new request."))
+		l.writeError(w, r, InvalidField(IdempotencyHeader, "Idempotency-Key "+shown+" was already used for a different request in the last 24 hours; send a new key for a new request."))
 		return
 	default:
 		body := rec.Body

@@ -16,25 +16,25 @@ import (
 
 // insightRoutes: the read models (overview, debrief, insights, roster triage).
 func (l *Lane) insightRoutes() {
-	add(l, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, tool("get_trainee_overview"),
-		trainee(auth.ScopeTrainingRead), traineeTool("get_training_overview"),
-		allow("summary", "from", "to", "program", "sessions", "completion"),
-		allow(under("activeGoals.goal", goalFields...)...), allow("activeGoals.progress"),
-		allow(under("latestCheckIns", checkInAllow...)...),
-		allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
-	add(l, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, tool("get_weekly_debrief"),
-		trainee(auth.ScopeCoachRead), traineeTool("get_weekly_debrief"),
-		allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
-	add(l, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, tool("get_coaching_insights"),
-		trainee(auth.ScopeCoachRead), traineeTool("get_coach_insight"),
-		allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
-	add(l, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", l.needsAttention, tool("needs_attention"))
+	Add(l, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, Tool("get_trainee_overview"),
+		Trainee(auth.ScopeTrainingRead), TraineeTool("get_training_overview"),
+		Allow("summary", "from", "to", "program", "sessions", "completion"),
+		Allow(Under("activeGoals.goal", goalFields...)...), Allow("activeGoals.progress"),
+		Allow(Under("latestCheckIns", checkInAllow...)...),
+		Allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
+	Add(l, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, Tool("get_weekly_debrief"),
+		Trainee(auth.ScopeCoachRead), TraineeTool("get_weekly_debrief"),
+		Allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
+	Add(l, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, Tool("get_coaching_insights"),
+		Trainee(auth.ScopeCoachRead), TraineeTool("get_coach_insight"),
+		Allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
+	Add(l, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", l.needsAttention, Tool("needs_attention"))
 }
 
 type needsAttentionQuery struct {
 	CoachID string `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
 	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due"`
-	pageQuery
+	PageQuery
 }
 
 // attentionList is a page of the triage with a sentence over all of it.
@@ -45,7 +45,7 @@ type attentionList struct {
 	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
 }
 
-func (l *Lane) needsAttention(c *call, q *needsAttentionQuery) (attentionList, error) {
+func (l *Lane) needsAttention(c *Call, q *needsAttentionQuery) (attentionList, error) {
 	today := c.localToday()
 	facts, err := c.studio().RosterFacts(c.ctx, store.RosterQuery{
 		Today: today, WeekStart: training.WeekStart(today), Now: c.l.now(), CoachID: q.CoachID,
@@ -54,7 +54,7 @@ func (l *Lane) needsAttention(c *call, q *needsAttentionQuery) (attentionList, e
 		return attentionList{}, err
 	}
 	all := training.Triage(facts, today, c.zone(), q.Reason)
-	page := pageSlice(all, q.page())
+	page := PageSlice(all, q.Page())
 	return attentionList{Summary: triageSummary(all, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
 }
 
@@ -87,7 +87,7 @@ const (
 // activeProgramOf is the trainee's active program that has started
 // latest, else the next to start, with its template's structure (nil when
 // it has none); nil without one.
-func activeProgramOf(c *call, ss store.StudioStore, traineeID, today string) (*domain.Program, *domain.ProgramStructure, error) {
+func activeProgramOf(c *Call, ss store.StudioStore, traineeID, today string) (*domain.Program, *domain.ProgramStructure, error) {
 	progs, err := ss.ListPrograms(c.ctx, traineeID)
 	if err != nil {
 		return nil, nil, err
@@ -109,9 +109,9 @@ func activeProgramOf(c *call, ss store.StudioStore, traineeID, today string) (*d
 	return p, tmpl.Structure, nil
 }
 
-func (l *Lane) traineeOverview(c *call, _ *noInput) (training.Overview, error) {
+func (l *Lane) traineeOverview(c *Call, _ *NoInput) (training.Overview, error) {
 	ss, id := c.studio(), c.id()
-	if _, err := lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Overview{}, err
 	}
 	today := c.localToday()
@@ -120,13 +120,13 @@ func (l *Lane) traineeOverview(c *call, _ *noInput) (training.Overview, error) {
 	if in.Program, in.Structure, err = activeProgramOf(c, ss, id, today); err != nil {
 		return training.Overview{}, err
 	}
-	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: addDays(today, -(training.OverviewDays - 1)), To: today, Page: store.Page{Limit: readModelSessions}})
+	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: AddDays(today, -(training.OverviewDays - 1)), To: today, Page: store.Page{Limit: readModelSessions}})
 	if err != nil {
 		return training.Overview{}, err
 	}
 	in.Sessions = sessions.Items
 	// The latest check-ins of the window: an open range would count the whole history.
-	checkIns, err := ss.ListCheckIns(c.ctx, id, addDays(today, -(training.OverviewDays-1)), today, store.Page{Limit: 3})
+	checkIns, err := ss.ListCheckIns(c.ctx, id, AddDays(today, -(training.OverviewDays-1)), today, store.Page{Limit: 3})
 	if err != nil {
 		return training.Overview{}, err
 	}
@@ -152,27 +152,27 @@ type debriefQuery struct {
 	Week string `json:"week,omitempty" jsonschema:"The ISO week, YYYY-Www (2026-W48), in the studio's time zone; this week when omitted." lane:"maxLength=8"`
 }
 
-func (l *Lane) weeklyDebrief(c *call, q *debriefQuery) (training.Debrief, error) {
+func (l *Lane) weeklyDebrief(c *Call, q *debriefQuery) (training.Debrief, error) {
 	ss, id := c.studio(), c.id()
 	today := c.localToday()
 	monday := training.WeekStart(today)
 	if q.Week != "" {
 		var err error
 		if monday, err = training.ParseISOWeek(q.Week); err != nil {
-			return training.Debrief{}, invalidField("week", err.Error()+".")
+			return training.Debrief{}, InvalidField("week", err.Error()+".")
 		}
 	}
-	if _, err := lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Debrief{}, err
 	}
 	in := training.DebriefInput{WeekStart: monday, Today: today}
 	// The week before, the week, the week after: summary rows carry the totals.
-	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: addDays(monday, -7), To: addDays(monday, 13), Ascending: true, Page: store.Page{Limit: readModelSessions}})
+	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: AddDays(monday, -7), To: AddDays(monday, 13), Ascending: true, Page: store.Page{Limit: readModelSessions}})
 	if err != nil {
 		return training.Debrief{}, err
 	}
 	in.Sessions = sessions.Items
-	checkIns, err := ss.ListCheckIns(c.ctx, id, monday, addDays(monday, 6), store.Page{Limit: 7})
+	checkIns, err := ss.ListCheckIns(c.ctx, id, monday, AddDays(monday, 6), store.Page{Limit: 7})
 	if err != nil {
 		return training.Debrief{}, err
 	}
@@ -186,19 +186,19 @@ func (l *Lane) weeklyDebrief(c *call, q *debriefQuery) (training.Debrief, error)
 	return training.BuildDebrief(in), nil
 }
 
-func (l *Lane) coachingInsights(c *call, _ *noInput) (training.Insights, error) {
+func (l *Lane) coachingInsights(c *Call, _ *NoInput) (training.Insights, error) {
 	ss, id := c.studio(), c.id()
-	if _, err := lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Insights{}, err
 	}
 	today := c.localToday()
 	in := training.InsightsInput{Today: today, Zone: c.zone()}
 	var err error
 	// Full sessions: the stalled-lift check reads their sets.
-	if in.Sessions, err = ss.SessionsBetween(c.ctx, id, addDays(today, -(training.InsightDays-1)), today); err != nil {
+	if in.Sessions, err = ss.SessionsBetween(c.ctx, id, AddDays(today, -(training.InsightDays-1)), today); err != nil {
 		return training.Insights{}, err
 	}
-	checkIns, err := ss.ListCheckIns(c.ctx, id, addDays(today, -(insightCheckIns-1)), today, store.Page{Limit: insightCheckIns})
+	checkIns, err := ss.ListCheckIns(c.ctx, id, AddDays(today, -(insightCheckIns-1)), today, store.Page{Limit: insightCheckIns})
 	if err != nil {
 		return training.Insights{}, err
 	}

@@ -335,13 +335,13 @@ func TestSubscriptions(t *testing.T) {
 		k, tp := f.key, "/trainees/"+f.trainee.ID
 
 		// The seeded plan started today (no earlier plan) and runs 30 days.
-		if f.subscription.StartedOn != today() || *f.subscription.EndsOn != addDays(today(), 29) || f.subscription.Status != "live" || *f.subscription.Price != 300 {
+		if f.subscription.StartedOn != today() || *f.subscription.EndsOn != AddDays(today(), 29) || f.subscription.Status != "live" || *f.subscription.Price != 300 {
 			t.Fatalf("first plan: %+v", f.subscription)
 		}
 		// Omitted startedOn: the day after the last live plan ends.
 		var next domain.Subscription
 		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.product.ID, "price": 250, "durationDays": 10})).into(t, &next)
-		if next.StartedOn != addDays(today(), 30) || *next.EndsOn != addDays(today(), 39) || *next.Price != 250 || next.Status != "scheduled" {
+		if next.StartedOn != AddDays(today(), 30) || *next.EndsOn != AddDays(today(), 39) || *next.Price != 250 || next.Status != "scheduled" {
 			t.Errorf("follow-on plan: %+v", next)
 		}
 		// Unpriced, open-ended product: no price, no end.

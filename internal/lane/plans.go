@@ -25,39 +25,39 @@ type planTerms struct {
 }
 
 func (l *Lane) planRoutes() {
-	add(l, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *call, _ *noInput) (listOf[domain.Subscription], error) {
+	Add(l, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *Call, _ *NoInput) (ListOf[domain.Subscription], error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[domain.Subscription]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[domain.Subscription]{}, err
 		}
 		subs, err := ss.ListSubscriptions(c.ctx, c.id())
 		if err != nil {
-			return listOf[domain.Subscription]{}, err
+			return ListOf[domain.Subscription]{}, err
 		}
 		today := l.today()
 		for i := range subs {
 			subs[i].Derive(today)
 		}
-		return pageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
-	}, tool("list_trainee_subscriptions"), trainee(auth.ScopeProfileRead),
-		allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset"))
-	add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, tool("assign_plan"), created())
-	add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *call, _ *noInput) (domain.Subscription, error) {
+		return PageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
+	}, Tool("list_trainee_subscriptions"), Trainee(auth.ScopeProfileRead),
+		Allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset"))
+	Add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, Tool("assign_plan"), Created())
+	Add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)
-	}, admin())
-	add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *call, _ *noInput) (domain.Subscription, error) {
+	}, Admin())
+	Add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubCancelled)
-	}, admin())
+	}, Admin())
 }
 
-func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, error) {
+func (l *Lane) assignPlan(c *Call, in *assignPlanInput) (domain.Subscription, error) {
 	var out domain.Subscription
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		product, err := lookup(c.ctx, ids.Product, in.ProductID, ss.GetProduct)
+		product, err := Lookup(c.ctx, ids.Product, in.ProductID, ss.GetProduct)
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, er
 		if err != nil {
 			return err
 		}
-		if isTrue(in.Notify) {
+		if IsTrue(in.Notify) {
 			return c.notify(ss, t.ID, domain.NotifyPlanAssigned, map[string]any{"subscriptionId": out.ID, "productId": product.ID})
 		}
 		return nil
@@ -77,7 +77,7 @@ func (l *Lane) assignPlan(c *call, in *assignPlanInput) (domain.Subscription, er
 // begins the day after the trainee's last live or scheduled plan with an end
 // ends (open-ended plans do not push it), or today. EndsOn is inclusive:
 // start + duration - 1. Price is the override, else the list price, else none.
-func (c *call) startSubscription(ss store.StudioStore, traineeID string, product domain.Product, terms planTerms) (domain.Subscription, error) {
+func (c *Call) startSubscription(ss store.StudioStore, traineeID string, product domain.Product, terms planTerms) (domain.Subscription, error) {
 	today := c.l.today()
 	start := today
 	if terms.StartedOn != nil {
@@ -90,7 +90,7 @@ func (c *call) startSubscription(ss store.StudioStore, traineeID string, product
 		for _, s := range subs {
 			s.Derive(today)
 			if (s.Status == domain.SubLive || s.Status == domain.SubScheduled) && s.EndsOn != nil {
-				if next := addDays(*s.EndsOn, 1); next > start {
+				if next := AddDays(*s.EndsOn, 1); next > start {
 					start = next
 				}
 			}
@@ -115,7 +115,7 @@ func (c *call) startSubscription(ss store.StudioStore, traineeID string, product
 		duration = terms.DurationDays
 	}
 	if duration != nil {
-		end := addDays(start, *duration-1)
+		end := AddDays(start, *duration-1)
 		sub.EndsOn = &end
 	}
 	if err := ss.CreateSubscription(c.ctx, &sub); err != nil {
@@ -125,21 +125,21 @@ func (c *call) startSubscription(ss store.StudioStore, traineeID string, product
 	return sub, nil
 }
 
-func (c *call) setSubscriptionState(state string) (domain.Subscription, error) {
+func (c *Call) setSubscriptionState(state string) (domain.Subscription, error) {
 	var out domain.Subscription
 	err := c.inTx(func(ss store.StudioStore) error {
-		sub, err := lookup(c.ctx, ids.Subscription, c.id(), ss.GetSubscription)
+		sub, err := Lookup(c.ctx, ids.Subscription, c.id(), ss.GetSubscription)
 		if err != nil {
 			return err
 		}
 		sub.Derive(c.l.today())
 		switch {
 		case sub.Status == domain.SubCancelled:
-			return conflict(fmt.Sprintf("Subscription %s is already cancelled.", sub.ID))
+			return Conflict(fmt.Sprintf("Subscription %s is already cancelled.", sub.ID))
 		case sub.Status == domain.SubEnded:
-			return conflict(fmt.Sprintf("Subscription %s ended on %s; there is nothing to %s.", sub.ID, *sub.EndsOn, verbOf(state)))
+			return Conflict(fmt.Sprintf("Subscription %s ended on %s; there is nothing to %s.", sub.ID, *sub.EndsOn, verbOf(state)))
 		case sub.Status == state:
-			return conflict(fmt.Sprintf("Subscription %s is already %s.", sub.ID, state))
+			return Conflict(fmt.Sprintf("Subscription %s is already %s.", sub.ID, state))
 		}
 		if err := ss.SetSubscriptionState(c.ctx, sub.ID, state); err != nil {
 			return err

@@ -37,8 +37,8 @@ type publicOffer struct {
 }
 
 func (l *Lane) platformRoutes() {
-	add(l, "GET", "/public/studio", "The studio's public offer for an agent platform's key: its name, active plans with prices and durations, program templates by name, and how to join.",
-		func(c *call, _ *noInput) (publicOffer, error) {
+	Add(l, "GET", "/public/studio", "The studio's public offer for an agent platform's key: its name, active plans with prices and durations, program templates by name, and how to join.",
+		func(c *Call, _ *NoInput) (publicOffer, error) {
 			out := publicOffer{Studio: c.p.StudioName, Plans: []publicPlan{}, Programs: []publicProgram{}}
 			plans, err := c.studio().ListProducts(c.ctx, "", store.Page{Limit: publicLimit})
 			if err != nil {
@@ -59,6 +59,6 @@ func (l *Lane) platformRoutes() {
 			out.Truncated = plans.Total > len(plans.Items) || templates.Total > len(templates.Items)
 			out.HowToJoin = fmt.Sprintf("To join %s, choose a plan and contact the studio: a coach signs new trainees up and starts their plan. A trainee already with the studio can verify their phone to see their own training.", c.p.StudioName)
 			return out, nil
-		}, platform())
+		}, Platform())
 	l.verifyRoutes()
 }

@@ -52,49 +52,49 @@ type queued struct {
 }
 
 func (l *Lane) traineeRecordRoutes() {
-	add(l, "GET", "/trainees/{id}/programs", "A trainee's programs.", func(c *call, _ *noInput) (listOf[domain.Program], error) {
+	Add(l, "GET", "/trainees/{id}/programs", "A trainee's programs.", func(c *Call, _ *NoInput) (ListOf[domain.Program], error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[domain.Program]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[domain.Program]{}, err
 		}
 		progs, err := ss.ListPrograms(c.ctx, c.id())
-		return pageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
-	}, tool("list_trainee_programs"), trainee(auth.ScopeTrainingRead), traineeTool("list_programs"),
-		allow("items.id", "items.name", "items.status", "items.startsOn", "total", "nextOffset"))
-	add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, tool("assign_program"), created())
-	add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, trainee(auth.ScopeTrainingRead),
-		traineeTool("get_active_program"),
-		allow("today", "program.id", "program.name", "program.status", "program.startsOn", "position", "thisWeek", "counts"))
+		return PageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
+	}, Tool("list_trainee_programs"), Trainee(auth.ScopeTrainingRead), TraineeTool("list_programs"),
+		Allow("items.id", "items.name", "items.status", "items.startsOn", "total", "nextOffset"))
+	Add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, Tool("assign_program"), Created())
+	Add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, Trainee(auth.ScopeTrainingRead),
+		TraineeTool("get_active_program"),
+		Allow("today", "program.id", "program.name", "program.status", "program.startsOn", "position", "thisWeek", "counts"))
 
-	add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *call, q *pageQuery) (listOf[domain.FormResponse], error) {
+	Add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.FormResponse], error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[domain.FormResponse]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[domain.FormResponse]{}, err
 		}
-		res, err := ss.ListFormResponses(c.ctx, c.id(), q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_trainee_form_responses"), trainee(auth.ScopeProfileRead),
-		allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
-	add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, tool("send_form"), created())
-	add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, admin(), created())
+		res, err := ss.ListFormResponses(c.ctx, c.id(), q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_trainee_form_responses"), Trainee(auth.ScopeProfileRead),
+		Allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
+	Add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, Tool("send_form"), Created())
+	Add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, Admin(), Created())
 
-	add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *call, q *pageQuery) (listOf[domain.Weight], error) {
+	Add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Weight], error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[domain.Weight]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[domain.Weight]{}, err
 		}
-		res, err := ss.ListWeights(c.ctx, c.id(), q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_trainee_weights"), trainee(auth.ScopeHealthRead),
-		allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
-	add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, tool("log_weight"), created())
+		res, err := ss.ListWeights(c.ctx, c.id(), q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_trainee_weights"), Trainee(auth.ScopeHealthRead),
+		Allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
+	Add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, Tool("log_weight"), Created())
 
-	add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *call, in *messageInput) (queued, error) {
+	Add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *Call, in *messageInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
-	}, admin(), created())
-	add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *call, _ *noInput) (queued, error) {
+	}, Admin(), Created())
+	Add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *Call, _ *NoInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyWhatsAppInvite, nil)
-	}, admin(), created())
+	}, Admin(), Created())
 }
 
 // assignedProgram is the answer of assigning a program.
@@ -109,18 +109,18 @@ type assignedProgram struct {
 	SessionsRemoved int `json:"sessionsRemoved"`
 }
 
-func (l *Lane) assignProgram(c *call, in *assignProgramInput) (assignedProgram, error) {
+func (l *Lane) assignProgram(c *Call, in *assignProgramInput) (assignedProgram, error) {
 	var out assignedProgram
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		tmpl, err := lookup(c.ctx, ids.ProgramTemplate, in.TemplateID, ss.GetProgramTemplate)
+		tmpl, err := Lookup(c.ctx, ids.ProgramTemplate, in.TemplateID, ss.GetProgramTemplate)
 		if err != nil {
 			return err
 		}
-		if isTrue(in.ReplaceExisting) {
+		if IsTrue(in.ReplaceExisting) {
 			progs, err := ss.ListPrograms(c.ctx, t.ID)
 			if err != nil {
 				return err
@@ -157,7 +157,7 @@ func (l *Lane) assignProgram(c *call, in *assignProgramInput) (assignedProgram, 
 		if err := c.layOut(ss, &out, tmpl); err != nil {
 			return err
 		}
-		if isTrue(in.Notify) {
+		if IsTrue(in.Notify) {
 			return c.notify(ss, t.ID, domain.NotifyProgramAssigned, map[string]any{"programId": out.ID, "templateId": tmpl.ID})
 		}
 		return nil
@@ -167,7 +167,7 @@ func (l *Lane) assignProgram(c *call, in *assignProgramInput) (assignedProgram, 
 
 // layOut writes the planned sessions of a program whose template has a
 // structure.
-func (c *call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.ProgramTemplate) error {
+func (c *Call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.ProgramTemplate) error {
 	if tmpl.Structure == nil {
 		return nil
 	}
@@ -222,10 +222,10 @@ type activeProgramView struct {
 // (a structure has at most maxProgramWeeks × 7).
 const maxProgramSessions = 1000
 
-func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
+func (l *Lane) activeProgram(c *Call, _ *NoInput) (activeProgramView, error) {
 	ss := c.studio()
 	out := activeProgramView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.localToday()}
-	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 		return out, err
 	}
 	program, structure, err := activeProgramOf(c, ss, c.id(), out.Today)
@@ -240,7 +240,7 @@ func (l *Lane) activeProgram(c *call, _ *noInput) (activeProgramView, error) {
 // programWeek is the trainee's sessions this week (Monday to Sunday around
 // today) as summary rows, and, for program (nil: none), its position today
 // (nil without a structure) and its sessions counted by status.
-func (c *call) programWeek(ss store.StudioStore, traineeID string, program *domain.Program, structure *domain.ProgramStructure, today string) ([]sessionRow, *training.Position, map[string]int, error) {
+func (c *Call) programWeek(ss store.StudioStore, traineeID string, program *domain.Program, structure *domain.ProgramStructure, today string) ([]sessionRow, *training.Position, map[string]int, error) {
 	rows, counts := []sessionRow{}, map[string]int{}
 	day, _ := time.Parse(time.DateOnly, today)
 	monday := training.Monday(day)
@@ -276,14 +276,14 @@ func (c *call) programWeek(ss store.StudioStore, traineeID string, program *doma
 	return rows, position, counts, nil
 }
 
-func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, error) {
+func (l *Lane) assignForm(c *Call, in *assignFormInput) (domain.FormAssignment, error) {
 	var out domain.FormAssignment
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		form, err := lookup(c.ctx, ids.FormTemplate, in.FormTemplateID, ss.GetFormTemplate)
+		form, err := Lookup(c.ctx, ids.FormTemplate, in.FormTemplateID, ss.GetFormTemplate)
 		if err != nil {
 			return err
 		}
@@ -307,7 +307,7 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 				return err
 			}
 		}
-		if isTrue(in.Notify) {
+		if IsTrue(in.Notify) {
 			out.AnnouncedAt = &now
 		}
 		if err := ss.CreateFormAssignment(c.ctx, &out); err != nil {
@@ -315,7 +315,7 @@ func (l *Lane) assignForm(c *call, in *assignFormInput) (domain.FormAssignment, 
 		}
 		// notify true announces now; false never; omitted is left to the
 		// periodic FormAnnouncer.
-		if isTrue(in.Notify) {
+		if IsTrue(in.Notify) {
 			return c.notify(ss, t.ID, domain.NotifyFormAssigned, map[string]any{"assignmentId": out.ID, "formTemplateId": form.ID})
 		}
 		return nil
@@ -331,10 +331,10 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormResponse, error) {
+func (l *Lane) recordFormResponse(c *Call, in *formResponseInput) (domain.FormResponse, error) {
 	var out domain.FormResponse
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -343,22 +343,22 @@ func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormRe
 			formID = *in.FormTemplateID
 		}
 		if in.AssignmentID != nil {
-			a, err := lookup(c.ctx, ids.FormAssignment, *in.AssignmentID, ss.GetFormAssignment)
+			a, err := Lookup(c.ctx, ids.FormAssignment, *in.AssignmentID, ss.GetFormAssignment)
 			if err != nil {
 				return err
 			}
 			if a.TraineeID != t.ID {
-				return notFound(ids.FormAssignment, a.ID)
+				return NotFound(ids.FormAssignment, a.ID)
 			}
 			if formID != "" && formID != a.FormTemplateID {
-				return invalidField("formTemplateId", fmt.Sprintf("formTemplateId %s does not match assignment %s, which is form %s; omit formTemplateId or send that one.", formID, a.ID, a.FormTemplateID))
+				return InvalidField("formTemplateId", fmt.Sprintf("formTemplateId %s does not match assignment %s, which is form %s; omit formTemplateId or send that one.", formID, a.ID, a.FormTemplateID))
 			}
 			formID = a.FormTemplateID
 		}
 		if formID == "" {
-			return invalidField("formTemplateId", "formTemplateId is required when there is no assignmentId; get one from list_forms.")
+			return InvalidField("formTemplateId", "formTemplateId is required when there is no assignmentId; get one from list_forms.")
 		}
-		form, err := lookup(c.ctx, ids.FormTemplate, formID, ss.GetFormTemplate)
+		form, err := Lookup(c.ctx, ids.FormTemplate, formID, ss.GetFormTemplate)
 		if err != nil {
 			return err
 		}
@@ -386,10 +386,10 @@ func (l *Lane) recordFormResponse(c *call, in *formResponseInput) (domain.FormRe
 	return out, err
 }
 
-func (l *Lane) logWeight(c *call, in *logWeightInput) (domain.Weight, error) {
+func (l *Lane) logWeight(c *Call, in *logWeightInput) (domain.Weight, error) {
 	var out domain.Weight
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -408,7 +408,7 @@ func (l *Lane) logWeight(c *call, in *logWeightInput) (domain.Weight, error) {
 
 // syncProfileWeight makes the profile's weightKg the trainee's latest
 // weigh-in (by recordedAt), which is what it means everywhere.
-func (c *call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
+func (c *Call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
 	latest, err := ss.ListWeights(c.ctx, t.ID, store.Page{Limit: 1})
 	if err != nil || len(latest.Items) == 0 {
 		return err
@@ -424,7 +424,7 @@ func (c *call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
 
 // recordProfileWeight logs the weight a create or update set on the
 // profile as a weigh-in dated now, so the profile and the weigh-ins agree.
-func (c *call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *float64) error {
+func (c *Call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *float64) error {
 	if kg == nil {
 		return nil
 	}
@@ -434,10 +434,10 @@ func (c *call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *f
 
 // queueForTrainee writes the outbox row that is the whole point of the
 // request (a message, an invite).
-func (c *call) queueForTrainee(kind string, payload map[string]any) (queued, error) {
+func (c *Call) queueForTrainee(kind string, payload map[string]any) (queued, error) {
 	var out queued
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}

@@ -21,16 +21,16 @@ type refField struct {
 	check refCheck
 }
 
-type refCheck func(c *call, value string) error
+type refCheck func(c *Call, value string) error
 
 // refChecks are the checks a ref tag may name.
 var refChecks = map[string]refCheck{
-	"trainee": func(c *call, v string) error {
-		_, err := lookup(c.ctx, ids.Trainee, v, c.studio().GetTrainee)
+	"trainee": func(c *Call, v string) error {
+		_, err := Lookup(c.ctx, ids.Trainee, v, c.studio().GetTrainee)
 		return err
 	},
-	"coach": func(c *call, v string) error {
-		_, err := lookup(c.ctx, ids.Coach, v, c.studio().GetCoach)
+	"coach": func(c *Call, v string) error {
+		_, err := Lookup(c.ctx, ids.Coach, v, c.studio().GetCoach)
 		return err
 	},
 	"tagName": checkTagName,
@@ -60,7 +60,7 @@ func refFieldsOf(t reflect.Type) []refField {
 
 // checkRefs runs the checks of the ref fields in (a pointer to the request
 // struct) that carry a value.
-func (c *call) checkRefs(refs []refField, in any) error {
+func (c *Call) checkRefs(refs []refField, in any) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -87,7 +87,7 @@ const maxTagsNamed = 30
 
 // checkTagName answers 404 for a tag name the studio does not have, naming
 // the tags it has.
-func checkTagName(c *call, name string) error {
+func checkTagName(c *Call, name string) error {
 	tags, err := c.studio().ListTags(c.ctx, store.Page{Limit: maxTagsNamed + 1})
 	if err != nil {
 		return err

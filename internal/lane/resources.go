@@ -19,22 +19,22 @@ import (
 // trainee's connection reads them too (shared routes).
 
 func (l *Lane) resourceRoutes() {
-	add(l, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its exercise catalogue.", l.trainingResources,
-		shared(), trainee(auth.ScopeCoachRead), traineeTool("search_training_resources"),
-		allow("items", "total", "nextOffset"))
-	add(l, "GET", "/methodologies", "Perform's training methodologies across seven sports (strength, running, cycling, swimming, triathlon, conditioning, mobility): principles, phase structure and typical sessions, as concise facts.", func(c *call, q *methodologiesQuery) (listOf[methodologies.Methodology], error) {
+	Add(l, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its exercise catalogue.", l.trainingResources,
+		Shared(), Trainee(auth.ScopeCoachRead), TraineeTool("search_training_resources"),
+		Allow("items", "total", "nextOffset"))
+	Add(l, "GET", "/methodologies", "Perform's training methodologies across seven sports (strength, running, cycling, swimming, triathlon, conditioning, mobility): principles, phase structure and typical sessions, as concise facts.", func(c *Call, q *methodologiesQuery) (ListOf[methodologies.Methodology], error) {
 		list := methodologies.OfSport(q.Sport)
-		return pageSlice(list, store.Page{Limit: max(len(list), 1)}), nil
-	}, shared(), trainee(auth.ScopeCoachRead), allow("items", "total", "nextOffset"))
-	add(l, "GET", "/studio/persona", "The studio's coaching voice for AI clients: tone, what to avoid, the answer format and examples. Perform's default until the studio sets its own.", l.getPersona,
-		shared(), trainee(auth.ScopeCoachRead), allow("name", "tone", "avoid", "answerFormat", "examples", "custom"))
-	add(l, "PUT", "/studio/persona", "Set the studio's own coaching voice (the whole of it); AI clients read it as perform://coach/persona.", l.putPersona, admin())
-	add(l, "DELETE", "/studio/persona", "Drop the studio's own coaching voice; Perform's default applies again.", func(c *call, _ *noInput) (personaAnswer, error) {
+		return PageSlice(list, store.Page{Limit: max(len(list), 1)}), nil
+	}, Shared(), Trainee(auth.ScopeCoachRead), Allow("items", "total", "nextOffset"))
+	Add(l, "GET", "/studio/persona", "The studio's coaching voice for AI clients: tone, what to avoid, the answer format and examples. Perform's default until the studio sets its own.", l.getPersona,
+		Shared(), Trainee(auth.ScopeCoachRead), Allow("name", "tone", "avoid", "answerFormat", "examples", "custom"))
+	Add(l, "PUT", "/studio/persona", "Set the studio's own coaching voice (the whole of it); AI clients read it as perform://coach/persona.", l.putPersona, Admin())
+	Add(l, "DELETE", "/studio/persona", "Drop the studio's own coaching voice; Perform's default applies again.", func(c *Call, _ *NoInput) (personaAnswer, error) {
 		if err := c.studio().DeletePersona(c.ctx); err != nil {
 			return personaAnswer{}, err
 		}
 		return personaAnswer{Persona: DefaultPersona()}, nil
-	}, admin())
+	}, Admin())
 }
 
 // Training resources.
@@ -64,7 +64,7 @@ type resourceRow struct {
 	Alternatives    []string              `json:"alternatives,omitempty" jsonschema:"Exercises, view=full: ids of the swaps."`
 }
 
-func (l *Lane) trainingResources(c *call, q *trainingResourcesQuery) (listOf[resourceRow], error) {
+func (l *Lane) trainingResources(c *Call, q *trainingResourcesQuery) (ListOf[resourceRow], error) {
 	full := q.View == "full"
 	var rows []resourceRow
 	if q.Kind != "exercise" {
@@ -89,7 +89,7 @@ func (l *Lane) trainingResources(c *call, q *trainingResourcesQuery) (listOf[res
 	if limit == 0 {
 		limit = 10
 	}
-	return pageSlice(orEmpty(rows), store.Page{Limit: limit, Offset: q.Offset}), nil
+	return PageSlice(orEmpty(rows), store.Page{Limit: limit, Offset: q.Offset}), nil
 }
 
 // exerciseLine is an exercise in a line: "strength, barbell; logged as reps_load".
@@ -126,7 +126,7 @@ type personaInput struct {
 	Examples     []personaExampleInput `json:"examples,omitempty" jsonschema:"Up to 8 situations and the coach's reply to each." lane:"maxItems=8"`
 }
 
-func (l *Lane) getPersona(c *call, _ *noInput) (personaAnswer, error) {
+func (l *Lane) getPersona(c *Call, _ *NoInput) (personaAnswer, error) {
 	p, at, err := c.studio().GetPersona(c.ctx)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -137,9 +137,9 @@ func (l *Lane) getPersona(c *call, _ *noInput) (personaAnswer, error) {
 	return personaAnswer{Persona: p, Custom: true, UpdatedAt: &at}, nil
 }
 
-func (l *Lane) putPersona(c *call, in *personaInput) (personaAnswer, error) {
+func (l *Lane) putPersona(c *Call, in *personaInput) (personaAnswer, error) {
 	p := domain.Persona{Name: strings.TrimSpace(in.Name), Tone: strings.TrimSpace(in.Tone), AnswerFormat: strings.TrimSpace(in.AnswerFormat),
-		Avoid: cleanStrings(in.Avoid), Examples: []domain.PersonaExample{}}
+		Avoid: CleanStrings(in.Avoid), Examples: []domain.PersonaExample{}}
 	var errs []FieldError
 	for _, f := range []struct{ name, v string }{{"name", p.Name}, {"tone", p.Tone}, {"answerFormat", p.AnswerFormat}} {
 		if f.v == "" {
@@ -154,7 +154,7 @@ func (l *Lane) putPersona(c *call, in *personaInput) (personaAnswer, error) {
 		p.Examples = append(p.Examples, ex)
 	}
 	if len(errs) > 0 {
-		return personaAnswer{}, validationError(errs)
+		return personaAnswer{}, ValidationError(errs)
 	}
 	at := l.now().UTC().Truncate(time.Millisecond)
 	if err := c.studio().PutPersona(c.ctx, p, at); err != nil {

@@ -49,11 +49,11 @@ type route struct {
 	refs     []refField  // the input's fields that name rows, checked before the handler
 	dates    []dateField // the input's date fields with a plausible range (when tags)
 	output   *jsonschema.Schema
-	handle   func(c *call) (any, error)
+	handle   func(c *Call) (any, error)
 }
 
 // call is one request as a handler sees it.
-type call struct {
+type Call struct {
 	ctx context.Context
 	r   *http.Request
 	l   *Lane
@@ -72,7 +72,7 @@ type call struct {
 }
 
 // body reads the request body once; later calls return the same bytes.
-func (c *call) body() ([]byte, *Error) {
+func (c *Call) body() ([]byte, *Error) {
 	if !c.rawRead {
 		b, e := readBody(c.r)
 		if e != nil {
@@ -85,46 +85,46 @@ func (c *call) body() ([]byte, *Error) {
 
 // studio is this studio's store (outside any transaction, but inside a
 // dry run's).
-func (c *call) studio() store.StudioStore { return c.db().Studio(c.p.StudioID) }
+func (c *Call) studio() store.StudioStore { return c.db().Studio(c.p.StudioID) }
 
 // id is the path's {id}.
-func (c *call) id() string { return c.r.PathValue("id") }
+func (c *Call) id() string { return c.r.PathValue("id") }
 
 // has reports whether the body carried field.
-func (c *call) has(field string) bool { _, ok := c.present[field]; return ok }
+func (c *Call) has(field string) bool { _, ok := c.present[field]; return ok }
 
 // setResource names the resource the request concerns, for the audit.
-func (c *call) setResource(id string) { infoFrom(c.ctx).resourceID = id }
+func (c *Call) setResource(id string) { infoFrom(c.ctx).resourceID = id }
 
 // noInput is the input of an endpoint that takes none.
-type noInput struct{}
+type NoInput struct{}
 
-type opt func(*route)
+type Opt func(*route)
 
-func tool(name string) opt { return func(r *route) { r.tool = name } }
-func admin() opt           { return func(r *route) { r.scope = auth.ScopeStudioAdmin } }
-func anyScope() opt        { return func(r *route) { r.scope = "" } }
-func created() opt         { return func(r *route) { r.status = http.StatusCreated } }
+func Tool(name string) Opt { return func(r *route) { r.tool = name } }
+func Admin() Opt           { return func(r *route) { r.scope = auth.ScopeStudioAdmin } }
+func AnyScope() Opt        { return func(r *route) { r.scope = "" } }
+func Created() Opt         { return func(r *route) { r.status = http.StatusCreated } }
 
 // trainee opens the route to a trainee's own OAuth grant holding scope.
 // The route concerns the trainee by its path (/trainees/{id}/…, the id the
 // grant's subject or `me`), or a record the lane traces to its trainee
 // (/sessions/{id}, /goals/{id}, /benchmarks/{id}, /programs/{id}), or is
 // shared(); see the trainee policy (trainee.go).
-func trainee(scope string) opt { return func(r *route) { r.traineeScope = scope } }
+func Trainee(scope string) Opt { return func(r *route) { r.traineeScope = scope } }
 
 // shared marks a route open to trainees that names no trainee and holds
 // no person's data (the methodologies, the studio's coaching persona).
-func shared() opt { return func(r *route) { r.shared = true } }
+func Shared() Opt { return func(r *route) { r.shared = true } }
 
 // platform opens the route to an agent platform's key and to nothing else:
 // the studio's public offer, which an anonymous end user may read.
-func platform() opt {
+func Platform() Opt {
 	return func(r *route) { r.platform, r.scope = true, auth.ScopePublicRead }
 }
 
 // traineeTool names the trainee tools that call the route.
-func traineeTool(names ...string) opt {
+func TraineeTool(names ...string) Opt {
 	return func(r *route) { r.traineeTools = append(r.traineeTools, names...) }
 }
 
@@ -133,11 +133,11 @@ func traineeTool(names ...string) opt {
 // every item), an entry keeping its whole subtree. Everything else is
 // dropped, after identifiers are redacted: adding a field to a trainee's
 // answer is a deliberate change to this list.
-func allow(paths ...string) opt { return func(r *route) { r.allow = append(r.allow, paths...) } }
+func Allow(paths ...string) Opt { return func(r *route) { r.allow = append(r.allow, paths...) } }
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
-func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in *In) (Out, error), opts ...opt) {
+func Add[In, Out any](l *Lane, method, path, summary string, fn func(c *Call, in *In) (Out, error), opts ...Opt) {
 	rt := &route{method: method, path: path, summary: summary, status: http.StatusOK, input: schemaFor[In](), scope: auth.ScopeStudioRead}
 	if isWrite(method) {
 		rt.scope = auth.ScopeStudioWrite
@@ -157,11 +157,11 @@ func add[In, Out any](l *Lane, method, path, summary string, fn func(c *call, in
 	rt.refs = refs
 	dates := dateFieldsOf(reflect.TypeFor[In]())
 	rt.dates = dates
-	rt.handle = func(c *call) (any, error) {
+	rt.handle = func(c *Call) (any, error) {
 		if rt.idKind != "" && !ids.Valid(c.id(), rt.idKind) {
 			// Not an id of the route's kind: it names nothing, whatever
 			// bytes it holds, and no handler, store or log sees it.
-			return nil, notFound(rt.idKind, c.id())
+			return nil, NotFound(rt.idKind, c.id())
 		}
 		in := new(In)
 		if usesQuery {
@@ -227,7 +227,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			l.fail(w, r, rt, err)
 			return
 		}
-		c := &call{ctx: r.Context(), r: r, l: l, p: p}
+		c := &Call{ctx: r.Context(), r: r, l: l, p: p}
 		if l.dryRun(w, r, rt, c) {
 			return
 		}
@@ -311,7 +311,7 @@ func forbidden(rt *route, p *auth.Principal, scope string) *Error {
 }
 
 // serve runs the route's handler and writes its answer.
-func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *call) {
+func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *Call) {
 	data, err := rt.handle(c)
 	if err != nil {
 		l.fail(w, r, rt, err)
@@ -343,9 +343,9 @@ func (l *Lane) fail(w http.ResponseWriter, r *http.Request, rt *route, err error
 	case errors.As(err, &le):
 		l.writeError(w, r, le)
 	case errors.As(err, &ce):
-		l.writeError(w, r, conflict(ce.Message))
+		l.writeError(w, r, Conflict(ce.Message))
 	case errors.Is(err, store.ErrNotFound) && rt.idKind != "":
-		l.writeError(w, r, notFound(rt.idKind, r.PathValue("id")))
+		l.writeError(w, r, NotFound(rt.idKind, r.PathValue("id")))
 	default:
 		l.internal(w, r, rt.method+" "+rt.path, err)
 	}

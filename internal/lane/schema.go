@@ -229,7 +229,7 @@ func (is *inputSchema) decodeBody(body []byte, dst any) (map[string]json.RawMess
 		}
 	}
 	if errs := is.validate(obj); len(errs) > 0 {
-		return nil, validationError(errs)
+		return nil, ValidationError(errs)
 	}
 	if err := json.Unmarshal(body, dst); err != nil && len(obj) > 0 {
 		// The schema admitted something the Go type cannot hold (e.g. 1e400).
@@ -269,7 +269,7 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 	}
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b FieldError) int { return strings.Compare(a.Field, b.Field) })
-		return validationError(errs)
+		return ValidationError(errs)
 	}
 	b, _ := json.Marshal(obj)
 	if err := json.Unmarshal(b, dst); err != nil {

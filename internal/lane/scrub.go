@@ -515,7 +515,7 @@ func scrubEnvelope(body []byte, allow []string, people []string) ([]byte, error)
 // people are the names the scrubber takes out of a trainee's text: the
 // studio's coaches (few, and the people a trainee's records most often
 // name). Other trainees' names are not looked for.
-func (c *call) people() ([]string, error) {
+func (c *Call) people() ([]string, error) {
 	var names []string
 	for offset := 0; ; {
 		page, err := c.studio().ListCoaches(c.ctx, store.Page{Limit: 200, Offset: offset})

@@ -24,7 +24,7 @@ type sessionsQuery struct {
 	From   *string `json:"from,omitempty" jsonschema:"Only sessions on or after this local date, YYYY-MM-DD." lane:"format=date"`
 	To     *string `json:"to,omitempty" jsonschema:"Only sessions on or before this local date, YYYY-MM-DD; at most 366 days after from." lane:"format=date"`
 	Status *string `json:"status,omitempty" jsonschema:"Only sessions with this status." lane:"enum=planned|completed|skipped|missed"`
-	pageQuery
+	PageQuery
 }
 
 // sessionRow is a session in a list: metadata and totals, no exercises.
@@ -160,9 +160,9 @@ func checkRange(from, to *string) *Error {
 	days := int(t.Sub(f).Hours()/24) + 1 // both ends count, as c.days counts them
 	switch {
 	case days < 1:
-		return invalidField("to", fmt.Sprintf("to %s is before from %s; give a range whose to is on or after its from.", *to, *from))
+		return InvalidField("to", fmt.Sprintf("to %s is before from %s; give a range whose to is on or after its from.", *to, *from))
 	case days > maxRangeDays:
-		return invalidField("to", fmt.Sprintf("from %s to %s is %d days; a range is at most %d days, so ask for it in parts.", *from, *to, days, maxRangeDays))
+		return InvalidField("to", fmt.Sprintf("from %s to %s is %d days; a range is at most %d days, so ask for it in parts.", *from, *to, days, maxRangeDays))
 	}
 	return nil
 }
@@ -173,13 +173,13 @@ func checkClock(field string, v *string) *Error {
 		return nil
 	}
 	if _, err := time.Parse("15:04", *v); err != nil || len(*v) != 5 {
-		return invalidField(field, fmt.Sprintf("%s must be a local time HH:MM (24-hour), such as 07:30; got %q.", field, text.Truncate(*v, 20)))
+		return InvalidField(field, fmt.Sprintf("%s must be a local time HH:MM (24-hour), such as 07:30; got %q.", field, text.Truncate(*v, 20)))
 	}
 	return nil
 }
 
 // exercise resolves an exercise id: built-in, or one of the studio's own. The FieldError names field.
-func (c *call) exercise(ss store.StudioStore, field, id string) (domain.Exercise, *FieldError) {
+func (c *Call) exercise(ss store.StudioStore, field, id string) (domain.Exercise, *FieldError) {
 	id = strings.TrimSpace(id)
 	if e, ok := exercises.Get(id); ok {
 		return e, nil
@@ -198,15 +198,15 @@ func (c *call) exercise(ss store.StudioStore, field, id string) (domain.Exercise
 }
 
 func (l *Lane) sessionRoutes() {
-	add(l, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first, as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *call, q *sessionsQuery) (listOf[sessionRow], error) {
+	Add(l, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first, as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *Call, q *sessionsQuery) (ListOf[sessionRow], error) {
 		if e := checkRange(q.From, q.To); e != nil {
-			return listOf[sessionRow]{}, e
+			return ListOf[sessionRow]{}, e
 		}
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
-			return listOf[sessionRow]{}, err
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+			return ListOf[sessionRow]{}, err
 		}
-		f := store.SessionFilter{TraineeID: c.id(), Page: q.page()}
+		f := store.SessionFilter{TraineeID: c.id(), Page: q.Page()}
 		if q.From != nil {
 			f.From = *q.From
 		}
@@ -221,31 +221,31 @@ func (l *Lane) sessionRoutes() {
 		for i, x := range res.Items {
 			rows.Items[i] = rowOf(x)
 		}
-		return pageOf(rows, q.page()), err
-	}, tool("list_trainee_sessions"), trainee(auth.ScopeTrainingRead), traineeTool("list_sessions"),
-		allow(under("items", sessionRowFields...)...), allow("total", "nextOffset"))
-	add(l, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *call, _ *noInput) (domain.Session, error) {
-		return lookup(c.ctx, ids.Session, c.id(), c.studio().GetSession)
-	}, tool("get_session"), trainee(auth.ScopeTrainingRead), traineeTool("get_session_details"), allow(sessionFields...))
-	add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach; trainee when the trainee plans it). Nothing is sent to the trainee.", l.createPlannedSession, tool("create_planned_session"), created(),
-		trainee(auth.ScopeTrainingWrite), traineeTool("create_planned_session"), allow(sessionFields...))
-	add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, tool("log_workout"), created(),
-		trainee(auth.ScopeTrainingWrite), traineeTool("log_workout"), allow(under("session", sessionFields...)...),
-		allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
-	add(l, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession,
-		trainee(auth.ScopeTrainingWrite), traineeTool("modify_training_session", "swap_exercise"),
-		allow("summary", "operation", "changed"), allow(under("session", sessionFields...)...))
-	add(l, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", l.updateSession)
+		return PageOf(rows, q.Page()), err
+	}, Tool("list_trainee_sessions"), Trainee(auth.ScopeTrainingRead), TraineeTool("list_sessions"),
+		Allow(Under("items", sessionRowFields...)...), Allow("total", "nextOffset"))
+	Add(l, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *Call, _ *NoInput) (domain.Session, error) {
+		return Lookup(c.ctx, ids.Session, c.id(), c.studio().GetSession)
+	}, Tool("get_session"), Trainee(auth.ScopeTrainingRead), TraineeTool("get_session_details"), Allow(sessionFields...))
+	Add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach; trainee when the trainee plans it). Nothing is sent to the trainee.", l.createPlannedSession, Tool("create_planned_session"), Created(),
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("create_planned_session"), Allow(sessionFields...))
+	Add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, Tool("log_workout"), Created(),
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("log_workout"), Allow(Under("session", sessionFields...)...),
+		Allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
+	Add(l, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession,
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("modify_training_session", "swap_exercise"),
+		Allow("summary", "operation", "changed"), Allow(Under("session", sessionFields...)...))
+	Add(l, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", l.updateSession)
 	l.benchmarkRoutes()
 }
 
-func (l *Lane) createPlannedSession(c *call, in *plannedSessionInput) (domain.Session, error) {
+func (l *Lane) createPlannedSession(c *Call, in *plannedSessionInput) (domain.Session, error) {
 	if e := checkClock("startTime", in.StartTime); e != nil {
 		return domain.Session{}, e
 	}
 	var out domain.Session
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -261,7 +261,7 @@ func (l *Lane) createPlannedSession(c *call, in *plannedSessionInput) (domain.Se
 			planned = append(planned, domain.SessionExercise{ExerciseID: ex.ID, Name: ex.Name, Target: &tg, Sets: []domain.SetEntry{}, Notes: e.Notes})
 		}
 		if len(errs) > 0 {
-			return validationError(errs)
+			return ValidationError(errs)
 		}
 		now := l.now().UTC()
 		out = domain.Session{
@@ -289,21 +289,21 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-func (l *Lane) logWorkout(c *call, in *logWorkoutInput) (loggedWorkout, error) {
+func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 	if e := checkClock("startTime", in.StartTime); e != nil {
 		return loggedWorkout{}, e
 	}
 	today := c.localToday()
 	if in.Date != nil && *in.Date > today {
-		return loggedWorkout{}, invalidField("date", fmt.Sprintf("date %s is after today (%s in the studio's time zone); a workout is logged once done. Plan a future one with create_planned_session.", *in.Date, today))
+		return loggedWorkout{}, InvalidField("date", fmt.Sprintf("date %s is after today (%s in the studio's time zone); a workout is logged once done. Plan a future one with create_planned_session.", *in.Date, today))
 	}
 	if in.SessionID == nil && in.Sport == nil {
-		return loggedWorkout{}, invalidField("sport", "sport is required when no sessionId is given: say what the workout was (strength, running…).")
+		return loggedWorkout{}, InvalidField("sport", "sport is required when no sessionId is given: say what the workout was (strength, running…).")
 	}
 	var out loggedWorkout
 	var existing string
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -322,16 +322,16 @@ func (l *Lane) logWorkout(c *call, in *logWorkoutInput) (loggedWorkout, error) {
 			logged = append(logged, domain.SessionExercise{ExerciseID: ex.ID, Name: ex.Name, Sets: sets, Notes: e.Notes})
 		}
 		if len(errs) > 0 {
-			return validationError(errs)
+			return ValidationError(errs)
 		}
 		now := l.now().UTC()
 		x := domain.Session{ID: ids.New(ids.Session), TraineeID: t.ID, Date: today, Source: c.sessionSource(), CreatedAt: now}
 		if in.SessionID != nil {
-			if x, err = lookup(c.ctx, ids.Session, *in.SessionID, ss.GetSession); err != nil {
+			if x, err = Lookup(c.ctx, ids.Session, *in.SessionID, ss.GetSession); err != nil {
 				return err
 			}
 			if x.TraineeID != t.ID {
-				return notFound(ids.Session, x.ID)
+				return NotFound(ids.Session, x.ID)
 			}
 			if x.Status == domain.SessionCompleted {
 				existing = x.ID
@@ -443,7 +443,7 @@ func mergeActuals(planned, logged []domain.SessionExercise) []domain.SessionExer
 // of x beats the trainee's benchmark of it, creating "<name> 1RM" (kg,
 // higher is better) for an exercise that has none. It reads every
 // exercise's best in one query, whatever the history holds.
-func (c *call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalRecord, error) {
+func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalRecord, error) {
 	prs := []personalRecord{}
 	lifts := training.BestLifts(x.Exercises)
 	if len(lifts) == 0 {
@@ -502,7 +502,7 @@ func (c *call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 // entryTime is when a value found in a session of date is recorded: now
 // for today's session, else midday of that local day, so a workout logged
 // late sits in the history where it happened.
-func (c *call) entryTime(date string) time.Time {
+func (c *Call) entryTime(date string) time.Time {
 	now := c.l.now().UTC()
 	if date == c.localToday() {
 		return now
@@ -516,13 +516,13 @@ func (c *call) entryTime(date string) time.Time {
 
 // modifiable is the path's session when its status is one of allow, else
 // the conflict sentence naming the statuses that can be changed.
-func (c *call) modifiable(ss store.StudioStore, allow ...string) (domain.Session, error) {
-	x, err := lookup(c.ctx, ids.Session, c.id(), ss.GetSession)
+func (c *Call) modifiable(ss store.StudioStore, allow ...string) (domain.Session, error) {
+	x, err := Lookup(c.ctx, ids.Session, c.id(), ss.GetSession)
 	if err != nil {
 		return x, err
 	}
 	if !slices.Contains(allow, x.Status) {
-		return x, conflict(fmt.Sprintf("Session %s is %s; only a session with status %s can be changed this way.", x.ID, x.Status, strings.Join(allow, " or ")))
+		return x, Conflict(fmt.Sprintf("Session %s is %s; only a session with status %s can be changed this way.", x.ID, x.Status, strings.Join(allow, " or ")))
 	}
 	return x, nil
 }
@@ -530,13 +530,13 @@ func (c *call) modifiable(ss store.StudioStore, allow ...string) (domain.Session
 // modifySession is open to a studio:write key (the coach tools and, later,
 // the trainee's): it only reshapes a planned session's targets or date,
 // notifies no one and can be undone by another modification.
-func (l *Lane) modifySession(c *call, in *modifySessionInput) (modifiedSession, error) {
+func (l *Lane) modifySession(c *Call, in *modifySessionInput) (modifiedSession, error) {
 	out := modifiedSession{Operation: in.Operation}
 	need := func(field string, set bool, why string) *Error {
 		if set {
 			return nil
 		}
-		return invalidField(field, fmt.Sprintf("%s is required for %s: %s.", field, in.Operation, why))
+		return InvalidField(field, fmt.Sprintf("%s is required for %s: %s.", field, in.Operation, why))
 	}
 	switch in.Operation {
 	case "reduce_volume":
@@ -589,7 +589,7 @@ func (l *Lane) modifySession(c *call, in *modifySessionInput) (modifiedSession, 
 				for i, e := range x.Exercises {
 					have[i] = e.ExerciseID
 				}
-				return invalidField("exerciseId", fmt.Sprintf("exerciseId %s is not in session %s; its exercises are %s.", text.Truncate(from, 100), x.ID, orNone(have)))
+				return InvalidField("exerciseId", fmt.Sprintf("exerciseId %s is not in session %s; its exercises are %s.", text.Truncate(from, 100), x.ID, orNone(have)))
 			}
 			to, err := c.replacement(ss, from, in.ReplacementID)
 			if err != nil {
@@ -606,7 +606,7 @@ func (l *Lane) modifySession(c *call, in *modifySessionInput) (modifiedSession, 
 			out.Summary = fmt.Sprintf("Moved from %s to %s.", old, x.Date)
 		}
 		if out.Changed == 0 {
-			return invalidField("operation", fmt.Sprintf("%s changes nothing in session %s: none of its exercises has a target it applies to.", in.Operation, x.ID))
+			return InvalidField("operation", fmt.Sprintf("%s changes nothing in session %s: none of its exercises has a target it applies to.", in.Operation, x.ID))
 		}
 		x.UpdatedAt = l.now().UTC()
 		if err := ss.UpdateSession(c.ctx, &x); err != nil {
@@ -627,33 +627,33 @@ func orNone(list []string) string {
 
 // replacement is the exercise a swap puts in: the one given, else the
 // catalogue's first alternative of from.
-func (c *call) replacement(ss store.StudioStore, from string, given *string) (domain.Exercise, error) {
+func (c *Call) replacement(ss store.StudioStore, from string, given *string) (domain.Exercise, error) {
 	if given != nil {
 		ex, fe := c.exercise(ss, "replacementId", *given)
 		if fe != nil {
-			return ex, validationError([]FieldError{*fe})
+			return ex, ValidationError([]FieldError{*fe})
 		}
 		return ex, nil
 	}
 	alts := exercises.Alternatives(from)
 	if len(alts) == 0 {
-		return domain.Exercise{}, invalidField("replacementId", fmt.Sprintf("The catalogue lists no alternative for %s; give replacementId, the exercise to put in its place.", from))
+		return domain.Exercise{}, InvalidField("replacementId", fmt.Sprintf("The catalogue lists no alternative for %s; give replacementId, the exercise to put in its place.", from))
 	}
 	return alts[0], nil
 }
 
-func (l *Lane) updateSession(c *call, in *updateSessionInput) (domain.Session, error) {
+func (l *Lane) updateSession(c *Call, in *updateSessionInput) (domain.Session, error) {
 	if e := checkClock("startTime", in.StartTime); e != nil {
 		return domain.Session{}, e
 	}
 	var x domain.Session
 	err := c.inTx(func(ss store.StudioStore) error {
 		var err error
-		if x, err = lookup(c.ctx, ids.Session, c.id(), ss.GetSession); err != nil {
+		if x, err = Lookup(c.ctx, ids.Session, c.id(), ss.GetSession); err != nil {
 			return err
 		}
 		if in.Status != nil && x.Status == domain.SessionCompleted && *in.Status != domain.SessionCompleted {
-			return conflict(fmt.Sprintf("Session %s is completed with its sets; its status stays completed.", x.ID))
+			return Conflict(fmt.Sprintf("Session %s is completed with its sets; its status stays completed.", x.ID))
 		}
 		if in.Status != nil {
 			x.Status = *in.Status

@@ -139,7 +139,7 @@ func TestProgramStructureAndAssignment(t *testing.T) {
 
 		// Assigned from this week's Monday: week 1 Mon/Wed/Fri, week 2 Mon and Sat.
 		monday := mondayOf(localToday())
-		want := []string{monday, addDays(monday, 2), addDays(monday, 4), addDays(monday, 7), addDays(monday, 12)}
+		want := []string{monday, AddDays(monday, 2), AddDays(monday, 4), AddDays(monday, 7), AddDays(monday, 12)}
 		var assigned struct {
 			domain.Program
 			SessionsPlanned int
@@ -153,7 +153,7 @@ func TestProgramStructureAndAssignment(t *testing.T) {
 			t.Fatalf("assigned %+v, want 5 sessions %s to %s", assigned, want[0], want[4])
 		}
 		var rows list[map[string]any]
-		e.ok(200, e.call(k, "GET", tp+"/sessions?status=planned&from="+monday+"&to="+addDays(monday, 13)+"&limit=50", nil)).into(t, &rows)
+		e.ok(200, e.call(k, "GET", tp+"/sessions?status=planned&from="+monday+"&to="+AddDays(monday, 13)+"&limit=50", nil)).into(t, &rows)
 		var dates []string
 		for _, r := range rows.Items {
 			if r["programId"] == assigned.ID {
@@ -196,8 +196,8 @@ func TestProgramStructureAndAssignment(t *testing.T) {
 				future++
 			}
 		}
-		e.ok(201, e.call(k, "POST", tp+"/programs/assign", map[string]any{"templateId": f.template.ID, "startsOn": addDays(monday, 7), "replaceExisting": true})).into(t, &assigned)
-		if assigned.SessionsRemoved != future || assigned.SessionsPlanned != 3 || *assigned.FirstSessionOn != addDays(monday, 7) {
+		e.ok(201, e.call(k, "POST", tp+"/programs/assign", map[string]any{"templateId": f.template.ID, "startsOn": AddDays(monday, 7), "replaceExisting": true})).into(t, &assigned)
+		if assigned.SessionsRemoved != future || assigned.SessionsPlanned != 3 || *assigned.FirstSessionOn != AddDays(monday, 7) {
 			t.Fatalf("replacing: %+v, want %d removed", assigned, future)
 		}
 		e.ok(200, e.call(k, "GET", tp+"/programs/active", nil)).into(t, &active)
@@ -259,7 +259,7 @@ func TestLogWorkoutAndPRs(t *testing.T) {
 			t.Error("a summary row carries exercises")
 		}
 		// Another duration is another workout; an Idempotency-Key replays.
-		other := map[string]any{"date": addDays(day, -1), "sport": "strength", "durationMin": 45, "exercises": []map[string]any{
+		other := map[string]any{"date": AddDays(day, -1), "sport": "strength", "durationMin": 45, "exercises": []map[string]any{
 			{"exerciseId": "back-squat", "sets": sets(8, 100)}, {"exerciseId": "bench-press", "sets": sets(5, 60)},
 		}}
 		var second loggedAnswer
@@ -325,7 +325,7 @@ func TestLogWorkoutAndPRs(t *testing.T) {
 			body  map[string]any
 			field string
 		}{
-			{map[string]any{"sport": "running", "date": addDays(day, 2)}, "date"},
+			{map[string]any{"sport": "running", "date": AddDays(day, 2)}, "date"},
 			{map[string]any{"durationMin": 30}, "sport"},
 			{map[string]any{"sport": "running", "startTime": "7:30"}, "startTime"},
 			{map[string]any{"sport": "running", "rpe": 11}, "rpe"},
@@ -358,18 +358,18 @@ func TestSessionListAndDetails(t *testing.T) {
 		k, tp := f.key, "/trainees/"+f.trainee.ID
 		day := localToday()
 		for i := 1; i <= 4; i++ {
-			e.ok(201, e.call(k, "POST", tp+"/sessions", map[string]any{"date": addDays(day, i), "sport": "running", "durationMin": 30 + i}))
+			e.ok(201, e.call(k, "POST", tp+"/sessions", map[string]any{"date": AddDays(day, i), "sport": "running", "durationMin": 30 + i}))
 		}
 		var page list[map[string]any]
 		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2", nil)).into(t, &page)
-		if page.Total != 5 || len(page.Items) != 2 || page.NextOffset == nil || *page.NextOffset != 2 || page.Items[0]["date"] != addDays(day, 4) || page.Items[1]["date"] != addDays(day, 3) {
+		if page.Total != 5 || len(page.Items) != 2 || page.NextOffset == nil || *page.NextOffset != 2 || page.Items[0]["date"] != AddDays(day, 4) || page.Items[1]["date"] != AddDays(day, 3) {
 			t.Fatalf("page 1 = %+v", page)
 		}
 		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2&offset=4", nil)).into(t, &page)
 		if len(page.Items) != 1 || page.NextOffset != nil || page.Items[0]["id"] != f.session.ID {
 			t.Fatalf("last page = %+v", page)
 		}
-		e.ok(200, e.call(k, "GET", tp+"/sessions?from="+addDays(day, 2)+"&to="+addDays(day, 3), nil)).into(t, &page)
+		e.ok(200, e.call(k, "GET", tp+"/sessions?from="+AddDays(day, 2)+"&to="+AddDays(day, 3), nil)).into(t, &page)
 		if page.Total != 2 {
 			t.Fatalf("from..to = %+v", page)
 		}
@@ -474,7 +474,7 @@ func TestModifySession(t *testing.T) {
 		}
 		e.fails(422, "VALIDATION", e.call(k, "POST", path, map[string]any{"operation": "swap_exercise", "exerciseId": "leg-press", "replacementId": "moon-squat"}))
 		// Reschedule.
-		next := addDays(localToday(), 3)
+		next := AddDays(localToday(), 3)
 		e.ok(200, e.call(k, "POST", path, map[string]any{"operation": "reschedule", "date": next, "startTime": "18:00"})).into(t, &m)
 		if m.Session.Date != next || *m.Session.StartTime != "18:00" || m.Session.Status != "planned" {
 			t.Fatalf("reschedule: %+v", m.Session)

@@ -78,61 +78,61 @@ type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
 	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
 	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
-	pageQuery
+	PageQuery
 }
 
 func (l *Lane) studioRoutes() {
-	add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *call, _ *noInput) (studioInfo, error) {
+	Add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *Call, _ *NoInput) (studioInfo, error) {
 		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier, TimeZone: c.zone().String(),
 			Credential: string(c.p.Kind), Scopes: c.p.Scopes}, nil
-	}, anyScope(), allow("id", "name", "slug", "region", "tier", "timeZone", "credential", "scopes"))
+	}, AnyScope(), Allow("id", "name", "slug", "region", "tier", "timeZone", "credential", "scopes"))
 
-	add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *call, q *pageQuery) (listOf[domain.Coach], error) {
-		res, err := c.studio().ListCoaches(c.ctx, q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_coaches"))
-	add(l, "POST", "/coaches", "Add a coach.", l.createCoach, admin(), created())
-	add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, admin())
+	Add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *Call, q *PageQuery) (ListOf[domain.Coach], error) {
+		res, err := c.studio().ListCoaches(c.ctx, q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_coaches"))
+	Add(l, "POST", "/coaches", "Add a coach.", l.createCoach, Admin(), Created())
+	Add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, Admin())
 
-	add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *call, q *pageQuery) (listOf[domain.Tag], error) {
-		res, err := c.studio().ListTags(c.ctx, q.page())
-		return pageOf(res, q.page()), err
-	}, tool("list_tags"))
-	add(l, "POST", "/tags", "Create a tag.", func(c *call, in *tagInput) (domain.Tag, error) {
+	Add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *Call, q *PageQuery) (ListOf[domain.Tag], error) {
+		res, err := c.studio().ListTags(c.ctx, q.Page())
+		return PageOf(res, q.Page()), err
+	}, Tool("list_tags"))
+	Add(l, "POST", "/tags", "Create a tag.", func(c *Call, in *tagInput) (domain.Tag, error) {
 		t := domain.Tag{ID: ids.New(ids.Tag), Name: strings.TrimSpace(in.Name), CreatedAt: l.now().UTC()}
 		if err := c.studio().CreateTag(c.ctx, &t); err != nil {
 			return t, err
 		}
 		c.setResource(t.ID)
 		return t, nil
-	}, admin(), created())
-	add(l, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *call, _ *noInput) (deleted, error) {
+	}, Admin(), Created())
+	Add(l, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *Call, _ *NoInput) (deleted, error) {
 		if !ids.Is(c.id(), ids.Tag) {
-			return deleted{}, notFound(ids.Tag, c.id())
+			return deleted{}, NotFound(ids.Tag, c.id())
 		}
 		if err := c.studio().DeleteTag(c.ctx, c.id()); err != nil {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, admin())
+	}, Admin())
 
-	add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *call, q *tasksQuery) (listOf[domain.Task], error) {
-		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.page()}
+	Add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *Call, q *tasksQuery) (ListOf[domain.Task], error) {
+		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.Page()}
 		res, err := c.studio().ListTasks(c.ctx, f)
-		return pageOf(res, f.Page), err
-	}, tool("list_tasks"))
-	add(l, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, tool("create_task"), created())
-	add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, tool("update_task"))
+		return PageOf(res, f.Page), err
+	}, Tool("list_tasks"))
+	Add(l, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, Tool("create_task"), Created())
+	Add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, Tool("update_task"))
 
-	add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *call, q *pageQuery) (listOf[domain.APIKey], error) {
+	Add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *Call, q *PageQuery) (ListOf[domain.APIKey], error) {
 		keys, err := c.db().ListAPIKeys(c.ctx, c.p.StudioID)
-		return pageSlice(keys, q.page()), err
-	}, admin())
-	add(l, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, admin(), created())
-	add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *call, _ *noInput) (domain.APIKey, error) {
+		return PageSlice(keys, q.Page()), err
+	}, Admin())
+	Add(l, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, Admin(), Created())
+	Add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *Call, _ *NoInput) (domain.APIKey, error) {
 		k, err := c.db().FindAPIKey(c.ctx, c.p.StudioID, c.id())
 		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.p.StudioID) {
-			return k, notFound(ids.APIKey, c.id())
+			return k, NotFound(ids.APIKey, c.id())
 		}
 		if err != nil {
 			return k, err
@@ -147,26 +147,26 @@ func (l *Lane) studioRoutes() {
 		}
 		k.RevokedAt = &now
 		return k, nil
-	}, admin())
+	}, Admin())
 
-	add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *call, q *pageQuery) (listOf[domain.Notification], error) {
-		res, err := c.studio().ListNotifications(c.ctx, q.page())
-		return pageOf(res, q.page()), err
-	}, admin())
+	Add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Notification], error) {
+		res, err := c.studio().ListNotifications(c.ctx, q.Page())
+		return PageOf(res, q.Page()), err
+	}, Admin())
 }
 
-func (c *call) coachPhone(raw *string) (*string, *Error) {
+func (c *Call) coachPhone(raw *string) (*string, *Error) {
 	if raw == nil || strings.TrimSpace(*raw) == "" {
 		return nil, nil
 	}
 	e164, err := phone.Normalize(*raw, c.p.Region)
 	if err != nil {
-		return nil, invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(*raw, 40)))
+		return nil, InvalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(*raw, 40)))
 	}
 	return &e164, nil
 }
 
-func (l *Lane) createCoach(c *call, in *coachInput) (domain.Coach, error) {
+func (l *Lane) createCoach(c *Call, in *coachInput) (domain.Coach, error) {
 	p, perr := c.coachPhone(in.Phone)
 	if perr != nil {
 		return domain.Coach{}, perr
@@ -179,9 +179,9 @@ func (l *Lane) createCoach(c *call, in *coachInput) (domain.Coach, error) {
 	return co, nil
 }
 
-func (l *Lane) updateCoach(c *call, in *updateCoachInput) (domain.Coach, error) {
+func (l *Lane) updateCoach(c *Call, in *updateCoachInput) (domain.Coach, error) {
 	ss := c.studio()
-	co, err := lookup(c.ctx, ids.Coach, c.id(), ss.GetCoach)
+	co, err := Lookup(c.ctx, ids.Coach, c.id(), ss.GetCoach)
 	if err != nil {
 		return co, err
 	}
@@ -204,15 +204,15 @@ func (l *Lane) updateCoach(c *call, in *updateCoachInput) (domain.Coach, error) 
 	return co, ss.UpdateCoach(c.ctx, &co)
 }
 
-func (l *Lane) createTask(c *call, in *createTaskInput) (domain.Task, error) {
+func (l *Lane) createTask(c *Call, in *createTaskInput) (domain.Task, error) {
 	ss := c.studio()
 	if in.ClientID != nil {
-		if _, err := lookup(c.ctx, ids.Trainee, *in.ClientID, ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, *in.ClientID, ss.GetTrainee); err != nil {
 			return domain.Task{}, err
 		}
 	}
 	if in.CoachID != nil {
-		if _, err := lookup(c.ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
+		if _, err := Lookup(c.ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
 			return domain.Task{}, err
 		}
 	}
@@ -243,9 +243,9 @@ func (l *Lane) createTask(c *call, in *createTaskInput) (domain.Task, error) {
 // task needs a snoozeUntil, sent now or already on the task (so a snoozed
 // task takes a new priority alone); snoozeUntil alone snoozes; open and done
 // clear the snooze.
-func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
+func (l *Lane) updateTask(c *Call, in *updateTaskInput) (domain.Task, error) {
 	ss := c.studio()
-	t, err := lookup(c.ctx, ids.Task, c.id(), ss.GetTask)
+	t, err := Lookup(c.ctx, ids.Task, c.id(), ss.GetTask)
 	if err != nil {
 		return t, err
 	}
@@ -261,11 +261,11 @@ func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 	switch status {
 	case domain.TaskSnoozed:
 		if snoozeUntil == nil {
-			return t, invalidField("snoozeUntil", "snoozeUntil is required when status is snoozed and the task has none; send the date and time the task should wake, like 2026-03-01T09:00:00Z.")
+			return t, InvalidField("snoozeUntil", "snoozeUntil is required when status is snoozed and the task has none; send the date and time the task should wake, like 2026-03-01T09:00:00Z.")
 		}
 	default:
 		if in.SnoozeUntil != nil {
-			return t, invalidField("snoozeUntil", fmt.Sprintf("snoozeUntil only goes with status snoozed, not %s; drop it or send status snoozed.", status))
+			return t, InvalidField("snoozeUntil", fmt.Sprintf("snoozeUntil only goes with status snoozed, not %s; drop it or send status snoozed.", status))
 		}
 		snoozeUntil = nil
 	}
@@ -278,18 +278,18 @@ func (l *Lane) updateTask(c *call, in *updateTaskInput) (domain.Task, error) {
 	return t, ss.UpdateTask(c.ctx, &t)
 }
 
-func (l *Lane) createKey(c *call, in *createKeyInput) (createdKey, error) {
+func (l *Lane) createKey(c *Call, in *createKeyInput) (createdKey, error) {
 	kind, err := auth.ParseKeyKind(in.Kind)
 	if err != nil {
-		return createdKey{}, invalidField("kind", "kind: "+err.Error()+".")
+		return createdKey{}, InvalidField("kind", "kind: "+err.Error()+".")
 	}
 	scopes := auth.PlatformScopes
 	if kind == auth.KindPlatformKey && len(in.Scopes) > 0 {
-		return createdKey{}, invalidField("scopes", "scopes: a platform key reads only the studio's public offer and takes no scopes; leave scopes out.")
+		return createdKey{}, InvalidField("scopes", "scopes: a platform key reads only the studio's public offer and takes no scopes; leave scopes out.")
 	}
 	if kind == auth.KindStudioKey {
 		if scopes, err = auth.CheckScopes(in.Scopes); err != nil {
-			return createdKey{}, invalidField("scopes", "scopes: "+err.Error()+".")
+			return createdKey{}, InvalidField("scopes", "scopes: "+err.Error()+".")
 		}
 	}
 	studio, err := c.db().StudioByID(c.ctx, c.p.StudioID)
@@ -315,7 +315,7 @@ func KeyLimitError(studio domain.Studio, err error) error {
 		return err
 	}
 	tier := studio.Limits()
-	return planLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE %s/keys/{id}) or upgrade the studio's plan.", tier.Name, le.Limit, studio.Slug, le.Count, Prefix))
+	return PlanLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE %s/keys/{id}) or upgrade the studio's plan.", tier.Name, le.Limit, studio.Slug, le.Count, Prefix))
 }
 
 func (l *Lane) registerRoutes() {

@@ -88,16 +88,16 @@ func (l *Lane) checkOwner(r *http.Request, rt *route, p *auth.Principal) error {
 	id := r.PathValue("id")
 	if rt.idKind == ids.Trainee {
 		if id != p.Subject {
-			return notFound(ids.Trainee, id)
+			return NotFound(ids.Trainee, id)
 		}
 		return nil
 	}
 	if !ids.Valid(id, rt.idKind) {
-		return notFound(rt.idKind, id)
+		return NotFound(rt.idKind, id)
 	}
 	owner, err := ownerOf(r.Context(), l.store.Studio(p.StudioID), rt.idKind, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && owner != p.Subject {
-		return notFound(rt.idKind, id)
+		return NotFound(rt.idKind, id)
 	}
 	return err
 }
@@ -123,7 +123,7 @@ func ownerOf(ctx context.Context, ss store.StudioStore, kind ids.Kind, id string
 }
 
 // under prefixes each path: the fields of a record nested in an answer.
-func under(prefix string, paths ...string) []string {
+func Under(prefix string, paths ...string) []string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = prefix + "." + p

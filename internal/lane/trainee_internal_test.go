@@ -22,20 +22,20 @@ func TestTraineeRouteShapesAreCheckedAtStart(t *testing.T) {
 	type empty struct{}
 	for _, c := range []struct {
 		name, method, path string
-		opts               []opt
+		opts               []Opt
 		panics             string
 	}{
-		{"own", "GET", "/trainees/{id}/x", []opt{trainee(auth.ScopeTrainingRead), allow("a")}, ""},
-		{"record", "GET", "/sessions/{id}/x", []opt{trainee(auth.ScopeTrainingRead), allow("a")}, ""},
-		{"program", "GET", "/programs/{id}", []opt{trainee(auth.ScopeTrainingRead), allow("a")}, ""},
-		{"shared", "GET", "/methodologies", []opt{trainee(auth.ScopeCoachRead), shared(), allow("a")}, ""},
+		{"own", "GET", "/trainees/{id}/x", []Opt{Trainee(auth.ScopeTrainingRead), Allow("a")}, ""},
+		{"record", "GET", "/sessions/{id}/x", []Opt{Trainee(auth.ScopeTrainingRead), Allow("a")}, ""},
+		{"program", "GET", "/programs/{id}", []Opt{Trainee(auth.ScopeTrainingRead), Allow("a")}, ""},
+		{"shared", "GET", "/methodologies", []Opt{Trainee(auth.ScopeCoachRead), Shared(), Allow("a")}, ""},
 		{"coach only", "GET", "/tasks", nil, ""},
-		{"no allow", "GET", "/trainees/{id}/x", []opt{trainee(auth.ScopeTrainingRead)}, "no allow() list"},
-		{"untraced record", "PATCH", "/injuries/{id}", []opt{trainee(auth.ScopeHealthWrite), allow("a")}, "neither"},
-		{"no id, not shared", "GET", "/tasks", []opt{trainee(auth.ScopeTrainingRead), allow("a")}, "neither"},
-		{"shared with an id", "GET", "/trainees/{id}/x", []opt{trainee(auth.ScopeTrainingRead), shared(), allow("a")}, "shared() but names a record"},
-		{"allow without trainee", "GET", "/tasks", []opt{allow("a")}, "no trainee(scope)"},
-		{"tool without trainee", "GET", "/tasks", []opt{traineeTool("x")}, "no trainee(scope)"},
+		{"no allow", "GET", "/trainees/{id}/x", []Opt{Trainee(auth.ScopeTrainingRead)}, "no allow() list"},
+		{"untraced record", "PATCH", "/injuries/{id}", []Opt{Trainee(auth.ScopeHealthWrite), Allow("a")}, "neither"},
+		{"no id, not shared", "GET", "/tasks", []Opt{Trainee(auth.ScopeTrainingRead), Allow("a")}, "neither"},
+		{"shared with an id", "GET", "/trainees/{id}/x", []Opt{Trainee(auth.ScopeTrainingRead), Shared(), Allow("a")}, "shared() but names a record"},
+		{"allow without trainee", "GET", "/tasks", []Opt{Allow("a")}, "no trainee(scope)"},
+		{"tool without trainee", "GET", "/tasks", []Opt{TraineeTool("x")}, "no trainee(scope)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {
@@ -49,7 +49,7 @@ func TestTraineeRouteShapesAreCheckedAtStart(t *testing.T) {
 				}
 			}()
 			l := &Lane{}
-			add(l, c.method, c.path, "test", func(*call, *noInput) (empty, error) { return empty{}, nil }, c.opts...)
+			Add(l, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
 		})
 	}
 }

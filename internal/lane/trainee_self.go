@@ -22,29 +22,29 @@ import (
 // too, for any trainee of the studio.
 
 func (l *Lane) traineeSelfRoutes() {
-	add(l, "POST", "/trainees/{id}/goals/manage", "A trainee's goals in one call: create one, update or complete one (goalId), or list them with their progress. Nothing is sent to the trainee.", l.manageGoals,
-		trainee(auth.ScopeTrainingWrite), traineeTool("manage_goals"),
-		allow("action"), allow(under("goal", goalFields...)...), allow("goal.progress"),
-		allow(under("goals.items", goalFields...)...), allow("goals.items.progress", "goals.total", "goals.nextOffset"))
-	add(l, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", l.patchTrainingProfile,
-		trainee(auth.ScopeTrainingWrite), traineeTool("update_training_profile"),
-		allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus"))
-	add(l, "POST", "/trainees/{id}/feedback", "Record a trainee's feedback on the experience (the coaching, the tools, the app), with an optional rating 1–5; the studio reads it (GET /feedback). Nothing is sent to anyone.", l.logFeedback, created(),
-		trainee(auth.ScopeTrainingWrite), traineeTool("log_feedback"),
-		allow("id", "text", "rating", "topic"))
-	add(l, "GET", "/feedback", "What trainees said about the experience, newest first.", func(c *call, q *feedbackQuery) (listOf[domain.Feedback], error) {
-		list, err := c.studio().ListFeedback(c.ctx, q.TraineeID, q.page())
-		return pageOf(list, q.page()), err
+	Add(l, "POST", "/trainees/{id}/goals/manage", "A trainee's goals in one call: create one, update or complete one (goalId), or list them with their progress. Nothing is sent to the trainee.", l.manageGoals,
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("manage_goals"),
+		Allow("action"), Allow(Under("goal", goalFields...)...), Allow("goal.progress"),
+		Allow(Under("goals.items", goalFields...)...), Allow("goals.items.progress", "goals.total", "goals.nextOffset"))
+	Add(l, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", l.patchTrainingProfile,
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("update_training_profile"),
+		Allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus"))
+	Add(l, "POST", "/trainees/{id}/feedback", "Record a trainee's feedback on the experience (the coaching, the tools, the app), with an optional rating 1–5; the studio reads it (GET /feedback). Nothing is sent to anyone.", l.logFeedback, Created(),
+		Trainee(auth.ScopeTrainingWrite), TraineeTool("log_feedback"),
+		Allow("id", "text", "rating", "topic"))
+	Add(l, "GET", "/feedback", "What trainees said about the experience, newest first.", func(c *Call, q *feedbackQuery) (ListOf[domain.Feedback], error) {
+		list, err := c.studio().ListFeedback(c.ctx, q.TraineeID, q.Page())
+		return PageOf(list, q.Page()), err
 	})
-	add(l, "GET", "/trainees/{id}/plan", "A trainee's plan today: its name, since when and until when, days left, and the next plan scheduled after it.", l.traineePlan,
-		trainee(auth.ScopeProfileRead), traineeTool("get_my_plan"),
-		allow("today", "current", "next"))
-	add(l, "GET", "/trainees/{id}/forms", "The forms sent to a trainee still waiting for an answer, soonest due first: title, prompt, due and sent dates, and the fields to answer.", l.pendingForms,
-		trainee(auth.ScopeProfileRead), traineeTool("list_my_forms"),
-		allow("items.id", "items.title", "items.description", "items.prompt", "items.dueAt", "items.sentAt", "items.fields", "items.prefilled", "total", "nextOffset"))
-	add(l, "GET", "/programs/{id}", "One program of a trainee: its structure summarised, where it stands today (phase, week), its sessions this week and its sessions counted by status.", l.programDetail,
-		trainee(auth.ScopeTrainingRead),
-		allow("program.id", "program.name", "program.startsOn", "program.status", "description", "structure", "position", "thisWeek", "counts", "today"))
+	Add(l, "GET", "/trainees/{id}/plan", "A trainee's plan today: its name, since when and until when, days left, and the next plan scheduled after it.", l.traineePlan,
+		Trainee(auth.ScopeProfileRead), TraineeTool("get_my_plan"),
+		Allow("today", "current", "next"))
+	Add(l, "GET", "/trainees/{id}/forms", "The forms sent to a trainee still waiting for an answer, soonest due first: title, prompt, due and sent dates, and the fields to answer.", l.pendingForms,
+		Trainee(auth.ScopeProfileRead), TraineeTool("list_my_forms"),
+		Allow("items.id", "items.title", "items.description", "items.prompt", "items.dueAt", "items.sentAt", "items.fields", "items.prefilled", "total", "nextOffset"))
+	Add(l, "GET", "/programs/{id}", "One program of a trainee: its structure summarised, where it stands today (phase, week), its sessions this week and its sessions counted by status.", l.programDetail,
+		Trainee(auth.ScopeTrainingRead),
+		Allow("program.id", "program.name", "program.startsOn", "program.status", "description", "structure", "position", "thisWeek", "counts", "today"))
 }
 
 // Goals in one call.
@@ -60,13 +60,13 @@ type manageGoalsInput struct {
 	Unit        *string  `json:"unit,omitempty" jsonschema:"The target's unit, for display; null removes it on update." lane:"maxLength=20"`
 	TargetDate  *string  `json:"targetDate,omitempty" jsonschema:"The day to reach it by; null removes it on update." lane:"format=date" when:"ahead"`
 	Status      *string  `json:"status,omitempty" jsonschema:"update: completed, abandoned, or active to reopen; list: only goals with this status." lane:"enum=active|completed|abandoned,null=false"`
-	pageQuery
+	PageQuery
 }
 
 type manageGoalsAnswer struct {
 	Action string              `json:"action"`
 	Goal   *goalAnswer         `json:"goal,omitempty" jsonschema:"The goal created, updated or completed, with its progress."`
-	Goals  *listOf[goalAnswer] `json:"goals,omitempty" jsonschema:"list: the goals, oldest first, each with its progress."`
+	Goals  *ListOf[goalAnswer] `json:"goals,omitempty" jsonschema:"list: the goals, oldest first, each with its progress."`
 }
 
 // goalFieldsOf are the fields each action takes besides action itself.
@@ -77,17 +77,17 @@ var goalFieldsOf = map[string][]string{
 	"list":     {"status", "limit", "offset"},
 }
 
-func (l *Lane) manageGoals(c *call, in *manageGoalsInput) (manageGoalsAnswer, error) {
+func (l *Lane) manageGoals(c *Call, in *manageGoalsInput) (manageGoalsAnswer, error) {
 	out := manageGoalsAnswer{Action: in.Action}
 	takes := goalFieldsOf[in.Action]
 	for field := range c.present {
 		if field != "action" && !containsString(takes, field) {
-			return out, invalidField(field, fmt.Sprintf("%s does not go with action %s, which takes %s; drop it.", field, in.Action, strings.Join(takes, ", ")))
+			return out, InvalidField(field, fmt.Sprintf("%s does not go with action %s, which takes %s; drop it.", field, in.Action, strings.Join(takes, ", ")))
 		}
 	}
 	needsGoal := in.Action == "update" || in.Action == "complete"
 	if needsGoal && in.GoalID == nil {
-		return out, invalidField("goalId", fmt.Sprintf("goalId is required to %s a goal; action list answers the trainee's goals with their ids.", in.Action))
+		return out, InvalidField("goalId", fmt.Sprintf("goalId is required to %s a goal; action list answers the trainee's goals with their ids.", in.Action))
 	}
 	switch in.Action {
 	case "create":
@@ -96,7 +96,7 @@ func (l *Lane) manageGoals(c *call, in *manageGoalsInput) (manageGoalsAnswer, er
 			given      bool
 		}{{"title", "the goal in a few words", in.Title != nil}, {"kind", "benchmark, measurement, consistency or text", in.Kind != nil}} {
 			if !f.given {
-				return out, invalidField(f.name, fmt.Sprintf("%s is required to create a goal: %s.", f.name, f.hint))
+				return out, InvalidField(f.name, fmt.Sprintf("%s is required to create a goal: %s.", f.name, f.hint))
 			}
 		}
 		g, err := c.newGoal(c.id(), &goalInput{Title: *in.Title, Kind: *in.Kind, BenchmarkID: in.BenchmarkID, Measure: in.Measure,
@@ -112,10 +112,10 @@ func (l *Lane) manageGoals(c *call, in *manageGoalsInput) (manageGoalsAnswer, er
 			done := domain.GoalCompleted
 			change = &updateGoalInput{Status: &done}
 		} else if len(c.present) == 2 { // action and goalId: nothing to change
-			return out, invalidField("goalId", "update needs at least one of title, targetValue, unit, targetDate or status to change; to complete the goal use action complete.")
+			return out, InvalidField("goalId", "update needs at least one of title, targetValue, unit, targetDate or status to change; to complete the goal use action complete.")
 		}
 		// The goal must be this trainee's: another's is not found.
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
 			return out, err
 		}
 		g, err := c.changeGoal(*in.GoalID, c.id(), change)
@@ -125,7 +125,7 @@ func (l *Lane) manageGoals(c *call, in *manageGoalsInput) (manageGoalsAnswer, er
 		c.setResource(g.ID)
 		out.Goal = &g
 	case "list":
-		q := goalsQuery{pageQuery: in.pageQuery}
+		q := goalsQuery{PageQuery: in.PageQuery}
 		if in.Status != nil {
 			q.Status = *in.Status
 		}
@@ -149,9 +149,9 @@ func containsString(list []string, s string) bool {
 
 // The training profile, in part.
 
-func (l *Lane) patchTrainingProfile(c *call, in *trainingProfileInput) (trainingProfileAnswer, error) {
+func (l *Lane) patchTrainingProfile(c *Call, in *trainingProfileInput) (trainingProfileAnswer, error) {
 	if len(c.present) == 0 {
-		return trainingProfileAnswer{}, invalidField("equipment", "Send at least one of equipment, availability, sessionMinutes, experience or units; the fields not sent keep their values.")
+		return trainingProfileAnswer{}, InvalidField("equipment", "Send at least one of equipment, availability, sessionMinutes, experience or units; the fields not sent keep their values.")
 	}
 	return c.saveTrainingProfile(in, true)
 }
@@ -166,14 +166,14 @@ type feedbackInput struct {
 
 type feedbackQuery struct {
 	TraineeID string `json:"traineeId,omitempty" jsonschema:"Only this trainee's feedback." lane:"maxLength=100" ref:"trainee"`
-	pageQuery
+	PageQuery
 }
 
-func (l *Lane) logFeedback(c *call, in *feedbackInput) (domain.Feedback, error) {
+func (l *Lane) logFeedback(c *Call, in *feedbackInput) (domain.Feedback, error) {
 	f := domain.Feedback{ID: ids.New(ids.Feedback), TraineeID: c.id(), Text: strings.TrimSpace(in.Text), Rating: in.Rating, Topic: trimmed(in.Topic),
 		Source: c.p.Source, CreatedAt: l.now().UTC()}
 	if f.Text == "" {
-		return f, invalidField("text", "text is only spaces; send what the trainee said.")
+		return f, InvalidField("text", "text is only spaces; send what the trainee said.")
 	}
 	if f.Topic != nil && *f.Topic == "" {
 		f.Topic = nil
@@ -181,7 +181,7 @@ func (l *Lane) logFeedback(c *call, in *feedbackInput) (domain.Feedback, error) 
 	if f.Source == "" {
 		f.Source = domain.SourceAPI
 	}
-	if _, err := lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
 		return f, err
 	}
 	if err := c.studio().CreateFeedback(c.ctx, &f); err != nil {
@@ -211,10 +211,10 @@ type planTerm struct {
 	SessionsLeft *int `json:"sessionsLeft" jsonschema:"Always null: Perform's plans are by dates and carry no session allowance."`
 }
 
-func (l *Lane) traineePlan(c *call, _ *noInput) (planAnswer, error) {
+func (l *Lane) traineePlan(c *Call, _ *NoInput) (planAnswer, error) {
 	ss := c.studio()
 	out := planAnswer{Today: l.today()}
-	if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 		return out, err
 	}
 	subs, err := ss.ListSubscriptions(c.ctx, c.id())
@@ -290,11 +290,11 @@ type pendingForm struct {
 	Prefilled   json.RawMessage    `json:"prefilled,omitempty" jsonschema:"Answers the studio filled in ahead, by field key."`
 }
 
-func (l *Lane) pendingForms(c *call, q *pendingFormsQuery) (listOf[pendingForm], error) {
+func (l *Lane) pendingForms(c *Call, q *pendingFormsQuery) (ListOf[pendingForm], error) {
 	ss := c.studio()
 	list, err := ss.ListPendingForms(c.ctx, c.id(), q.page())
 	if err != nil {
-		return listOf[pendingForm]{}, err
+		return ListOf[pendingForm]{}, err
 	}
 	templates := map[string]domain.FormTemplate{}
 	rows := store.List[pendingForm]{Items: make([]pendingForm, len(list.Items)), Total: list.Total}
@@ -302,7 +302,7 @@ func (l *Lane) pendingForms(c *call, q *pendingFormsQuery) (listOf[pendingForm],
 		tmpl, seen := templates[a.FormTemplateID]
 		if !seen {
 			if tmpl, err = ss.GetFormTemplate(c.ctx, a.FormTemplateID); err != nil {
-				return listOf[pendingForm]{}, err
+				return ListOf[pendingForm]{}, err
 			}
 			templates[a.FormTemplateID] = tmpl
 		}
@@ -313,7 +313,7 @@ func (l *Lane) pendingForms(c *call, q *pendingFormsQuery) (listOf[pendingForm],
 		rows.Items[i] = pendingForm{ID: a.ID, Title: a.FormName, Description: tmpl.Description, Prompt: a.Prompt, DueAt: a.DueAt, SentAt: a.CreatedAt,
 			Fields: fields, Prefilled: a.FieldValues}
 	}
-	return pageOf(rows, q.page()), nil
+	return PageOf(rows, q.page()), nil
 }
 
 // One program.
@@ -329,17 +329,17 @@ type programDetailView struct {
 	Today       string             `json:"today"`
 }
 
-func (l *Lane) programDetail(c *call, _ *noInput) (programDetailView, error) {
+func (l *Lane) programDetail(c *Call, _ *NoInput) (programDetailView, error) {
 	ss := c.studio()
 	out := programDetailView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.localToday()}
-	p, err := lookup(c.ctx, ids.Program, c.id(), ss.GetProgram)
+	p, err := Lookup(c.ctx, ids.Program, c.id(), ss.GetProgram)
 	if err != nil {
 		return out, err
 	}
 	// The lane's trainee policy checks the owner; a trainee's own program
 	// is the only one this answers them, whatever reaches the handler.
 	if isTraineePrincipal(c.p) && p.TraineeID != c.p.Subject {
-		return out, notFound(ids.Program, c.id())
+		return out, NotFound(ids.Program, c.id())
 	}
 	out.Program = p
 	tmpl, err := ss.GetProgramTemplate(c.ctx, p.TemplateID)
@@ -364,7 +364,7 @@ func (l *Lane) programDetail(c *call, _ *noInput) (programDetailView, error) {
 // What a trainee's own connection changes about their records.
 
 // sessionSource is who a session planned or logged now comes from.
-func (c *call) sessionSource() string {
+func (c *Call) sessionSource() string {
 	if isTraineePrincipal(c.p) {
 		return domain.SessionFromTrainee
 	}
@@ -374,7 +374,7 @@ func (c *call) sessionSource() string {
 // tellCoachesOfInjury opens a task for each active coach of trainee t about
 // the injury they reported themselves, or one studio task when t has no
 // active coach. Tasks never reach the trainee; nothing goes to the outbox.
-func (c *call) tellCoachesOfInjury(ss store.StudioStore, t domain.Trainee, inj domain.Injury) error {
+func (c *Call) tellCoachesOfInjury(ss store.StudioStore, t domain.Trainee, inj domain.Injury) error {
 	title := fmt.Sprintf("%s reported %s, severity %d", t.FirstName, injuryPhrase(inj), inj.Severity)
 	detail := "Onset " + inj.OnsetOn + "; status " + inj.Status + "."
 	if len(inj.AffectedExercises) > 0 {

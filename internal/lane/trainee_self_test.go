@@ -287,7 +287,7 @@ func TestTraineePlan(t *testing.T) {
 		a.into(t, &p)
 		// The fixture's plan: 30 days from today, today included.
 		if p.Current == nil || p.Current.ID != f.subscription.ID || p.Current.Name != f.product.Name || p.Current.Status != "live" ||
-			p.Current.StartedOn != today() || *p.Current.EndsOn != addDays(today(), 29) || *p.Current.DaysLeft != 30 || p.Next != nil {
+			p.Current.StartedOn != today() || *p.Current.EndsOn != AddDays(today(), 29) || *p.Current.DaysLeft != 30 || p.Next != nil {
 			t.Fatalf("plan: %s", a.Data)
 		}
 		if p.Current.SessionsLeft != nil || !strings.Contains(string(a.Data), `"sessionsLeft":null`) {
@@ -296,7 +296,7 @@ func TestTraineePlan(t *testing.T) {
 		var next domain.Subscription
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/subscription", map[string]any{"productId": f.openProduct.ID})).into(t, &next)
 		e.ok(200, e.call(e.traineeToken(f), "GET", path, nil)).into(t, &p)
-		if p.Next == nil || p.Next.ID != next.ID || p.Next.Status != "scheduled" || p.Next.StartedOn != addDays(today(), 30) || *p.Next.StartsInDays != 30 || p.Next.DaysLeft != nil {
+		if p.Next == nil || p.Next.ID != next.ID || p.Next.Status != "scheduled" || p.Next.StartedOn != AddDays(today(), 30) || *p.Next.StartsInDays != 30 || p.Next.DaysLeft != nil {
 			t.Fatalf("next plan: %+v", p.Next)
 		}
 
@@ -342,7 +342,7 @@ func TestPendingForms(t *testing.T) {
 		var later, soon domain.FormAssignment
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false, "prompt": "Later"})).into(t, &later)
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false, "prompt": "Before Friday",
-			"dueAt": addDays(today(), 3) + "T18:00:00Z"})).into(t, &soon)
+			"dueAt": AddDays(today(), 3) + "T18:00:00Z"})).into(t, &soon)
 		e.ok(200, e.call(e.traineeToken(f), "GET", path, nil)).into(t, &list)
 		if list.Total != 2 || list.Items[0].ID != soon.ID || list.Items[1].ID != later.ID {
 			t.Fatalf("pending forms: %+v, want the one due first", list)

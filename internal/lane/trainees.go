@@ -25,7 +25,7 @@ type searchTraineesQuery struct {
 	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
 	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
 	View         string     `json:"view,omitempty" jsonschema:"compact (the default): each row is what picking a trainee takes; full: each row also carries the whole profile, as GET /trainees/{id} answers it." lane:"enum=compact|full"`
-	pageQuery
+	PageQuery
 }
 
 // traineeRow is one row of a trainee search: what a caller needs to pick a
@@ -98,37 +98,37 @@ type deleted struct {
 const byPhonePath = "/trainees/by-phone/{phone}"
 
 func (l *Lane) traineeRoutes() {
-	add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, tool("search_trainees"))
-	add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, tool("find_trainee_by_phone"))
-	add(l, "GET", "/trainees/{id}", "One trainee.", func(c *call, _ *noInput) (domain.Trainee, error) {
-		return lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
-	}, tool("get_trainee"), trainee(auth.ScopeProfileRead),
-		allow("id", "status", "goal", "birthDate", "gender", "heightCm", "weightKg", "stepsGoal", "startedOn"))
-	add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, tool("create_trainee"), created())
-	add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, tool("update_trainee"))
-	add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *call, _ *noInput) (deleted, error) {
+	Add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, Tool("search_trainees"))
+	Add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, Tool("find_trainee_by_phone"))
+	Add(l, "GET", "/trainees/{id}", "One trainee.", func(c *Call, _ *NoInput) (domain.Trainee, error) {
+		return Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
+	}, Tool("get_trainee"), Trainee(auth.ScopeProfileRead),
+		Allow("id", "status", "goal", "birthDate", "gender", "heightCm", "weightKg", "stepsGoal", "startedOn"))
+	Add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, Tool("create_trainee"), Created())
+	Add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, Tool("update_trainee"))
+	Add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *Call, _ *NoInput) (deleted, error) {
 		ss := c.studio()
-		if _, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
 			return deleted{}, err
 		}
 		if err := ss.DeleteTrainee(c.ctx, c.id()); err != nil {
 			return deleted{}, err
 		}
 		return deleted{ID: c.id(), Deleted: true}, nil
-	}, admin())
+	}, Admin())
 }
 
 // traineeSearch is the search answer: items match every word of q; only
 // when none does are the closest names listed apart, in nearMatches.
 type traineeSearch struct {
-	listOf[traineeRow]
+	ListOf[traineeRow]
 	NearMatches []traineeRow `json:"nearMatches,omitempty" jsonschema:"Only when q matched nobody: up to 5 trainees whose names are like q (a typo, a spelling), closest first. They are not matches; check the name before using one."`
 }
 
 // nearMatchLimit is how many near matches an empty search answers.
 const nearMatchLimit = 5
 
-func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (traineeSearch, error) {
+func (l *Lane) searchTrainees(c *Call, q *searchTraineesQuery) (traineeSearch, error) {
 	f := store.TraineeFilter{
 		Q:            strings.TrimSpace(q.Q),
 		Status:       q.Status,
@@ -136,7 +136,7 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (traineeSearch, e
 		Tag:          q.Tag,
 		CreatedAfter: q.CreatedAfter,
 		UpdatedAfter: q.UpdatedAfter,
-		Page:         q.page(),
+		Page:         q.Page(),
 	}
 	ss := c.studio()
 	res, err := ss.SearchTrainees(c.ctx, f)
@@ -154,7 +154,7 @@ func (l *Lane) searchTrainees(c *call, q *searchTraineesQuery) (traineeSearch, e
 		return traineeSearch{}, err
 	}
 	rows := store.List[traineeRow]{Items: traineeRows(res.Items, names, q.View == "full"), Total: res.Total}
-	out := traineeSearch{listOf: pageOf(rows, f.Page)}
+	out := traineeSearch{ListOf: PageOf(rows, f.Page)}
 	if len(near) > 0 {
 		out.NearMatches = traineeRows(near, names, q.View == "full")
 	}
@@ -182,7 +182,7 @@ func traineeRows(ts []domain.Trainee, coachNames map[string]string, full bool) [
 }
 
 // coachNames maps the coach ids of the trainees to the coaches' names.
-func coachNames(c *call, ss store.StudioStore, ts []domain.Trainee) (map[string]string, error) {
+func coachNames(c *Call, ss store.StudioStore, ts []domain.Trainee) (map[string]string, error) {
 	names := map[string]string{}
 	for _, t := range ts {
 		for _, id := range t.CoachIDs {
@@ -199,11 +199,11 @@ func coachNames(c *call, ss store.StudioStore, ts []domain.Trainee) (map[string]
 	return names, nil
 }
 
-func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
+func (l *Lane) traineeByPhone(c *Call, _ *NoInput) (domain.Trainee, error) {
 	raw := c.r.PathValue("phone")
 	e164, err := phone.Normalize(raw, c.p.Region)
 	if err != nil {
-		return domain.Trainee{}, invalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
+		return domain.Trainee{}, InvalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
 	t, err := c.studio().TraineeByPhone(c.ctx, e164)
 	if errors.Is(err, store.ErrNotFound) {
@@ -217,10 +217,10 @@ func (l *Lane) traineeByPhone(c *call, _ *noInput) (domain.Trainee, error) {
 }
 
 // normalisePhone answers the 422 naming phone for a number that is not one.
-func (c *call) normalisePhone(raw string) (string, *Error) {
+func (c *Call) normalisePhone(raw string) (string, *Error) {
 	e164, err := phone.Normalize(raw, c.p.Region)
 	if err != nil {
-		return "", invalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
+		return "", InvalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
 	return e164, nil
 }
@@ -229,7 +229,7 @@ func (c *call) normalisePhone(raw string) (string, *Error) {
 // is not this studio's.
 func checkCoaches(ctx context.Context, ss store.StudioStore, coachIDs []string) error {
 	for _, id := range coachIDs {
-		if _, err := lookup(ctx, ids.Coach, id, ss.GetCoach); err != nil {
+		if _, err := Lookup(ctx, ids.Coach, id, ss.GetCoach); err != nil {
 			return err
 		}
 	}
@@ -240,12 +240,12 @@ func checkCoaches(ctx context.Context, ss store.StudioStore, coachIDs []string) 
 // exceed the studio's tier.
 // It locks the studio (store.ReserveActiveTrainee), so it must run in the
 // transaction of the write.
-func (c *call) checkActiveLimit(ss store.StudioStore) error {
+func (c *Call) checkActiveLimit(ss store.StudioStore) error {
 	tier := domain.Studio{Tier: c.p.Tier}.Limits()
 	err := ss.ReserveActiveTrainee(c.ctx, tier.MaxActiveTrainees)
 	var le *store.LimitError
 	if errors.As(err, &le) {
-		return planLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, le.Limit, le.Count))
+		return PlanLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, le.Limit, le.Count))
 	}
 	return err
 }
@@ -255,7 +255,7 @@ func (p profile) apply(t *domain.Trainee) {
 	t.HeightCm, t.WeightKg, t.StepsGoal = p.HeightCm, p.WeightKg, p.StepsGoal
 }
 
-func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, error) {
+func (l *Lane) createTrainee(c *Call, in *createTraineeInput) (traineeCreated, error) {
 	e164, perr := c.normalisePhone(in.Phone)
 	if perr != nil {
 		return traineeCreated{}, perr
@@ -267,8 +267,8 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		LastName:  strings.TrimSpace(in.LastName),
 		Phone:     e164,
 		Status:    domain.TraineeActive,
-		Tags:      cleanStrings(in.Tags),
-		CoachIDs:  cleanStrings(in.CoachIDs),
+		Tags:      CleanStrings(in.Tags),
+		CoachIDs:  CleanStrings(in.CoachIDs),
 		StartedOn: in.StartedOn,
 		CreatedAt: now,
 		UpdatedAt: now,
@@ -288,7 +288,7 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 		}
 		var product domain.Product
 		if in.ProductID != nil {
-			p, err := lookup(c.ctx, ids.Product, *in.ProductID, ss.GetProduct)
+			p, err := Lookup(c.ctx, ids.Product, *in.ProductID, ss.GetProduct)
 			if err != nil {
 				return err
 			}
@@ -312,12 +312,12 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 			}
 			out.Subscription = &sub
 		}
-		if isTrue(in.Notify) {
+		if IsTrue(in.Notify) {
 			if err := c.notify(ss, t.ID, domain.NotifyWelcome, nil); err != nil {
 				return err
 			}
 		}
-		if isTrue(in.SendWhatsappInvite) {
+		if IsTrue(in.SendWhatsappInvite) {
 			if err := c.notify(ss, t.ID, domain.NotifyWhatsAppInvite, map[string]any{"phone": t.Phone}); err != nil {
 				return err
 			}
@@ -336,24 +336,24 @@ func (l *Lane) createTrainee(c *call, in *createTraineeInput) (traineeCreated, e
 // phoneConflict turns a taken phone into a sentence naming the trainee who
 // has it. The lookup runs after the transaction rolled back: on Postgres a
 // failed statement poisons the rest of its transaction.
-func (c *call) phoneConflict(err error, e164 string) error {
+func (c *Call) phoneConflict(err error, e164 string) error {
 	var ce *store.ConflictError
 	if !errors.As(err, &ce) {
 		return err
 	}
 	if e164 != "" {
 		if existing, lerr := c.studio().TraineeByPhone(c.ctx, e164); lerr == nil {
-			return conflict(fmt.Sprintf("Trainee %s already has the phone %s. Use get_trainee or update_trainee with that id instead of creating another.", existing.ID, e164))
+			return Conflict(fmt.Sprintf("Trainee %s already has the phone %s. Use get_trainee or update_trainee with that id instead of creating another.", existing.ID, e164))
 		}
 	}
-	return conflict(ce.Message)
+	return Conflict(ce.Message)
 }
 
-func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, error) {
+func (l *Lane) updateTrainee(c *Call, in *updateTraineeInput) (domain.Trainee, error) {
 	var out domain.Trainee
 	var newPhone string
 	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -395,10 +395,10 @@ func (l *Lane) updateTrainee(c *call, in *updateTraineeInput) (domain.Trainee, e
 			t.StepsGoal = in.StepsGoal
 		}
 		if c.has("tags") {
-			t.Tags = cleanStrings(in.Tags)
+			t.Tags = CleanStrings(in.Tags)
 		}
 		if c.has("coachIds") {
-			t.CoachIDs = cleanStrings(in.CoachIDs)
+			t.CoachIDs = CleanStrings(in.CoachIDs)
 			if err := checkCoaches(c.ctx, ss, t.CoachIDs); err != nil {
 				return err
 			}

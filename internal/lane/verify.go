@@ -61,7 +61,7 @@ func codeHash(hash []byte, code string) []byte {
 
 // verifying is the conversation of a verification call, or the sentence
 // saying the call needs one.
-func verifying(c *call) (auth.Conversation, error) {
+func verifying(c *Call) (auth.Conversation, error) {
 	conv, ok := auth.ConversationFrom(c.ctx)
 	if !ok || conv.ID == "" {
 		return conv, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation,
@@ -71,8 +71,8 @@ func verifying(c *call) (auth.Conversation, error) {
 }
 
 func (l *Lane) verifyRoutes() {
-	add(l, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
-		func(c *call, in *startVerificationInput) (verificationAnswer, error) {
+	Add(l, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
+		func(c *Call, in *startVerificationInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
 				return verificationAnswer{}, err
@@ -104,10 +104,10 @@ func (l *Lane) verifyRoutes() {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.p.StudioName, int(verifyCodeTTL/time.Minute))}, nil
-		}, platform(), created())
+		}, Platform(), Created())
 
-	add(l, "POST", "/public/verification/confirm", "Check the one-time code of this conversation's verification; when right, the conversation acts as the trainee for 24 hours. Locked after 5 wrong codes.",
-		func(c *call, in *confirmVerificationInput) (verificationAnswer, error) {
+	Add(l, "POST", "/public/verification/confirm", "Check the one-time code of this conversation's verification; when right, the conversation acts as the trainee for 24 hours. Locked after 5 wrong codes.",
+		func(c *Call, in *confirmVerificationInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
 				return verificationAnswer{}, err
@@ -142,10 +142,10 @@ func (l *Lane) verifyRoutes() {
 			}
 			l.brokerVerified(c, conv, hash, row.TraineeID, now, until)
 			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
-		}, platform())
+		}, Platform())
 
-	add(l, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
-		func(c *call, _ *noInput) (verificationAnswer, error) {
+	Add(l, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
+		func(c *Call, _ *NoInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
 				return verificationAnswer{}, err
@@ -160,7 +160,7 @@ func (l *Lane) verifyRoutes() {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil
-		}, platform())
+		}, Platform())
 }
 
 func verifyRefusal(message string) *Error {
@@ -168,7 +168,7 @@ func verifyRefusal(message string) *Error {
 }
 
 // mayNotify counts one code for the trainee; false when over the hour's limit.
-func (l *Lane) mayNotify(c *call, traineeID string) bool {
+func (l *Lane) mayNotify(c *Call, traineeID string) bool {
 	d, err := l.codeSends.Allow(c.ctx, "verify:"+c.p.StudioID+":"+traineeID)
 	if err != nil {
 		l.logger.WarnContext(c.ctx, "counting a verification code failed", "err", err)
@@ -181,7 +181,7 @@ type claimed struct{ id, phone string }
 
 // claimedTrainee finds the trainee of this studio the claim names: by
 // trainee id, else by phone; the trainee must have a phone to send to.
-func (l *Lane) claimedTrainee(c *call, claimedPhone, claimedID string) (claimed, bool) {
+func (l *Lane) claimedTrainee(c *Call, claimedPhone, claimedID string) (claimed, bool) {
 	if claimedID != "" && ids.Valid(claimedID, ids.Trainee) {
 		if t, err := c.studio().GetTrainee(c.ctx, claimedID); err == nil && t.Phone != "" {
 			return claimed{t.ID, t.Phone}, true

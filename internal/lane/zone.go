@@ -8,7 +8,7 @@ import (
 
 // zone is the studio's time zone: a session's date, a check-in's day and a
 // debrief's week are days in it.
-func (c *call) zone() *time.Location {
+func (c *Call) zone() *time.Location {
 	if c.p.TimeZone != nil {
 		return c.p.TimeZone
 	}
@@ -17,7 +17,7 @@ func (c *call) zone() *time.Location {
 }
 
 // localToday is today in the studio's zone, YYYY-MM-DD.
-func (c *call) localToday() string { return localDay(c.l.now(), c.zone()) }
+func (c *Call) localToday() string { return LocalDay(c.l.now(), c.zone()) }
 
 // localDay is the day t falls on in loc, YYYY-MM-DD.
-func localDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
+func LocalDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
