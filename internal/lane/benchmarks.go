@@ -62,13 +62,13 @@ type recordedBenchmark struct {
 	Best bool `json:"best"`
 }
 
-func (l *Lane) benchmarkRoutes() {
-	Add(l, "GET", "/trainees/{id}/benchmarks", "A trainee's benchmarks by name, each with its best, latest, change over 4 and 12 weeks and its 5 latest values (GET /benchmarks/{id} has the whole history).", func(c *Call, q *PageQuery) (ListOf[benchmarkView], error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+func (l *Lane) benchmarkRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/{id}/benchmarks", "A trainee's benchmarks by name, each with its best, latest, change over 4 and 12 weeks and its 5 latest values (GET /benchmarks/{id} has the whole history).", func(c *Call, q *PageQuery) (ListOf[benchmarkView], error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[benchmarkView]{}, err
 		}
-		list, err := ss.ListBenchmarks(c.ctx, c.id())
+		list, err := ss.ListBenchmarks(c.Ctx, c.ID())
 		if err != nil {
 			return ListOf[benchmarkView]{}, err
 		}
@@ -80,11 +80,11 @@ func (l *Lane) benchmarkRoutes() {
 		return PageSlice(views, q.Page()), nil
 	}, Tool("get_trainee_benchmarks"), Trainee(auth.ScopeTrainingRead), TraineeTool("get_benchmarks"),
 		Allow(Under("items", benchmarkFields...)...), Allow("total", "nextOffset"))
-	Add(l, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *Call, _ *NoInput) (benchmarkView, error) {
-		b, err := Lookup(c.ctx, ids.Benchmark, c.id(), c.studio().GetBenchmark)
+	Add(rs, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *Call, _ *NoInput) (benchmarkView, error) {
+		b, err := Lookup(c.Ctx, ids.Benchmark, c.ID(), c.Studio().GetBenchmark)
 		return viewOf(b, l.now(), 0), err
 	}, Trainee(auth.ScopeTrainingRead), Allow(benchmarkFields...))
-	Add(l, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, Created(),
+	Add(rs, "POST", "/trainees/{id}/benchmarks", "Record a benchmark value: a new benchmark by name with unit and direction, or a new value of an existing one by name or benchmarkId. Earlier values are kept as history.", l.recordBenchmark, Created(),
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("record_benchmark"), Allow("created", "best"), Allow(Under("benchmark", benchmarkFields...)...))
 }
 
@@ -93,8 +93,8 @@ func (l *Lane) recordBenchmark(c *Call, in *recordBenchmarkInput) (recordedBench
 	if in.BenchmarkID == nil && in.Name == nil {
 		return out, InvalidField("name", "name or benchmarkId is required: name a benchmark (new or existing), or give the id of one.")
 	}
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -105,14 +105,14 @@ func (l *Lane) recordBenchmark(c *Call, in *recordBenchmarkInput) (recordedBench
 		var b domain.Benchmark
 		switch {
 		case in.BenchmarkID != nil:
-			if b, err = Lookup(c.ctx, ids.Benchmark, *in.BenchmarkID, ss.GetBenchmark); err != nil {
+			if b, err = Lookup(c.Ctx, ids.Benchmark, *in.BenchmarkID, ss.GetBenchmark); err != nil {
 				return err
 			}
 			if b.TraineeID != t.ID {
 				return NotFound(ids.Benchmark, b.ID)
 			}
 		default:
-			b, err = ss.FindBenchmark(c.ctx, t.ID, strings.TrimSpace(*in.Name))
+			b, err = ss.FindBenchmark(c.Ctx, t.ID, strings.TrimSpace(*in.Name))
 			if errors.Is(err, store.ErrNotFound) {
 				return c.newBenchmark(ss, t.ID, in, entry, &out)
 			}
@@ -124,13 +124,13 @@ func (l *Lane) recordBenchmark(c *Call, in *recordBenchmarkInput) (recordedBench
 			return e
 		}
 		before := training.Stats(b, l.now())
-		if err := ss.AddBenchmarkEntry(c.ctx, b.ID, &entry); err != nil {
+		if err := ss.AddBenchmarkEntry(c.Ctx, b.ID, &entry); err != nil {
 			return err
 		}
 		b.Entries = append(b.Entries, entry)
 		out.Benchmark = viewOf(b, l.now(), recentEntries)
 		out.Best = before.Best == nil || training.Better(b.Direction, entry.Value, before.Best.Value)
-		c.setResource(b.ID)
+		c.SetResource(b.ID)
 		return nil
 	})
 	return out, err
@@ -170,10 +170,10 @@ func (c *Call) newBenchmark(ss store.StudioStore, traineeID string, in *recordBe
 	}
 	b := domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: traineeID, Name: strings.TrimSpace(*in.Name), ExerciseID: exerciseID,
 		Unit: strings.TrimSpace(*in.Unit), Direction: *in.Direction, Entries: []domain.BenchmarkEntry{entry}, CreatedAt: c.l.now().UTC()}
-	if err := ss.CreateBenchmark(c.ctx, &b); err != nil {
+	if err := ss.CreateBenchmark(c.Ctx, &b); err != nil {
 		return err
 	}
 	out.Benchmark, out.Created, out.Best = viewOf(b, c.l.now(), recentEntries), true, true
-	c.setResource(b.ID)
+	c.SetResource(b.ID)
 	return nil
 }

@@ -368,7 +368,7 @@ const (
 // until until: it issues a forward payload bound to the conversation and
 // POSTs it in the background. A callback URL refused issues nothing.
 func (l *Lane) brokerVerified(c *Call, conv auth.Conversation, hash []byte, traineeID string, now, until time.Time) {
-	if infoFrom(c.ctx).dryRun {
+	if infoFrom(c.Ctx).dryRun {
 		return
 	}
 	u, refusal := checkCallback(conv.CallbackURL, l.broker.opts.Hosts, l.broker.opts.AllowLoopback)
@@ -377,14 +377,14 @@ func (l *Lane) brokerVerified(c *Call, conv auth.Conversation, hash []byte, trai
 		return
 	}
 	token := newTraineeToken()
-	if err := c.db().Platform().PutToken(c.ctx, store.PlatformToken{Hash: auth.Hash(token), StudioID: c.p.StudioID, TraineeID: traineeID,
-		KeyID: c.p.CredentialID, ConversationHash: hash, Scopes: slices.Clone(auth.TraineeScopes), ExpiresAt: until, CreatedAt: now}); err != nil {
-		l.logger.ErrorContext(c.ctx, "agent platform: the forward payload could not be stored, so the platform is not told of the verification", "conversationId", conv.ID, "err", err)
+	if err := c.DB().Platform().PutToken(c.Ctx, store.PlatformToken{Hash: auth.Hash(token), StudioID: c.P.StudioID, TraineeID: traineeID,
+		KeyID: c.P.CredentialID, ConversationHash: hash, Scopes: slices.Clone(auth.TraineeScopes), ExpiresAt: until, CreatedAt: now}); err != nil {
+		l.logger.ErrorContext(c.Ctx, "agent platform: the forward payload could not be stored, so the platform is not told of the verification", "conversationId", conv.ID, "err", err)
 		l.brokerAudit(c, conv, brokerVerified, 0, "not_stored")
 		return
 	}
 	name := ""
-	if t, err := c.studio().GetTrainee(c.ctx, traineeID); err == nil {
+	if t, err := c.Studio().GetTrainee(c.Ctx, traineeID); err == nil {
 		name = t.FirstName
 	}
 	l.brokerSend(c, conv, u, brokerVerified, authContext{
@@ -397,11 +397,11 @@ func (l *Lane) brokerVerified(c *Call, conv auth.Conversation, hash []byte, trai
 // tells the platform in the background: always on sign_out, and when a new
 // verification starts only if a live payload was revoked.
 func (l *Lane) brokerSignedOut(c *Call, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
-	n, err := c.db().Platform().RevokeTokens(c.ctx, hash, now)
+	n, err := c.DB().Platform().RevokeTokens(c.Ctx, hash, now)
 	if err != nil {
 		return err
 	}
-	if infoFrom(c.ctx).dryRun || n == 0 && !always {
+	if infoFrom(c.Ctx).dryRun || n == 0 && !always {
 		return nil
 	}
 	u, refusal := checkCallback(conv.CallbackURL, l.broker.opts.Hosts, l.broker.opts.AllowLoopback)
@@ -416,9 +416,9 @@ func (l *Lane) brokerSignedOut(c *Call, conv auth.Conversation, hash []byte, now
 func (l *Lane) brokerRefused(c *Call, conv auth.Conversation, event string, r *callbackRefusal) {
 	level := "agent platform: the auth-context callback was not sent: "
 	if r.reason == refusedNoCallback {
-		l.logger.InfoContext(c.ctx, level+r.sentence, "event", event, "conversationId", conv.ID, "reason", r.reason)
+		l.logger.InfoContext(c.Ctx, level+r.sentence, "event", event, "conversationId", conv.ID, "reason", r.reason)
 	} else {
-		l.logger.WarnContext(c.ctx, level+r.sentence, "event", event, "conversationId", conv.ID, "reason", r.reason)
+		l.logger.WarnContext(c.Ctx, level+r.sentence, "event", event, "conversationId", conv.ID, "reason", r.reason)
 	}
 	l.brokerAudit(c, conv, event, 0, r.reason)
 }
@@ -431,9 +431,9 @@ func (l *Lane) brokerAudit(c *Call, conv auth.Conversation, event string, status
 		return
 	}
 	l.audit.Record(domain.AuditEvent{
-		ID: ids.New(ids.Audit), StudioID: c.p.StudioID, CredentialID: c.p.CredentialID,
+		ID: ids.New(ids.Audit), StudioID: c.P.StudioID, CredentialID: c.P.CredentialID,
 		Method: http.MethodPost, Route: "agent platform auth-context callback (" + event + ")", ResourceID: outcome, Status: status,
-		RequestID: infoFrom(c.ctx).id, Source: c.p.Source, Conversation: conversationOf(auth.WithConversation(context.Background(), conv), c.p),
+		RequestID: infoFrom(c.Ctx).id, Source: c.P.Source, Conversation: conversationOf(auth.WithConversation(context.Background(), conv), c.P),
 		At: l.now().UTC(),
 	})
 }
@@ -443,19 +443,19 @@ func (l *Lane) brokerAudit(c *Call, conv auth.Conversation, event string, status
 func (l *Lane) brokerSend(c *Call, conv auth.Conversation, u *url.URL, event string, body authContext) {
 	payload, _ := json.Marshal(body)
 	// The call's context ends with its answer; the callback outlives it.
-	detached := &Call{ctx: context.WithoutCancel(c.ctx), p: c.p, l: l}
-	started := l.broker.goInOrder(string(conversationHash(c.p.CredentialID, conv)), func(ctx context.Context) {
+	detached := &Call{Ctx: context.WithoutCancel(c.Ctx), P: c.P, l: l}
+	started := l.broker.goInOrder(string(conversationHash(c.P.CredentialID, conv)), func(ctx context.Context) {
 		status, outcome := l.broker.post(ctx, u.String(), conv.CallbackToken, payload)
 		switch outcome {
 		case "accepted":
-			l.logger.InfoContext(detached.ctx, "agent platform: the auth-context callback was accepted", "event", event, "conversationId", conv.ID, "status", status)
+			l.logger.InfoContext(detached.Ctx, "agent platform: the auth-context callback was accepted", "event", event, "conversationId", conv.ID, "status", status)
 		default:
-			l.logger.WarnContext(detached.ctx, "agent platform: the auth-context callback failed", "event", event, "conversationId", conv.ID, "status", status, "reason", outcome)
+			l.logger.WarnContext(detached.Ctx, "agent platform: the auth-context callback failed", "event", event, "conversationId", conv.ID, "status", status, "reason", outcome)
 		}
 		l.brokerAudit(detached, conv, event, status, outcome)
 	})
 	if !started {
-		l.logger.WarnContext(c.ctx, "agent platform: shutting down, so the auth-context callback was not sent", "event", event, "conversationId", conv.ID)
+		l.logger.WarnContext(c.Ctx, "agent platform: shutting down, so the auth-context callback was not sent", "event", event, "conversationId", conv.ID)
 		l.brokerAudit(c, conv, event, 0, "shutting_down")
 	}
 }

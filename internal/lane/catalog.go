@@ -48,12 +48,12 @@ type createFormTemplateInput struct {
 	Fields      []formFieldInput `json:"fields" jsonschema:"The questions, in order." lane:"maxItems=100"`
 }
 
-func (l *Lane) catalogRoutes() {
-	Add(l, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended.", func(c *Call, q *SearchQuery) (ListOf[domain.Product], error) {
-		res, err := c.studio().ListProducts(c.ctx, strings.TrimSpace(q.Search), q.Page())
+func (l *Lane) catalogRoutes(rs *Routes) {
+	Add(rs, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended.", func(c *Call, q *SearchQuery) (ListOf[domain.Product], error) {
+		res, err := c.Studio().ListProducts(c.Ctx, strings.TrimSpace(q.Search), q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_plans"))
-	Add(l, "POST", "/products", "Create a plan.", func(c *Call, in *createProductInput) (domain.Product, error) {
+	Add(rs, "POST", "/products", "Create a plan.", func(c *Call, in *createProductInput) (domain.Product, error) {
 		p := domain.Product{
 			ID:           ids.New(ids.Product),
 			Name:         strings.TrimSpace(in.Name),
@@ -66,51 +66,51 @@ func (l *Lane) catalogRoutes() {
 		if in.Currency != nil {
 			p.Currency = strings.ToUpper(*in.Currency)
 		}
-		if err := c.studio().CreateProduct(c.ctx, &p); err != nil {
+		if err := c.Studio().CreateProduct(c.Ctx, &p); err != nil {
 			return p, err
 		}
-		c.setResource(p.ID)
+		c.SetResource(p.ID)
 		return p, nil
 	}, Admin(), Created())
-	Add(l, "PATCH", "/products/{id}", "Change a plan.", func(c *Call, in *updateProductInput) (domain.Product, error) {
-		ss := c.studio()
-		p, err := Lookup(c.ctx, ids.Product, c.id(), ss.GetProduct)
+	Add(rs, "PATCH", "/products/{id}", "Change a plan.", func(c *Call, in *updateProductInput) (domain.Product, error) {
+		ss := c.Studio()
+		p, err := Lookup(c.Ctx, ids.Product, c.ID(), ss.GetProduct)
 		if err != nil {
 			return p, err
 		}
 		if in.Name != nil {
 			p.Name = strings.TrimSpace(*in.Name)
 		}
-		if c.has("price") {
+		if c.Has("price") {
 			p.Price = in.Price
 		}
 		if in.Currency != nil {
 			p.Currency = strings.ToUpper(*in.Currency)
 		}
-		if c.has("durationDays") {
+		if c.Has("durationDays") {
 			p.DurationDays = in.DurationDays
 		}
 		if in.Active != nil {
 			p.Active = *in.Active
 		}
-		if err := ss.UpdateProduct(c.ctx, &p); err != nil {
+		if err := ss.UpdateProduct(c.Ctx, &p); err != nil {
 			return p, err
 		}
 		return p, nil
 	}, Admin())
 
-	Add(l, "GET", "/program-templates", "The studio's program templates, each with a summary of its structure (GET /program-templates/{id} has the whole of it).", func(c *Call, q *SearchQuery) (ListOf[templateRow], error) {
-		res, err := c.studio().ListProgramTemplates(c.ctx, strings.TrimSpace(q.Search), q.Page())
+	Add(rs, "GET", "/program-templates", "The studio's program templates, each with a summary of its structure (GET /program-templates/{id} has the whole of it).", func(c *Call, q *SearchQuery) (ListOf[templateRow], error) {
+		res, err := c.Studio().ListProgramTemplates(c.Ctx, strings.TrimSpace(q.Search), q.Page())
 		rows := store.List[templateRow]{Items: make([]templateRow, len(res.Items)), Total: res.Total}
 		for i, t := range res.Items {
 			rows.Items[i] = templateRowOf(t)
 		}
 		return PageOf(rows, q.Page()), err
 	}, Tool("list_program_templates"))
-	Add(l, "POST", "/program-templates", "Create a program template, with its phases, weeks, days and planned exercises when given.", func(c *Call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
+	Add(rs, "POST", "/program-templates", "Create a program template, with its phases, weeks, days and planned exercises when given.", func(c *Call, in *createProgramTemplateInput) (domain.ProgramTemplate, error) {
 		t := domain.ProgramTemplate{ID: ids.New(ids.ProgramTemplate), Name: strings.TrimSpace(in.Name), Description: in.Description, Weeks: in.Weeks, CreatedAt: l.now().UTC()}
-		if c.has("phases") {
-			st, err := c.structure(c.studio(), &in.structureInput)
+		if c.Has("phases") {
+			st, err := c.structure(c.Studio(), &in.structureInput)
 			if err != nil {
 				return t, err
 			}
@@ -120,20 +120,20 @@ func (l *Lane) catalogRoutes() {
 			}
 			t.Structure, t.Weeks = st, &weeks
 		}
-		if err := c.studio().CreateProgramTemplate(c.ctx, &t); err != nil {
+		if err := c.Studio().CreateProgramTemplate(c.Ctx, &t); err != nil {
 			return t, err
 		}
-		c.setResource(t.ID)
+		c.SetResource(t.ID)
 		return t, nil
 	}, Admin(), Created())
-	Add(l, "GET", "/program-templates/{id}", "One program template with its whole structure: phases → weeks → days → planned exercises with their targets.", func(c *Call, _ *NoInput) (domain.ProgramTemplate, error) {
-		return Lookup(c.ctx, ids.ProgramTemplate, c.id(), c.studio().GetProgramTemplate)
+	Add(rs, "GET", "/program-templates/{id}", "One program template with its whole structure: phases → weeks → days → planned exercises with their targets.", func(c *Call, _ *NoInput) (domain.ProgramTemplate, error) {
+		return Lookup(c.Ctx, ids.ProgramTemplate, c.ID(), c.Studio().GetProgramTemplate)
 	})
-	Add(l, "PUT", "/program-templates/{id}/structure", "Replace a program template's structure (phases → weeks → days → planned exercises); its weeks become the structure's. Programs already assigned keep the sessions they laid out.", func(c *Call, in *structureInput) (domain.ProgramTemplate, error) {
+	Add(rs, "PUT", "/program-templates/{id}/structure", "Replace a program template's structure (phases → weeks → days → planned exercises); its weeks become the structure's. Programs already assigned keep the sessions they laid out.", func(c *Call, in *structureInput) (domain.ProgramTemplate, error) {
 		var t domain.ProgramTemplate
-		err := c.inTx(func(ss store.StudioStore) error {
+		err := c.InTx(func(ss store.StudioStore) error {
 			var err error
-			if t, err = Lookup(c.ctx, ids.ProgramTemplate, c.id(), ss.GetProgramTemplate); err != nil {
+			if t, err = Lookup(c.Ctx, ids.ProgramTemplate, c.ID(), ss.GetProgramTemplate); err != nil {
 				return err
 			}
 			st, err := c.structure(ss, in)
@@ -142,16 +142,16 @@ func (l *Lane) catalogRoutes() {
 			}
 			weeks := training.Weeks(*st)
 			t.Structure, t.Weeks = st, &weeks
-			return ss.UpdateProgramTemplate(c.ctx, &t)
+			return ss.UpdateProgramTemplate(c.Ctx, &t)
 		})
 		return t, err
 	}, Admin())
 
-	Add(l, "GET", "/forms", "The studio's form templates.", func(c *Call, q *SearchQuery) (ListOf[domain.FormTemplate], error) {
-		res, err := c.studio().ListFormTemplates(c.ctx, strings.TrimSpace(q.Search), q.Page())
+	Add(rs, "GET", "/forms", "The studio's form templates.", func(c *Call, q *SearchQuery) (ListOf[domain.FormTemplate], error) {
+		res, err := c.Studio().ListFormTemplates(c.Ctx, strings.TrimSpace(q.Search), q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_forms"))
-	Add(l, "POST", "/forms", "Create a form template.", l.createFormTemplate, Admin(), Created())
+	Add(rs, "POST", "/forms", "Create a form template.", l.createFormTemplate, Admin(), Created())
 }
 
 func (l *Lane) createFormTemplate(c *Call, in *createFormTemplateInput) (domain.FormTemplate, error) {
@@ -175,10 +175,10 @@ func (l *Lane) createFormTemplate(c *Call, in *createFormTemplateInput) (domain.
 	if len(errs) > 0 {
 		return t, ValidationError(errs)
 	}
-	if err := c.studio().CreateFormTemplate(c.ctx, &t); err != nil {
+	if err := c.Studio().CreateFormTemplate(c.Ctx, &t); err != nil {
 		return t, err
 	}
-	c.setResource(t.ID)
+	c.SetResource(t.ID)
 	return t, nil
 }
 

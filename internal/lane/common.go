@@ -107,12 +107,12 @@ func pathIDKind(path string) (ids.Kind, bool) {
 func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }
 
 // notify writes one outbox row with the request's source.
-func (c *Call) notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
+func (c *Call) Notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
 	n := &domain.Notification{
 		ID:        ids.New(ids.Notification),
 		TraineeID: traineeID,
 		Kind:      kind,
-		Source:    c.p.Source,
+		Source:    c.P.Source,
 		CreatedAt: c.l.now().UTC(),
 	}
 	if payload != nil {
@@ -122,12 +122,12 @@ func (c *Call) notify(ss store.StudioStore, traineeID, kind string, payload map[
 		}
 		n.Payload = b
 	}
-	return ss.AddNotification(c.ctx, n)
+	return ss.AddNotification(c.Ctx, n)
 }
 
 // inTx runs fn on this studio's store inside one transaction.
-func (c *Call) inTx(fn func(ss store.StudioStore) error) error {
-	return c.db().InTx(c.ctx, func(tx store.Store) error { return fn(tx.Studio(c.p.StudioID)) })
+func (c *Call) InTx(fn func(ss store.StudioStore) error) error {
+	return c.DB().InTx(c.Ctx, func(tx store.Store) error { return fn(tx.Studio(c.P.StudioID)) })
 }
 
 func IsTrue(b *bool) bool { return b != nil && *b }

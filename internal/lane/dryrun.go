@@ -37,7 +37,7 @@ type dryRunAnswer struct {
 
 // db is the store the call's handler reads and writes: the lane's, or
 // during a dry run the transaction that is rolled back.
-func (c *Call) db() store.Store {
+func (c *Call) DB() store.Store {
 	if c.tx != nil {
 		return c.tx
 	}
@@ -80,7 +80,7 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *Call
 	var handlerErr error
 	var names map[string]string
 	var panicked any
-	err := l.store.InTx(c.ctx, func(tx store.Store) (err error) {
+	err := l.store.InTx(c.Ctx, func(tx store.Store) (err error) {
 		c.tx = tx
 		defer func() {
 			c.tx = nil
@@ -91,7 +91,7 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *Call
 			}
 		}()
 		names = map[string]string{}
-		c.nameRecords(names, c.id())
+		c.nameRecords(names, c.ID())
 		if body, e := c.body(); e == nil {
 			c.nameRecords(names, jsonValue(body))
 		}
@@ -133,7 +133,7 @@ func (c *Call) nameRecords(names map[string]string, v any) {
 			if _, done := names[x]; !ok || done || nameOf[k] == nil || !ids.Valid(x, k) {
 				return
 			}
-			if name, err := nameOf[k](c, c.studio(), x); err == nil && name != "" {
+			if name, err := nameOf[k](c, c.Studio(), x); err == nil && name != "" {
 				names[x] = name
 			}
 		case []any:
@@ -166,27 +166,27 @@ func jsonValue(v any) any {
 // nameOf reads the display name of a record of each kind a coach knows by name.
 var nameOf = map[ids.Kind]func(c *Call, ss store.StudioStore, id string) (string, error){
 	ids.Trainee: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		t, err := ss.GetTrainee(c.ctx, id)
+		t, err := ss.GetTrainee(c.Ctx, id)
 		return strings.TrimSpace(t.FirstName + " " + t.LastName), err
 	},
 	ids.Coach: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetCoach(c.ctx, id)
+		x, err := ss.GetCoach(c.Ctx, id)
 		return x.Name, err
 	},
 	ids.Product: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetProduct(c.ctx, id)
+		x, err := ss.GetProduct(c.Ctx, id)
 		return x.Name, err
 	},
 	ids.ProgramTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetProgramTemplate(c.ctx, id)
+		x, err := ss.GetProgramTemplate(c.Ctx, id)
 		return x.Name, err
 	},
 	ids.FormTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetFormTemplate(c.ctx, id)
+		x, err := ss.GetFormTemplate(c.Ctx, id)
 		return x.Name, err
 	},
 	ids.Task: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetTask(c.ctx, id)
+		x, err := ss.GetTask(c.Ctx, id)
 		return x.Title, err
 	},
 }

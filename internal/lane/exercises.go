@@ -78,10 +78,10 @@ type createExerciseInput struct {
 	Alternatives     []string `json:"alternatives,omitempty" jsonschema:"Ids of exercises of the same movement with other equipment: slugs of Perform's catalogue or the studio's own exr_… ids." lane:"maxLength=100,maxItems=10"`
 }
 
-func (l *Lane) exerciseRoutes() {
-	Add(l, "GET", "/exercises", "Search the exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", l.searchExercises, Tool("search_exercises"))
-	Add(l, "GET", "/exercises/{id}", "One exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", l.getExercise)
-	Add(l, "POST", "/exercises", "Add an exercise of the studio's own.", l.createExercise, Admin(), Created())
+func (l *Lane) exerciseRoutes(rs *Routes) {
+	Add(rs, "GET", "/exercises", "Search the exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", l.searchExercises, Tool("search_exercises"))
+	Add(rs, "GET", "/exercises/{id}", "One exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", l.getExercise)
+	Add(rs, "POST", "/exercises", "Add an exercise of the studio's own.", l.createExercise, Admin(), Created())
 }
 
 // vocabularyError is the sentence for a word a vocabulary does not hold.
@@ -104,7 +104,7 @@ func (l *Lane) searchExercises(c *Call, q *exercisesQuery) (ListOf[exerciseRow],
 	if len(errs) > 0 {
 		return ListOf[exerciseRow]{}, ValidationError(errs)
 	}
-	own, err := c.studio().ListExercises(c.ctx)
+	own, err := c.Studio().ListExercises(c.Ctx)
 	if err != nil {
 		return ListOf[exerciseRow]{}, err
 	}
@@ -130,16 +130,16 @@ func findExercise(c *Call, ss store.StudioStore, id string) (domain.Exercise, er
 	if !ids.Is(id, ids.Exercise) {
 		return domain.Exercise{}, NotFound(ids.Exercise, id)
 	}
-	return Lookup(c.ctx, ids.Exercise, id, ss.GetExercise)
+	return Lookup(c.Ctx, ids.Exercise, id, ss.GetExercise)
 }
 
 func (l *Lane) getExercise(c *Call, _ *NoInput) (exerciseDetail, error) {
-	ss := c.studio()
-	e, err := findExercise(c, ss, c.id())
+	ss := c.Studio()
+	e, err := findExercise(c, ss, c.ID())
 	if err != nil {
 		return exerciseDetail{}, err
 	}
-	own, err := ss.ListExercises(c.ctx)
+	own, err := ss.ListExercises(c.Ctx)
 	if err != nil {
 		return exerciseDetail{}, err
 	}
@@ -215,8 +215,8 @@ func (l *Lane) createExercise(c *Call, in *createExerciseInput) (domain.Exercise
 			return e, Conflict(fmt.Sprintf("Perform's catalogue already has %q (id %s); use it, or give this exercise another name.", b.Name, b.ID))
 		}
 	}
-	err := c.inTx(func(ss store.StudioStore) error {
-		own, err := ss.ListExercises(c.ctx)
+	err := c.InTx(func(ss store.StudioStore) error {
+		own, err := ss.ListExercises(c.Ctx)
 		if err != nil {
 			return err
 		}
@@ -228,11 +228,11 @@ func (l *Lane) createExercise(c *Call, in *createExerciseInput) (domain.Exercise
 				return NotFound(ids.Exercise, a)
 			}
 		}
-		return ss.CreateExercise(c.ctx, &e)
+		return ss.CreateExercise(c.Ctx, &e)
 	})
 	if err != nil {
 		return e, err
 	}
-	c.setResource(e.ID)
+	c.SetResource(e.ID)
 	return e, nil
 }

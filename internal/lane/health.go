@@ -35,7 +35,7 @@ type dayRange struct {
 func (c *Call) days(q dayRange) (from, to string, err *Error) {
 	switch {
 	case q.From == nil && q.To == nil:
-		to = c.localToday()
+		to = c.LocalToday()
 		from = AddDays(to, -(maxRangeDays - 1))
 	case q.From == nil:
 		to = *q.To
@@ -63,51 +63,51 @@ func dayStart(day string, loc *time.Location) time.Time {
 	return t
 }
 
-func (l *Lane) healthRoutes() {
-	Add(l, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *Call, _ *NoInput) (studioSettings, error) {
-		return studioSettings{TimeZone: c.zone().String()}, nil
+func (l *Lane) healthRoutes(rs *Routes) {
+	Add(rs, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *Call, _ *NoInput) (studioSettings, error) {
+		return studioSettings{TimeZone: c.Zone().String()}, nil
 	}, Admin())
-	Add(l, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", l.updateStudioSettings, Admin())
+	Add(rs, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", l.updateStudioSettings, Admin())
 
-	Add(l, "GET", "/trainees/{id}/measurements", "A trainee's body measurements, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Measurement], error) {
-		res, err := c.studio().ListMeasurements(c.ctx, c.id(), q.Page())
+	Add(rs, "GET", "/trainees/{id}/measurements", "A trainee's body measurements, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Measurement], error) {
+		res, err := c.Studio().ListMeasurements(c.Ctx, c.ID(), q.Page())
 		return PageOf(res, q.Page()), err
 	})
-	Add(l, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, Created(),
+	Add(rs, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", l.recordMeasurement, Created(),
 		Trainee(auth.ScopeHealthWrite), TraineeTool("log_measurement"),
 		Allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
-	Add(l, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis,
+	Add(rs, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", l.bodyAnalysis,
 		Trainee(auth.ScopeHealthRead), TraineeTool("get_body_analysis"), Allow("from", "to", "metrics"))
 
-	Add(l, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, Created(),
+	Add(rs, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", l.checkIn, Created(),
 		Trainee(auth.ScopeHealthWrite), TraineeTool("daily_check_in"), Allow(checkInAllow...), Allow("updated"))
-	Add(l, "GET", "/trainees/{id}/check-ins", "A trainee's daily check-ins, newest day first.", func(c *Call, q *checkInsQuery) (ListOf[domain.CheckIn], error) {
+	Add(rs, "GET", "/trainees/{id}/check-ins", "A trainee's daily check-ins, newest day first.", func(c *Call, q *checkInsQuery) (ListOf[domain.CheckIn], error) {
 		from, to, e := c.days(q.dayRange)
 		if e != nil {
 			return ListOf[domain.CheckIn]{}, e
 		}
-		res, err := c.studio().ListCheckIns(c.ctx, c.id(), from, to, q.Page())
+		res, err := c.Studio().ListCheckIns(c.Ctx, c.ID(), from, to, q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_trainee_checkins"))
 
-	Add(l, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, Created(),
+	Add(rs, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", l.recordInjury, Created(),
 		Trainee(auth.ScopeHealthWrite), TraineeTool("record_injury"),
 		Allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
-	Add(l, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", l.updateInjury)
-	Add(l, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *Call, q *injuriesQuery) (ListOf[domain.Injury], error) {
-		all, err := c.studio().ListInjuries(c.ctx, c.id(), q.Status)
+	Add(rs, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", l.updateInjury)
+	Add(rs, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *Call, q *injuriesQuery) (ListOf[domain.Injury], error) {
+		all, err := c.Studio().ListInjuries(c.Ctx, c.ID(), q.Status)
 		return PageSlice(all, q.Page()), err
 	})
 
-	Add(l, "POST", "/trainees/{id}/goals", "Set a trainee a goal; the answer carries its progress where the kind allows.", l.createGoal, Created())
-	Add(l, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal,
+	Add(rs, "POST", "/trainees/{id}/goals", "Set a trainee a goal; the answer carries its progress where the kind allows.", l.createGoal, Created())
+	Add(rs, "PATCH", "/goals/{id}", "Change a goal, or complete or abandon it (status).", l.updateGoal,
 		Trainee(auth.ScopeTrainingWrite), Allow(goalFields...), Allow("progress"))
-	Add(l, "GET", "/trainees/{id}/goals", "A trainee's goals, oldest first, each with its progress.", l.listGoals)
+	Add(rs, "GET", "/trainees/{id}/goals", "A trainee's goals, oldest first, each with its progress.", l.listGoals)
 
-	Add(l, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
+	Add(rs, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", l.getTrainingProfile,
 		Trainee(auth.ScopeProfileRead), TraineeTool("get_onboarding_status"),
 		Allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus"))
-	Add(l, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
+	Add(rs, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", l.putTrainingProfile)
 }
 
 // The studio's time zone.
@@ -127,8 +127,8 @@ func (l *Lane) updateStudioSettings(c *Call, in *studioSettingsInput) (studioSet
 		return studioSettings{}, InvalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
-	err = c.db().InTx(c.ctx, func(tx store.Store) error {
-		st, err := tx.StudioByID(c.ctx, c.p.StudioID)
+	err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
+		st, err := tx.StudioByID(c.Ctx, c.P.StudioID)
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (l *Lane) updateStudioSettings(c *Call, in *studioSettingsInput) (studioSet
 		if err != nil {
 			return err
 		}
-		return tx.UpdateStudioSettings(c.ctx, c.p.StudioID, raw)
+		return tx.UpdateStudioSettings(c.Ctx, c.P.StudioID, raw)
 	})
 	return studioSettings{TimeZone: loc.String()}, err
 }
@@ -167,12 +167,12 @@ func (l *Lane) recordMeasurement(c *Call, in *measurementInput) (domain.Measurem
 		return domain.Measurement{}, InvalidField("bodyFatPct", "Send at least one measurement: bodyFatPct, waistCm, hipsCm, chestCm, armCm, thighCm or restingHr (weight goes to POST /trainees/{id}/weights).")
 	}
 	now := l.now().UTC()
-	m := domain.Measurement{ID: ids.New(ids.Measurement), TraineeID: c.id(), RecordedAt: now, BodyFatPct: in.BodyFatPct, WaistCm: in.WaistCm,
+	m := domain.Measurement{ID: ids.New(ids.Measurement), TraineeID: c.ID(), RecordedAt: now, BodyFatPct: in.BodyFatPct, WaistCm: in.WaistCm,
 		HipsCm: in.HipsCm, ChestCm: in.ChestCm, ArmCm: in.ArmCm, ThighCm: in.ThighCm, RestingHR: in.RestingHR, Notes: trimmed(in.Notes), CreatedAt: now}
 	if in.RecordedAt != nil {
 		m.RecordedAt = in.RecordedAt.UTC()
 	}
-	return m, c.studio().CreateMeasurement(c.ctx, &m)
+	return m, c.Studio().CreateMeasurement(c.Ctx, &m)
 }
 
 type bodyAnalysisQuery struct {
@@ -191,20 +191,20 @@ func (l *Lane) bodyAnalysis(c *Call, q *bodyAnalysisQuery) (bodyAnalysis, error)
 	if e != nil {
 		return bodyAnalysis{}, e
 	}
-	ss := c.studio()
-	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	ss := c.Studio()
+	if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 		return bodyAnalysis{}, err
 	}
-	start, end := dayStart(from, c.zone()), dayStart(AddDays(to, 1), c.zone())
-	weights, err := ss.WeightsBetween(c.ctx, c.id(), start, end)
+	start, end := dayStart(from, c.Zone()), dayStart(AddDays(to, 1), c.Zone())
+	weights, err := ss.WeightsBetween(c.Ctx, c.ID(), start, end)
 	if err != nil {
 		return bodyAnalysis{}, err
 	}
-	ms, err := ss.MeasurementsBetween(c.ctx, c.id(), start, end)
+	ms, err := ss.MeasurementsBetween(c.Ctx, c.ID(), start, end)
 	if err != nil {
 		return bodyAnalysis{}, err
 	}
-	return bodyAnalysis{TraineeID: c.id(), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms)}, nil
+	return bodyAnalysis{TraineeID: c.ID(), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms)}, nil
 }
 
 // trimmed is s trimmed, nil when empty.
@@ -247,29 +247,29 @@ type checkInsQuery struct {
 }
 
 func (l *Lane) checkIn(c *Call, in *checkInInput) (checkInAnswer, error) {
-	if !slices.ContainsFunc(checkInFields, c.has) {
+	if !slices.ContainsFunc(checkInFields, c.Has) {
 		return checkInAnswer{}, InvalidField("readiness", "Send at least one of readiness, soreness, soreAreas, sleepHours, sleepQuality, mood, stress or note.")
 	}
 	at := l.now()
 	if in.At != nil {
 		at = *in.At
 	}
-	day := LocalDay(at, c.zone())
+	day := LocalDay(at, c.Zone())
 	var out checkInAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	err := c.InTx(func(ss store.StudioStore) error {
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return err
 		}
-		ci, err := ss.CheckInOn(c.ctx, c.id(), day)
+		ci, err := ss.CheckInOn(c.Ctx, c.ID(), day)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			ci = domain.CheckIn{ID: ids.New(ids.CheckIn), TraineeID: c.id(), Day: day, CreatedAt: l.now().UTC()}
+			ci = domain.CheckIn{ID: ids.New(ids.CheckIn), TraineeID: c.ID(), Day: day, CreatedAt: l.now().UTC()}
 		case err != nil:
 			return err
 		}
 		// The fields sent replace the day's; null clears one.
 		set := func(field string, apply func()) {
-			if c.has(field) {
+			if c.Has(field) {
 				apply()
 			}
 		}
@@ -282,12 +282,12 @@ func (l *Lane) checkIn(c *Call, in *checkInInput) (checkInAnswer, error) {
 		set("stress", func() { ci.Stress = in.Stress })
 		set("note", func() { ci.Note = trimmed(in.Note) })
 		ci.UpdatedAt = l.now().UTC()
-		replaced, err := ss.PutCheckIn(c.ctx, &ci)
+		replaced, err := ss.PutCheckIn(c.Ctx, &ci)
 		out = checkInAnswer{CheckIn: ci, Updated: replaced}
 		return err
 	})
 	if err == nil {
-		c.setResource(out.ID)
+		c.SetResource(out.ID)
 	}
 	return out, err
 }
@@ -324,7 +324,7 @@ type injuryAnswer struct {
 }
 
 func (l *Lane) recordInjury(c *Call, in *injuryInput) (injuryAnswer, error) {
-	today := c.localToday()
+	today := c.LocalToday()
 	onset := today
 	if in.OnsetOn != nil {
 		onset = *in.OnsetOn
@@ -332,7 +332,7 @@ func (l *Lane) recordInjury(c *Call, in *injuryInput) (injuryAnswer, error) {
 			return injuryAnswer{}, InvalidField("onsetOn", fmt.Sprintf("onsetOn must not be after today (%s) in the studio's time zone; got %s.", today, onset))
 		}
 	}
-	inj := domain.Injury{ID: ids.New(ids.Injury), TraineeID: c.id(), Area: in.Area, Side: "none", Severity: in.Severity, Status: domain.InjuryActive,
+	inj := domain.Injury{ID: ids.New(ids.Injury), TraineeID: c.ID(), Area: in.Area, Side: "none", Severity: in.Severity, Status: domain.InjuryActive,
 		OnsetOn: onset, AffectedExercises: CleanStrings(in.AffectedExercises), Notes: trimmed(in.Notes), CreatedAt: l.now().UTC()}
 	inj.UpdatedAt = inj.CreatedAt
 	if in.Side != nil {
@@ -342,19 +342,19 @@ func (l *Lane) recordInjury(c *Call, in *injuryInput) (injuryAnswer, error) {
 		inj.Status = *in.Status
 	}
 	var out injuryAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
 		if err := c.checkExercises(ss, inj.AffectedExercises); err != nil {
 			return err
 		}
-		if err := ss.CreateInjury(c.ctx, &inj); err != nil {
+		if err := ss.CreateInjury(c.Ctx, &inj); err != nil {
 			return err
 		}
 		// A trainee's own report reaches their coaches (trainee_self.go).
-		if isTraineePrincipal(c.p) {
+		if isTraineePrincipal(c.P) {
 			if err := c.tellCoachesOfInjury(ss, t, inj); err != nil {
 				return err
 			}
@@ -363,7 +363,7 @@ func (l *Lane) recordInjury(c *Call, in *injuryInput) (injuryAnswer, error) {
 		return err
 	})
 	if err == nil {
-		c.setResource(inj.ID)
+		c.SetResource(inj.ID)
 	}
 	return out, err
 }
@@ -378,7 +378,7 @@ func (c *Call) checkExercises(ss store.StudioStore, list []string) error {
 		if !ids.Valid(id, ids.Exercise) {
 			return InvalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
 		}
-		if _, err := Lookup(c.ctx, ids.Exercise, id, ss.GetExercise); err != nil {
+		if _, err := Lookup(c.Ctx, ids.Exercise, id, ss.GetExercise); err != nil {
 			return err
 		}
 	}
@@ -391,9 +391,9 @@ func (c *Call) withGuidance(ss store.StudioStore, inj domain.Injury) (injuryAnsw
 	if inj.Status == domain.InjuryResolved {
 		return out, nil
 	}
-	from := c.localToday()
+	from := c.LocalToday()
 	to := AddDays(from, training.GuidanceDays-1)
-	planned, err := ss.SessionsBetween(c.ctx, inj.TraineeID, from, to)
+	planned, err := ss.SessionsBetween(c.Ctx, inj.TraineeID, from, to)
 	if err != nil {
 		return out, err
 	}
@@ -416,7 +416,7 @@ func (c *Call) exerciseFinder(ss store.StudioStore) training.Find {
 		}
 		e, seen := asked[id]
 		if !seen {
-			if got, err := ss.GetExercise(c.ctx, id); err == nil {
+			if got, err := ss.GetExercise(c.Ctx, id); err == nil {
 				e = &got
 			}
 			asked[id] = e
@@ -430,12 +430,12 @@ func (c *Call) exerciseFinder(ss store.StudioStore) training.Find {
 
 func (l *Lane) updateInjury(c *Call, in *updateInjuryInput) (injuryAnswer, error) {
 	var out injuryAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		inj, err := Lookup(c.ctx, ids.Injury, c.id(), ss.GetInjury)
+	err := c.InTx(func(ss store.StudioStore) error {
+		inj, err := Lookup(c.Ctx, ids.Injury, c.ID(), ss.GetInjury)
 		if err != nil {
 			return err
 		}
-		today := c.localToday()
+		today := c.LocalToday()
 		status := inj.Status
 		if in.Status != nil {
 			status = *in.Status
@@ -456,11 +456,11 @@ func (l *Lane) updateInjury(c *Call, in *updateInjuryInput) (injuryAnswer, error
 		if in.Severity != nil {
 			inj.Severity = *in.Severity
 		}
-		if c.has("notes") {
+		if c.Has("notes") {
 			inj.Notes = trimmed(in.Notes)
 		}
 		inj.UpdatedAt = l.now().UTC()
-		if err := ss.UpdateInjury(c.ctx, &inj); err != nil {
+		if err := ss.UpdateInjury(c.Ctx, &inj); err != nil {
 			return err
 		}
 		out, err = c.withGuidance(ss, inj)
@@ -499,12 +499,12 @@ type goalAnswer struct {
 	Progress *training.GoalProgress `json:"progress" jsonschema:"Computed from the data: start, current, percent of the way, reached. Null for a text goal, or a benchmark goal whose benchmark is not readable."`
 }
 
-func (l *Lane) createGoal(c *Call, in *goalInput) (goalAnswer, error) { return c.newGoal(c.id(), in) }
+func (l *Lane) createGoal(c *Call, in *goalInput) (goalAnswer, error) { return c.newGoal(c.ID(), in) }
 
 // newGoal sets trainee traineeID the goal in (the body's fields tell what was sent).
 func (c *Call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 	for _, k := range []struct{ kind, field string }{{domain.GoalBenchmark, "benchmarkId"}, {domain.GoalMeasurement, "measure"}} {
-		given := c.has(k.field)
+		given := c.Has(k.field)
 		if in.Kind == k.kind && !given {
 			return goalAnswer{}, InvalidField(k.field, fmt.Sprintf("%s is required for a %s goal.", k.field, k.kind))
 		}
@@ -522,8 +522,8 @@ func (c *Call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 	g := domain.Goal{ID: ids.New(ids.Goal), TraineeID: traineeID, Title: strings.TrimSpace(in.Title), Kind: in.Kind, BenchmarkID: in.BenchmarkID,
 		Measure: in.Measure, TargetValue: in.TargetValue, Unit: trimmed(in.Unit), TargetDate: in.TargetDate, Status: domain.GoalActive, CreatedAt: now, UpdatedAt: now}
 	var out goalAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := Lookup(c.ctx, ids.Trainee, traineeID, ss.GetTrainee); err != nil {
+	err := c.InTx(func(ss store.StudioStore) error {
+		if _, err := Lookup(c.Ctx, ids.Trainee, traineeID, ss.GetTrainee); err != nil {
 			return err
 		}
 		if g.Kind == domain.GoalBenchmark {
@@ -538,7 +538,7 @@ func (c *Call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 		if g.Unit == nil {
 			g.Unit = defaultGoalUnit(g)
 		}
-		if err := ss.CreateGoal(c.ctx, &g); err != nil {
+		if err := ss.CreateGoal(c.Ctx, &g); err != nil {
 			return err
 		}
 		answers, err := c.goalAnswers(ss, g.TraineeID, []domain.Goal{g})
@@ -548,7 +548,7 @@ func (c *Call) newGoal(traineeID string, in *goalInput) (goalAnswer, error) {
 		return err
 	})
 	if err == nil {
-		c.setResource(g.ID)
+		c.SetResource(g.ID)
 	}
 	return out, err
 }
@@ -559,7 +559,7 @@ func (c *Call) traineeBenchmark(ss store.StudioStore, traineeID, id string) (*do
 	if !ids.Valid(id, ids.Benchmark) {
 		return nil, NotFound(ids.Benchmark, id)
 	}
-	b, err := Lookup(c.ctx, ids.Benchmark, id, ss.GetBenchmark)
+	b, err := Lookup(c.Ctx, ids.Benchmark, id, ss.GetBenchmark)
 	if err != nil {
 		return nil, err
 	}
@@ -598,7 +598,7 @@ const (
 // goalAnswers are the goals with their progress, the data read once for all.
 func (c *Call) goalAnswers(ss store.StudioStore, traineeID string, goals []domain.Goal) ([]goalAnswer, error) {
 	now := c.l.now().UTC()
-	d := training.GoalData{Today: c.localToday()}
+	d := training.GoalData{Today: c.LocalToday()}
 	var benchmarks map[string]*domain.Benchmark
 	needSeries, needSessions := false, false
 	since := now
@@ -616,16 +616,16 @@ func (c *Call) goalAnswers(ss store.StudioStore, traineeID string, goals []domai
 	if needSeries {
 		since = maxTime(since, now.Add(-goalHistory))
 		var err error
-		if d.Weights, err = ss.WeightsBetween(c.ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
+		if d.Weights, err = ss.WeightsBetween(c.Ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
 			return nil, err
 		}
-		if d.Measurements, err = ss.MeasurementsBetween(c.ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
+		if d.Measurements, err = ss.MeasurementsBetween(c.Ctx, traineeID, since, now.Add(ClockSkew)); err != nil {
 			return nil, err
 		}
 	}
 	if needSessions {
 		from := AddDays(d.Today, -(7*training.ConsistencyWeeks - 1))
-		res, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: from, To: d.Today, Status: domain.SessionCompleted, Page: store.Page{Limit: 200}})
+		res, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: traineeID, From: from, To: d.Today, Status: domain.SessionCompleted, Page: store.Page{Limit: 200}})
 		if err != nil {
 			return nil, err
 		}
@@ -637,7 +637,7 @@ func (c *Call) goalAnswers(ss store.StudioStore, traineeID string, goals []domai
 		if g.Kind == domain.GoalBenchmark && g.BenchmarkID != nil {
 			b, seen := benchmarks[*g.BenchmarkID]
 			if !seen {
-				if got, err := ss.GetBenchmark(c.ctx, *g.BenchmarkID); err == nil {
+				if got, err := ss.GetBenchmark(c.Ctx, *g.BenchmarkID); err == nil {
 					b = &got
 				} else if !errors.Is(err, store.ErrNotFound) {
 					return nil, err
@@ -666,15 +666,15 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 func (l *Lane) updateGoal(c *Call, in *updateGoalInput) (goalAnswer, error) {
-	return c.changeGoal(c.id(), "", in)
+	return c.changeGoal(c.ID(), "", in)
 }
 
 // changeGoal changes goal goalID as in says; with traineeID set, a goal of
 // another trainee is not found.
 func (c *Call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAnswer, error) {
 	var out goalAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		g, err := Lookup(c.ctx, ids.Goal, goalID, ss.GetGoal)
+	err := c.InTx(func(ss store.StudioStore) error {
+		g, err := Lookup(c.Ctx, ids.Goal, goalID, ss.GetGoal)
 		if err != nil {
 			return err
 		}
@@ -690,10 +690,10 @@ func (c *Call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAn
 			}
 			g.TargetValue = in.TargetValue
 		}
-		if c.has("unit") {
+		if c.Has("unit") {
 			g.Unit = trimmed(in.Unit)
 		}
-		if c.has("targetDate") {
+		if c.Has("targetDate") {
 			g.TargetDate = in.TargetDate
 		}
 		now := c.l.now().UTC()
@@ -705,7 +705,7 @@ func (c *Call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAn
 			}
 		}
 		g.UpdatedAt = now
-		if err := ss.UpdateGoal(c.ctx, &g); err != nil {
+		if err := ss.UpdateGoal(c.Ctx, &g); err != nil {
 			return err
 		}
 		answers, err := c.goalAnswers(ss, g.TraineeID, []domain.Goal{g})
@@ -718,13 +718,13 @@ func (c *Call) changeGoal(goalID, traineeID string, in *updateGoalInput) (goalAn
 }
 
 func (l *Lane) listGoals(c *Call, q *goalsQuery) (ListOf[goalAnswer], error) {
-	return c.traineeGoals(c.id(), q)
+	return c.traineeGoals(c.ID(), q)
 }
 
 // traineeGoals is one page of trainee traineeID's goals with their progress.
 func (c *Call) traineeGoals(traineeID string, q *goalsQuery) (ListOf[goalAnswer], error) {
-	ss := c.studio()
-	all, err := ss.ListGoals(c.ctx, traineeID, q.Status)
+	ss := c.Studio()
+	all, err := ss.ListGoals(c.Ctx, traineeID, q.Status)
 	if err != nil {
 		return ListOf[goalAnswer]{}, err
 	}
@@ -749,21 +749,21 @@ type trainingProfileAnswer struct {
 }
 
 func (l *Lane) getTrainingProfile(c *Call, _ *NoInput) (trainingProfileAnswer, error) {
-	ss := c.studio()
-	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	ss := c.Studio()
+	if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 		return trainingProfileAnswer{}, err
 	}
-	p, err := ss.GetTrainingProfile(c.ctx, c.id())
+	p, err := ss.GetTrainingProfile(c.Ctx, c.ID())
 	var stored *domain.TrainingProfile
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		p = domain.TrainingProfile{TraineeID: c.id(), Equipment: []string{}, Availability: []int{}, Units: "metric", Onboarding: []string{}}
+		p = domain.TrainingProfile{TraineeID: c.ID(), Equipment: []string{}, Availability: []int{}, Units: "metric", Onboarding: []string{}}
 	case err != nil:
 		return trainingProfileAnswer{}, err
 	default:
 		stored = &p
 	}
-	status, err := c.onboarding(ss, c.id(), stored)
+	status, err := c.onboarding(ss, c.ID(), stored)
 	if err != nil {
 		return trainingProfileAnswer{}, err
 	}
@@ -809,15 +809,15 @@ func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(fi
 // changes do not lose each other's fields).
 func (c *Call) saveTrainingProfile(in *trainingProfileInput, patch bool) (trainingProfileAnswer, error) {
 	var out trainingProfileAnswer
-	err := c.inTx(func(ss store.StudioStore) error {
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	err := c.InTx(func(ss store.StudioStore) error {
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return err
 		}
-		p := domain.TrainingProfile{TraineeID: c.id(), Equipment: []string{}, Availability: []int{}, Units: "metric"}
+		p := domain.TrainingProfile{TraineeID: c.ID(), Equipment: []string{}, Availability: []int{}, Units: "metric"}
 		given := func(string) bool { return true }
 		if patch {
-			given = c.has
-			stored, err := ss.GetTrainingProfile(c.ctx, c.id())
+			given = c.Has
+			stored, err := ss.GetTrainingProfile(c.Ctx, c.ID())
 			switch {
 			case err == nil:
 				p = stored
@@ -827,14 +827,14 @@ func (c *Call) saveTrainingProfile(in *trainingProfileInput, patch bool) (traini
 		}
 		in.applyTo(&p, given)
 		p.UpdatedAt = c.l.now().UTC()
-		status, err := c.onboarding(ss, c.id(), &p)
+		status, err := c.onboarding(ss, c.ID(), &p)
 		if err != nil {
 			return err
 		}
 		// The stored list is the status as of this write; reads compute it afresh.
 		p.Onboarding = status.Done
 		out = trainingProfileAnswer{TrainingProfile: p, OnboardingStatus: status}
-		return ss.PutTrainingProfile(c.ctx, &p)
+		return ss.PutTrainingProfile(c.Ctx, &p)
 	})
 	return out, err
 }
@@ -842,7 +842,7 @@ func (c *Call) saveTrainingProfile(in *trainingProfileInput, patch bool) (traini
 // onboarding is the trainee's onboarding status with profile p (nil: none).
 func (c *Call) onboarding(ss store.StudioStore, traineeID string, p *domain.TrainingProfile) (training.OnboardingStatus, error) {
 	f := training.IntakeFacts{Profile: p}
-	goals, err := ss.ListGoals(c.ctx, traineeID, "")
+	goals, err := ss.ListGoals(c.Ctx, traineeID, "")
 	if err != nil {
 		return training.OnboardingStatus{}, err
 	}
@@ -851,7 +851,7 @@ func (c *Call) onboarding(ss store.StudioStore, traineeID string, p *domain.Trai
 			f.Goals++
 		}
 	}
-	list, err := ss.ListBenchmarks(c.ctx, traineeID)
+	list, err := ss.ListBenchmarks(c.Ctx, traineeID)
 	if err != nil {
 		return training.OnboardingStatus{}, err
 	}

@@ -59,7 +59,7 @@ func FuzzDayRange(f *testing.F) {
 	s := schemaFor[checkInsQuery]()
 	loc, _ := domain.LoadZone("Asia/Jerusalem")
 	now := time.Date(2026, 7, 1, 21, 30, 0, 0, time.UTC)
-	c := &Call{l: &Lane{now: func() time.Time { return now }}, p: &auth.Principal{TimeZone: loc}}
+	c := &Call{l: &Lane{now: func() time.Time { return now }}, P: &auth.Principal{TimeZone: loc}}
 	f.Fuzz(func(t *testing.T, raw string) {
 		vals, err := url.ParseQuery(raw)
 		if err != nil {

@@ -114,7 +114,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		return
 	}
 	hash := requestHash(r.Method, r.URL.RequestURI(), body)
-	ss := l.store.Studio(c.p.StudioID)
+	ss := l.store.Studio(c.P.StudioID)
 	keep, derived := store.IdempotencyTTL, strings.HasPrefix(key, RepeatKeyPrefix)
 	if derived {
 		keep = RepeatWindow
@@ -138,7 +138,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		return
 	default:
 		body := rec.Body
-		if rt.scrubs(c.p) {
+		if rt.scrubs(c.P) {
 			// The first answer may have gone to a studio key with the same key.
 			people, err := c.people()
 			if err == nil {
@@ -173,7 +173,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	held := httpx.NewHeld(w.Header())
 	finished := false
 	var panicked any
-	err = l.store.InTx(c.ctx, func(tx store.Store) (err error) {
+	err = l.store.InTx(c.Ctx, func(tx store.Store) (err error) {
 		c.tx = tx
 		defer func() {
 			c.tx = nil
@@ -188,7 +188,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		// A derived key keeps only a success: a refusal repeated may meet a
 		// studio that has changed since (the phone freed, the plan created).
 		if keepsAnswer(held.Status) && !(derived && held.Status >= 300) {
-			if err := tx.Studio(c.p.StudioID).FinishIdempotent(settle, rec, held.Status, held.Body.Bytes()); err != nil {
+			if err := tx.Studio(c.P.StudioID).FinishIdempotent(settle, rec, held.Status, held.Body.Bytes()); err != nil {
 				return err
 			}
 			finished = true

@@ -15,20 +15,20 @@ import (
 // deterministic, no model call.
 
 // insightRoutes: the read models (overview, debrief, insights, roster triage).
-func (l *Lane) insightRoutes() {
-	Add(l, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, Tool("get_trainee_overview"),
+func (l *Lane) insightRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", l.traineeOverview, Tool("get_trainee_overview"),
 		Trainee(auth.ScopeTrainingRead), TraineeTool("get_training_overview"),
 		Allow("summary", "from", "to", "program", "sessions", "completion"),
 		Allow(Under("activeGoals.goal", goalFields...)...), Allow("activeGoals.progress"),
 		Allow(Under("latestCheckIns", checkInAllow...)...),
 		Allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
-	Add(l, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, Tool("get_weekly_debrief"),
+	Add(rs, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", l.weeklyDebrief, Tool("get_weekly_debrief"),
 		Trainee(auth.ScopeCoachRead), TraineeTool("get_weekly_debrief"),
 		Allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
-	Add(l, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, Tool("get_coaching_insights"),
+	Add(rs, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", l.coachingInsights, Tool("get_coaching_insights"),
 		Trainee(auth.ScopeCoachRead), TraineeTool("get_coach_insight"),
 		Allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
-	Add(l, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", l.needsAttention, Tool("needs_attention"))
+	Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", l.needsAttention, Tool("needs_attention"))
 }
 
 type needsAttentionQuery struct {
@@ -46,14 +46,14 @@ type attentionList struct {
 }
 
 func (l *Lane) needsAttention(c *Call, q *needsAttentionQuery) (attentionList, error) {
-	today := c.localToday()
-	facts, err := c.studio().RosterFacts(c.ctx, store.RosterQuery{
+	today := c.LocalToday()
+	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
 		Today: today, WeekStart: training.WeekStart(today), Now: c.l.now(), CoachID: q.CoachID,
 	})
 	if err != nil {
 		return attentionList{}, err
 	}
-	all := training.Triage(facts, today, c.zone(), q.Reason)
+	all := training.Triage(facts, today, c.Zone(), q.Reason)
 	page := PageSlice(all, q.Page())
 	return attentionList{Summary: triageSummary(all, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
 }
@@ -88,7 +88,7 @@ const (
 // latest, else the next to start, with its template's structure (nil when
 // it has none); nil without one.
 func activeProgramOf(c *Call, ss store.StudioStore, traineeID, today string) (*domain.Program, *domain.ProgramStructure, error) {
-	progs, err := ss.ListPrograms(c.ctx, traineeID)
+	progs, err := ss.ListPrograms(c.Ctx, traineeID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -102,7 +102,7 @@ func activeProgramOf(c *Call, ss store.StudioStore, traineeID, today string) (*d
 	if p == nil {
 		return nil, nil, nil
 	}
-	tmpl, err := ss.GetProgramTemplate(c.ctx, p.TemplateID)
+	tmpl, err := ss.GetProgramTemplate(c.Ctx, p.TemplateID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,31 +110,31 @@ func activeProgramOf(c *Call, ss store.StudioStore, traineeID, today string) (*d
 }
 
 func (l *Lane) traineeOverview(c *Call, _ *NoInput) (training.Overview, error) {
-	ss, id := c.studio(), c.id()
-	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	ss, id := c.Studio(), c.ID()
+	if _, err := Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Overview{}, err
 	}
-	today := c.localToday()
+	today := c.LocalToday()
 	in := training.OverviewInput{Today: today}
 	var err error
 	if in.Program, in.Structure, err = activeProgramOf(c, ss, id, today); err != nil {
 		return training.Overview{}, err
 	}
-	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: AddDays(today, -(training.OverviewDays - 1)), To: today, Page: store.Page{Limit: readModelSessions}})
+	sessions, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: id, From: AddDays(today, -(training.OverviewDays - 1)), To: today, Page: store.Page{Limit: readModelSessions}})
 	if err != nil {
 		return training.Overview{}, err
 	}
 	in.Sessions = sessions.Items
 	// The latest check-ins of the window: an open range would count the whole history.
-	checkIns, err := ss.ListCheckIns(c.ctx, id, AddDays(today, -(training.OverviewDays-1)), today, store.Page{Limit: 3})
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, AddDays(today, -(training.OverviewDays-1)), today, store.Page{Limit: 3})
 	if err != nil {
 		return training.Overview{}, err
 	}
 	in.CheckIns = checkIns.Items
-	if in.Injuries, err = ss.ListInjuries(c.ctx, id, domain.InjuryActive); err != nil {
+	if in.Injuries, err = ss.ListInjuries(c.Ctx, id, domain.InjuryActive); err != nil {
 		return training.Overview{}, err
 	}
-	goals, err := ss.ListGoals(c.ctx, id, domain.GoalActive)
+	goals, err := ss.ListGoals(c.Ctx, id, domain.GoalActive)
 	if err != nil {
 		return training.Overview{}, err
 	}
@@ -153,8 +153,8 @@ type debriefQuery struct {
 }
 
 func (l *Lane) weeklyDebrief(c *Call, q *debriefQuery) (training.Debrief, error) {
-	ss, id := c.studio(), c.id()
-	today := c.localToday()
+	ss, id := c.Studio(), c.ID()
+	today := c.LocalToday()
 	monday := training.WeekStart(today)
 	if q.Week != "" {
 		var err error
@@ -162,48 +162,48 @@ func (l *Lane) weeklyDebrief(c *Call, q *debriefQuery) (training.Debrief, error)
 			return training.Debrief{}, InvalidField("week", err.Error()+".")
 		}
 	}
-	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Debrief{}, err
 	}
 	in := training.DebriefInput{WeekStart: monday, Today: today}
 	// The week before, the week, the week after: summary rows carry the totals.
-	sessions, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: id, From: AddDays(monday, -7), To: AddDays(monday, 13), Ascending: true, Page: store.Page{Limit: readModelSessions}})
+	sessions, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: id, From: AddDays(monday, -7), To: AddDays(monday, 13), Ascending: true, Page: store.Page{Limit: readModelSessions}})
 	if err != nil {
 		return training.Debrief{}, err
 	}
 	in.Sessions = sessions.Items
-	checkIns, err := ss.ListCheckIns(c.ctx, id, monday, AddDays(monday, 6), store.Page{Limit: 7})
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, monday, AddDays(monday, 6), store.Page{Limit: 7})
 	if err != nil {
 		return training.Debrief{}, err
 	}
 	in.CheckIns = checkIns.Items
-	if in.Injuries, err = ss.ListInjuries(c.ctx, id, domain.InjuryActive); err != nil {
+	if in.Injuries, err = ss.ListInjuries(c.Ctx, id, domain.InjuryActive); err != nil {
 		return training.Debrief{}, err
 	}
-	if in.Benchmarks, err = ss.ListBenchmarks(c.ctx, id); err != nil {
+	if in.Benchmarks, err = ss.ListBenchmarks(c.Ctx, id); err != nil {
 		return training.Debrief{}, err
 	}
 	return training.BuildDebrief(in), nil
 }
 
 func (l *Lane) coachingInsights(c *Call, _ *NoInput) (training.Insights, error) {
-	ss, id := c.studio(), c.id()
-	if _, err := Lookup(c.ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+	ss, id := c.Studio(), c.ID()
+	if _, err := Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Insights{}, err
 	}
-	today := c.localToday()
-	in := training.InsightsInput{Today: today, Zone: c.zone()}
+	today := c.LocalToday()
+	in := training.InsightsInput{Today: today, Zone: c.Zone()}
 	var err error
 	// Full sessions: the stalled-lift check reads their sets.
-	if in.Sessions, err = ss.SessionsBetween(c.ctx, id, AddDays(today, -(training.InsightDays-1)), today); err != nil {
+	if in.Sessions, err = ss.SessionsBetween(c.Ctx, id, AddDays(today, -(training.InsightDays-1)), today); err != nil {
 		return training.Insights{}, err
 	}
-	checkIns, err := ss.ListCheckIns(c.ctx, id, AddDays(today, -(insightCheckIns-1)), today, store.Page{Limit: insightCheckIns})
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, AddDays(today, -(insightCheckIns-1)), today, store.Page{Limit: insightCheckIns})
 	if err != nil {
 		return training.Insights{}, err
 	}
 	in.CheckIns = checkIns.Items
-	if in.Benchmarks, err = ss.ListBenchmarks(c.ctx, id); err != nil {
+	if in.Benchmarks, err = ss.ListBenchmarks(c.Ctx, id); err != nil {
 		return training.Insights{}, err
 	}
 	return training.BuildInsights(in), nil

@@ -82,6 +82,8 @@ type Options struct {
 	// Broker configures the callback to an agent platform's auth-context
 	// broker (broker.go).
 	Broker BrokerOptions
+	// Areas are the route packages the lane serves.
+	Areas []Area
 }
 
 // CodeGateway sends one WhatsApp message (login.Gateway's shape).
@@ -149,7 +151,12 @@ func New(o Options) *Lane {
 	if l.authn == nil {
 		l.authn = StudioKeys(o.Store)
 	}
-	l.registerRoutes()
+	rs := &Routes{}
+	l.registerRoutes(rs)
+	for _, a := range o.Areas {
+		a.Routes(rs)
+	}
+	l.routes = rs.list
 	for _, rt := range l.routes {
 		pattern, h := rt.method+" "+Prefix+rt.path, l.endpoint(rt)
 		if rt.path == byPhonePath {

@@ -24,13 +24,13 @@ type planTerms struct {
 	DurationDays *int
 }
 
-func (l *Lane) planRoutes() {
-	Add(l, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *Call, _ *NoInput) (ListOf[domain.Subscription], error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+func (l *Lane) planRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *Call, _ *NoInput) (ListOf[domain.Subscription], error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[domain.Subscription]{}, err
 		}
-		subs, err := ss.ListSubscriptions(c.ctx, c.id())
+		subs, err := ss.ListSubscriptions(c.Ctx, c.ID())
 		if err != nil {
 			return ListOf[domain.Subscription]{}, err
 		}
@@ -41,23 +41,23 @@ func (l *Lane) planRoutes() {
 		return PageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
 	}, Tool("list_trainee_subscriptions"), Trainee(auth.ScopeProfileRead),
 		Allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset"))
-	Add(l, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, Tool("assign_plan"), Created())
-	Add(l, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
+	Add(rs, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", l.assignPlan, Tool("assign_plan"), Created())
+	Add(rs, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubFrozen)
 	}, Admin())
-	Add(l, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
+	Add(rs, "POST", "/subscriptions/{id}/cancel", "Cancel a plan.", func(c *Call, _ *NoInput) (domain.Subscription, error) {
 		return c.setSubscriptionState(domain.SubCancelled)
 	}, Admin())
 }
 
 func (l *Lane) assignPlan(c *Call, in *assignPlanInput) (domain.Subscription, error) {
 	var out domain.Subscription
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		product, err := Lookup(c.ctx, ids.Product, in.ProductID, ss.GetProduct)
+		product, err := Lookup(c.Ctx, ids.Product, in.ProductID, ss.GetProduct)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (l *Lane) assignPlan(c *Call, in *assignPlanInput) (domain.Subscription, er
 			return err
 		}
 		if IsTrue(in.Notify) {
-			return c.notify(ss, t.ID, domain.NotifyPlanAssigned, map[string]any{"subscriptionId": out.ID, "productId": product.ID})
+			return c.Notify(ss, t.ID, domain.NotifyPlanAssigned, map[string]any{"subscriptionId": out.ID, "productId": product.ID})
 		}
 		return nil
 	})
@@ -83,7 +83,7 @@ func (c *Call) startSubscription(ss store.StudioStore, traineeID string, product
 	if terms.StartedOn != nil {
 		start = *terms.StartedOn
 	} else {
-		subs, err := ss.ListSubscriptions(c.ctx, traineeID)
+		subs, err := ss.ListSubscriptions(c.Ctx, traineeID)
 		if err != nil {
 			return domain.Subscription{}, err
 		}
@@ -118,7 +118,7 @@ func (c *Call) startSubscription(ss store.StudioStore, traineeID string, product
 		end := AddDays(start, *duration-1)
 		sub.EndsOn = &end
 	}
-	if err := ss.CreateSubscription(c.ctx, &sub); err != nil {
+	if err := ss.CreateSubscription(c.Ctx, &sub); err != nil {
 		return domain.Subscription{}, err
 	}
 	sub.Derive(today)
@@ -127,8 +127,8 @@ func (c *Call) startSubscription(ss store.StudioStore, traineeID string, product
 
 func (c *Call) setSubscriptionState(state string) (domain.Subscription, error) {
 	var out domain.Subscription
-	err := c.inTx(func(ss store.StudioStore) error {
-		sub, err := Lookup(c.ctx, ids.Subscription, c.id(), ss.GetSubscription)
+	err := c.InTx(func(ss store.StudioStore) error {
+		sub, err := Lookup(c.Ctx, ids.Subscription, c.ID(), ss.GetSubscription)
 		if err != nil {
 			return err
 		}
@@ -141,16 +141,16 @@ func (c *Call) setSubscriptionState(state string) (domain.Subscription, error) {
 		case sub.Status == state:
 			return Conflict(fmt.Sprintf("Subscription %s is already %s.", sub.ID, state))
 		}
-		if err := ss.SetSubscriptionState(c.ctx, sub.ID, state); err != nil {
+		if err := ss.SetSubscriptionState(c.Ctx, sub.ID, state); err != nil {
 			return err
 		}
 		if state == domain.SubFrozen {
 			// A freeze always tells the trainee: that is why it is not a tool.
-			if err := c.notify(ss, sub.TraineeID, domain.NotifyFreeze, map[string]any{"subscriptionId": sub.ID}); err != nil {
+			if err := c.Notify(ss, sub.TraineeID, domain.NotifyFreeze, map[string]any{"subscriptionId": sub.ID}); err != nil {
 				return err
 			}
 		}
-		out, err = ss.GetSubscription(c.ctx, sub.ID)
+		out, err = ss.GetSubscription(c.Ctx, sub.ID)
 		out.Derive(c.l.today())
 		return err
 	})

@@ -36,11 +36,11 @@ type publicOffer struct {
 	HowToJoin string `json:"howToJoin"`
 }
 
-func (l *Lane) platformRoutes() {
-	Add(l, "GET", "/public/studio", "The studio's public offer for an agent platform's key: its name, active plans with prices and durations, program templates by name, and how to join.",
+func (l *Lane) platformRoutes(rs *Routes) {
+	Add(rs, "GET", "/public/studio", "The studio's public offer for an agent platform's key: its name, active plans with prices and durations, program templates by name, and how to join.",
 		func(c *Call, _ *NoInput) (publicOffer, error) {
-			out := publicOffer{Studio: c.p.StudioName, Plans: []publicPlan{}, Programs: []publicProgram{}}
-			plans, err := c.studio().ListProducts(c.ctx, "", store.Page{Limit: publicLimit})
+			out := publicOffer{Studio: c.P.StudioName, Plans: []publicPlan{}, Programs: []publicProgram{}}
+			plans, err := c.Studio().ListProducts(c.Ctx, "", store.Page{Limit: publicLimit})
 			if err != nil {
 				return out, err
 			}
@@ -49,7 +49,7 @@ func (l *Lane) platformRoutes() {
 					out.Plans = append(out.Plans, publicPlan{Name: p.Name, Price: p.Price, Currency: p.Currency, DurationDays: p.DurationDays})
 				}
 			}
-			templates, err := c.studio().ListProgramTemplates(c.ctx, "", store.Page{Limit: publicLimit})
+			templates, err := c.Studio().ListProgramTemplates(c.Ctx, "", store.Page{Limit: publicLimit})
 			if err != nil {
 				return out, err
 			}
@@ -57,8 +57,8 @@ func (l *Lane) platformRoutes() {
 				out.Programs = append(out.Programs, publicProgram{Name: t.Name, Description: t.Description, Weeks: t.Weeks})
 			}
 			out.Truncated = plans.Total > len(plans.Items) || templates.Total > len(templates.Items)
-			out.HowToJoin = fmt.Sprintf("To join %s, choose a plan and contact the studio: a coach signs new trainees up and starts their plan. A trainee already with the studio can verify their phone to see their own training.", c.p.StudioName)
+			out.HowToJoin = fmt.Sprintf("To join %s, choose a plan and contact the studio: a coach signs new trainees up and starts their plan. A trainee already with the studio can verify their phone to see their own training.", c.P.StudioName)
 			return out, nil
 		}, Platform())
-	l.verifyRoutes()
+	l.verifyRoutes(rs)
 }

@@ -51,48 +51,48 @@ type queued struct {
 	Kind           string `json:"kind"`
 }
 
-func (l *Lane) traineeRecordRoutes() {
-	Add(l, "GET", "/trainees/{id}/programs", "A trainee's programs.", func(c *Call, _ *NoInput) (ListOf[domain.Program], error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+func (l *Lane) traineeRecordRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/{id}/programs", "A trainee's programs.", func(c *Call, _ *NoInput) (ListOf[domain.Program], error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[domain.Program]{}, err
 		}
-		progs, err := ss.ListPrograms(c.ctx, c.id())
+		progs, err := ss.ListPrograms(c.Ctx, c.ID())
 		return PageSlice(progs, store.Page{Limit: max(len(progs), 1)}), err
 	}, Tool("list_trainee_programs"), Trainee(auth.ScopeTrainingRead), TraineeTool("list_programs"),
 		Allow("items.id", "items.name", "items.status", "items.startsOn", "total", "nextOffset"))
-	Add(l, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, Tool("assign_program"), Created())
-	Add(l, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, Trainee(auth.ScopeTrainingRead),
+	Add(rs, "POST", "/trainees/{id}/programs/assign", "Assign a program from a template. A template with a structure lays its sessions out as planned sessions from startsOn (each day on its weekday, else the trainee's availability, else Monday/Wednesday/Friday…; days before startsOn in its first week are left out); replaceExisting also removes the replaced programs' planned sessions from today on.", l.assignProgram, Tool("assign_program"), Created())
+	Add(rs, "GET", "/trainees/{id}/programs/active", "The trainee's active program: where it stands today (phase, week), this week's sessions with their status, and the whole program's sessions counted by status.", l.activeProgram, Trainee(auth.ScopeTrainingRead),
 		TraineeTool("get_active_program"),
 		Allow("today", "program.id", "program.name", "program.status", "program.startsOn", "position", "thisWeek", "counts"))
 
-	Add(l, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.FormResponse], error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	Add(rs, "GET", "/trainees/{id}/form-responses", "A trainee's form responses, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.FormResponse], error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[domain.FormResponse]{}, err
 		}
-		res, err := ss.ListFormResponses(c.ctx, c.id(), q.Page())
+		res, err := ss.ListFormResponses(c.Ctx, c.ID(), q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_trainee_form_responses"), Trainee(auth.ScopeProfileRead),
 		Allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
-	Add(l, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, Tool("send_form"), Created())
-	Add(l, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, Admin(), Created())
+	Add(rs, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", l.assignForm, Tool("send_form"), Created())
+	Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", l.recordFormResponse, Admin(), Created())
 
-	Add(l, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Weight], error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	Add(rs, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Weight], error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[domain.Weight]{}, err
 		}
-		res, err := ss.ListWeights(c.ctx, c.id(), q.Page())
+		res, err := ss.ListWeights(c.Ctx, c.ID(), q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_trainee_weights"), Trainee(auth.ScopeHealthRead),
 		Allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
-	Add(l, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, Tool("log_weight"), Created())
+	Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", l.logWeight, Tool("log_weight"), Created())
 
-	Add(l, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *Call, in *messageInput) (queued, error) {
+	Add(rs, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *Call, in *messageInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
 	}, Admin(), Created())
-	Add(l, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *Call, _ *NoInput) (queued, error) {
+	Add(rs, "POST", "/trainees/{id}/whatsapp-invite", "Send the trainee the WhatsApp invite.", func(c *Call, _ *NoInput) (queued, error) {
 		return c.queueForTrainee(domain.NotifyWhatsAppInvite, nil)
 	}, Admin(), Created())
 }
@@ -111,17 +111,17 @@ type assignedProgram struct {
 
 func (l *Lane) assignProgram(c *Call, in *assignProgramInput) (assignedProgram, error) {
 	var out assignedProgram
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		tmpl, err := Lookup(c.ctx, ids.ProgramTemplate, in.TemplateID, ss.GetProgramTemplate)
+		tmpl, err := Lookup(c.Ctx, ids.ProgramTemplate, in.TemplateID, ss.GetProgramTemplate)
 		if err != nil {
 			return err
 		}
 		if IsTrue(in.ReplaceExisting) {
-			progs, err := ss.ListPrograms(c.ctx, t.ID)
+			progs, err := ss.ListPrograms(c.Ctx, t.ID)
 			if err != nil {
 				return err
 			}
@@ -129,13 +129,13 @@ func (l *Lane) assignProgram(c *Call, in *assignProgramInput) (assignedProgram, 
 				if p.Status != domain.ProgramActive {
 					continue
 				}
-				n, err := ss.DeletePlannedSessions(c.ctx, p.ID, c.localToday())
+				n, err := ss.DeletePlannedSessions(c.Ctx, p.ID, c.LocalToday())
 				if err != nil {
 					return err
 				}
 				out.SessionsRemoved += n
 			}
-			if err := ss.ReplaceActivePrograms(c.ctx, t.ID); err != nil {
+			if err := ss.ReplaceActivePrograms(c.Ctx, t.ID); err != nil {
 				return err
 			}
 		}
@@ -144,21 +144,21 @@ func (l *Lane) assignProgram(c *Call, in *assignProgramInput) (assignedProgram, 
 			TraineeID:  t.ID,
 			TemplateID: tmpl.ID,
 			Name:       tmpl.Name,
-			StartsOn:   c.localToday(),
+			StartsOn:   c.LocalToday(),
 			Status:     domain.ProgramActive,
 			CreatedAt:  l.now().UTC(),
 		}
 		if in.StartsOn != nil {
 			out.StartsOn = *in.StartsOn
 		}
-		if err := ss.CreateProgram(c.ctx, &out.Program); err != nil {
+		if err := ss.CreateProgram(c.Ctx, &out.Program); err != nil {
 			return err
 		}
 		if err := c.layOut(ss, &out, tmpl); err != nil {
 			return err
 		}
 		if IsTrue(in.Notify) {
-			return c.notify(ss, t.ID, domain.NotifyProgramAssigned, map[string]any{"programId": out.ID, "templateId": tmpl.ID})
+			return c.Notify(ss, t.ID, domain.NotifyProgramAssigned, map[string]any{"programId": out.ID, "templateId": tmpl.ID})
 		}
 		return nil
 	})
@@ -172,7 +172,7 @@ func (c *Call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.Pr
 		return nil
 	}
 	// The training profile's weekly availability, when the trainee has one.
-	profile, err := ss.GetTrainingProfile(c.ctx, out.TraineeID)
+	profile, err := ss.GetTrainingProfile(c.Ctx, out.TraineeID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -194,7 +194,7 @@ func (c *Call) layOut(ss store.StudioStore, out *assignedProgram, tmpl domain.Pr
 			Status: domain.SessionPlanned, Source: domain.SessionFromProgram, DurationMin: d.Day.DurationMin, Exercises: exs, CreatedAt: now, UpdatedAt: now,
 		}
 	}
-	if err := ss.CreateSessions(c.ctx, sessions); err != nil {
+	if err := ss.CreateSessions(c.Ctx, sessions); err != nil {
 		return err
 	}
 	out.SessionsPlanned = len(days)
@@ -223,17 +223,17 @@ type activeProgramView struct {
 const maxProgramSessions = 1000
 
 func (l *Lane) activeProgram(c *Call, _ *NoInput) (activeProgramView, error) {
-	ss := c.studio()
-	out := activeProgramView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.localToday()}
-	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	ss := c.Studio()
+	out := activeProgramView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.LocalToday()}
+	if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 		return out, err
 	}
-	program, structure, err := activeProgramOf(c, ss, c.id(), out.Today)
+	program, structure, err := activeProgramOf(c, ss, c.ID(), out.Today)
 	if err != nil {
 		return out, err
 	}
 	out.Program = program
-	out.ThisWeek, out.Position, out.Counts, err = c.programWeek(ss, c.id(), program, structure, out.Today)
+	out.ThisWeek, out.Position, out.Counts, err = c.programWeek(ss, c.ID(), program, structure, out.Today)
 	return out, err
 }
 
@@ -245,7 +245,7 @@ func (c *Call) programWeek(ss store.StudioStore, traineeID string, program *doma
 	day, _ := time.Parse(time.DateOnly, today)
 	monday := training.Monday(day)
 	weekStart, weekEnd := monday.Format(time.DateOnly), monday.AddDate(0, 0, 6).Format(time.DateOnly)
-	week, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
+	week, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: traineeID, From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
 	if err != nil {
 		return rows, nil, counts, err
 	}
@@ -264,7 +264,7 @@ func (c *Call) programWeek(ss store.StudioStore, traineeID string, program *doma
 		}
 		position, to = &pos, pos.EndsOn
 	}
-	all, err := ss.ListSessions(c.ctx, store.SessionFilter{TraineeID: traineeID, From: program.StartsOn, To: to, Page: store.Page{Limit: maxProgramSessions}})
+	all, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: traineeID, From: program.StartsOn, To: to, Page: store.Page{Limit: maxProgramSessions}})
 	if err != nil {
 		return rows, position, counts, err
 	}
@@ -278,12 +278,12 @@ func (c *Call) programWeek(ss store.StudioStore, traineeID string, program *doma
 
 func (l *Lane) assignForm(c *Call, in *assignFormInput) (domain.FormAssignment, error) {
 	var out domain.FormAssignment
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		form, err := Lookup(c.ctx, ids.FormTemplate, in.FormTemplateID, ss.GetFormTemplate)
+		form, err := Lookup(c.Ctx, ids.FormTemplate, in.FormTemplateID, ss.GetFormTemplate)
 		if err != nil {
 			return err
 		}
@@ -310,13 +310,13 @@ func (l *Lane) assignForm(c *Call, in *assignFormInput) (domain.FormAssignment, 
 		if IsTrue(in.Notify) {
 			out.AnnouncedAt = &now
 		}
-		if err := ss.CreateFormAssignment(c.ctx, &out); err != nil {
+		if err := ss.CreateFormAssignment(c.Ctx, &out); err != nil {
 			return err
 		}
 		// notify true announces now; false never; omitted is left to the
 		// periodic FormAnnouncer.
 		if IsTrue(in.Notify) {
-			return c.notify(ss, t.ID, domain.NotifyFormAssigned, map[string]any{"assignmentId": out.ID, "formTemplateId": form.ID})
+			return c.Notify(ss, t.ID, domain.NotifyFormAssigned, map[string]any{"assignmentId": out.ID, "formTemplateId": form.ID})
 		}
 		return nil
 	})
@@ -333,8 +333,8 @@ func utcPtr(t *time.Time) *time.Time {
 
 func (l *Lane) recordFormResponse(c *Call, in *formResponseInput) (domain.FormResponse, error) {
 	var out domain.FormResponse
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -343,7 +343,7 @@ func (l *Lane) recordFormResponse(c *Call, in *formResponseInput) (domain.FormRe
 			formID = *in.FormTemplateID
 		}
 		if in.AssignmentID != nil {
-			a, err := Lookup(c.ctx, ids.FormAssignment, *in.AssignmentID, ss.GetFormAssignment)
+			a, err := Lookup(c.Ctx, ids.FormAssignment, *in.AssignmentID, ss.GetFormAssignment)
 			if err != nil {
 				return err
 			}
@@ -358,7 +358,7 @@ func (l *Lane) recordFormResponse(c *Call, in *formResponseInput) (domain.FormRe
 		if formID == "" {
 			return InvalidField("formTemplateId", "formTemplateId is required when there is no assignmentId; get one from list_forms.")
 		}
-		form, err := Lookup(c.ctx, ids.FormTemplate, formID, ss.GetFormTemplate)
+		form, err := Lookup(c.Ctx, ids.FormTemplate, formID, ss.GetFormTemplate)
 		if err != nil {
 			return err
 		}
@@ -381,15 +381,15 @@ func (l *Lane) recordFormResponse(c *Call, in *formResponseInput) (domain.FormRe
 		if in.SubmittedAt != nil {
 			out.SubmittedAt = in.SubmittedAt.UTC()
 		}
-		return ss.CreateFormResponse(c.ctx, &out)
+		return ss.CreateFormResponse(c.Ctx, &out)
 	})
 	return out, err
 }
 
 func (l *Lane) logWeight(c *Call, in *logWeightInput) (domain.Weight, error) {
 	var out domain.Weight
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -398,7 +398,7 @@ func (l *Lane) logWeight(c *Call, in *logWeightInput) (domain.Weight, error) {
 		if in.RecordedAt != nil {
 			out.RecordedAt = in.RecordedAt.UTC()
 		}
-		if err := ss.CreateWeight(c.ctx, &out); err != nil {
+		if err := ss.CreateWeight(c.Ctx, &out); err != nil {
 			return err
 		}
 		return c.syncProfileWeight(ss, t)
@@ -409,7 +409,7 @@ func (l *Lane) logWeight(c *Call, in *logWeightInput) (domain.Weight, error) {
 // syncProfileWeight makes the profile's weightKg the trainee's latest
 // weigh-in (by recordedAt), which is what it means everywhere.
 func (c *Call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
-	latest, err := ss.ListWeights(c.ctx, t.ID, store.Page{Limit: 1})
+	latest, err := ss.ListWeights(c.Ctx, t.ID, store.Page{Limit: 1})
 	if err != nil || len(latest.Items) == 0 {
 		return err
 	}
@@ -419,7 +419,7 @@ func (c *Call) syncProfileWeight(ss store.StudioStore, t domain.Trainee) error {
 	}
 	t.WeightKg = &w
 	t.UpdatedAt = c.l.now().UTC()
-	return ss.UpdateTrainee(c.ctx, &t)
+	return ss.UpdateTrainee(c.Ctx, &t)
 }
 
 // recordProfileWeight logs the weight a create or update set on the
@@ -429,26 +429,26 @@ func (c *Call) recordProfileWeight(ss store.StudioStore, traineeID string, kg *f
 		return nil
 	}
 	now := c.l.now().UTC()
-	return ss.CreateWeight(c.ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now})
+	return ss.CreateWeight(c.Ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now})
 }
 
 // queueForTrainee writes the outbox row that is the whole point of the
 // request (a message, an invite).
 func (c *Call) queueForTrainee(kind string, payload map[string]any) (queued, error) {
 	var out queued
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
-		n := &domain.Notification{ID: ids.New(ids.Notification), TraineeID: t.ID, Kind: kind, Source: c.p.Source, CreatedAt: c.l.now().UTC()}
+		n := &domain.Notification{ID: ids.New(ids.Notification), TraineeID: t.ID, Kind: kind, Source: c.P.Source, CreatedAt: c.l.now().UTC()}
 		if payload != nil {
 			if n.Payload, err = json.Marshal(payload); err != nil {
 				return err
 			}
 		}
 		out = queued{NotificationID: n.ID, TraineeID: t.ID, Kind: kind}
-		return ss.AddNotification(c.ctx, n)
+		return ss.AddNotification(c.Ctx, n)
 	})
 	return out, err
 }

@@ -26,11 +26,11 @@ type refCheck func(c *Call, value string) error
 // refChecks are the checks a ref tag may name.
 var refChecks = map[string]refCheck{
 	"trainee": func(c *Call, v string) error {
-		_, err := Lookup(c.ctx, ids.Trainee, v, c.studio().GetTrainee)
+		_, err := Lookup(c.Ctx, ids.Trainee, v, c.Studio().GetTrainee)
 		return err
 	},
 	"coach": func(c *Call, v string) error {
-		_, err := Lookup(c.ctx, ids.Coach, v, c.studio().GetCoach)
+		_, err := Lookup(c.Ctx, ids.Coach, v, c.Studio().GetCoach)
 		return err
 	},
 	"tagName": checkTagName,
@@ -88,7 +88,7 @@ const maxTagsNamed = 30
 // checkTagName answers 404 for a tag name the studio does not have, naming
 // the tags it has.
 func checkTagName(c *Call, name string) error {
-	tags, err := c.studio().ListTags(c.ctx, store.Page{Limit: maxTagsNamed + 1})
+	tags, err := c.Studio().ListTags(c.Ctx, store.Page{Limit: maxTagsNamed + 1})
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func checkTagName(c *Call, name string) error {
 	}
 	if tags.Total > len(tags.Items) {
 		// More tags than listed: look the name up among all of them.
-		all, err := c.studio().ListTags(c.ctx, store.Page{Limit: tags.Total})
+		all, err := c.Studio().ListTags(c.Ctx, store.Page{Limit: tags.Total})
 		if err != nil {
 			return err
 		}

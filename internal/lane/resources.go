@@ -18,19 +18,19 @@ import (
 // the studio's coaching persona. None holds a person's data, so a
 // trainee's connection reads them too (shared routes).
 
-func (l *Lane) resourceRoutes() {
-	Add(l, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its exercise catalogue.", l.trainingResources,
+func (l *Lane) resourceRoutes(rs *Routes) {
+	Add(rs, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its exercise catalogue.", l.trainingResources,
 		Shared(), Trainee(auth.ScopeCoachRead), TraineeTool("search_training_resources"),
 		Allow("items", "total", "nextOffset"))
-	Add(l, "GET", "/methodologies", "Perform's training methodologies across seven sports (strength, running, cycling, swimming, triathlon, conditioning, mobility): principles, phase structure and typical sessions, as concise facts.", func(c *Call, q *methodologiesQuery) (ListOf[methodologies.Methodology], error) {
+	Add(rs, "GET", "/methodologies", "Perform's training methodologies across seven sports (strength, running, cycling, swimming, triathlon, conditioning, mobility): principles, phase structure and typical sessions, as concise facts.", func(c *Call, q *methodologiesQuery) (ListOf[methodologies.Methodology], error) {
 		list := methodologies.OfSport(q.Sport)
 		return PageSlice(list, store.Page{Limit: max(len(list), 1)}), nil
 	}, Shared(), Trainee(auth.ScopeCoachRead), Allow("items", "total", "nextOffset"))
-	Add(l, "GET", "/studio/persona", "The studio's coaching voice for AI clients: tone, what to avoid, the answer format and examples. Perform's default until the studio sets its own.", l.getPersona,
+	Add(rs, "GET", "/studio/persona", "The studio's coaching voice for AI clients: tone, what to avoid, the answer format and examples. Perform's default until the studio sets its own.", l.getPersona,
 		Shared(), Trainee(auth.ScopeCoachRead), Allow("name", "tone", "avoid", "answerFormat", "examples", "custom"))
-	Add(l, "PUT", "/studio/persona", "Set the studio's own coaching voice (the whole of it); AI clients read it as perform://coach/persona.", l.putPersona, Admin())
-	Add(l, "DELETE", "/studio/persona", "Drop the studio's own coaching voice; Perform's default applies again.", func(c *Call, _ *NoInput) (personaAnswer, error) {
-		if err := c.studio().DeletePersona(c.ctx); err != nil {
+	Add(rs, "PUT", "/studio/persona", "Set the studio's own coaching voice (the whole of it); AI clients read it as perform://coach/persona.", l.putPersona, Admin())
+	Add(rs, "DELETE", "/studio/persona", "Drop the studio's own coaching voice; Perform's default applies again.", func(c *Call, _ *NoInput) (personaAnswer, error) {
+		if err := c.Studio().DeletePersona(c.Ctx); err != nil {
 			return personaAnswer{}, err
 		}
 		return personaAnswer{Persona: DefaultPersona()}, nil
@@ -127,7 +127,7 @@ type personaInput struct {
 }
 
 func (l *Lane) getPersona(c *Call, _ *NoInput) (personaAnswer, error) {
-	p, at, err := c.studio().GetPersona(c.ctx)
+	p, at, err := c.Studio().GetPersona(c.Ctx)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return personaAnswer{Persona: DefaultPersona()}, nil
@@ -157,7 +157,7 @@ func (l *Lane) putPersona(c *Call, in *personaInput) (personaAnswer, error) {
 		return personaAnswer{}, ValidationError(errs)
 	}
 	at := l.now().UTC().Truncate(time.Millisecond)
-	if err := c.studio().PutPersona(c.ctx, p, at); err != nil {
+	if err := c.Studio().PutPersona(c.Ctx, p, at); err != nil {
 		return personaAnswer{}, err
 	}
 	return personaAnswer{Persona: p, Custom: true, UpdatedAt: &at}, nil

@@ -54,10 +54,10 @@ type route struct {
 
 // call is one request as a handler sees it.
 type Call struct {
-	ctx context.Context
-	r   *http.Request
+	Ctx context.Context
+	Req   *http.Request
 	l   *Lane
-	p   *auth.Principal
+	P   *auth.Principal
 	// present is the body's fields as sent, so a PATCH tells absent from null.
 	present map[string]json.RawMessage
 	// raw is the body once read: the Idempotency-Key hash and the decoder
@@ -74,7 +74,7 @@ type Call struct {
 // body reads the request body once; later calls return the same bytes.
 func (c *Call) body() ([]byte, *Error) {
 	if !c.rawRead {
-		b, e := readBody(c.r)
+		b, e := readBody(c.Req)
 		if e != nil {
 			return nil, e
 		}
@@ -85,16 +85,16 @@ func (c *Call) body() ([]byte, *Error) {
 
 // studio is this studio's store (outside any transaction, but inside a
 // dry run's).
-func (c *Call) studio() store.StudioStore { return c.db().Studio(c.p.StudioID) }
+func (c *Call) Studio() store.StudioStore { return c.DB().Studio(c.P.StudioID) }
 
 // id is the path's {id}.
-func (c *Call) id() string { return c.r.PathValue("id") }
+func (c *Call) ID() string { return c.Req.PathValue("id") }
 
 // has reports whether the body carried field.
-func (c *Call) has(field string) bool { _, ok := c.present[field]; return ok }
+func (c *Call) Has(field string) bool { _, ok := c.present[field]; return ok }
 
 // setResource names the resource the request concerns, for the audit.
-func (c *Call) setResource(id string) { infoFrom(c.ctx).resourceID = id }
+func (c *Call) SetResource(id string) { infoFrom(c.Ctx).resourceID = id }
 
 // noInput is the input of an endpoint that takes none.
 type NoInput struct{}
@@ -137,7 +137,7 @@ func Allow(paths ...string) Opt { return func(r *route) { r.allow = append(r.all
 
 // add registers an endpoint whose input (query for GET and DELETE, JSON
 // body otherwise) is In and whose data is Out.
-func Add[In, Out any](l *Lane, method, path, summary string, fn func(c *Call, in *In) (Out, error), opts ...Opt) {
+func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call, in *In) (Out, error), opts ...Opt) {
 	rt := &route{method: method, path: path, summary: summary, status: http.StatusOK, input: schemaFor[In](), scope: auth.ScopeStudioRead}
 	if isWrite(method) {
 		rt.scope = auth.ScopeStudioWrite
@@ -158,14 +158,14 @@ func Add[In, Out any](l *Lane, method, path, summary string, fn func(c *Call, in
 	dates := dateFieldsOf(reflect.TypeFor[In]())
 	rt.dates = dates
 	rt.handle = func(c *Call) (any, error) {
-		if rt.idKind != "" && !ids.Valid(c.id(), rt.idKind) {
+		if rt.idKind != "" && !ids.Valid(c.ID(), rt.idKind) {
 			// Not an id of the route's kind: it names nothing, whatever
 			// bytes it holds, and no handler, store or log sees it.
-			return nil, NotFound(rt.idKind, c.id())
+			return nil, NotFound(rt.idKind, c.ID())
 		}
 		in := new(In)
 		if usesQuery {
-			if e := rt.input.decodeQuery(c.r.URL.Query(), in); e != nil {
+			if e := rt.input.decodeQuery(c.Req.URL.Query(), in); e != nil {
 				return nil, e
 			}
 		} else {
@@ -187,7 +187,7 @@ func Add[In, Out any](l *Lane, method, path, summary string, fn func(c *Call, in
 		}
 		return fn(c, in)
 	}
-	l.routes = append(l.routes, rt)
+	rs.list = append(rs.list, rt)
 }
 
 func (l *Lane) endpoint(rt *route) http.Handler {
@@ -227,7 +227,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			l.fail(w, r, rt, err)
 			return
 		}
-		c := &Call{ctx: r.Context(), r: r, l: l, p: p}
+		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p}
 		if l.dryRun(w, r, rt, c) {
 			return
 		}
@@ -321,7 +321,7 @@ func (l *Lane) serve(w http.ResponseWriter, r *http.Request, rt *route, c *Call)
 	if c.status != 0 {
 		status = c.status
 	}
-	if rt.scrubs(c.p) {
+	if rt.scrubs(c.P) {
 		people, err := c.people()
 		if err == nil {
 			data, err = scrubAnswer(data, rt.allow, people)

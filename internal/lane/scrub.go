@@ -518,7 +518,7 @@ func scrubEnvelope(body []byte, allow []string, people []string) ([]byte, error)
 func (c *Call) people() ([]string, error) {
 	var names []string
 	for offset := 0; ; {
-		page, err := c.studio().ListCoaches(c.ctx, store.Page{Limit: 200, Offset: offset})
+		page, err := c.Studio().ListCoaches(c.Ctx, store.Page{Limit: 200, Offset: offset})
 		if err != nil {
 			return nil, fmt.Errorf("listing the coaches to scrub: %w", err)
 		}

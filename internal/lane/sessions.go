@@ -185,7 +185,7 @@ func (c *Call) exercise(ss store.StudioStore, field, id string) (domain.Exercise
 		return e, nil
 	}
 	if ids.Is(id, ids.Exercise) {
-		e, err := ss.GetExercise(c.ctx, id)
+		e, err := ss.GetExercise(c.Ctx, id)
 		if err == nil {
 			return e, nil
 		}
@@ -197,16 +197,16 @@ func (c *Call) exercise(ss store.StudioStore, field, id string) (domain.Exercise
 	return domain.Exercise{}, &FieldError{field, fmt.Sprintf("%s %q is not a built-in exercise id (such as back-squat, bench-press, running) or a studio exercise id (exr_…).", field, text.Truncate(id, 100))}
 }
 
-func (l *Lane) sessionRoutes() {
-	Add(l, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first, as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *Call, q *sessionsQuery) (ListOf[sessionRow], error) {
+func (l *Lane) sessionRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first, as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *Call, q *sessionsQuery) (ListOf[sessionRow], error) {
 		if e := checkRange(q.From, q.To); e != nil {
 			return ListOf[sessionRow]{}, e
 		}
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return ListOf[sessionRow]{}, err
 		}
-		f := store.SessionFilter{TraineeID: c.id(), Page: q.Page()}
+		f := store.SessionFilter{TraineeID: c.ID(), Page: q.Page()}
 		if q.From != nil {
 			f.From = *q.From
 		}
@@ -216,7 +216,7 @@ func (l *Lane) sessionRoutes() {
 		if q.Status != nil {
 			f.Status = *q.Status
 		}
-		res, err := ss.ListSessions(c.ctx, f)
+		res, err := ss.ListSessions(c.Ctx, f)
 		rows := store.List[sessionRow]{Items: make([]sessionRow, len(res.Items)), Total: res.Total}
 		for i, x := range res.Items {
 			rows.Items[i] = rowOf(x)
@@ -224,19 +224,19 @@ func (l *Lane) sessionRoutes() {
 		return PageOf(rows, q.Page()), err
 	}, Tool("list_trainee_sessions"), Trainee(auth.ScopeTrainingRead), TraineeTool("list_sessions"),
 		Allow(Under("items", sessionRowFields...)...), Allow("total", "nextOffset"))
-	Add(l, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *Call, _ *NoInput) (domain.Session, error) {
-		return Lookup(c.ctx, ids.Session, c.id(), c.studio().GetSession)
+	Add(rs, "GET", "/sessions/{id}", "One session's full record: its exercises in order with targets and the sets done, and its totals.", func(c *Call, _ *NoInput) (domain.Session, error) {
+		return Lookup(c.Ctx, ids.Session, c.ID(), c.Studio().GetSession)
 	}, Tool("get_session"), Trainee(auth.ScopeTrainingRead), TraineeTool("get_session_details"), Allow(sessionFields...))
-	Add(l, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach; trainee when the trainee plans it). Nothing is sent to the trainee.", l.createPlannedSession, Tool("create_planned_session"), Created(),
+	Add(rs, "POST", "/trainees/{id}/sessions", "Plan a session for a trainee (source coach; trainee when the trainee plans it). Nothing is sent to the trainee.", l.createPlannedSession, Tool("create_planned_session"), Created(),
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("create_planned_session"), Allow(sessionFields...))
-	Add(l, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, Tool("log_workout"), Created(),
+	Add(rs, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", l.logWorkout, Tool("log_workout"), Created(),
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("log_workout"), Allow(Under("session", sessionFields...)...),
 		Allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
-	Add(l, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession,
+	Add(rs, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", l.modifySession,
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("modify_training_session", "swap_exercise"),
 		Allow("summary", "operation", "changed"), Allow(Under("session", sessionFields...)...))
-	Add(l, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", l.updateSession)
-	l.benchmarkRoutes()
+	Add(rs, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", l.updateSession)
+	l.benchmarkRoutes(rs)
 }
 
 func (l *Lane) createPlannedSession(c *Call, in *plannedSessionInput) (domain.Session, error) {
@@ -244,8 +244,8 @@ func (l *Lane) createPlannedSession(c *Call, in *plannedSessionInput) (domain.Se
 		return domain.Session{}, e
 	}
 	var out domain.Session
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -273,10 +273,10 @@ func (l *Lane) createPlannedSession(c *Call, in *plannedSessionInput) (domain.Se
 		if in.Title != nil {
 			out.Title = strings.TrimSpace(*in.Title)
 		}
-		if err := ss.CreateSessions(c.ctx, []*domain.Session{&out}); err != nil {
+		if err := ss.CreateSessions(c.Ctx, []*domain.Session{&out}); err != nil {
 			return err
 		}
-		c.setResource(out.ID)
+		c.SetResource(out.ID)
 		return nil
 	})
 	return out, err
@@ -293,7 +293,7 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 	if e := checkClock("startTime", in.StartTime); e != nil {
 		return loggedWorkout{}, e
 	}
-	today := c.localToday()
+	today := c.LocalToday()
 	if in.Date != nil && *in.Date > today {
 		return loggedWorkout{}, InvalidField("date", fmt.Sprintf("date %s is after today (%s in the studio's time zone); a workout is logged once done. Plan a future one with create_planned_session.", *in.Date, today))
 	}
@@ -302,8 +302,8 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 	}
 	var out loggedWorkout
 	var existing string
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
@@ -327,7 +327,7 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 		now := l.now().UTC()
 		x := domain.Session{ID: ids.New(ids.Session), TraineeID: t.ID, Date: today, Source: c.sessionSource(), CreatedAt: now}
 		if in.SessionID != nil {
-			if x, err = Lookup(c.ctx, ids.Session, *in.SessionID, ss.GetSession); err != nil {
+			if x, err = Lookup(c.Ctx, ids.Session, *in.SessionID, ss.GetSession); err != nil {
 				return err
 			}
 			if x.TraineeID != t.ID {
@@ -373,9 +373,9 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 		x.Exercises = orEmpty(logged)
 		x.Totals = training.Totals(x.Exercises)
 		if in.SessionID != nil {
-			err = ss.UpdateSession(c.ctx, &x)
+			err = ss.UpdateSession(c.Ctx, &x)
 		} else {
-			err = ss.CreateSessions(c.ctx, []*domain.Session{&x})
+			err = ss.CreateSessions(c.Ctx, []*domain.Session{&x})
 		}
 		if ce := (*store.ConflictError)(nil); errors.As(err, &ce) && ce.ExistingID != "" {
 			existing = ce.ExistingID
@@ -384,7 +384,7 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 		if err != nil {
 			return err
 		}
-		c.setResource(x.ID)
+		c.SetResource(x.ID)
 		out.Session = x
 		out.PRs, err = c.recordPRs(ss, x)
 		return err
@@ -393,12 +393,12 @@ func (l *Lane) logWorkout(c *Call, in *logWorkoutInput) (loggedWorkout, error) {
 		return out, err
 	}
 	// Already logged: nothing was written; answer the session that was.
-	x, err := c.studio().GetSession(c.ctx, existing)
+	x, err := c.Studio().GetSession(c.Ctx, existing)
 	if err != nil {
 		return out, err
 	}
 	c.status = http.StatusOK
-	c.setResource(x.ID)
+	c.SetResource(x.ID)
 	return loggedWorkout{Session: x, AlreadyLogged: true, PRs: []personalRecord{}}, nil
 }
 
@@ -453,7 +453,7 @@ func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 	for i, l := range lifts {
 		exIDs[i] = l.ExerciseID
 	}
-	bests, err := ss.ExerciseBests(c.ctx, x.TraineeID, exIDs)
+	bests, err := ss.ExerciseBests(c.Ctx, x.TraineeID, exIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +467,7 @@ func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 			exID := lift.ExerciseID
 			b := domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: x.TraineeID, Name: lift.Name + " 1RM", ExerciseID: &exID,
 				Unit: "kg", Direction: domain.HigherIsBetter, Entries: []domain.BenchmarkEntry{entry}, CreatedAt: c.l.now().UTC()}
-			err := ss.CreateBenchmark(c.ctx, &b)
+			err := ss.CreateBenchmark(c.Ctx, &b)
 			var ce *store.ConflictError
 			if !errors.As(err, &ce) {
 				if err != nil {
@@ -478,7 +478,7 @@ func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 				continue
 			}
 			// A benchmark of that name the coach made by hand: it is the one.
-			named, err := ss.GetBenchmark(c.ctx, ce.ExistingID)
+			named, err := ss.GetBenchmark(c.Ctx, ce.ExistingID)
 			if err != nil {
 				return nil, err
 			}
@@ -490,7 +490,7 @@ func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 		if eb.Best != nil && !training.Better(eb.Direction, entry.Value, *eb.Best) {
 			continue
 		}
-		if err := ss.AddBenchmarkEntry(c.ctx, eb.BenchmarkID, &entry); err != nil {
+		if err := ss.AddBenchmarkEntry(c.Ctx, eb.BenchmarkID, &entry); err != nil {
 			return nil, err
 		}
 		pr.BenchmarkID, pr.Name, pr.PreviousBest = eb.BenchmarkID, eb.Name, eb.Best
@@ -504,10 +504,10 @@ func (c *Call) recordPRs(ss store.StudioStore, x domain.Session) ([]personalReco
 // late sits in the history where it happened.
 func (c *Call) entryTime(date string) time.Time {
 	now := c.l.now().UTC()
-	if date == c.localToday() {
+	if date == c.LocalToday() {
 		return now
 	}
-	d, err := time.ParseInLocation(time.DateOnly, date, c.zone())
+	d, err := time.ParseInLocation(time.DateOnly, date, c.Zone())
 	if err != nil {
 		return now
 	}
@@ -517,7 +517,7 @@ func (c *Call) entryTime(date string) time.Time {
 // modifiable is the path's session when its status is one of allow, else
 // the conflict sentence naming the statuses that can be changed.
 func (c *Call) modifiable(ss store.StudioStore, allow ...string) (domain.Session, error) {
-	x, err := Lookup(c.ctx, ids.Session, c.id(), ss.GetSession)
+	x, err := Lookup(c.Ctx, ids.Session, c.ID(), ss.GetSession)
 	if err != nil {
 		return x, err
 	}
@@ -559,7 +559,7 @@ func (l *Lane) modifySession(c *Call, in *modifySessionInput) (modifiedSession, 
 			return out, e
 		}
 	}
-	err := c.inTx(func(ss store.StudioStore) error {
+	err := c.InTx(func(ss store.StudioStore) error {
 		allow := []string{domain.SessionPlanned}
 		if in.Operation == "reschedule" {
 			allow = append(allow, domain.SessionSkipped, domain.SessionMissed)
@@ -609,7 +609,7 @@ func (l *Lane) modifySession(c *Call, in *modifySessionInput) (modifiedSession, 
 			return InvalidField("operation", fmt.Sprintf("%s changes nothing in session %s: none of its exercises has a target it applies to.", in.Operation, x.ID))
 		}
 		x.UpdatedAt = l.now().UTC()
-		if err := ss.UpdateSession(c.ctx, &x); err != nil {
+		if err := ss.UpdateSession(c.Ctx, &x); err != nil {
 			return err
 		}
 		out.Session = x
@@ -647,9 +647,9 @@ func (l *Lane) updateSession(c *Call, in *updateSessionInput) (domain.Session, e
 		return domain.Session{}, e
 	}
 	var x domain.Session
-	err := c.inTx(func(ss store.StudioStore) error {
+	err := c.InTx(func(ss store.StudioStore) error {
 		var err error
-		if x, err = Lookup(c.ctx, ids.Session, c.id(), ss.GetSession); err != nil {
+		if x, err = Lookup(c.Ctx, ids.Session, c.ID(), ss.GetSession); err != nil {
 			return err
 		}
 		if in.Status != nil && x.Status == domain.SessionCompleted && *in.Status != domain.SessionCompleted {
@@ -661,20 +661,20 @@ func (l *Lane) updateSession(c *Call, in *updateSessionInput) (domain.Session, e
 		if in.Title != nil {
 			x.Title = strings.TrimSpace(*in.Title)
 		}
-		if c.has("startTime") {
+		if c.Has("startTime") {
 			x.StartTime = in.StartTime
 		}
-		if c.has("rpe") {
+		if c.Has("rpe") {
 			x.RPE = in.RPE
 		}
-		if c.has("notes") {
+		if c.Has("notes") {
 			x.Notes = in.Notes
 		}
-		if c.has("feedback") {
+		if c.Has("feedback") {
 			x.Feedback = in.Feedback
 		}
 		x.UpdatedAt = l.now().UTC()
-		return ss.UpdateSession(c.ctx, &x)
+		return ss.UpdateSession(c.Ctx, &x)
 	})
 	return x, err
 }

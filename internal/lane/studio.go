@@ -81,76 +81,76 @@ type tasksQuery struct {
 	PageQuery
 }
 
-func (l *Lane) studioRoutes() {
-	Add(l, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *Call, _ *NoInput) (studioInfo, error) {
-		return studioInfo{ID: c.p.StudioID, Name: c.p.StudioName, Slug: c.p.StudioSlug, Region: c.p.Region, Tier: c.p.Tier, TimeZone: c.zone().String(),
-			Credential: string(c.p.Kind), Scopes: c.p.Scopes}, nil
+func (l *Lane) studioRoutes(rs *Routes) {
+	Add(rs, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *Call, _ *NoInput) (studioInfo, error) {
+		return studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
+			Credential: string(c.P.Kind), Scopes: c.P.Scopes}, nil
 	}, AnyScope(), Allow("id", "name", "slug", "region", "tier", "timeZone", "credential", "scopes"))
 
-	Add(l, "GET", "/rpc/coaches", "The studio's coaches.", func(c *Call, q *PageQuery) (ListOf[domain.Coach], error) {
-		res, err := c.studio().ListCoaches(c.ctx, q.Page())
+	Add(rs, "GET", "/rpc/coaches", "The studio's coaches.", func(c *Call, q *PageQuery) (ListOf[domain.Coach], error) {
+		res, err := c.Studio().ListCoaches(c.Ctx, q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_coaches"))
-	Add(l, "POST", "/coaches", "Add a coach.", l.createCoach, Admin(), Created())
-	Add(l, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, Admin())
+	Add(rs, "POST", "/coaches", "Add a coach.", l.createCoach, Admin(), Created())
+	Add(rs, "PATCH", "/coaches/{id}", "Change a coach.", l.updateCoach, Admin())
 
-	Add(l, "GET", "/rpc/tags", "The studio's tags.", func(c *Call, q *PageQuery) (ListOf[domain.Tag], error) {
-		res, err := c.studio().ListTags(c.ctx, q.Page())
+	Add(rs, "GET", "/rpc/tags", "The studio's tags.", func(c *Call, q *PageQuery) (ListOf[domain.Tag], error) {
+		res, err := c.Studio().ListTags(c.Ctx, q.Page())
 		return PageOf(res, q.Page()), err
 	}, Tool("list_tags"))
-	Add(l, "POST", "/tags", "Create a tag.", func(c *Call, in *tagInput) (domain.Tag, error) {
+	Add(rs, "POST", "/tags", "Create a tag.", func(c *Call, in *tagInput) (domain.Tag, error) {
 		t := domain.Tag{ID: ids.New(ids.Tag), Name: strings.TrimSpace(in.Name), CreatedAt: l.now().UTC()}
-		if err := c.studio().CreateTag(c.ctx, &t); err != nil {
+		if err := c.Studio().CreateTag(c.Ctx, &t); err != nil {
 			return t, err
 		}
-		c.setResource(t.ID)
+		c.SetResource(t.ID)
 		return t, nil
 	}, Admin(), Created())
-	Add(l, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *Call, _ *NoInput) (deleted, error) {
-		if !ids.Is(c.id(), ids.Tag) {
-			return deleted{}, NotFound(ids.Tag, c.id())
+	Add(rs, "DELETE", "/tags/{id}", "Delete a tag (trainees lose it).", func(c *Call, _ *NoInput) (deleted, error) {
+		if !ids.Is(c.ID(), ids.Tag) {
+			return deleted{}, NotFound(ids.Tag, c.ID())
 		}
-		if err := c.studio().DeleteTag(c.ctx, c.id()); err != nil {
+		if err := c.Studio().DeleteTag(c.Ctx, c.ID()); err != nil {
 			return deleted{}, err
 		}
-		return deleted{ID: c.id(), Deleted: true}, nil
+		return deleted{ID: c.ID(), Deleted: true}, nil
 	}, Admin())
 
-	Add(l, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *Call, q *tasksQuery) (ListOf[domain.Task], error) {
+	Add(rs, "GET", "/tasks", "The coaches' tasks, with filters and paging.", func(c *Call, q *tasksQuery) (ListOf[domain.Task], error) {
 		f := store.TaskFilter{Status: q.Status, ClientID: q.ClientID, CoachID: q.CoachID, Page: q.Page()}
-		res, err := c.studio().ListTasks(c.ctx, f)
+		res, err := c.Studio().ListTasks(c.Ctx, f)
 		return PageOf(res, f.Page), err
 	}, Tool("list_tasks"))
-	Add(l, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, Tool("create_task"), Created())
-	Add(l, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, Tool("update_task"))
+	Add(rs, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", l.createTask, Tool("create_task"), Created())
+	Add(rs, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", l.updateTask, Tool("update_task"))
 
-	Add(l, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *Call, q *PageQuery) (ListOf[domain.APIKey], error) {
-		keys, err := c.db().ListAPIKeys(c.ctx, c.p.StudioID)
+	Add(rs, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *Call, q *PageQuery) (ListOf[domain.APIKey], error) {
+		keys, err := c.DB().ListAPIKeys(c.Ctx, c.P.StudioID)
 		return PageSlice(keys, q.Page()), err
 	}, Admin())
-	Add(l, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, Admin(), Created())
-	Add(l, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *Call, _ *NoInput) (domain.APIKey, error) {
-		k, err := c.db().FindAPIKey(c.ctx, c.p.StudioID, c.id())
-		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.p.StudioID) {
-			return k, NotFound(ids.APIKey, c.id())
+	Add(rs, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", l.createKey, Admin(), Created())
+	Add(rs, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *Call, _ *NoInput) (domain.APIKey, error) {
+		k, err := c.DB().FindAPIKey(c.Ctx, c.P.StudioID, c.ID())
+		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.P.StudioID) {
+			return k, NotFound(ids.APIKey, c.ID())
 		}
 		if err != nil {
 			return k, err
 		}
-		c.setResource(k.ID)
+		c.SetResource(k.ID)
 		if k.RevokedAt != nil {
 			return k, nil // revoking twice is harmless
 		}
 		now := l.now().UTC()
-		if err := c.db().RevokeAPIKey(c.ctx, k.ID, now); err != nil {
+		if err := c.DB().RevokeAPIKey(c.Ctx, k.ID, now); err != nil {
 			return k, err
 		}
 		k.RevokedAt = &now
 		return k, nil
 	}, Admin())
 
-	Add(l, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Notification], error) {
-		res, err := c.studio().ListNotifications(c.ctx, q.Page())
+	Add(rs, "GET", "/notifications", "The outbox: every notification that would reach a trainee, newest first.", func(c *Call, q *PageQuery) (ListOf[domain.Notification], error) {
+		res, err := c.Studio().ListNotifications(c.Ctx, q.Page())
 		return PageOf(res, q.Page()), err
 	}, Admin())
 }
@@ -159,7 +159,7 @@ func (c *Call) coachPhone(raw *string) (*string, *Error) {
 	if raw == nil || strings.TrimSpace(*raw) == "" {
 		return nil, nil
 	}
-	e164, err := phone.Normalize(*raw, c.p.Region)
+	e164, err := phone.Normalize(*raw, c.P.Region)
 	if err != nil {
 		return nil, InvalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(*raw, 40)))
 	}
@@ -172,47 +172,47 @@ func (l *Lane) createCoach(c *Call, in *coachInput) (domain.Coach, error) {
 		return domain.Coach{}, perr
 	}
 	co := domain.Coach{ID: ids.New(ids.Coach), Name: strings.TrimSpace(in.Name), Phone: p, Email: in.Email, Active: in.Active == nil || *in.Active, CreatedAt: l.now().UTC()}
-	if err := c.studio().CreateCoach(c.ctx, &co); err != nil {
+	if err := c.Studio().CreateCoach(c.Ctx, &co); err != nil {
 		return co, err
 	}
-	c.setResource(co.ID)
+	c.SetResource(co.ID)
 	return co, nil
 }
 
 func (l *Lane) updateCoach(c *Call, in *updateCoachInput) (domain.Coach, error) {
-	ss := c.studio()
-	co, err := Lookup(c.ctx, ids.Coach, c.id(), ss.GetCoach)
+	ss := c.Studio()
+	co, err := Lookup(c.Ctx, ids.Coach, c.ID(), ss.GetCoach)
 	if err != nil {
 		return co, err
 	}
 	if in.Name != nil {
 		co.Name = strings.TrimSpace(*in.Name)
 	}
-	if c.has("phone") {
+	if c.Has("phone") {
 		p, perr := c.coachPhone(in.Phone)
 		if perr != nil {
 			return co, perr
 		}
 		co.Phone = p
 	}
-	if c.has("email") {
+	if c.Has("email") {
 		co.Email = in.Email
 	}
 	if in.Active != nil {
 		co.Active = *in.Active
 	}
-	return co, ss.UpdateCoach(c.ctx, &co)
+	return co, ss.UpdateCoach(c.Ctx, &co)
 }
 
 func (l *Lane) createTask(c *Call, in *createTaskInput) (domain.Task, error) {
-	ss := c.studio()
+	ss := c.Studio()
 	if in.ClientID != nil {
-		if _, err := Lookup(c.ctx, ids.Trainee, *in.ClientID, ss.GetTrainee); err != nil {
+		if _, err := Lookup(c.Ctx, ids.Trainee, *in.ClientID, ss.GetTrainee); err != nil {
 			return domain.Task{}, err
 		}
 	}
 	if in.CoachID != nil {
-		if _, err := Lookup(c.ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
+		if _, err := Lookup(c.Ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
 			return domain.Task{}, err
 		}
 	}
@@ -225,17 +225,17 @@ func (l *Lane) createTask(c *Call, in *createTaskInput) (domain.Task, error) {
 		DueAt:     utcPtr(in.DueAt),
 		CoachID:   in.CoachID,
 		Status:    domain.TaskOpen,
-		Source:    c.p.Source,
+		Source:    c.P.Source,
 		CreatedAt: now,
 		UpdatedAt: now,
 	}
 	if in.Priority != nil {
 		t.Priority = *in.Priority
 	}
-	if err := ss.CreateTask(c.ctx, &t); err != nil {
+	if err := ss.CreateTask(c.Ctx, &t); err != nil {
 		return t, err
 	}
-	c.setResource(t.ID)
+	c.SetResource(t.ID)
 	return t, nil
 }
 
@@ -244,13 +244,13 @@ func (l *Lane) createTask(c *Call, in *createTaskInput) (domain.Task, error) {
 // task takes a new priority alone); snoozeUntil alone snoozes; open and done
 // clear the snooze.
 func (l *Lane) updateTask(c *Call, in *updateTaskInput) (domain.Task, error) {
-	ss := c.studio()
-	t, err := Lookup(c.ctx, ids.Task, c.id(), ss.GetTask)
+	ss := c.Studio()
+	t, err := Lookup(c.Ctx, ids.Task, c.ID(), ss.GetTask)
 	if err != nil {
 		return t, err
 	}
 	status, snoozeUntil := t.Status, t.SnoozeUntil
-	if c.has("snoozeUntil") {
+	if c.Has("snoozeUntil") {
 		snoozeUntil = utcPtr(in.SnoozeUntil)
 	}
 	if in.Status != nil {
@@ -275,7 +275,7 @@ func (l *Lane) updateTask(c *Call, in *updateTaskInput) (domain.Task, error) {
 		t.Priority = *in.Priority
 	}
 	t.UpdatedAt = l.now().UTC()
-	return t, ss.UpdateTask(c.ctx, &t)
+	return t, ss.UpdateTask(c.Ctx, &t)
 }
 
 func (l *Lane) createKey(c *Call, in *createKeyInput) (createdKey, error) {
@@ -292,7 +292,7 @@ func (l *Lane) createKey(c *Call, in *createKeyInput) (createdKey, error) {
 			return createdKey{}, InvalidField("scopes", "scopes: "+err.Error()+".")
 		}
 	}
-	studio, err := c.db().StudioByID(c.ctx, c.p.StudioID)
+	studio, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
 	if err != nil {
 		return createdKey{}, err
 	}
@@ -300,10 +300,10 @@ func (l *Lane) createKey(c *Call, in *createKeyInput) (createdKey, error) {
 	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: strings.TrimSpace(in.Name), Prefix: auth.Display(secret),
 		Hash: auth.Hash(secret), Kind: string(kind), Scopes: slices.Clone(scopes), CreatedAt: l.now().UTC()}
 	// The request's own audit event records the creation.
-	if err := c.db().MintAPIKey(c.ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
+	if err := c.DB().MintAPIKey(c.Ctx, &k, studio.Limits().MaxAPIKeys, nil); err != nil {
 		return createdKey{}, KeyLimitError(studio, err)
 	}
-	c.setResource(k.ID)
+	c.SetResource(k.ID)
 	return createdKey{APIKey: k, Key: secret}, nil
 }
 
@@ -318,19 +318,19 @@ func KeyLimitError(studio domain.Studio, err error) error {
 	return PlanLimit(fmt.Sprintf("The %s plan allows %d live API keys and studio %s has %d. Revoke one (perform key revoke, or DELETE %s/keys/{id}) or upgrade the studio's plan.", tier.Name, le.Limit, studio.Slug, le.Count, Prefix))
 }
 
-func (l *Lane) registerRoutes() {
-	l.studioRoutes()
-	l.platformRoutes()
-	l.traineeRoutes()
-	l.planRoutes()
-	l.traineeRecordRoutes()
-	l.catalogRoutes()
+func (l *Lane) registerRoutes(rs *Routes) {
+	l.studioRoutes(rs)
+	l.platformRoutes(rs)
+	l.traineeRoutes(rs)
+	l.planRoutes(rs)
+	l.traineeRecordRoutes(rs)
+	l.catalogRoutes(rs)
 	// The training memory.
-	l.sessionRoutes()
-	l.healthRoutes()
-	l.exerciseRoutes()
-	l.insightRoutes()
+	l.sessionRoutes(rs)
+	l.healthRoutes(rs)
+	l.exerciseRoutes(rs)
+	l.insightRoutes(rs)
 	// The trainee's own tools and the coaching resources.
-	l.traineeSelfRoutes()
-	l.resourceRoutes()
+	l.traineeSelfRoutes(rs)
+	l.resourceRoutes(rs)
 }

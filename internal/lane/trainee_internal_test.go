@@ -48,8 +48,7 @@ func TestTraineeRouteShapesAreCheckedAtStart(t *testing.T) {
 					t.Fatalf("panic %v, want one saying %q", v, c.panics)
 				}
 			}()
-			l := &Lane{}
-			Add(l, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
+			Add(&Routes{}, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
 		})
 	}
 }

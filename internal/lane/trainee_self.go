@@ -21,28 +21,28 @@ import (
 // forms waiting for them and one of their programs. Studio keys call them
 // too, for any trainee of the studio.
 
-func (l *Lane) traineeSelfRoutes() {
-	Add(l, "POST", "/trainees/{id}/goals/manage", "A trainee's goals in one call: create one, update or complete one (goalId), or list them with their progress. Nothing is sent to the trainee.", l.manageGoals,
+func (l *Lane) traineeSelfRoutes(rs *Routes) {
+	Add(rs, "POST", "/trainees/{id}/goals/manage", "A trainee's goals in one call: create one, update or complete one (goalId), or list them with their progress. Nothing is sent to the trainee.", l.manageGoals,
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("manage_goals"),
 		Allow("action"), Allow(Under("goal", goalFields...)...), Allow("goal.progress"),
 		Allow(Under("goals.items", goalFields...)...), Allow("goals.items.progress", "goals.total", "goals.nextOffset"))
-	Add(l, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", l.patchTrainingProfile,
+	Add(rs, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", l.patchTrainingProfile,
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("update_training_profile"),
 		Allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus"))
-	Add(l, "POST", "/trainees/{id}/feedback", "Record a trainee's feedback on the experience (the coaching, the tools, the app), with an optional rating 1–5; the studio reads it (GET /feedback). Nothing is sent to anyone.", l.logFeedback, Created(),
+	Add(rs, "POST", "/trainees/{id}/feedback", "Record a trainee's feedback on the experience (the coaching, the tools, the app), with an optional rating 1–5; the studio reads it (GET /feedback). Nothing is sent to anyone.", l.logFeedback, Created(),
 		Trainee(auth.ScopeTrainingWrite), TraineeTool("log_feedback"),
 		Allow("id", "text", "rating", "topic"))
-	Add(l, "GET", "/feedback", "What trainees said about the experience, newest first.", func(c *Call, q *feedbackQuery) (ListOf[domain.Feedback], error) {
-		list, err := c.studio().ListFeedback(c.ctx, q.TraineeID, q.Page())
+	Add(rs, "GET", "/feedback", "What trainees said about the experience, newest first.", func(c *Call, q *feedbackQuery) (ListOf[domain.Feedback], error) {
+		list, err := c.Studio().ListFeedback(c.Ctx, q.TraineeID, q.Page())
 		return PageOf(list, q.Page()), err
 	})
-	Add(l, "GET", "/trainees/{id}/plan", "A trainee's plan today: its name, since when and until when, days left, and the next plan scheduled after it.", l.traineePlan,
+	Add(rs, "GET", "/trainees/{id}/plan", "A trainee's plan today: its name, since when and until when, days left, and the next plan scheduled after it.", l.traineePlan,
 		Trainee(auth.ScopeProfileRead), TraineeTool("get_my_plan"),
 		Allow("today", "current", "next"))
-	Add(l, "GET", "/trainees/{id}/forms", "The forms sent to a trainee still waiting for an answer, soonest due first: title, prompt, due and sent dates, and the fields to answer.", l.pendingForms,
+	Add(rs, "GET", "/trainees/{id}/forms", "The forms sent to a trainee still waiting for an answer, soonest due first: title, prompt, due and sent dates, and the fields to answer.", l.pendingForms,
 		Trainee(auth.ScopeProfileRead), TraineeTool("list_my_forms"),
 		Allow("items.id", "items.title", "items.description", "items.prompt", "items.dueAt", "items.sentAt", "items.fields", "items.prefilled", "total", "nextOffset"))
-	Add(l, "GET", "/programs/{id}", "One program of a trainee: its structure summarised, where it stands today (phase, week), its sessions this week and its sessions counted by status.", l.programDetail,
+	Add(rs, "GET", "/programs/{id}", "One program of a trainee: its structure summarised, where it stands today (phase, week), its sessions this week and its sessions counted by status.", l.programDetail,
 		Trainee(auth.ScopeTrainingRead),
 		Allow("program.id", "program.name", "program.startsOn", "program.status", "description", "structure", "position", "thisWeek", "counts", "today"))
 }
@@ -99,7 +99,7 @@ func (l *Lane) manageGoals(c *Call, in *manageGoalsInput) (manageGoalsAnswer, er
 				return out, InvalidField(f.name, fmt.Sprintf("%s is required to create a goal: %s.", f.name, f.hint))
 			}
 		}
-		g, err := c.newGoal(c.id(), &goalInput{Title: *in.Title, Kind: *in.Kind, BenchmarkID: in.BenchmarkID, Measure: in.Measure,
+		g, err := c.newGoal(c.ID(), &goalInput{Title: *in.Title, Kind: *in.Kind, BenchmarkID: in.BenchmarkID, Measure: in.Measure,
 			TargetValue: in.TargetValue, Unit: in.Unit, TargetDate: in.TargetDate})
 		if err != nil {
 			return out, err
@@ -115,21 +115,21 @@ func (l *Lane) manageGoals(c *Call, in *manageGoalsInput) (manageGoalsAnswer, er
 			return out, InvalidField("goalId", "update needs at least one of title, targetValue, unit, targetDate or status to change; to complete the goal use action complete.")
 		}
 		// The goal must be this trainee's: another's is not found.
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee); err != nil {
 			return out, err
 		}
-		g, err := c.changeGoal(*in.GoalID, c.id(), change)
+		g, err := c.changeGoal(*in.GoalID, c.ID(), change)
 		if err != nil {
 			return out, err
 		}
-		c.setResource(g.ID)
+		c.SetResource(g.ID)
 		out.Goal = &g
 	case "list":
 		q := goalsQuery{PageQuery: in.PageQuery}
 		if in.Status != nil {
 			q.Status = *in.Status
 		}
-		list, err := c.traineeGoals(c.id(), &q)
+		list, err := c.traineeGoals(c.ID(), &q)
 		if err != nil {
 			return out, err
 		}
@@ -170,8 +170,8 @@ type feedbackQuery struct {
 }
 
 func (l *Lane) logFeedback(c *Call, in *feedbackInput) (domain.Feedback, error) {
-	f := domain.Feedback{ID: ids.New(ids.Feedback), TraineeID: c.id(), Text: strings.TrimSpace(in.Text), Rating: in.Rating, Topic: trimmed(in.Topic),
-		Source: c.p.Source, CreatedAt: l.now().UTC()}
+	f := domain.Feedback{ID: ids.New(ids.Feedback), TraineeID: c.ID(), Text: strings.TrimSpace(in.Text), Rating: in.Rating, Topic: trimmed(in.Topic),
+		Source: c.P.Source, CreatedAt: l.now().UTC()}
 	if f.Text == "" {
 		return f, InvalidField("text", "text is only spaces; send what the trainee said.")
 	}
@@ -181,13 +181,13 @@ func (l *Lane) logFeedback(c *Call, in *feedbackInput) (domain.Feedback, error) 
 	if f.Source == "" {
 		f.Source = domain.SourceAPI
 	}
-	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee); err != nil {
+	if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee); err != nil {
 		return f, err
 	}
-	if err := c.studio().CreateFeedback(c.ctx, &f); err != nil {
+	if err := c.Studio().CreateFeedback(c.Ctx, &f); err != nil {
 		return f, err
 	}
-	c.setResource(f.ID)
+	c.SetResource(f.ID)
 	return f, nil
 }
 
@@ -212,12 +212,12 @@ type planTerm struct {
 }
 
 func (l *Lane) traineePlan(c *Call, _ *NoInput) (planAnswer, error) {
-	ss := c.studio()
+	ss := c.Studio()
 	out := planAnswer{Today: l.today()}
-	if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 		return out, err
 	}
-	subs, err := ss.ListSubscriptions(c.ctx, c.id())
+	subs, err := ss.ListSubscriptions(c.Ctx, c.ID())
 	if err != nil {
 		return out, err
 	}
@@ -291,8 +291,8 @@ type pendingForm struct {
 }
 
 func (l *Lane) pendingForms(c *Call, q *pendingFormsQuery) (ListOf[pendingForm], error) {
-	ss := c.studio()
-	list, err := ss.ListPendingForms(c.ctx, c.id(), q.page())
+	ss := c.Studio()
+	list, err := ss.ListPendingForms(c.Ctx, c.ID(), q.page())
 	if err != nil {
 		return ListOf[pendingForm]{}, err
 	}
@@ -301,7 +301,7 @@ func (l *Lane) pendingForms(c *Call, q *pendingFormsQuery) (ListOf[pendingForm],
 	for i, a := range list.Items {
 		tmpl, seen := templates[a.FormTemplateID]
 		if !seen {
-			if tmpl, err = ss.GetFormTemplate(c.ctx, a.FormTemplateID); err != nil {
+			if tmpl, err = ss.GetFormTemplate(c.Ctx, a.FormTemplateID); err != nil {
 				return ListOf[pendingForm]{}, err
 			}
 			templates[a.FormTemplateID] = tmpl
@@ -330,19 +330,19 @@ type programDetailView struct {
 }
 
 func (l *Lane) programDetail(c *Call, _ *NoInput) (programDetailView, error) {
-	ss := c.studio()
-	out := programDetailView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.localToday()}
-	p, err := Lookup(c.ctx, ids.Program, c.id(), ss.GetProgram)
+	ss := c.Studio()
+	out := programDetailView{ThisWeek: []sessionRow{}, Counts: map[string]int{}, Today: c.LocalToday()}
+	p, err := Lookup(c.Ctx, ids.Program, c.ID(), ss.GetProgram)
 	if err != nil {
 		return out, err
 	}
 	// The lane's trainee policy checks the owner; a trainee's own program
 	// is the only one this answers them, whatever reaches the handler.
-	if isTraineePrincipal(c.p) && p.TraineeID != c.p.Subject {
-		return out, NotFound(ids.Program, c.id())
+	if isTraineePrincipal(c.P) && p.TraineeID != c.P.Subject {
+		return out, NotFound(ids.Program, c.ID())
 	}
 	out.Program = p
-	tmpl, err := ss.GetProgramTemplate(c.ctx, p.TemplateID)
+	tmpl, err := ss.GetProgramTemplate(c.Ctx, p.TemplateID)
 	if err != nil {
 		return out, err
 	}
@@ -365,7 +365,7 @@ func (l *Lane) programDetail(c *Call, _ *NoInput) (programDetailView, error) {
 
 // sessionSource is who a session planned or logged now comes from.
 func (c *Call) sessionSource() string {
-	if isTraineePrincipal(c.p) {
+	if isTraineePrincipal(c.P) {
 		return domain.SessionFromTrainee
 	}
 	return domain.SessionFromCoach
@@ -385,7 +385,7 @@ func (c *Call) tellCoachesOfInjury(ss store.StudioStore, t domain.Trainee, inj d
 	}
 	var coaches []*string
 	for _, id := range t.CoachIDs {
-		co, err := ss.GetCoach(c.ctx, id)
+		co, err := ss.GetCoach(c.Ctx, id)
 		if err != nil {
 			return err
 		}
@@ -399,8 +399,8 @@ func (c *Call) tellCoachesOfInjury(ss store.StudioStore, t domain.Trainee, inj d
 	now := c.l.now().UTC()
 	for _, coachID := range coaches {
 		task := domain.Task{ID: ids.New(ids.Task), Title: title, ClientID: &t.ID, Detail: &detail, Priority: inj.Severity, CoachID: coachID,
-			Status: domain.TaskOpen, Source: c.p.Source, CreatedAt: now, UpdatedAt: now}
-		if err := ss.CreateTask(c.ctx, &task); err != nil {
+			Status: domain.TaskOpen, Source: c.P.Source, CreatedAt: now, UpdatedAt: now}
+		if err := ss.CreateTask(c.Ctx, &task); err != nil {
 			return err
 		}
 	}

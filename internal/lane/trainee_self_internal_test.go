@@ -26,7 +26,7 @@ func (l *Lane) handle(t *testing.T, p *auth.Principal, method, path, id, body st
 		r := httptest.NewRequest(method, Prefix+strings.Replace(path, "{id}", id, 1), strings.NewReader(body))
 		r.SetPathValue("id", id)
 		r = r.WithContext(auth.WithPrincipal(r.Context(), p))
-		return rt.handle(&Call{ctx: r.Context(), r: r, l: l, p: p})
+		return rt.handle(&Call{Ctx: r.Context(), Req: r, l: l, P: p})
 	}
 	t.Fatalf("no route %s %s", method, path)
 	return nil, nil
@@ -153,5 +153,5 @@ func TestTraineeReportsReachTheirCoaches(t *testing.T) {
 
 // zoneOf is p's studio zone, as a call would read it.
 func (l *Lane) zoneOf(p *auth.Principal) *time.Location {
-	return (&Call{l: l, p: p, r: httptest.NewRequest(http.MethodGet, "/", nil)}).zone()
+	return (&Call{l: l, P: p, Req: httptest.NewRequest(http.MethodGet, "/", nil)}).Zone()
 }

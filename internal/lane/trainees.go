@@ -97,24 +97,24 @@ type deleted struct {
 // byPhonePath is registered as byPhoneMuxPath (see Lane.byPhone).
 const byPhonePath = "/trainees/by-phone/{phone}"
 
-func (l *Lane) traineeRoutes() {
-	Add(l, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, Tool("search_trainees"))
-	Add(l, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, Tool("find_trainee_by_phone"))
-	Add(l, "GET", "/trainees/{id}", "One trainee.", func(c *Call, _ *NoInput) (domain.Trainee, error) {
-		return Lookup(c.ctx, ids.Trainee, c.id(), c.studio().GetTrainee)
+func (l *Lane) traineeRoutes(rs *Routes) {
+	Add(rs, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", l.searchTrainees, Tool("search_trainees"))
+	Add(rs, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", l.traineeByPhone, Tool("find_trainee_by_phone"))
+	Add(rs, "GET", "/trainees/{id}", "One trainee.", func(c *Call, _ *NoInput) (domain.Trainee, error) {
+		return Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee)
 	}, Tool("get_trainee"), Trainee(auth.ScopeProfileRead),
 		Allow("id", "status", "goal", "birthDate", "gender", "heightCm", "weightKg", "stepsGoal", "startedOn"))
-	Add(l, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, Tool("create_trainee"), Created())
-	Add(l, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, Tool("update_trainee"))
-	Add(l, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *Call, _ *NoInput) (deleted, error) {
-		ss := c.studio()
-		if _, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee); err != nil {
+	Add(rs, "POST", "/trainees", "Create a trainee, optionally starting a plan.", l.createTrainee, Tool("create_trainee"), Created())
+	Add(rs, "PATCH", "/trainees/{id}", "Change a trainee's profile; tags and coachIds replace the whole list.", l.updateTrainee, Tool("update_trainee"))
+	Add(rs, "DELETE", "/trainees/{id}", "Delete a trainee and their whole history.", func(c *Call, _ *NoInput) (deleted, error) {
+		ss := c.Studio()
+		if _, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return deleted{}, err
 		}
-		if err := ss.DeleteTrainee(c.ctx, c.id()); err != nil {
+		if err := ss.DeleteTrainee(c.Ctx, c.ID()); err != nil {
 			return deleted{}, err
 		}
-		return deleted{ID: c.id(), Deleted: true}, nil
+		return deleted{ID: c.ID(), Deleted: true}, nil
 	}, Admin())
 }
 
@@ -138,14 +138,14 @@ func (l *Lane) searchTrainees(c *Call, q *searchTraineesQuery) (traineeSearch, e
 		UpdatedAfter: q.UpdatedAfter,
 		Page:         q.Page(),
 	}
-	ss := c.studio()
-	res, err := ss.SearchTrainees(c.ctx, f)
+	ss := c.Studio()
+	res, err := ss.SearchTrainees(c.Ctx, f)
 	if err != nil {
 		return traineeSearch{}, err
 	}
 	var near []domain.Trainee
 	if res.Total == 0 && f.Q != "" {
-		if near, err = ss.NearTrainees(c.ctx, f, nearMatchLimit); err != nil {
+		if near, err = ss.NearTrainees(c.Ctx, f, nearMatchLimit); err != nil {
 			return traineeSearch{}, err
 		}
 	}
@@ -189,7 +189,7 @@ func coachNames(c *Call, ss store.StudioStore, ts []domain.Trainee) (map[string]
 			if _, seen := names[id]; seen {
 				continue
 			}
-			co, err := ss.GetCoach(c.ctx, id)
+			co, err := ss.GetCoach(c.Ctx, id)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, err
 			}
@@ -200,25 +200,25 @@ func coachNames(c *Call, ss store.StudioStore, ts []domain.Trainee) (map[string]
 }
 
 func (l *Lane) traineeByPhone(c *Call, _ *NoInput) (domain.Trainee, error) {
-	raw := c.r.PathValue("phone")
-	e164, err := phone.Normalize(raw, c.p.Region)
+	raw := c.Req.PathValue("phone")
+	e164, err := phone.Normalize(raw, c.P.Region)
 	if err != nil {
 		return domain.Trainee{}, InvalidField("phone", fmt.Sprintf("phone must be a phone number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
-	t, err := c.studio().TraineeByPhone(c.ctx, e164)
+	t, err := c.Studio().TraineeByPhone(c.Ctx, e164)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, &Error{Status: http.StatusNotFound, Code: CodeNotFound,
 			Message: fmt.Sprintf("No trainee with phone %s exists in this studio. Use search_trainees to look by name.", e164)}
 	}
 	if err == nil {
-		c.setResource(t.ID)
+		c.SetResource(t.ID)
 	}
 	return t, err
 }
 
 // normalisePhone answers the 422 naming phone for a number that is not one.
 func (c *Call) normalisePhone(raw string) (string, *Error) {
-	e164, err := phone.Normalize(raw, c.p.Region)
+	e164, err := phone.Normalize(raw, c.P.Region)
 	if err != nil {
 		return "", InvalidField("phone", fmt.Sprintf("phone must be a mobile number such as 050-123-4567 or +972 50 123 4567 (got %q).", text.Truncate(raw, 40)))
 	}
@@ -241,8 +241,8 @@ func checkCoaches(ctx context.Context, ss store.StudioStore, coachIDs []string) 
 // It locks the studio (store.ReserveActiveTrainee), so it must run in the
 // transaction of the write.
 func (c *Call) checkActiveLimit(ss store.StudioStore) error {
-	tier := domain.Studio{Tier: c.p.Tier}.Limits()
-	err := ss.ReserveActiveTrainee(c.ctx, tier.MaxActiveTrainees)
+	tier := domain.Studio{Tier: c.P.Tier}.Limits()
+	err := ss.ReserveActiveTrainee(c.Ctx, tier.MaxActiveTrainees)
 	var le *store.LimitError
 	if errors.As(err, &le) {
 		return PlanLimit(fmt.Sprintf("The %s plan allows %d active trainees and this studio has %d. Pause or archive a trainee (update_trainee with status paused), or upgrade the studio's plan.", tier.Name, le.Limit, le.Count))
@@ -282,13 +282,13 @@ func (l *Lane) createTrainee(c *Call, in *createTraineeInput) (traineeCreated, e
 		t.Status = *in.Status
 	}
 	var out traineeCreated
-	err := c.inTx(func(ss store.StudioStore) error {
-		if err := checkCoaches(c.ctx, ss, t.CoachIDs); err != nil {
+	err := c.InTx(func(ss store.StudioStore) error {
+		if err := checkCoaches(c.Ctx, ss, t.CoachIDs); err != nil {
 			return err
 		}
 		var product domain.Product
 		if in.ProductID != nil {
-			p, err := Lookup(c.ctx, ids.Product, *in.ProductID, ss.GetProduct)
+			p, err := Lookup(c.Ctx, ids.Product, *in.ProductID, ss.GetProduct)
 			if err != nil {
 				return err
 			}
@@ -299,7 +299,7 @@ func (l *Lane) createTrainee(c *Call, in *createTraineeInput) (traineeCreated, e
 				return err
 			}
 		}
-		if err := ss.CreateTrainee(c.ctx, &t); err != nil {
+		if err := ss.CreateTrainee(c.Ctx, &t); err != nil {
 			return err
 		}
 		if err := c.recordProfileWeight(ss, t.ID, t.WeightKg); err != nil {
@@ -313,23 +313,23 @@ func (l *Lane) createTrainee(c *Call, in *createTraineeInput) (traineeCreated, e
 			out.Subscription = &sub
 		}
 		if IsTrue(in.Notify) {
-			if err := c.notify(ss, t.ID, domain.NotifyWelcome, nil); err != nil {
+			if err := c.Notify(ss, t.ID, domain.NotifyWelcome, nil); err != nil {
 				return err
 			}
 		}
 		if IsTrue(in.SendWhatsappInvite) {
-			if err := c.notify(ss, t.ID, domain.NotifyWhatsAppInvite, map[string]any{"phone": t.Phone}); err != nil {
+			if err := c.Notify(ss, t.ID, domain.NotifyWhatsAppInvite, map[string]any{"phone": t.Phone}); err != nil {
 				return err
 			}
 		}
-		got, err := ss.GetTrainee(c.ctx, t.ID)
+		got, err := ss.GetTrainee(c.Ctx, t.ID)
 		out.Trainee = got
 		return err
 	})
 	if err != nil {
 		return traineeCreated{}, c.phoneConflict(err, t.Phone)
 	}
-	c.setResource(t.ID)
+	c.SetResource(t.ID)
 	return out, nil
 }
 
@@ -342,7 +342,7 @@ func (c *Call) phoneConflict(err error, e164 string) error {
 		return err
 	}
 	if e164 != "" {
-		if existing, lerr := c.studio().TraineeByPhone(c.ctx, e164); lerr == nil {
+		if existing, lerr := c.Studio().TraineeByPhone(c.Ctx, e164); lerr == nil {
 			return Conflict(fmt.Sprintf("Trainee %s already has the phone %s. Use get_trainee or update_trainee with that id instead of creating another.", existing.ID, e164))
 		}
 	}
@@ -352,15 +352,15 @@ func (c *Call) phoneConflict(err error, e164 string) error {
 func (l *Lane) updateTrainee(c *Call, in *updateTraineeInput) (domain.Trainee, error) {
 	var out domain.Trainee
 	var newPhone string
-	err := c.inTx(func(ss store.StudioStore) error {
-		t, err := Lookup(c.ctx, ids.Trainee, c.id(), ss.GetTrainee)
+	err := c.InTx(func(ss store.StudioStore) error {
+		t, err := Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
 		}
 		wasActive := t.Status == domain.TraineeActive
 		// A field sent as null clears it; an absent field is kept.
 		set := func(field string, dst **string, v *string) {
-			if c.has(field) {
+			if c.Has(field) {
 				*dst = v
 			}
 		}
@@ -385,21 +385,21 @@ func (l *Lane) updateTrainee(c *Call, in *updateTraineeInput) (domain.Trainee, e
 		set("birthDate", &t.BirthDate, in.BirthDate)
 		set("gender", &t.Gender, in.Gender)
 		set("goal", &t.Goal, in.Goal)
-		if c.has("heightCm") {
+		if c.Has("heightCm") {
 			t.HeightCm = in.HeightCm
 		}
-		if c.has("weightKg") {
+		if c.Has("weightKg") {
 			t.WeightKg = in.WeightKg
 		}
-		if c.has("stepsGoal") {
+		if c.Has("stepsGoal") {
 			t.StepsGoal = in.StepsGoal
 		}
-		if c.has("tags") {
+		if c.Has("tags") {
 			t.Tags = CleanStrings(in.Tags)
 		}
-		if c.has("coachIds") {
+		if c.Has("coachIds") {
 			t.CoachIDs = CleanStrings(in.CoachIDs)
-			if err := checkCoaches(c.ctx, ss, t.CoachIDs); err != nil {
+			if err := checkCoaches(c.Ctx, ss, t.CoachIDs); err != nil {
 				return err
 			}
 		}
@@ -409,10 +409,10 @@ func (l *Lane) updateTrainee(c *Call, in *updateTraineeInput) (domain.Trainee, e
 			}
 		}
 		t.UpdatedAt = l.now().UTC()
-		if err := ss.UpdateTrainee(c.ctx, &t); err != nil {
+		if err := ss.UpdateTrainee(c.Ctx, &t); err != nil {
 			return err
 		}
-		if c.has("weightKg") {
+		if c.Has("weightKg") {
 			if err := c.recordProfileWeight(ss, t.ID, in.WeightKg); err != nil {
 				return err
 			}
@@ -420,7 +420,7 @@ func (l *Lane) updateTrainee(c *Call, in *updateTraineeInput) (domain.Trainee, e
 				return err
 			}
 		}
-		out, err = ss.GetTrainee(c.ctx, t.ID)
+		out, err = ss.GetTrainee(c.Ctx, t.ID)
 		return err
 	})
 	if err != nil {

@@ -62,7 +62,7 @@ func codeHash(hash []byte, code string) []byte {
 // verifying is the conversation of a verification call, or the sentence
 // saying the call needs one.
 func verifying(c *Call) (auth.Conversation, error) {
-	conv, ok := auth.ConversationFrom(c.ctx)
+	conv, ok := auth.ConversationFrom(c.Ctx)
 	if !ok || conv.ID == "" {
 		return conv, &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation,
 			Message: "Verification belongs to a conversation: the agent platform must send X-Sa-Conversation-Id on the call to /mcp."}
@@ -70,8 +70,8 @@ func verifying(c *Call) (auth.Conversation, error) {
 	return conv, nil
 }
 
-func (l *Lane) verifyRoutes() {
-	Add(l, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
+func (l *Lane) verifyRoutes(rs *Routes) {
+	Add(rs, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
 		func(c *Call, in *startVerificationInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
@@ -85,38 +85,38 @@ func (l *Lane) verifyRoutes() {
 				claimedID = *in.ExternalID
 			}
 			now := l.now().UTC()
-			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now.Add(verifyCodeTTL), CreatedAt: now}
+			row := store.PlatformConversation{Hash: conversationHash(c.P.CredentialID, conv), StudioID: c.P.StudioID, CodeExpiresAt: now.Add(verifyCodeTTL), CreatedAt: now}
 			if t, ok := l.claimedTrainee(c, claimedPhone, claimedID); ok && l.mayNotify(c, t.id) {
 				code, err := newCode()
 				if err != nil {
 					return verificationAnswer{}, err
 				}
 				row.TraineeID, row.CodeHash = t.id, codeHash(row.Hash, code)
-				if !infoFrom(c.ctx).dryRun { // a dry run rolls the row back: no code goes out
-					l.sendCode(c.p.StudioName, t.phone, code)
+				if !infoFrom(c.Ctx).dryRun { // a dry run rolls the row back: no code goes out
+					l.sendCode(c.P.StudioName, t.phone, code)
 				}
 			}
-			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
 			// A new verification ends the conversation's earlier one, payload included.
 			if err := l.brokerSignedOut(c, conv, row.Hash, now, false); err != nil {
 				return verificationAnswer{}, err
 			}
-			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.p.StudioName, int(verifyCodeTTL/time.Minute))}, nil
+			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.P.StudioName, int(verifyCodeTTL/time.Minute))}, nil
 		}, Platform(), Created())
 
-	Add(l, "POST", "/public/verification/confirm", "Check the one-time code of this conversation's verification; when right, the conversation acts as the trainee for 24 hours. Locked after 5 wrong codes.",
+	Add(rs, "POST", "/public/verification/confirm", "Check the one-time code of this conversation's verification; when right, the conversation acts as the trainee for 24 hours. Locked after 5 wrong codes.",
 		func(c *Call, in *confirmVerificationInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
 				return verificationAnswer{}, err
 			}
-			hash := conversationHash(c.p.CredentialID, conv)
-			row, err := c.db().Platform().Conversation(c.ctx, hash)
+			hash := conversationHash(c.P.CredentialID, conv)
+			row, err := c.DB().Platform().Conversation(c.Ctx, hash)
 			now := l.now().UTC()
 			switch {
-			case errors.Is(err, store.ErrNotFound) || err == nil && row.StudioID != c.p.StudioID:
+			case errors.Is(err, store.ErrNotFound) || err == nil && row.StudioID != c.P.StudioID:
 				return verificationAnswer{}, verifyRefusal("No code was sent in this conversation; call start_verification first.")
 			case err != nil:
 				return verificationAnswer{}, err
@@ -127,7 +127,7 @@ func (l *Lane) verifyRoutes() {
 			}
 			if row.CodeHash == nil || subtle.ConstantTimeCompare(row.CodeHash, codeHash(hash, strings.TrimSpace(in.Code))) != 1 {
 				row.Tries++
-				if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+				if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
 					return verificationAnswer{}, err
 				}
 				if row.Tries >= verifyMaxTries {
@@ -137,14 +137,14 @@ func (l *Lane) verifyRoutes() {
 			}
 			until := now.Add(verifiedFor)
 			row.CodeHash, row.VerifiedAt, row.VerifiedUntil = nil, &now, &until
-			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
 			l.brokerVerified(c, conv, hash, row.TraineeID, now, until)
 			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
 		}, Platform())
 
-	Add(l, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
+	Add(rs, "POST", "/public/verification/sign-out", "End this conversation's verification: its next calls are anonymous again.",
 		func(c *Call, _ *NoInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
@@ -152,8 +152,8 @@ func (l *Lane) verifyRoutes() {
 			}
 			now := l.now().UTC()
 			// A row of no trainee and no code: nothing confirms it, nothing resolves to it.
-			row := store.PlatformConversation{Hash: conversationHash(c.p.CredentialID, conv), StudioID: c.p.StudioID, CodeExpiresAt: now, CreatedAt: now}
-			if err := c.db().Platform().PutConversation(c.ctx, row); err != nil {
+			row := store.PlatformConversation{Hash: conversationHash(c.P.CredentialID, conv), StudioID: c.P.StudioID, CodeExpiresAt: now, CreatedAt: now}
+			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
 				return verificationAnswer{}, err
 			}
 			if err := l.brokerSignedOut(c, conv, row.Hash, now, true); err != nil {
@@ -169,9 +169,9 @@ func verifyRefusal(message string) *Error {
 
 // mayNotify counts one code for the trainee; false when over the hour's limit.
 func (l *Lane) mayNotify(c *Call, traineeID string) bool {
-	d, err := l.codeSends.Allow(c.ctx, "verify:"+c.p.StudioID+":"+traineeID)
+	d, err := l.codeSends.Allow(c.Ctx, "verify:"+c.P.StudioID+":"+traineeID)
 	if err != nil {
-		l.logger.WarnContext(c.ctx, "counting a verification code failed", "err", err)
+		l.logger.WarnContext(c.Ctx, "counting a verification code failed", "err", err)
 		return false
 	}
 	return d.Allowed
@@ -183,18 +183,18 @@ type claimed struct{ id, phone string }
 // trainee id, else by phone; the trainee must have a phone to send to.
 func (l *Lane) claimedTrainee(c *Call, claimedPhone, claimedID string) (claimed, bool) {
 	if claimedID != "" && ids.Valid(claimedID, ids.Trainee) {
-		if t, err := c.studio().GetTrainee(c.ctx, claimedID); err == nil && t.Phone != "" {
+		if t, err := c.Studio().GetTrainee(c.Ctx, claimedID); err == nil && t.Phone != "" {
 			return claimed{t.ID, t.Phone}, true
 		}
 	}
 	if claimedPhone == "" {
 		return claimed{}, false
 	}
-	e164, err := phone.Normalize(claimedPhone, c.p.Region)
+	e164, err := phone.Normalize(claimedPhone, c.P.Region)
 	if err != nil {
 		return claimed{}, false
 	}
-	t, err := c.studio().TraineeByPhone(c.ctx, e164)
+	t, err := c.Studio().TraineeByPhone(c.Ctx, e164)
 	if err != nil || t.Phone == "" {
 		return claimed{}, false
 	}

@@ -8,16 +8,16 @@ import (
 
 // zone is the studio's time zone: a session's date, a check-in's day and a
 // debrief's week are days in it.
-func (c *Call) zone() *time.Location {
-	if c.p.TimeZone != nil {
-		return c.p.TimeZone
+func (c *Call) Zone() *time.Location {
+	if c.P.TimeZone != nil {
+		return c.P.TimeZone
 	}
 	loc, _ := domain.LoadZone(domain.DefaultTimeZone)
 	return loc
 }
 
 // localToday is today in the studio's zone, YYYY-MM-DD.
-func (c *Call) localToday() string { return LocalDay(c.l.now(), c.zone()) }
+func (c *Call) LocalToday() string { return LocalDay(c.l.now(), c.Zone()) }
 
 // localDay is the day t falls on in loc, YYYY-MM-DD.
 func LocalDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
