@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -57,7 +58,7 @@ func TestSameWrongInputSameSentenceOnMCPAndAssistant(t *testing.T) {
 		if err := st.CreateAPIKey(context.Background(), &domain.APIKey{StudioID: studio.ID, Name: "mcp", Prefix: auth.Display(key), Hash: auth.Hash(key)}); err != nil {
 			t.Fatal(err)
 		}
-		ln := lane.New(lane.Options{Store: st, Logger: quietLogger()})
+		ln := areas.Lane(lane.Options{Store: st, Logger: quietLogger()})
 		srv := httptest.NewServer(mcpserver.New(mcpserver.Options{
 			Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"),
 			Logger: quietLogger(),

@@ -20,6 +20,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/jobs"
@@ -94,7 +95,7 @@ func newHarness(t *testing.T, st store.Store, opts ...harnessOption) *harness {
 	t.Cleanup(func() { h.audit.Close() })
 	// In process, as perform serve wires it: the lane knows the agent's
 	// calls from the transport, never from a header.
-	laneHandler := lane.New(lane.Options{Store: st, Audit: h.audit, Logger: quietLogger()})
+	laneHandler := areas.Lane(lane.Options{Store: st, Audit: h.audit, Logger: quietLogger()})
 	o := Options{
 		Store:         st,
 		Lane:          laneclient.New("http://perform.internal", laneclient.HandlerTransport(laneHandler), domain.SourceAgent),
@@ -292,7 +293,7 @@ func agentSettingsOf(t testing.TB, st store.Store, studioID string) agentSetting
 }
 
 func newLaneClientForTest(t testing.TB, st store.Store) *laneclient.Client {
-	srv := newLocalServer(t, lane.New(lane.Options{Store: st, Logger: quietLogger()}))
+	srv := newLocalServer(t, areas.Lane(lane.Options{Store: st, Logger: quietLogger()}))
 	return laneclient.New(srv.URL, nil, domain.SourceAgent)
 }
 

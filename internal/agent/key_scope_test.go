@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
@@ -35,7 +36,7 @@ func TestMintedKeyHoldsNoAdminScope(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ln := lane.New(lane.Options{Store: st, Logger: quietLogger()})
+		ln := areas.Lane(lane.Options{Store: st, Logger: quietLogger()})
 		var doc struct {
 			Paths map[string]map[string]map[string]any `json:"paths"`
 		}

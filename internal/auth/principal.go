@@ -4,7 +4,10 @@ package auth
 
 import (
 	"context"
+	"strings"
 	"time"
+
+	"github.com/otherwise/perform/internal/ids"
 )
 
 // SourceHeader names the calling surface (api, mcp or agent) on an
@@ -40,4 +43,11 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 func PrincipalFrom(ctx context.Context) (*Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(*Principal)
 	return p, ok && p != nil
+}
+
+// IsTrainee reports a principal that speaks for one trainee (a trainee's
+// own OAuth grant, or an agent platform's conversation verified as one):
+// its subject is a trainee id.
+func (p *Principal) IsTrainee() bool {
+	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -70,7 +71,7 @@ func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	l := lane.New(lane.Options{Store: st, Now: clock})
+	l := areas.Lane(lane.Options{Store: st, Now: clock})
 	srv := httptest.NewServer(l)
 	defer srv.Close()
 	e := &env{t: t, st: st, lane: l, srv: srv}
@@ -106,7 +107,7 @@ func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 func TestWriteAuditRowIsWrittenBeforeTheAnswer(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
 		aw := audit.NewWriter(st, audit.Options{FlushInterval: time.Hour})
-		l := lane.New(lane.Options{Store: st, Audit: aw})
+		l := areas.Lane(lane.Options{Store: st, Audit: aw})
 		srv := httptest.NewServer(l)
 		t.Cleanup(func() { srv.Close(); aw.Close() })
 		e := &env{t: t, st: st, lane: l, srv: srv, audit: aw}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -32,7 +33,7 @@ func BenchmarkLane(b *testing.B) {
 				}
 				aw := audit.NewWriter(st, audit.Options{})
 				defer aw.Close()
-				l := lane.New(lane.Options{Store: st, Audit: aw})
+				l := areas.Lane(lane.Options{Store: st, Audit: aw})
 				key, someID := seedMany(b, st, n)
 
 				// idemKey, when not nil, gives each request's Idempotency-Key.

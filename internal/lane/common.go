@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -154,4 +155,66 @@ func AddDays(date string, n int) string {
 		return date
 	}
 	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+// MaxRangeDays is the longest from..to a read takes at once.
+const MaxRangeDays = 366
+
+// DayRange is a from..to of local days in the studio's zone.
+type DayRange struct {
+	From *string `json:"from,omitempty" jsonschema:"First day, YYYY-MM-DD in the studio's time zone, inclusive; 365 days before to when omitted." lane:"format=date"`
+	To   *string `json:"to,omitempty" jsonschema:"Last day, YYYY-MM-DD in the studio's time zone, inclusive; today when omitted (or 365 days after from). At most 366 days from from." lane:"format=date"`
+}
+
+// Days resolves the range: both ends local days, from ≤ to, at most
+// MaxRangeDays long.
+func (c *Call) Days(q DayRange) (from, to string, err *Error) {
+	switch {
+	case q.From == nil && q.To == nil:
+		to = c.LocalToday()
+		from = AddDays(to, -(MaxRangeDays - 1))
+	case q.From == nil:
+		to = *q.To
+		from = AddDays(to, -(MaxRangeDays - 1))
+	case q.To == nil:
+		from = *q.From
+		to = AddDays(from, MaxRangeDays-1)
+	default:
+		from, to = *q.From, *q.To
+	}
+	f, _ := time.Parse(time.DateOnly, from)
+	t, _ := time.Parse(time.DateOnly, to)
+	if t.Before(f) {
+		return "", "", InvalidField("from", fmt.Sprintf("from must be on or before to; got from %s and to %s.", from, to))
+	}
+	if n := int(t.Sub(f).Hours()/24) + 1; n > MaxRangeDays {
+		return "", "", InvalidField("to", fmt.Sprintf("from..to spans %d days and at most %d are read at once; narrow the range (from %s and to %s).", n, MaxRangeDays, from, to))
+	}
+	return from, to, nil
+}
+
+// Deleted is the answer of a delete.
+type Deleted struct {
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
+// NonNil is s, or an empty slice for nil: a list answers [] rather than null.
+func NonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Trimmed is s trimmed, nil when empty.
+func Trimmed(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	t := strings.TrimSpace(*s)
+	if t == "" {
+		return nil
+	}
+	return &t
 }

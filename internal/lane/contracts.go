@@ -49,11 +49,11 @@ func (l *Lane) Contracts() []Contract {
 	return out
 }
 
-// ToolContractsJSON is the contracts of the routes that name a tool (coach or trainee), as
+// ToolContractsJSON is the contracts of l's routes that name a tool (coach or trainee), as
 // internal/tools embeds them (lane_contracts.json): indented, one final newline.
-func ToolContractsJSON() ([]byte, error) {
+func (l *Lane) ToolContractsJSON() ([]byte, error) {
 	var list []Contract
-	for _, c := range New(Options{}).Contracts() {
+	for _, c := range l.Contracts() {
 		if c.Tool != "" || len(c.TraineeTools) > 0 {
 			list = append(list, c)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -339,7 +340,7 @@ var dryRunCases = map[string]dryRunCase{
 func TestDryRunOnEveryWrite(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
 		var writes []string
-		for _, c := range lane.New(lane.Options{}).Contracts() {
+		for _, c := range areas.Lane(lane.Options{}).Contracts() {
 			if c.Method != "GET" {
 				writes = append(writes, c.Method+" "+c.Path)
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -44,7 +45,7 @@ func newEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
 		o = opts[0]
 	}
 	aw := audit.NewWriter(st, audit.Options{})
-	l := lane.New(lane.Options{Store: st, Audit: aw, Limiter: o.limiter, Now: o.now})
+	l := areas.Lane(lane.Options{Store: st, Audit: aw, Limiter: o.limiter, Now: o.now})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

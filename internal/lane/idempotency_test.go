@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -238,7 +239,7 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 		now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 		aw := audit.NewWriter(st, audit.Options{})
-		srv := httptest.NewServer(lane.New(lane.Options{Store: st, Audit: aw, Now: clock}))
+		srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Audit: aw, Now: clock}))
 		t.Cleanup(func() { srv.Close(); aw.Close() })
 		e := &env{t: t, st: st, srv: srv, audit: aw}
 		s, key, _ := e.studio("idem-stale", "pro")
@@ -301,7 +302,7 @@ func openAPIDoc(t *testing.T) (doc struct {
 	} `json:"paths"`
 }) {
 	t.Helper()
-	if err := json.Unmarshal(lane.New(lane.Options{}).OpenAPI(), &doc); err != nil {
+	if err := json.Unmarshal(areas.Lane(lane.Options{}).OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc

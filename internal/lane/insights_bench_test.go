@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -35,7 +36,7 @@ func BenchmarkReadModels(b *testing.B) {
 				}
 				aw := audit.NewWriter(st, audit.Options{})
 				defer aw.Close()
-				l := lane.New(lane.Options{Store: st, Audit: aw, Now: func() time.Time { return insightsNow }})
+				l := areas.Lane(lane.Options{Store: st, Audit: aw, Now: func() time.Time { return insightsNow }})
 				key, trainee := seedHistory(b, st, years)
 				for _, path := range []string{"/overview", "/debrief", "/debrief?week=2026-W40", "/insights"} {
 					b.Run(path, func(b *testing.B) {

@@ -23,7 +23,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,11 +58,6 @@ type Options struct {
 	// after the request is authorized; studio keys and coaches are not
 	// held to them. nil: unlimited.
 	TraineeReads, TraineeWrites ratelimit.Limiter
-	// CodeSends counts the verification codes sent to each trainee for
-	// agent platforms, VerifyCodesPerHour an hour; the server shares it in
-	// Redis like the other limits, so every instance holds one count.
-	// nil: counted in this process.
-	CodeSends ratelimit.Limiter
 	// Authenticator turns credentials into principals; nil: studio API
 	// keys in Store (the OAuth issue adds grants here).
 	Authenticator auth.Authenticator
@@ -74,21 +68,8 @@ type Options struct {
 	Jobs   *river.Client[*sql.Tx]
 	Logger *slog.Logger
 	Now    func() time.Time // nil: time.Now
-	// Codes sends an agent platform's end user the one-time code of a
-	// verification over WhatsApp (login.Gateway: the conversation is the
-	// phone's international digits). nil writes the code to Logger, as the
-	// browser sign-in does without a gateway.
-	Codes CodeGateway
-	// Broker configures the callback to an agent platform's auth-context
-	// broker (broker.go).
-	Broker BrokerOptions
 	// Areas are the route packages the lane serves.
 	Areas []Area
-}
-
-// CodeGateway sends one WhatsApp message (login.Gateway's shape).
-type CodeGateway interface {
-	Send(ctx context.Context, conversationID, text string) error
 }
 
 // Lane is the automation lane's http.Handler; it serves the full paths
@@ -102,13 +83,7 @@ type Lane struct {
 	audit                       audit.Sink
 	jobs                        *river.Client[*sql.Tx]
 	logger                      *slog.Logger
-	codes                       CodeGateway
-	// codeSends counts verification codes per trainee, so a platform cannot
-	// flood a trainee's WhatsApp (the browser sign-in's rule: 5 an hour).
-	codeSends ratelimit.Limiter
-	now       func() time.Time
-	// broker sends auth-context callbacks and tracks background work (Close).
-	broker *broker
+	now                         func() time.Time
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -132,15 +107,9 @@ func New(o Options) *Lane {
 		audit:         o.Audit,
 		jobs:          o.Jobs,
 		logger:        o.Logger,
-		codes:         o.Codes,
-		codeSends:     o.CodeSends,
 		now:           o.Now,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
-		broker:        newBroker(o.Broker),
-	}
-	if l.codeSends == nil {
-		l.codeSends = ratelimit.NewMemory(VerifyCodesPerHour, time.Hour)
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)
@@ -152,14 +121,13 @@ func New(o Options) *Lane {
 		l.authn = StudioKeys(o.Store)
 	}
 	rs := &Routes{}
-	l.registerRoutes(rs)
 	for _, a := range o.Areas {
 		a.Routes(rs)
 	}
 	l.routes = rs.list
 	for _, rt := range l.routes {
 		pattern, h := rt.method+" "+Prefix+rt.path, l.endpoint(rt)
-		if rt.path == byPhonePath {
+		if rt.path == ByPhonePath {
 			pattern, h = "GET "+Prefix+byPhoneMuxPath, l.byPhone(h)
 		}
 		l.mux.Handle(pattern, h) // a clash panics here, on every start alike
@@ -176,6 +144,10 @@ func New(o Options) *Lane {
 	l.handler = l.withRequestID(l.withAudit(l.mux))
 	return l
 }
+
+// ByPhonePath is the one route whose second segment is a word where other
+// routes have an {id}; the kernel registers it specially (byPhoneMuxPath).
+const ByPhonePath = "/trainees/by-phone/{phone}"
 
 // byPhoneMuxPath is how /trainees/by-phone/{phone} is registered: ServeMux
 // cannot tell it from /trainees/{id}/weights (neither is more specific),
@@ -411,19 +383,7 @@ func (a *studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.P
 	if !auth.WellFormed(token) {
 		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}
-	hash := auth.Hash(token)
-	p, err := a.principal(ctx, hash)
-	if err != nil || p.Kind != auth.KindPlatformKey {
-		return p, err
-	}
-	// A platform key's conversation verified as a trainee is that trainee
-	// (with a trainee's scopes), so the trainee policy applies as it is.
-	// Read on every request, never kept: the verification is the
-	// conversation's, not the key's.
-	if trainee, ok := verifiedTrainee(ctx, a.store, p.CredentialID, p.StudioID, time.Now()); ok {
-		p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
-	}
-	return p, nil
+	return a.principal(ctx, auth.Hash(token))
 }
 
 // principal is the key's principal: the kept one while the credentials

@@ -8,9 +8,9 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/jobs"
-	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -92,7 +92,7 @@ func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 
 		// The announcer tells the trainee about the pending form, once, as a job.
 		before := len(e.notifications(f.studio.ID))
-		n, err := lane.AnnounceDueForms(context.Background(), st, time.Now().Add(time.Second))
+		n, err := roster.AnnounceDueForms(context.Background(), st, time.Now().Add(time.Second))
 		if err != nil || n != 1 {
 			t.Fatalf("announced %d, err %v", n, err)
 		}
@@ -100,7 +100,7 @@ func TestOutboxOnlyWhatWasAskedFor(t *testing.T) {
 		if len(ns) != before+1 || ns[0].Kind != domain.NotifyFormAssigned || ns[0].Source != domain.SourceJob {
 			t.Errorf("announcement row: %+v", ns[0])
 		}
-		if n, err := lane.AnnounceDueForms(context.Background(), st, time.Now().Add(time.Second)); err != nil || n != 0 {
+		if n, err := roster.AnnounceDueForms(context.Background(), st, time.Now().Add(time.Second)); err != nil || n != 0 {
 			t.Errorf("second run announced %d, err %v", n, err)
 		}
 	})
@@ -117,8 +117,8 @@ func TestFormAnnouncerUnderRiver(t *testing.T) {
 		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID}))
 
 		workers := river.NewWorkers()
-		river.AddWorker(workers, &lane.FormAnnouncer{Store: st})
-		client, err := jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: []*river.PeriodicJob{lane.FormAnnouncerPeriodicJob()}})
+		river.AddWorker(workers, &roster.FormAnnouncer{Store: st})
+		client, err := jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: []*river.PeriodicJob{roster.FormAnnouncerPeriodicJob()}})
 		if err != nil {
 			t.Fatal(err)
 		}

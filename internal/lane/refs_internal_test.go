@@ -8,7 +8,7 @@ import (
 // Every id or tag filter of every route is checked: a request field that
 // names a row (…Id, tag) carries a ref tag, so a new filter cannot forget it.
 func TestEveryIDFilterIsChecked(t *testing.T) {
-	l := New(Options{})
+	l := newFull(Options{})
 	for _, rt := range l.routes {
 		if rt.method != "GET" {
 			continue
@@ -30,7 +30,7 @@ func TestEveryIDFilterIsChecked(t *testing.T) {
 
 // Every date and instant a write takes has a plausible range (a when tag).
 func TestEveryWrittenDateHasARange(t *testing.T) {
-	l := New(Options{})
+	l := newFull(Options{})
 	for _, rt := range l.routes {
 		if !isWrite(rt.method) {
 			continue

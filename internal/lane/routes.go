@@ -50,12 +50,13 @@ type route struct {
 	dates    []dateField // the input's date fields with a plausible range (when tags)
 	output   *jsonschema.Schema
 	handle   func(c *Call) (any, error)
+	newIn    func() any // a new input value
 }
 
 // call is one request as a handler sees it.
 type Call struct {
 	Ctx context.Context
-	Req   *http.Request
+	Req *http.Request
 	l   *Lane
 	P   *auth.Principal
 	// present is the body's fields as sent, so a PATCH tells absent from null.
@@ -157,6 +158,7 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	rt.refs = refs
 	dates := dateFieldsOf(reflect.TypeFor[In]())
 	rt.dates = dates
+	rt.newIn = func() any { return new(In) }
 	rt.handle = func(c *Call) (any, error) {
 		if rt.idKind != "" && !ids.Valid(c.ID(), rt.idKind) {
 			// Not an id of the route's kind: it names nothing, whatever
@@ -243,7 +245,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 // or for a trainee principal the route's trainee scope (whose {id} the
 // trainee policy checks next: checkOwner).
 func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
-	if p.Kind == auth.KindPlatformKey && (rt.platform || !isTraineePrincipal(p)) {
+	if p.Kind == auth.KindPlatformKey && (rt.platform || !p.IsTrainee()) {
 		// An agent platform speaks for people Perform has not verified:
 		// only the routes opened to it, whatever scopes it claims. A
 		// verified conversation is a trainee principal on the rest.
@@ -257,7 +259,7 @@ func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: fmt.Sprintf(
 			"%s %s is for an agent platform's key (perform key create --kind platform), which answers the studio's customers; a studio key reads the studio's plans and templates with GET %s/products and GET %s/program-templates.", rt.method, Prefix+rt.path, Prefix, Prefix)}
 	}
-	if !isTraineePrincipal(p) {
+	if !p.IsTrainee() {
 		if rt.scope != "" && !p.Has(rt.scope) {
 			return forbidden(rt, p, rt.scope)
 		}
@@ -274,15 +276,10 @@ func (rt *route) authorize(r *http.Request, p *auth.Principal) *Error {
 	return nil
 }
 
-// isTraineePrincipal reports a credential that speaks for one trainee.
-func isTraineePrincipal(p *auth.Principal) bool {
-	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
-}
-
 // scrubs reports whether rt's answers to p go through the trainee
 // scrubber: a trainee's, except on the platform routes, which hold no
 // person's data. The first answer and a replayed one alike.
-func (rt *route) scrubs(p *auth.Principal) bool { return isTraineePrincipal(p) && !rt.platform }
+func (rt *route) scrubs(p *auth.Principal) bool { return p.IsTrainee() && !rt.platform }
 
 // adminOnly reports whether the route is for the studio's own apps only.
 func (rt *route) adminOnly() bool { return rt.scope == auth.ScopeStudioAdmin }
@@ -295,7 +292,7 @@ func forbidden(rt *route, p *auth.Principal, scope string) *Error {
 	}
 	if p.Kind == auth.KindOAuthGrant {
 		msg := fmt.Sprintf("%s %s needs the scope %s, and this connection has %s.", rt.method, Prefix+rt.path, scope, has)
-		if isTraineePrincipal(p) && rt.traineeScope == "" {
+		if p.IsTrainee() && rt.traineeScope == "" {
 			msg += " It is for the studio's coaches and apps, not a trainee's connection."
 		} else {
 			msg += " Connect the app again and allow " + scope + "."

@@ -153,7 +153,7 @@ func BenchmarkScrubSessionList(b *testing.B) {
 			"totals": map[string]any{"volumeKg": 5400.5, "sets": 15, "reps": 75, "seconds": 0, "metres": 0}})
 	}
 	raw, _ := json.Marshal(map[string]any{"items": rows, "total": 50, "nextOffset": nil})
-	allow := append(Under("items", sessionRowFields...), "total", "nextOffset")
+	allow := append(Under("items", "id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "programId", "totals"), "total", "nextOffset")
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {

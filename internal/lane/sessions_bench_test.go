@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
@@ -29,7 +30,7 @@ func BenchmarkLogWorkout(b *testing.B) {
 			}
 			aw := audit.NewWriter(st, audit.Options{})
 			defer aw.Close()
-			l := lane.New(lane.Options{Store: st, Audit: aw})
+			l := areas.Lane(lane.Options{Store: st, Audit: aw})
 			key, traineeID := seedMany(b, st, 100)
 			today := time.Now().UTC()
 			body := func(i int, sport string, load float64) string {

@@ -71,7 +71,7 @@ func resolveMe(r *http.Request, rt *route, p *auth.Principal) *Error {
 	if rt.idKind != ids.Trainee || r.PathValue("id") != Me {
 		return nil
 	}
-	if !isTraineePrincipal(p) {
+	if !p.IsTrainee() {
 		return meNotFound(rt)
 	}
 	r.SetPathValue("id", p.Subject)
@@ -82,7 +82,7 @@ func resolveMe(r *http.Request, rt *route, p *auth.Principal) *Error {
 // checkOwner answers a trainee principal's {id} that is not theirs as not
 // found, exactly as another studio's id is: nobody learns it exists.
 func (l *Lane) checkOwner(r *http.Request, rt *route, p *auth.Principal) error {
-	if !isTraineePrincipal(p) || rt.traineeScope == "" || rt.idKind == "" {
+	if !p.IsTrainee() || rt.traineeScope == "" || rt.idKind == "" {
 		return nil
 	}
 	id := r.PathValue("id")
@@ -131,17 +131,6 @@ func Under(prefix string, paths ...string) []string {
 	return out
 }
 
-// The fields a trainee's answers keep of the records several routes
-// answer (allow lists; see allow). Who wrote a record and when it was
-// last touched are bookkeeping, not training.
-var (
-	sessionFields    = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "notes", "feedback", "programId", "completedAt", "exercises", "totals"}
-	sessionRowFields = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "programId", "totals"}
-	benchmarkFields  = []string{"id", "name", "unit", "direction", "exerciseId", "best", "latest", "change4Weeks", "change12Weeks", "entries", "recent"}
-	goalFields       = []string{"id", "title", "kind", "measure", "unit", "targetValue", "targetDate", "benchmarkId", "status", "completedAt"}
-	checkInAllow     = []string{"id", "day", "readiness", "sleepHours", "sleepQuality", "soreness", "soreAreas", "stress", "mood", "note"}
-)
-
 // PersonKey names one trainee's reads or writes for the person limits.
 func PersonKey(studioID, traineeID string, write bool) string {
 	kind := "read"
@@ -154,7 +143,7 @@ func PersonKey(studioID, traineeID string, write bool) string {
 // admitPerson counts a trainee principal's request against their reads or
 // writes; over the limit it answers 429 with when to try again.
 func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Principal) bool {
-	if !isTraineePrincipal(p) {
+	if !p.IsTrainee() {
 		return true
 	}
 	write := isWrite(r.Method)

@@ -59,7 +59,7 @@ func TestOwnerOfEachKind(t *testing.T) {
 	for name, open := range storetest.Engines(t) {
 		t.Run(name, func(t *testing.T) {
 			st := open(t)
-			l := New(Options{Store: st})
+			l := newFull(Options{Store: st})
 			a, akey := studioWithKey(t, st, "owner-a")
 			b, _ := studioWithKey(t, st, "owner-b")
 			var tr, tpl struct{ ID string }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
@@ -29,7 +30,7 @@ func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
 	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
-	l := lane.New(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now})
+	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

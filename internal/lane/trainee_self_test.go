@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
-	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -543,7 +543,7 @@ func TestPersona(t *testing.T) {
 
 		var p personaOut
 		e.ok(200, e.call(f.key, "GET", "/studio/persona", nil)).into(t, &p)
-		def := lane.DefaultPersona()
+		def := catalog.DefaultPersona()
 		if p.Custom || p.UpdatedAt != nil || p.Name != def.Name || p.Tone != def.Tone || len(p.Avoid) != len(def.Avoid) || len(p.Examples) != len(def.Examples) {
 			t.Fatalf("default persona: %+v", p)
 		}
@@ -606,7 +606,7 @@ func TestPersona(t *testing.T) {
 // The default persona is written to be used: every part present and bounded
 // as a studio's own would be.
 func TestDefaultPersonaFitsItsOwnRules(t *testing.T) {
-	p := lane.DefaultPersona()
+	p := catalog.DefaultPersona()
 	raw, _ := json.Marshal(p)
 	if p.Name == "" || p.Tone == "" || p.AnswerFormat == "" || len(p.Avoid) == 0 || len(p.Examples) == 0 || len(raw) > 6000 {
 		t.Fatalf("default persona: %d bytes, %+v", len(raw), p)

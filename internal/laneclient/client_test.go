@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -25,7 +26,7 @@ import (
 func TestDoSendsTheIdempotencyKey(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.OpenSQLite(t)
-	l := lane.New(lane.Options{Store: st})
+	l := areas.Lane(lane.Options{Store: st})
 	srv := httptest.NewServer(l)
 	t.Cleanup(srv.Close)
 	clients := map[string]*laneclient.Client{
@@ -81,7 +82,7 @@ func tasks(t *testing.T, st store.Store, studioID string) int {
 func TestALimitsErrorSaysWhenToTryAgain(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.OpenSQLite(t)
-	l := lane.New(lane.Options{Store: st, Limiter: ratelimit.NewMemory(1, time.Minute)})
+	l := areas.Lane(lane.Options{Store: st, Limiter: ratelimit.NewMemory(1, time.Minute)})
 	srv := httptest.NewServer(l)
 	t.Cleanup(srv.Close)
 	clients := map[string]*laneclient.Client{

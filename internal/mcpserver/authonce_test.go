@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
@@ -34,7 +35,7 @@ func (c *countingAuth) Authenticate(ctx context.Context, r *http.Request) (*auth
 func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
 	f := mcptest.New(t)
 	authn := &countingAuth{next: lane.StudioKeys(f.Store)}
-	ln := lane.New(lane.Options{Store: f.Store, Logger: mcptest.Quiet(), Authenticator: authn})
+	ln := areas.Lane(lane.Options{Store: f.Store, Logger: mcptest.Quiet(), Authenticator: authn})
 	gate := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}
 	srv := httptest.NewServer(gate.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"), Logger: mcptest.Quiet(),

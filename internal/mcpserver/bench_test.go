@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -71,7 +72,7 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	// As perform serve mounts it: behind the gate (authentication, rate
 	// limit), on one Authenticator shared with the lane.
 	authn := lane.StudioKeys(f.Store)
-	gatedLane := lane.New(lane.Options{Store: f.Store, Audit: f.Audit, Logger: mcptest.Quiet(), Authenticator: authn})
+	gatedLane := areas.Lane(lane.Options{Store: f.Store, Audit: f.Audit, Logger: mcptest.Quiet(), Authenticator: authn})
 	gated := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(),
 	}))

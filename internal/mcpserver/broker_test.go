@@ -18,9 +18,9 @@ import (
 
 	"github.com/otherwise/perform/internal/agent"
 	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
-	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/store"
@@ -376,7 +376,7 @@ func str(raw json.RawMessage) string {
 // platform's callback endpoint is HTTPS.
 func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 	p, tlsConfig := newTLSFakePlatform(t)
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true, TLS: tlsConfig}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true, TLS: tlsConfig}})
 	if !strings.HasPrefix(p.srv.URL, "https://") {
 		t.Fatal("the fake platform is not on https")
 	}
@@ -407,7 +407,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 	_ = json.Unmarshal(cb.body["user_context"], &uc)
 	payload := str(cb.body["forward_payload"])
 	expires, err := time.Parse(time.RFC3339, str(cb.body["expires_at"]))
-	if string(cb.body["authenticated"]) != "true" || uc.ExternalID != f.A.TraineeID || uc.Name != "Dana" || !strings.HasPrefix(payload, lane.TraineeTokenPrefix) ||
+	if string(cb.body["authenticated"]) != "true" || uc.ExternalID != f.A.TraineeID || uc.Name != "Dana" || !strings.HasPrefix(payload, public.TraineeTokenPrefix) ||
 		str(cb.body["forward_as"]) != "header:X-Perform-Trainee-Token" || str(cb.body["trust"]) != "verified" || err != nil ||
 		expires.After(time.Now().Add(24*time.Hour)) || expires.Before(time.Now().Add(23*time.Hour)) {
 		t.Fatalf("callback body: %v (expires %v)", cb.body, err)
@@ -454,7 +454,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 	replay("another platform key", "aleph", platformKey(t, f.Fixture, f.A.Key), "conv_1", auth.TokenAnotherKey)
 	replay("another studio", "bet", platformKey(t, f.Fixture, f.B.Key), "conv_1", auth.TokenAnotherStudio)
 	// A made-up payload in the verified conversation itself: anonymous.
-	forged := platformCall{t: t, url: p.mcp, key: key, headers: map[string]string{auth.HeaderConversationID: "conv_1", auth.HeaderTenantID: "ten_1", auth.HeaderTraineeToken: lane.TraineeTokenPrefix + strings.Repeat("A", 43)}}
+	forged := platformCall{t: t, url: p.mcp, key: key, headers: map[string]string{auth.HeaderConversationID: "conv_1", auth.HeaderTenantID: "ten_1", auth.HeaderTraineeToken: public.TraineeTokenPrefix + strings.Repeat("A", 43)}}
 	if got := forged.tools(); !slices.Equal(got, toolset.PlatformTools) {
 		t.Errorf("a forged payload lists %v", got)
 	}
@@ -495,7 +495,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 // ago. The platform stops replaying it; a call that still carries it is
 // anonymous and audited expired.
 func TestAPlatformBrokerPayloadExpires(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}, Now: func() time.Time { return time.Now().Add(-25 * time.Hour) }})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}, Now: func() time.Time { return time.Now().Add(-25 * time.Hour) }})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
 	key := platformKey(t, f.Fixture, f.A.Key)
@@ -531,7 +531,7 @@ func TestAPlatformBrokerPayloadExpires(t *testing.T) {
 // conversation is the trainee); no payload is issued; the refusal is
 // logged and audited with its reason; nothing reaches either host.
 func TestAPlatformBrokerRefusesCallbackHosts(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{Hosts: []string{"api.perfox.example"}}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{Hosts: []string{"api.perfox.example"}}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
 	key := platformKey(t, f.Fixture, f.A.Key)
@@ -555,7 +555,7 @@ func TestAPlatformBrokerRefusesCallbackHosts(t *testing.T) {
 			t.Errorf("%s: not logged: %s", conv, f.log.String())
 		}
 	}
-	if err := f.Lane.CloseWait(); err != nil || len(p.callbacks) != 0 {
+	if err := f.Areas.CloseWait(); err != nil || len(p.callbacks) != 0 {
 		t.Errorf("a refused callback reached the platform: %+v (%v)", p.callbacks, err)
 	}
 	if n := acceptedCallbacks(t, f); n != 0 {
@@ -579,7 +579,7 @@ func acceptedCallbacks(t *testing.T, f *brokerFixture) int {
 // Perform gives up, logs and audits it; a 401 invalid_token (a callback
 // token past its hour) is not retried and is logged with its reason.
 func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
 	key := platformKey(t, f.Fixture, f.A.Key)
@@ -590,7 +590,7 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 	p.answer = []int{503, 503, 503, 503}
 	p.mu.Unlock()
 	f.verify(t, p, "conv_5xx")
-	if err := f.Lane.CloseWait(); err != nil {
+	if err := f.Areas.CloseWait(); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.waitCallbacks(3); len(got) != 3 {
@@ -605,7 +605,7 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 		t.Fatalf("after the platform failed: %s", text)
 	}
 
-	g := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	g := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	q := newFakePlatform(t)
 	q.mcp = g.URL + mcptest.GatedPath
 	q.open("conv_401", "ten_1", platformKey(t, g.Fixture, g.A.Key), map[string]string{auth.HeaderEndUserPhone: g.A.Phone})
@@ -615,7 +615,7 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 	if got := q.waitCallbacks(1); got[0].status != 401 || got[0].reason != "invalid_token" {
 		t.Fatalf("callback: %+v", got[0])
 	}
-	if err := g.Lane.CloseWait(); err != nil || len(q.callbacks) != 1 {
+	if err := g.Areas.CloseWait(); err != nil || len(q.callbacks) != 1 {
 		t.Fatalf("a 401 was retried: %d callbacks (%v)", len(q.callbacks), err)
 	}
 	e, _, ok = auditOf(g.audit(t, "aleph"), "conv_401", "auth-context callback (verified)")
@@ -629,7 +629,7 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 // lane's data as it is. A verified phone conversation's trainee tools
 // answer the same way.
 func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
 	key := platformKey(t, f.Fixture, f.A.Key)
@@ -674,13 +674,13 @@ func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
 func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
 	p := newFakePlatform(t)
 	port := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{Hosts: []string{"localhost:" + port}}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{Hosts: []string{"localhost:" + port}}})
 	p.mcp = f.URL + mcptest.GatedPath
 	p.callbackHost = "https://localhost:" + port
 	p.open("conv_in", "ten_1", platformKey(t, f.Fixture, f.A.Key), map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
 	p.turn("conv_in")
 	f.verify(t, p, "conv_in")
-	if err := f.Lane.CloseWait(); err != nil {
+	if err := f.Areas.CloseWait(); err != nil {
 		t.Fatal(err)
 	}
 	e, _, ok := auditOf(f.audit(t, "aleph"), "conv_in", "auth-context callback (verified)")
@@ -694,7 +694,7 @@ func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
 // authenticated false; confirming again issues a new payload with its own
 // expires_at.
 func TestAPlatformBrokerReverifying(t *testing.T) {
-	f := newBrokerFixture(t, mcptest.Options{Broker: lane.BrokerOptions{AllowLoopback: true}})
+	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
 	p.open("conv_re", "ten_1", platformKey(t, f.Fixture, f.A.Key), map[string]string{auth.HeaderEndUserPhone: f.A.Phone})

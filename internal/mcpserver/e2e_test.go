@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -408,7 +409,7 @@ func TestToolCallsAreAuditedAsMCP(t *testing.T) {
 // sentence when the key is over its limit.
 func TestToolCallsPassTheLanesLimiter(t *testing.T) {
 	f := mcptest.New(t)
-	limited := lane.New(lane.Options{Store: f.Store, Limiter: ratelimit.NewMemory(3, time.Minute), Logger: mcptest.Quiet()})
+	limited := areas.Lane(lane.Options{Store: f.Store, Limiter: ratelimit.NewMemory(3, time.Minute), Logger: mcptest.Quiet()})
 	srv := httptest.NewServer(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(limited), "mcp"),
 	}))

@@ -24,6 +24,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/areas/public"
+	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
@@ -75,6 +78,7 @@ type Server struct {
 	redis     *redis.Client
 	jobs      *river.Client[*sql.Tx]
 	lane      *lane.Lane
+	areas     *areas.Set
 	mux       *http.ServeMux
 	handler   http.Handler
 	timeouts  Timeouts
@@ -150,7 +154,7 @@ type options struct {
 	plugins  []Plugin
 	timeouts *Timeouts
 	clock    func() time.Time
-	codes    lane.CodeGateway
+	codes    public.CodeGateway
 }
 
 // WithClock sets the clock of the store and the lane (time.Now when unset),
@@ -162,7 +166,7 @@ func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t
 
 // WithCodes sends the lane's verification codes (an agent platform's end
 // users) over WhatsApp; without it they are written to the log.
-func WithCodes(g lane.CodeGateway) Option { return func(o *options) { o.codes = g } }
+func WithCodes(g public.CodeGateway) Option { return func(o *options) { o.codes = g } }
 
 // WithPlugin adds a plug-in.
 func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
@@ -209,7 +213,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		s.limiter = ratelimit.NewRedis(s.redis, cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewRedis(s.redis, cfg.TraineeReadsPerHour, time.Hour)
 		s.traineeWrites = ratelimit.NewRedis(s.redis, cfg.TraineeWritesPerHour, time.Hour)
-		s.codeSends = ratelimit.NewRedis(s.redis, lane.VerifyCodesPerHour, time.Hour)
+		s.codeSends = ratelimit.NewRedis(s.redis, public.VerifyCodesPerHour, time.Hour)
 	} else {
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
@@ -217,10 +221,10 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
-	authn := lane.StudioKeys(st)
+	authn := public.Conversations(lane.StudioKeys(st), st)
 
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &lane.FormAnnouncer{Store: st, Logger: logger})
+	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
 	parts := &Parts{
 		Config:        cfg,
 		Store:         st,
@@ -231,7 +235,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		Limiter:       s.limiter,
 		Workers:       workers,
 		s:             s,
-		periodicJobs:  []*river.PeriodicJob{lane.FormAnnouncerPeriodicJob()},
+		periodicJobs:  []*river.PeriodicJob{roster.FormAnnouncerPeriodicJob()},
 	}
 	for _, plug := range o.plugins {
 		if err := plug(parts); err != nil {
@@ -249,9 +253,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
+	s.areas = areas.New(areas.Options{Public: public.Options{Codes: o.codes, CodeSends: s.codeSends, Audit: s.audit, Logger: logger,
+		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts}}})
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
-		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, CodeSends: s.codeSends, Audit: s.audit, Jobs: s.jobs, Logger: logger, Codes: o.codes,
-		Broker: lane.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts}})
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger,
+		Areas: s.areas.Areas()})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
@@ -382,8 +388,8 @@ func (s *Server) Close() error {
 // and the store.
 func (s *Server) closeParts() error {
 	var errs []error
-	if s.lane != nil {
-		if err := s.lane.CloseWait(); err != nil {
+	if s.areas != nil {
+		if err := s.areas.CloseWait(); err != nil {
 			s.logger.Warn("shutting down", "error", err)
 		}
 	}

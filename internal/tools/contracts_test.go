@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/tools"
@@ -20,7 +21,7 @@ import (
 // stdio binary links no lane); the file must be what the lane's request
 // types say today.
 func TestLaneContractsFileIsCurrent(t *testing.T) {
-	want, err := lane.ToolContractsJSON()
+	want, err := areas.Lane(lane.Options{}).ToolContractsJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestLaneContractsFileIsCurrent(t *testing.T) {
 // tool leaves out nothing but its forced-silent fields.
 func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 	routes := map[string]lane.Contract{}
-	for _, c := range lane.New(lane.Options{}).Contracts() {
+	for _, c := range areas.Lane(lane.Options{}).Contracts() {
 		if c.Tool != "" {
 			if _, dup := routes[c.Tool]; dup {
 				t.Errorf("two lane routes name tool %s", c.Tool)

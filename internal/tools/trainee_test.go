@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/tools"
@@ -66,7 +67,7 @@ func TestTheTraineeSetIsTheTable(t *testing.T) {
 // is modify's swap_exercise operation alone).
 func TestEveryTraineeToolMatchesItsLaneRoute(t *testing.T) {
 	routes := map[string]lane.Contract{}
-	for _, c := range lane.New(lane.Options{}).Contracts() {
+	for _, c := range areas.Lane(lane.Options{}).Contracts() {
 		for _, name := range c.TraineeTools {
 			if _, dup := routes[name]; dup {
 				t.Errorf("two lane routes name the trainee tool %s", name)

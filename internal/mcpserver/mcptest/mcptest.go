@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -46,6 +48,8 @@ type Fixture struct {
 	URL   string
 	Store store.Store
 	Lane  *lane.Lane
+	// Areas are the lane's areas; CloseWait waits for their background work.
+	Areas *areas.Set
 	Audit *audit.Writer // the lane's audit, batched; Flush before reading it
 	A, B  Studio
 	// App calls the lane over the network, as the studio's own apps do.
@@ -71,10 +75,10 @@ func NewOn(t testing.TB, st store.Store) *Fixture {
 type Options struct {
 	// Codes sends the lane's verification codes (an agent platform's end
 	// users); nil writes them to a discarded log.
-	Codes lane.CodeGateway
+	Codes public.CodeGateway
 	// Broker configures the auth-context callback (a fake agent platform
 	// on 127.0.0.1 needs AllowLoopback).
-	Broker lane.BrokerOptions
+	Broker public.BrokerOptions
 	// Now is the lane's clock; nil: time.Now.
 	Now func() time.Time
 	// Logger is the lane's and the gated endpoint's logger; nil: Quiet.
@@ -90,13 +94,14 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// (see TraineeToken); its access tokens are accepted by the lane and by
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
-	authn := as.Authenticator(lane.StudioKeys(st))
+	authn := as.Authenticator(public.Conversations(lane.StudioKeys(st), st))
 	laneLogger := o.Logger
 	if laneLogger == nil {
 		laneLogger = Quiet()
 	}
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Codes: o.Codes, Broker: o.Broker, Now: o.Now})
-	t.Cleanup(func() { _ = ln.CloseWait() }) // before the audit writer closes: callbacks are audited
+	set := areas.New(areas.Options{Public: public.Options{Codes: o.Codes, Broker: o.Broker, Audit: aw, Logger: laneLogger}})
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Now: o.Now, Areas: set.Areas()})
+	t.Cleanup(func() { _ = set.CloseWait() }) // before the audit writer closes: callbacks are audited
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	as.Register(mux)
@@ -115,7 +120,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 		Client: laneclient.New(srv.URL, &http.Transport{MaxIdleConnsPerHost: 256}, "mcp"),
 		Logger: Quiet(),
 	}))
-	f := &Fixture{URL: srv.URL, Store: st, Lane: ln, Audit: aw, App: laneclient.New(srv.URL, nil, "api")}
+	f := &Fixture{URL: srv.URL, Store: st, Lane: ln, Areas: set, Audit: aw, App: laneclient.New(srv.URL, nil, "api")}
 	f.A = f.SeedStudio(t, "Studio Aleph", "aleph", "+972501000001")
 	f.B = f.SeedStudio(t, "Studio Bet", "bet", "+972502000002")
 	return f

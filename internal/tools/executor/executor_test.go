@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
@@ -71,7 +72,7 @@ func TestAnIdenticalWriteWithinTenMinutesIsARepeat(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	ln := lane.New(lane.Options{Store: f.Store, Now: clock})
+	ln := areas.Lane(lane.Options{Store: f.Store, Now: clock})
 	ex := executor.New(laneclient.New("http://perform.internal", laneclient.HandlerTransport(ln), "mcp"), tools.All())
 	ctx := context.Background()
 	run := func(key, args string) executor.Result {

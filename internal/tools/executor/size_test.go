@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/demo"
 	"github.com/otherwise/perform/internal/domain"
@@ -37,7 +38,7 @@ func TestDefaultAnswersFitAModel(t *testing.T) {
 	if err := st.CreateAPIKey(ctx, &k); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(lane.New(lane.Options{Store: st}))
+	srv := httptest.NewServer(areas.Lane(lane.Options{Store: st}))
 	t.Cleanup(srv.Close)
 	ex := executor.New(laneclient.New(srv.URL, nil, "mcp"), tools.All())
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 )
 
@@ -16,7 +17,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gencontracts FILE")
 		os.Exit(2)
 	}
-	b, err := lane.ToolContractsJSON()
+	b, err := areas.Lane(lane.Options{}).ToolContractsJSON()
 	if err == nil {
 		err = os.WriteFile(os.Args[1], b, 0o644)
 	}

@@ -1,0 +1,56 @@
+// Package areas composes the lane's areas: every route Perform serves
+// under /v1/automation, by the package that holds it.
+//
+//	studio   /validate, settings, keys, coaches, tags, tasks
+//	catalog  plans (products), program and form templates, exercises, resources, persona
+//	roster   trainees, subscriptions, assignments, forms, the trainee's own plan and feedback, triage
+//	sessions sessions, workouts, personal records, benchmarks
+//	health   measurements, check-ins, injuries, goals, the training profile
+//	public   an agent platform's routes: the public offer, verification, the broker
+package areas
+
+import (
+	"github.com/otherwise/perform/internal/areas/catalog"
+	"github.com/otherwise/perform/internal/areas/health"
+	"github.com/otherwise/perform/internal/areas/public"
+	"github.com/otherwise/perform/internal/areas/roster"
+	"github.com/otherwise/perform/internal/areas/sessions"
+	"github.com/otherwise/perform/internal/areas/studio"
+	"github.com/otherwise/perform/internal/lane"
+)
+
+// Options configure the areas that need more than the kernel gives.
+type Options struct {
+	Public public.Options
+}
+
+// Set is every area, built; Close waits for their background work.
+type Set struct {
+	Public *public.Area
+	list   []lane.Area
+}
+
+// New builds every area.
+func New(o Options) *Set {
+	pub := public.New(o.Public)
+	return &Set{Public: pub, list: []lane.Area{&studio.Area{}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, pub}}
+}
+
+// Areas lists the areas for lane.Options.
+func (s *Set) Areas() []lane.Area { return s.list }
+
+// CloseWait waits (a few seconds at most) for the areas' background work:
+// the agent platforms' callbacks and verification codes.
+func (s *Set) CloseWait() error { return s.Public.CloseWait() }
+
+// All is every area, for a lane whose background work nobody waits for.
+func All(o Options) []lane.Area { return New(o).Areas() }
+
+// Lane is lane.New with every area when o names none: for the surfaces
+// and tests that serve the whole lane and need no area's options.
+func Lane(o lane.Options) *lane.Lane {
+	if o.Areas == nil {
+		o.Areas = All(Options{})
+	}
+	return lane.New(o)
+}

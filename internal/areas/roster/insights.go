@@ -1,0 +1,212 @@
+package roster
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/otherwise/perform/internal/areas/health"
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
+)
+
+// The read models: computed here from the store's rows by internal/training,
+// deterministic, no model call.
+
+// insightRoutes: the read models (overview, debrief, insights, roster triage).
+func (a *Area) insightRoutes(rs *lane.Routes) {
+	lane.Add(rs, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", a.traineeOverview, lane.Tool("get_trainee_overview"),
+		lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_training_overview"),
+		lane.Allow("summary", "from", "to", "program", "sessions", "completion"),
+		lane.Allow(lane.Under("activeGoals.goal", health.GoalFields...)...), lane.Allow("activeGoals.progress"),
+		lane.Allow(lane.Under("latestCheckIns", health.CheckInFields...)...),
+		lane.Allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
+	lane.Add(rs, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", a.weeklyDebrief, lane.Tool("get_weekly_debrief"),
+		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_weekly_debrief"),
+		lane.Allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
+	lane.Add(rs, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", a.coachingInsights, lane.Tool("get_coaching_insights"),
+		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_coach_insight"),
+		lane.Allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
+	lane.Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", a.needsAttention, lane.Tool("needs_attention"))
+}
+
+type needsAttentionQuery struct {
+	CoachID string `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
+	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due"`
+	lane.PageQuery
+}
+
+// attentionList is a page of the triage with a sentence over all of it.
+type attentionList struct {
+	Summary    string               `json:"summary" jsonschema:"How many need attention, and for which reasons, over the whole list (not only this page)."`
+	Items      []training.Attention `json:"items" jsonschema:"Most urgent first: score is the sum of the reasons' severities (low_readiness 90, active_injury 80, plan_ended 75, no_recent_session 60, missed_sessions 55, plan_ending 50, weight_off_goal 40, overdue_tasks 35, form_past_due 30)."`
+	Total      int                  `json:"total"`
+	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
+}
+
+func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionList, error) {
+	today := c.LocalToday()
+	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
+		Today: today, WeekStart: training.WeekStart(today), Now: c.Now(), CoachID: q.CoachID,
+	})
+	if err != nil {
+		return attentionList{}, err
+	}
+	all := training.Triage(facts, today, c.Zone(), q.Reason)
+	page := lane.PageSlice(all, q.Page())
+	return attentionList{Summary: triageSummary(all, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
+}
+
+func triageSummary(all []training.Attention, roster int) string {
+	if len(all) == 0 {
+		return fmt.Sprintf("None of the %d active trainees asked about needs attention now.", roster)
+	}
+	counts := map[string]int{}
+	for _, a := range all {
+		for _, r := range a.Reasons {
+			counts[r.Code]++
+		}
+	}
+	var parts []string
+	for _, code := range training.Reasons {
+		if n := counts[code]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", code, n))
+		}
+	}
+	return fmt.Sprintf("%d of %d active trainees need attention (%s).", len(all), roster, strings.Join(parts, ", "))
+}
+
+// Bounds of what the read models read, whatever the history holds.
+const (
+	readModelSessions = 200 // a window's sessions (3 weeks of the debrief, 2 of the overview)
+	overviewGoalsRead = 10
+	insightCheckIns   = 28
+)
+
+// activeProgramOf is the trainee's active program that has started
+// latest, else the next to start, with its template's structure (nil when
+// it has none); nil without one.
+func activeProgramOf(c *lane.Call, ss store.StudioStore, traineeID, today string) (*domain.Program, *domain.ProgramStructure, error) {
+	progs, err := ss.ListPrograms(c.Ctx, traineeID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var p *domain.Program
+	for i := range progs {
+		q := &progs[i]
+		if q.Status == domain.ProgramActive && (p == nil || q.StartsOn <= today && (p.StartsOn > today || q.StartsOn > p.StartsOn)) {
+			p = q
+		}
+	}
+	if p == nil {
+		return nil, nil, nil
+	}
+	tmpl, err := ss.GetProgramTemplate(c.Ctx, p.TemplateID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, tmpl.Structure, nil
+}
+
+func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview, error) {
+	ss, id := c.Studio(), c.ID()
+	if _, err := lane.Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+		return training.Overview{}, err
+	}
+	today := c.LocalToday()
+	in := training.OverviewInput{Today: today}
+	var err error
+	if in.Program, in.Structure, err = activeProgramOf(c, ss, id, today); err != nil {
+		return training.Overview{}, err
+	}
+	sessions, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: id, From: lane.AddDays(today, -(training.OverviewDays - 1)), To: today, Page: store.Page{Limit: readModelSessions}})
+	if err != nil {
+		return training.Overview{}, err
+	}
+	in.Sessions = sessions.Items
+	// The latest check-ins of the window: an open range would count the whole history.
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, lane.AddDays(today, -(training.OverviewDays-1)), today, store.Page{Limit: 3})
+	if err != nil {
+		return training.Overview{}, err
+	}
+	in.CheckIns = checkIns.Items
+	if in.Injuries, err = ss.ListInjuries(c.Ctx, id, domain.InjuryActive); err != nil {
+		return training.Overview{}, err
+	}
+	goals, err := ss.ListGoals(c.Ctx, id, domain.GoalActive)
+	if err != nil {
+		return training.Overview{}, err
+	}
+	answers, err := health.GoalAnswers(c, ss, id, goals[:min(len(goals), overviewGoalsRead)])
+	if err != nil {
+		return training.Overview{}, err
+	}
+	for _, a := range answers {
+		in.Goals = append(in.Goals, training.GoalLine{Goal: a.Goal, Progress: a.Progress})
+	}
+	return training.BuildOverview(in), nil
+}
+
+type debriefQuery struct {
+	Week string `json:"week,omitempty" jsonschema:"The ISO week, YYYY-Www (2026-W48), in the studio's time zone; this week when omitted." lane:"maxLength=8"`
+}
+
+func (a *Area) weeklyDebrief(c *lane.Call, q *debriefQuery) (training.Debrief, error) {
+	ss, id := c.Studio(), c.ID()
+	today := c.LocalToday()
+	monday := training.WeekStart(today)
+	if q.Week != "" {
+		var err error
+		if monday, err = training.ParseISOWeek(q.Week); err != nil {
+			return training.Debrief{}, lane.InvalidField("week", err.Error()+".")
+		}
+	}
+	if _, err := lane.Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+		return training.Debrief{}, err
+	}
+	in := training.DebriefInput{WeekStart: monday, Today: today}
+	// The week before, the week, the week after: summary rows carry the totals.
+	sessions, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: id, From: lane.AddDays(monday, -7), To: lane.AddDays(monday, 13), Ascending: true, Page: store.Page{Limit: readModelSessions}})
+	if err != nil {
+		return training.Debrief{}, err
+	}
+	in.Sessions = sessions.Items
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, monday, lane.AddDays(monday, 6), store.Page{Limit: 7})
+	if err != nil {
+		return training.Debrief{}, err
+	}
+	in.CheckIns = checkIns.Items
+	if in.Injuries, err = ss.ListInjuries(c.Ctx, id, domain.InjuryActive); err != nil {
+		return training.Debrief{}, err
+	}
+	if in.Benchmarks, err = ss.ListBenchmarks(c.Ctx, id); err != nil {
+		return training.Debrief{}, err
+	}
+	return training.BuildDebrief(in), nil
+}
+
+func (a *Area) coachingInsights(c *lane.Call, _ *lane.NoInput) (training.Insights, error) {
+	ss, id := c.Studio(), c.ID()
+	if _, err := lane.Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
+		return training.Insights{}, err
+	}
+	today := c.LocalToday()
+	in := training.InsightsInput{Today: today, Zone: c.Zone()}
+	var err error
+	// Full sessions: the stalled-lift check reads their sets.
+	if in.Sessions, err = ss.SessionsBetween(c.Ctx, id, lane.AddDays(today, -(training.InsightDays-1)), today); err != nil {
+		return training.Insights{}, err
+	}
+	checkIns, err := ss.ListCheckIns(c.Ctx, id, lane.AddDays(today, -(insightCheckIns-1)), today, store.Page{Limit: insightCheckIns})
+	if err != nil {
+		return training.Insights{}, err
+	}
+	in.CheckIns = checkIns.Items
+	if in.Benchmarks, err = ss.ListBenchmarks(c.Ctx, id); err != nil {
+		return training.Insights{}, err
+	}
+	return training.BuildInsights(in), nil
+}
