@@ -184,7 +184,7 @@ func (a *Area) createFormTemplate(c *lane.Call, in *createFormTemplateInput) (do
 }
 
 // Program structure: phases → weeks → days → planned exercises. The
-// targets of a planned Exercise are its own fields, so every bound is a
+// targets of a planned exercise are its own fields, so every bound is a
 // lane tag the schema (and the tools) show.
 
 type PlannedExerciseInput struct {
@@ -228,8 +228,8 @@ type structureInput struct {
 // many weeks of sessions.
 const maxProgramWeeks = 104
 
-// structure checks a structure input (every Exercise id names an Exercise)
-// and builds the domain structure, Exercise names filled in.
+// structure checks a structure input (every exercise id names an exercise)
+// and builds the domain structure, exercise names filled in.
 func structure(c *lane.Call, ss store.StudioStore, in *structureInput) (*domain.ProgramStructure, error) {
 	var errs []lane.FieldError
 	if len(in.Phases) == 0 {

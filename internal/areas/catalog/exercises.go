@@ -16,12 +16,12 @@ import (
 	"github.com/otherwise/perform/internal/text"
 )
 
-// The Exercise catalogue: Perform's built-ins (internal/exercises, ids are
+// The exercise catalogue: Perform's built-ins (internal/exercises, ids are
 // slugs such as "back-squat") and the studio's own (exr_…), searched and
 // read together. Their ids are what sessions, program days and swaps name.
 
 type exercisesQuery struct {
-	Q         string `json:"q,omitempty" jsonschema:"Part of the Exercise's name in English or Hebrew, or of one of its aliases; case, spacing and hyphens do not matter. Best matches first: the whole name, then names that start with it, then names that contain it." lane:"maxLength=200"`
+	Q         string `json:"q,omitempty" jsonschema:"Part of the exercise's name in English or Hebrew, or of one of its aliases; case, spacing and hyphens do not matter. Best matches first: the whole name, then names that start with it, then names that contain it." lane:"maxLength=200"`
 	Category  string `json:"category,omitempty" jsonschema:"Only exercises of this category." lane:"enum=strength|cardio|mobility|plyometric|core|conditioning"`
 	Equipment string `json:"equipment,omitempty" jsonschema:"Only exercises done with this equipment, e.g. barbell, dumbbell, kettlebell, machine, cable, band, none (no equipment); an unknown word answers the whole list." lane:"maxLength=50"`
 	Muscle    string `json:"muscle,omitempty" jsonschema:"Only exercises that work this muscle (primary or secondary), e.g. quadriceps, glutes, hamstrings, chest, lats, front delts, triceps, core; an unknown word answers the whole list." lane:"maxLength=50"`
@@ -33,7 +33,7 @@ type exercisesQuery struct {
 // exerciseRow is one row of a search: compact by default, the whole
 // record with view=full.
 type exerciseRow struct {
-	ID        string   `json:"id" jsonschema:"The Exercise's id: a slug for Perform's catalogue (back-squat), exr_… for the studio's own."`
+	ID        string   `json:"id" jsonschema:"The exercise's id: a slug for Perform's catalogue (back-squat), exr_… for the studio's own."`
 	Name      string   `json:"name"`
 	NameHe    string   `json:"nameHe"`
 	Category  string   `json:"category"`
@@ -46,7 +46,7 @@ type exerciseRow struct {
 	Unilateral   *bool      `json:"unilateral,omitempty" jsonschema:"Only with view=full."`
 	Loads        []string   `json:"loadsAreas,omitempty" jsonschema:"The body areas it loads; only with view=full."`
 	Alternatives []string   `json:"alternatives,omitempty" jsonschema:"Ids of exercises of the same movement with other equipment; only with view=full."`
-	Custom       *bool      `json:"custom,omitempty" jsonschema:"true for the studio's own Exercise; only with view=full."`
+	Custom       *bool      `json:"custom,omitempty" jsonschema:"true for the studio's own exercise; only with view=full."`
 	CreatedAt    *time.Time `json:"createdAt,omitempty"`
 }
 
@@ -61,17 +61,17 @@ func fullRow(e domain.Exercise) exerciseRow {
 	return r
 }
 
-// exerciseDetail is one Exercise with its alternatives resolved.
+// exerciseDetail is one exercise with its alternatives resolved.
 type exerciseDetail struct {
 	domain.Exercise
 	AlternativeExercises []exerciseRow `json:"alternativeExercises" jsonschema:"The swaps for it (same movement, other equipment), as compact rows: its own alternatives and the studio's exercises that name it as theirs."`
 }
 
 type createExerciseInput struct {
-	Name             string   `json:"name" jsonschema:"The Exercise's name in English (or the studio's language); unique in the studio and not a name of Perform's catalogue." lane:"minLength=1,maxLength=100"`
-	NameHe           *string  `json:"nameHe,omitempty" jsonschema:"The Exercise's name in Hebrew." lane:"minLength=1,maxLength=100"`
+	Name             string   `json:"name" jsonschema:"The exercise's name in English (or the studio's language); unique in the studio and not a name of Perform's catalogue." lane:"minLength=1,maxLength=100"`
+	NameHe           *string  `json:"nameHe,omitempty" jsonschema:"The exercise's name in Hebrew." lane:"minLength=1,maxLength=100"`
 	Aliases          []string `json:"aliases,omitempty" jsonschema:"Other names it goes by, in any language; search finds them." lane:"minLength=1,maxLength=100,maxItems=20"`
-	Category         string   `json:"category" jsonschema:"What kind of Exercise it is." lane:"enum=strength|cardio|mobility|plyometric|core|conditioning"`
+	Category         string   `json:"category" jsonschema:"What kind of exercise it is." lane:"enum=strength|cardio|mobility|plyometric|core|conditioning"`
 	PrimaryMuscles   []string `json:"primaryMuscles" jsonschema:"The muscles it mainly works (GET /exercises?view=full shows the catalogue's words: quadriceps, glutes, chest, lats…)." lane:"maxLength=50,maxItems=10"`
 	SecondaryMuscles []string `json:"secondaryMuscles,omitempty" jsonschema:"The muscles it also works." lane:"maxLength=50,maxItems=10"`
 	Equipment        []string `json:"equipment" jsonschema:"What it is done with: barbell, dumbbell, machine, cable, band… or none." lane:"maxLength=50,maxItems=10"`
@@ -82,9 +82,9 @@ type createExerciseInput struct {
 }
 
 func (a *Area) exerciseRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/exercises", "Search the Exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", a.searchExercises, lane.Tool("search_exercises"))
-	lane.Add(rs, "GET", "/exercises/{id}", "One Exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", a.getExercise)
-	lane.Add(rs, "POST", "/exercises", "Add an Exercise of the studio's own.", a.createExercise, lane.Admin(), lane.Created())
+	lane.Add(rs, "GET", "/exercises", "Search the exercise catalogue: Perform's built-in exercises and the studio's own, in English and Hebrew, with filters and paging. Rows are compact (id, name, nameHe, category, equipment, measure); view=full adds the rest.", a.searchExercises, lane.Tool("search_exercises"))
+	lane.Add(rs, "GET", "/exercises/{id}", "One exercise (a catalogue slug or the studio's exr_… id) with its alternatives resolved.", a.getExercise)
+	lane.Add(rs, "POST", "/exercises", "Add an exercise of the studio's own.", a.createExercise, lane.Admin(), lane.Created())
 }
 
 // vocabularyError is the sentence for a word a vocabulary does not hold.
@@ -125,7 +125,7 @@ func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exe
 
 // findExercise is a built-in by slug or the studio's own by exr_… id, else
 // the not-found sentence (which names search_exercises). The route has no
-// id kind of its own (an Exercise id is either), so it checks here.
+// id kind of its own (an exercise id is either), so it checks here.
 func findExercise(c *lane.Call, ss store.StudioStore, id string) (domain.Exercise, error) {
 	if e, ok := exercises.Get(id); ok {
 		return e, nil
@@ -188,7 +188,7 @@ func (a *Area) createExercise(c *lane.Call, in *createExerciseInput) (domain.Exe
 	e.CreatedAt = &now
 	var errs []lane.FieldError
 	if e.Name == "" {
-		errs = append(errs, lane.FieldError{Field: "name", Message: "name must not be blank; give the Exercise's name."})
+		errs = append(errs, lane.FieldError{Field: "name", Message: "name must not be blank; give the exercise's name."})
 	}
 	if in.NameHe != nil {
 		e.NameHe = strings.Join(strings.Fields(*in.NameHe), " ")
@@ -215,7 +215,7 @@ func (a *Area) createExercise(c *lane.Call, in *createExerciseInput) (domain.Exe
 	}
 	for _, b := range exercises.All() {
 		if exercises.Normalize(b.Name) == exercises.Normalize(e.Name) {
-			return e, lane.Conflict(fmt.Sprintf("Perform's catalogue already has %q (id %s); use it, or give this Exercise another name.", b.Name, b.ID))
+			return e, lane.Conflict(fmt.Sprintf("Perform's catalogue already has %q (id %s); use it, or give this exercise another name.", b.Name, b.ID))
 		}
 	}
 	err := c.InTx(func(ss store.StudioStore) error {
@@ -240,7 +240,7 @@ func (a *Area) createExercise(c *lane.Call, in *createExerciseInput) (domain.Exe
 	return e, nil
 }
 
-// Exercise resolves an Exercise id: built-in, or one of the studio's own. The FieldError names field.
+// exercise resolves an exercise id: built-in, or one of the studio's own. The FieldError names field.
 func Exercise(c *lane.Call, ss store.StudioStore, field, id string) (domain.Exercise, *lane.FieldError) {
 	id = strings.TrimSpace(id)
 	if e, ok := exercises.Get(id); ok {
@@ -254,7 +254,7 @@ func Exercise(c *lane.Call, ss store.StudioStore, field, id string) (domain.Exer
 		if !errors.Is(err, store.ErrNotFound) {
 			return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %s could not be read; try again.", field, id)}
 		}
-		return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %s is not an Exercise of this studio; use a built-in Exercise id (such as back-squat) or one of the studio's own exercises.", field, text.Truncate(id, 100))}
+		return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %s is not an exercise of this studio; use a built-in exercise id (such as back-squat) or one of the studio's own exercises.", field, text.Truncate(id, 100))}
 	}
-	return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not a built-in Exercise id (such as back-squat, bench-press, running) or a studio Exercise id (exr_…).", field, text.Truncate(id, 100))}
+	return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not a built-in exercise id (such as back-squat, bench-press, running) or a studio exercise id (exr_…).", field, text.Truncate(id, 100))}
 }

@@ -15,12 +15,12 @@ import (
 )
 
 // The coaching resources: Perform's methodology library
-// (internal/methodologies), its Exercise catalogue searched beside it, and
+// (internal/methodologies), its exercise catalogue searched beside it, and
 // the studio's coaching persona. None holds a person's data, so a
 // trainee's connection reads them too (shared routes).
 
 func (a *Area) resourceRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its Exercise catalogue.", a.trainingResources,
+	lane.Add(rs, "GET", "/training-resources", "Search the coaching resource library, summary first: Perform's training methodologies (principles, phases, typical sessions with view=full) and its exercise catalogue.", a.trainingResources,
 		lane.Shared(), lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("search_training_resources"),
 		lane.Allow("items", "total", "nextOffset"))
 	lane.Add(rs, "GET", "/methodologies", "Perform's training methodologies across seven sports (strength, running, cycling, swimming, triathlon, conditioning, mobility): principles, phase structure and typical sessions, as concise facts.", func(c *lane.Call, q *methodologiesQuery) (lane.ListOf[methodologies.Methodology], error) {
@@ -41,8 +41,8 @@ func (a *Area) resourceRoutes(rs *lane.Routes) {
 // Training resources.
 
 type trainingResourcesQuery struct {
-	Q      string `json:"q,omitempty" jsonschema:"Words to look for (all must match): a methodology's name, sport or content (threshold, deload, marathon), or an Exercise's name in English or Hebrew. Empty lists everything." lane:"maxLength=200"`
-	Kind   string `json:"kind,omitempty" jsonschema:"Only methodologies or only exercises; both when omitted (methodologies first)." lane:"enum=methodology|Exercise"`
+	Q      string `json:"q,omitempty" jsonschema:"Words to look for (all must match): a methodology's name, sport or content (threshold, deload, marathon), or an exercise's name in English or Hebrew. Empty lists everything." lane:"maxLength=200"`
+	Kind   string `json:"kind,omitempty" jsonschema:"Only methodologies or only exercises; both when omitted (methodologies first)." lane:"enum=methodology|exercise"`
 	Sport  string `json:"sport,omitempty" jsonschema:"Only methodologies of this sport (exercises are left out)." lane:"enum=strength|running|cycling|swimming|triathlon|conditioning|mobility"`
 	View   string `json:"view,omitempty" jsonschema:"summary (the default): a line per resource; full: methodologies also carry principles, phases and typical sessions, exercises their muscles and alternatives." lane:"enum=summary|full"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"How many resources to return, 1 to 50; 10 when omitted." lane:"min=1,max=50"`
@@ -51,7 +51,7 @@ type trainingResourcesQuery struct {
 
 // resourceRow is one methodology or exercise: a summary line, the rest with view=full.
 type resourceRow struct {
-	Kind    string `json:"kind" jsonschema:"methodology or Exercise."`
+	Kind    string `json:"kind" jsonschema:"methodology or exercise."`
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Sport   string `json:"sport,omitempty" jsonschema:"A methodology's sport."`
@@ -68,7 +68,7 @@ type resourceRow struct {
 func (a *Area) trainingResources(c *lane.Call, q *trainingResourcesQuery) (lane.ListOf[resourceRow], error) {
 	full := q.View == "full"
 	var rows []resourceRow
-	if q.Kind != "Exercise" {
+	if q.Kind != "exercise" {
 		for _, m := range methodologies.Search(q.Q, q.Sport) {
 			r := resourceRow{Kind: "methodology", ID: m.ID, Name: m.Name, Sport: m.Sport, Summary: m.Summary}
 			if full {
@@ -79,7 +79,7 @@ func (a *Area) trainingResources(c *lane.Call, q *trainingResourcesQuery) (lane.
 	}
 	if q.Kind != "methodology" && q.Sport == "" {
 		for _, e := range exercises.Search(nil, exercises.Filter{Q: q.Q}) {
-			r := resourceRow{Kind: "Exercise", ID: e.ID, Name: e.Name, Summary: exerciseLine(e)}
+			r := resourceRow{Kind: "exercise", ID: e.ID, Name: e.Name, Summary: exerciseLine(e)}
 			if full {
 				r.Muscles, r.Alternatives = append(append([]string{}, e.Primary...), e.Secondary...), e.Alternatives
 			}
@@ -93,7 +93,7 @@ func (a *Area) trainingResources(c *lane.Call, q *trainingResourcesQuery) (lane.
 	return lane.PageSlice(lane.NonNil(rows), store.Page{Limit: limit, Offset: q.Offset}), nil
 }
 
-// exerciseLine is an Exercise in a line: "strength, barbell; logged as reps_load".
+// exerciseLine is an exercise in a line: "strength, barbell; logged as reps_load".
 func exerciseLine(e domain.Exercise) string {
 	eq := "no equipment"
 	if len(e.Equipment) > 0 {

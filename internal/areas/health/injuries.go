@@ -97,7 +97,7 @@ func checkExercises(c *lane.Call, ss store.StudioStore, list []string) error {
 			continue
 		}
 		if !ids.Valid(id, ids.Exercise) {
-			return lane.InvalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an catalog.Exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
+			return lane.InvalidField("affectedExercises", fmt.Sprintf("affectedExercises: %q is not an exercise id; Perform's ids look like back-squat and the studio's own like exr_…. Use search_exercises to find one.", text.Truncate(id, 100)))
 		}
 		if _, err := lane.Lookup(c.Ctx, ids.Exercise, id, ss.GetExercise); err != nil {
 			return err

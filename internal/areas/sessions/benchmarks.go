@@ -50,7 +50,7 @@ type recordBenchmarkInput struct {
 	Name        *string    `json:"name,omitempty" jsonschema:"The benchmark's name (Back squat 1RM, 5 km run, Max pull-ups); an existing one of the trainee by this name (case-insensitive) gets the value, else a new benchmark is made and needs unit and direction." lane:"minLength=1,maxLength=100"`
 	Unit        *string    `json:"unit,omitempty" jsonschema:"A new benchmark's unit: kg, s, m, reps, min, or another short unit." lane:"minLength=1,maxLength=20"`
 	Direction   *string    `json:"direction,omitempty" jsonschema:"A new benchmark's better direction: higher (a lift, reps) or lower (a time)." lane:"enum=higher|lower"`
-	ExerciseID  *string    `json:"exerciseId,omitempty" jsonschema:"A new benchmark's catalog.Exercise, when it is a lift's 1RM (built-in id or exr_…): logged sets of that catalog.Exercise then record PRs on it." lane:"minLength=1,maxLength=100"`
+	ExerciseID  *string    `json:"exerciseId,omitempty" jsonschema:"A new benchmark's exercise, when it is a lift's 1RM (built-in id or exr_…): logged sets of that exercise then record PRs on it." lane:"minLength=1,maxLength=100"`
 	Value       float64    `json:"value" jsonschema:"The value, in the benchmark's unit (kg, seconds, metres…)." lane:"min=0,max=1000000"`
 	RecordedAt  *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 	Notes       *string    `json:"notes,omitempty" jsonschema:"A note on the value." lane:"maxLength=500"`
@@ -139,7 +139,7 @@ func (a *Area) recordBenchmark(c *lane.Call, in *recordBenchmarkInput) (recorded
 }
 
 // sameShape refuses a value for an existing benchmark sent with a unit,
-// direction or catalog.Exercise that is not the benchmark's.
+// direction or exercise that is not the benchmark's.
 func sameShape(b domain.Benchmark, in *recordBenchmarkInput) *lane.Error {
 	if in.Unit != nil && strings.TrimSpace(*in.Unit) != b.Unit {
 		return lane.InvalidField("unit", fmt.Sprintf("unit %q is not the unit of benchmark %s (%s), which is %s; omit unit or convert the value.", *in.Unit, b.ID, b.Name, b.Unit))

@@ -49,7 +49,7 @@ func (a *Area) modifySession(c *lane.Call, in *modifySessionInput) (modifiedSess
 			return out, e
 		}
 	case "swap_exercise":
-		if e := need("exerciseId", in.ExerciseID != nil, "the session's catalog.Exercise to replace (get_session lists them)"); e != nil {
+		if e := need("exerciseId", in.ExerciseID != nil, "the session's exercise to replace (get_session lists them)"); e != nil {
 			return out, e
 		}
 	case "reschedule":
@@ -126,7 +126,7 @@ func orNone(list []string) string {
 	return strings.Join(list, ", ")
 }
 
-// replacement is the catalog.Exercise a swap puts in: the one given, else the
+// replacement is the exercise a swap puts in: the one given, else the
 // catalogue's first alternative of from.
 func replacement(c *lane.Call, ss store.StudioStore, from string, given *string) (domain.Exercise, error) {
 	if given != nil {
@@ -138,7 +138,7 @@ func replacement(c *lane.Call, ss store.StudioStore, from string, given *string)
 	}
 	alts := exercises.Alternatives(from)
 	if len(alts) == 0 {
-		return domain.Exercise{}, lane.InvalidField("replacementId", fmt.Sprintf("The catalogue lists no alternative for %s; give replacementId, the catalog.Exercise to put in its place.", from))
+		return domain.Exercise{}, lane.InvalidField("replacementId", fmt.Sprintf("The catalogue lists no alternative for %s; give replacementId, the exercise to put in its place.", from))
 	}
 	return alts[0], nil
 }

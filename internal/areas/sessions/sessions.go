@@ -120,8 +120,8 @@ type modifySessionInput struct {
 	Percent       *float64 `json:"percent,omitempty" jsonschema:"reduce_volume: the share to take off, 1 to 90 percent." lane:"min=1,max=90"`
 	LoadPercent   *float64 `json:"loadPercent,omitempty" jsonschema:"raise_intensity: raise loadKg and percent1RM targets by this percentage, 0.5 to 50 (loads rounded to 0.5)." lane:"min=0.5,max=50"`
 	RPEIncrease   *float64 `json:"rpeIncrease,omitempty" jsonschema:"raise_intensity: add this to RPE targets (at most 10) and take it off RIR targets (at least 0), 0.5 to 3." lane:"min=0.5,max=3"`
-	ExerciseID    *string  `json:"exerciseId,omitempty" jsonschema:"swap_exercise: the session's catalog.Exercise to replace." lane:"minLength=1,maxLength=100"`
-	ReplacementID *string  `json:"replacementId,omitempty" jsonschema:"swap_exercise: the catalog.Exercise to put in its place (built-in id or exr_…); the first catalogue alternative when omitted." lane:"minLength=1,maxLength=100"`
+	ExerciseID    *string  `json:"exerciseId,omitempty" jsonschema:"swap_exercise: the session's exercise to replace." lane:"minLength=1,maxLength=100"`
+	ReplacementID *string  `json:"replacementId,omitempty" jsonschema:"swap_exercise: the exercise to put in its place (built-in id or exr_…); the first catalogue alternative when omitted." lane:"minLength=1,maxLength=100"`
 	Date          *string  `json:"date,omitempty" jsonschema:"reschedule: the new local date, YYYY-MM-DD." lane:"format=date" when:"start"`
 	StartTime     *string  `json:"startTime,omitempty" jsonschema:"reschedule: the new local start time, HH:MM; the old one is kept when omitted." lane:"maxLength=5"`
 }
@@ -210,7 +210,7 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", a.logWorkout, lane.Tool("log_workout"), lane.Created(),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("log_workout"), lane.Allow(lane.Under("session", SessionFields...)...),
 		lane.Allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
-	lane.Add(rs, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an catalog.Exercise or reschedule it.", a.modifySession,
+	lane.Add(rs, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", a.modifySession,
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("modify_training_session", "swap_exercise"),
 		lane.Allow("summary", "operation", "changed"), lane.Allow(lane.Under("session", SessionFields...)...))
 	lane.Add(rs, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", a.updateSession)

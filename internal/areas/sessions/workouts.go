@@ -130,7 +130,7 @@ func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (loggedWorkout, err
 }
 
 // mergeActuals puts logged sets on a planned session's exercises: an
-// catalog.Exercise logged takes its planned target (the first planned one of that
+// exercise logged takes its planned target (the first planned one of that
 // id not yet used); planned exercises not logged stay with no sets, and
 // logged ones not planned follow them.
 func mergeActuals(planned, logged []domain.SessionExercise) []domain.SessionExercise {
@@ -166,10 +166,10 @@ func mergeActuals(planned, logged []domain.SessionExercise) []domain.SessionExer
 	return append(out, extra...)
 }
 
-// recordPRs records a benchmark entry for every catalog.Exercise whose best e1RM
+// recordPRs records a benchmark entry for every exercise whose best e1RM
 // of x beats the trainee's benchmark of it, creating "<name> 1RM" (kg,
-// higher is better) for an catalog.Exercise that has none. It reads every
-// catalog.Exercise's best in one query, whatever the history holds.
+// higher is better) for an exercise that has none. It reads every
+// exercise's best in one query, whatever the history holds.
 func recordPRs(c *lane.Call, ss store.StudioStore, x domain.Session) ([]personalRecord, error) {
 	prs := []personalRecord{}
 	lifts := training.BestLifts(x.Exercises)
