@@ -3,22 +3,22 @@ package oauth
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/netguard"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
 )
@@ -70,83 +70,16 @@ func (s *Server) client(ctx context.Context, clientID string) (store.OAuthClient
 }
 
 // fetcher gets client ID metadata documents over HTTPS without reaching
-// inside the network: every address it dials, after every redirect and
-// whatever DNS answered, is checked at connect time.
+// inside the network: netguard checks every address it dials, after every
+// redirect and whatever DNS answered.
 type fetcher struct {
-	client        *http.Client
-	allowLoopback bool
+	client *http.Client
+	guard  netguard.Policy
 }
 
-func newFetcher(allowLoopback bool, timeout time.Duration) *fetcher {
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
-	f := &fetcher{allowLoopback: allowLoopback}
-	dialer := &net.Dialer{Timeout: timeout, Control: f.control}
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would dial for us, past the guard
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   timeout,
-		ResponseHeaderTimeout: timeout,
-		MaxIdleConns:          4,
-		IdleConnTimeout:       30 * time.Second,
-	}
-	f.client = &http.Client{
-		Transport: transport,
-		Timeout:   timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
-				return errors.New("it redirects more than 3 times")
-			}
-			return f.checkURL(req.URL)
-		},
-	}
-	return f
-}
-
-// control refuses a connection to an address inside the network. It runs
-// on the resolved address, so a name that resolves (or rebinds) to one is
-// refused too.
-func (f *fetcher) control(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	ip := net.ParseIP(host)
-	if ip == nil {
-		return fmt.Errorf("%s is not an IP address", host)
-	}
-	if f.allowLoopback && ip.IsLoopback() {
-		return nil
-	}
-	if blockedIP(ip) {
-		return fmt.Errorf("its address %s is private, loopback, link-local or otherwise not public", ip)
-	}
-	return nil
-}
-
-// blockedIP reports addresses a fetch must never reach.
-func blockedIP(ip net.IP) bool {
-	if ip4 := ip.To4(); ip4 != nil {
-		ip = ip4
-		// 0.0.0.0/8, 100.64.0.0/10 (shared), 192.0.0.0/24, 198.18.0.0/15, 240.0.0.0/4
-		if ip[0] == 0 || ip[0] >= 240 || (ip[0] == 100 && ip[1]&0xc0 == 64) || (ip[0] == 192 && ip[1] == 0 && ip[2] == 0) || (ip[0] == 198 && ip[1]&0xfe == 18) {
-			return true
-		}
-	}
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		(len(ip) == net.IPv6len && ip[0] == 0x20 && ip[1] == 0x01 && ip[2] == 0x0d && ip[3] == 0xb8) // documentation
-}
-
-func (f *fetcher) checkURL(u *url.URL) error {
-	if u.Scheme == "https" || (f.allowLoopback && u.Scheme == "http") {
-		if u.User != nil {
-			return errors.New("its URL carries user information")
-		}
-		return nil
-	}
-	return errors.New("it is not https")
+func newFetcher(allowLoopback bool, timeout time.Duration, tlsConfig *tls.Config) *fetcher {
+	guard := netguard.Policy{AllowLoopback: allowLoopback}
+	return &fetcher{guard: guard, client: guard.Client(netguard.ClientOptions{Timeout: timeout, TLS: tlsConfig, MaxRedirects: 3, MaxIdleConnsPerHost: 4})}
 }
 
 // metadataDocument is a client ID metadata document: client metadata
@@ -162,9 +95,6 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 	if err != nil || u.Host == "" {
 		return c, errors.New("client_id is not a URL")
 	}
-	if err := f.checkURL(u); err != nil {
-		return c, err
-	}
 	if u.Path == "" || u.Path == "/" || u.Fragment != "" {
 		return c, errors.New("a client metadata document URL needs a path and no fragment")
 	}
@@ -173,7 +103,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 		return c, err
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := f.client.Do(req)
+	resp, err := f.guard.Do(f.client, req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

@@ -133,10 +133,11 @@ func New(o Options) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout)
+	var tlsConfig *tls.Config
 	if o.MetadataRootCAs != nil {
-		s.fetcher.client.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
+		tlsConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
 	}
+	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout, tlsConfig)
 	return s
 }
 
