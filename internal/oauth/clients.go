@@ -4,13 +4,11 @@ import (
 	"context"
 	"crypto/subtle"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +26,6 @@ const (
 	maxMetadataBytes   = 64 << 10
 	maxMetadataAge     = 24 * time.Hour
 	defaultMetadataAge = time.Hour
-	maxRedirectURIs    = 20
-	maxClientName      = 100
 )
 
 // clientError is a client that cannot be used, with the sentence why.
@@ -123,8 +119,8 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 		return c, fmt.Errorf("it is larger than %d KiB", maxMetadataBytes>>10)
 	}
 	var doc metadataDocument
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return c, errors.New("it is not a JSON object")
+	if err := decodeClientMetadata(body, &doc); err != nil {
+		return c, err
 	}
 	if doc.ClientID != rawURL {
 		return c, fmt.Errorf("its client_id %q is not its own URL", text.Truncate(doc.ClientID, 200))
@@ -167,111 +163,6 @@ func cacheAge(cc string) time.Duration {
 	return min(age, maxMetadataAge)
 }
 
-// checkClientMetadata checks what registration and metadata documents
-// share: redirect URIs, grant and response types.
-func checkClientMetadata(m *oauthex.ClientRegistrationMetadata) error {
-	if len(m.RedirectURIs) == 0 {
-		return errors.New("redirect_uris is missing; list the URIs the client receives codes at")
-	}
-	if len(m.RedirectURIs) > maxRedirectURIs {
-		return fmt.Errorf("redirect_uris lists %d URIs; at most %d are allowed", len(m.RedirectURIs), maxRedirectURIs)
-	}
-	for _, u := range m.RedirectURIs {
-		if err := checkRedirectURI(u); err != nil {
-			return fmt.Errorf("redirect_uris: %q %v", text.Truncate(u, 200), err)
-		}
-	}
-	for _, g := range m.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return fmt.Errorf("grant_types: %q is not supported; use authorization_code and refresh_token", text.Truncate(g, 40))
-		}
-	}
-	for _, t := range m.ResponseTypes {
-		if t != "code" {
-			return fmt.Errorf("response_types: %q is not supported; use code", text.Truncate(t, 40))
-		}
-	}
-	if p := text.Problem(m.ClientName); p != "" {
-		return fmt.Errorf("client_name %s", p)
-	}
-	return nil
-}
-
-// clientName is the name shown on the consent page: the client's own,
-// shortened, or its first redirect URI's host.
-func clientName(name string, redirects []string) string {
-	name = strings.TrimSpace(name)
-	if name == "" && len(redirects) > 0 {
-		if u, err := url.Parse(redirects[0]); err == nil && u.Host != "" {
-			name = u.Host
-		}
-	}
-	if name == "" {
-		name = "An unnamed app"
-	}
-	return text.Truncate(name, maxClientName)
-}
-
-// registrationResponse is RFC 7591's answer. It is written here rather
-// than with the SDK's type, whose encoder leaves out a zero
-// client_secret_expires_at that the RFC requires beside a secret.
-type registrationResponse struct {
-	oauthex.ClientRegistrationMetadata
-	ClientID              string `json:"client_id"`
-	ClientSecret          string `json:"client_secret,omitempty"`
-	ClientIDIssuedAt      int64  `json:"client_id_issued_at"`
-	ClientSecretExpiresAt *int64 `json:"client_secret_expires_at,omitempty"`
-}
-
-// register is dynamic client registration (RFC 7591): public clients
-// (none), or confidential ones with client_secret_basic (the RFC's default)
-// or client_secret_post, whose secret is shown once and kept hashed.
-func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	var m oauthex.ClientRegistrationMetadata
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxMetadataBytes))
-	if err := dec.Decode(&m); err != nil {
-		writeRegistrationError(w, "invalid_client_metadata", "The body must be a JSON object of client metadata (RFC 7591) of at most 64 KiB.")
-		return
-	}
-	if err := checkClientMetadata(&m); err != nil {
-		code := "invalid_client_metadata"
-		if strings.HasPrefix(err.Error(), "redirect_uris") {
-			code = "invalid_redirect_uri"
-		}
-		writeRegistrationError(w, code, err.Error())
-		return
-	}
-	if m.TokenEndpointAuthMethod == "" {
-		m.TokenEndpointAuthMethod = "client_secret_basic"
-	}
-	if !slices.Contains(authMethods, m.TokenEndpointAuthMethod) {
-		writeRegistrationError(w, "invalid_client_metadata", fmt.Sprintf("token_endpoint_auth_method %q is not supported; use one of %s.", text.Truncate(m.TokenEndpointAuthMethod, 40), strings.Join(authMethods, ", ")))
-		return
-	}
-	if len(m.GrantTypes) == 0 {
-		m.GrantTypes = []string{"authorization_code", "refresh_token"}
-	}
-	if len(m.ResponseTypes) == 0 {
-		m.ResponseTypes = []string{"code"}
-	}
-	c, secret, err := s.AddClient(r.Context(), store.ClientFromRegistered, m.ClientName, m.RedirectURIs, m.TokenEndpointAuthMethod)
-	if err != nil {
-		s.logger.Error("oauth: registering a client failed", "err", err)
-		writeOAuthError(w, http.StatusInternalServerError, "server_error", "The client could not be registered just now; try again.")
-		return
-	}
-	m.ClientName = c.Name
-	resp := registrationResponse{ClientRegistrationMetadata: m, ClientID: c.ID, ClientSecret: secret, ClientIDIssuedAt: c.CreatedAt.Unix()}
-	if secret != "" {
-		never := int64(0)
-		resp.ClientSecretExpiresAt = &never
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusCreated)
-	_ = json.NewEncoder(w).Encode(resp)
-}
-
 // AddClient stores a new client (registered or added from the command
 // line) and answers it with its secret, shown this once ("" for a public
 // client, whose method is none).
@@ -281,13 +172,14 @@ func (s *Server) AddClient(ctx context.Context, source, name string, redirectURI
 
 // AddClient is Server.AddClient on st, for the command line.
 func AddClient(ctx context.Context, st store.Store, now time.Time, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
-	for _, u := range redirectURIs {
-		if err := checkRedirectURI(u); err != nil {
-			return store.OAuthClient{}, "", fmt.Errorf("the redirect URI %q %v", u, err)
-		}
-	}
 	if len(redirectURIs) == 0 {
 		return store.OAuthClient{}, "", errors.New("a client needs at least one redirect URI")
+	}
+	if err := checkRedirectURIs(redirectURIs); err != nil {
+		return store.OAuthClient{}, "", err
+	}
+	if err := checkName(name); err != nil {
+		return store.OAuthClient{}, "", err
 	}
 	c := store.OAuthClient{
 		ID:           ids.New(ids.OAuthClient),
