@@ -243,6 +243,10 @@ type registrationResponse struct {
 // address registers at most so many clients an hour, and a client no
 // grant used is deleted a day on.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if p := inputProblem(r); p != "" {
+		writeRegistrationError(w, "invalid_client_metadata", p)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRegistrationBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
