@@ -27,8 +27,17 @@ import (
 	"time"
 )
 
-// ErrRefused is what every refusal wraps: errors.Is(err, ErrRefused).
-var ErrRefused = errors.New("the address is not a public one")
+// ErrRefused is what every refusal is: errors.Is(err, ErrRefused). A
+// refusal's own text is the sentence why ("169.254.169.254 is not public:
+// it is in 169.254.0.0/16, link-local (cloud metadata)").
+var ErrRefused = errors.New("refused by the outbound guard")
+
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string        { return r.msg }
+func (r *refusal) Is(target error) bool { return target == ErrRefused }
+
+func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
 
 // Range is a block of addresses an outbound request must not reach.
 type Range struct {
@@ -108,11 +117,10 @@ func (p Policy) CheckAddr(addr netip.Addr) error {
 	if !blocked || p.AllowLoopback && r.Name == "loopback" {
 		return nil
 	}
-	shown := addr.String()
 	if r.Prefix.IsValid() {
-		return fmt.Errorf("%w: %s is in %s, %s", ErrRefused, shown, r.Prefix, r.Name)
+		return refuse("%s is not public: it is in %s, %s", addr, r.Prefix, r.Name)
 	}
-	return fmt.Errorf("%w: %s is %s", ErrRefused, shown, r.Name)
+	return refuse("%s is not public: it is %s", addr, r.Name)
 }
 
 // Control is a net.Dialer Control function: it refuses a connection to an
@@ -120,7 +128,7 @@ func (p Policy) CheckAddr(addr netip.Addr) error {
 func (p Policy) Control(_, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("%w: %q is not an IP address and port", ErrRefused, address)
+		return refuse("%q is not an IP address and port", address)
 	}
 	return p.CheckAddr(ap.Addr())
 }
@@ -132,18 +140,18 @@ func (p Policy) Control(_, address string, _ syscall.RawConn) error {
 // an address, when it is dialled.
 func (p Policy) CheckURL(u *url.URL) error {
 	if u == nil || !u.IsAbs() || u.Opaque != "" || u.Host == "" {
-		return fmt.Errorf("%w: the URL is not absolute", ErrRefused)
+		return refuse("the URL is not absolute")
 	}
 	if u.User != nil {
-		return fmt.Errorf("%w: the URL carries user information", ErrRefused)
+		return refuse("the URL carries user information")
 	}
 	host := strings.ToLower(u.Hostname())
 	if host == "" || strings.ContainsAny(host, "%/\\@ ") {
-		return fmt.Errorf("%w: the URL has no usable host", ErrRefused)
+		return refuse("the URL has no usable host")
 	}
 	if port := u.Port(); port != "" {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("%w: the URL's port %q is not a port", ErrRefused, port)
+			return refuse("the URL's port %q is not a port", port)
 		}
 	}
 	loopback := false
@@ -155,7 +163,7 @@ func (p Policy) CheckURL(u *url.URL) error {
 		loopback = blocked && r.Name == "loopback"
 	} else if name := strings.TrimSuffix(host, "."); name == "localhost" || strings.HasSuffix(name, ".localhost") {
 		if !p.AllowLoopback {
-			return fmt.Errorf("%w: %s is loopback", ErrRefused, host)
+			return refuse("%s is loopback, not public", host)
 		}
 		loopback = true
 	}
@@ -167,7 +175,7 @@ func (p Policy) CheckURL(u *url.URL) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: the URL is %s, not https", ErrRefused, u.Scheme)
+	return refuse("the URL is %s, not https", u.Scheme)
 }
 
 // ClientOptions shape Client's http.Client.
@@ -223,7 +231,7 @@ func (p Policy) Client(o ClientOptions) *http.Client {
 				return http.ErrUseLastResponse
 			}
 			if len(via) > o.MaxRedirects {
-				return fmt.Errorf("%w: it redirects more than %d times", ErrRefused, o.MaxRedirects)
+				return refuse("it redirects more than %d times", o.MaxRedirects)
 			}
 			return p.CheckURL(req.URL)
 		},

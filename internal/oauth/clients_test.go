@@ -23,7 +23,7 @@ func TestFetchRefusesLoopback(t *testing.T) {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	for _, u := range []string{srv.URL + "/client.json", "https://localhost:" + itoa(port) + "/client.json"} {
 		_, err := f.fetch(context.Background(), u, time.Now())
-		if err == nil || !strings.Contains(err.Error(), "not a public one") {
+		if err == nil || !strings.Contains(err.Error(), "not public") {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
