@@ -9,7 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/oauth"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // One address registers at most RegistrationsPerHour clients an hour (an
@@ -139,4 +145,23 @@ func TestRegistrationRefuses(t *testing.T) {
 			t.Fatalf("a Hebrew name: %d %v", status, out)
 		}
 	})
+}
+
+// With a shared limiter (Redis, as Mount sets it up when the server has
+// one), two instances count one address's registrations together.
+func TestRegistrationLimitShared(t *testing.T) {
+	opts, err := redis.ParseURL(storetest.RedisURL(t))
+	must(t, err)
+	rc := redis.NewClient(opts)
+	t.Cleanup(func() { rc.Close() })
+	limiter := ratelimit.NewRedis(rc, 3, time.Hour).WithPrefix("perform:test:oauth-register:" + ids.New(ids.Request) + ":")
+	st := storetest.OpenSQLite(t)
+	shared := func(o *oauth.Options) { o.RegistrationLimiter = limiter }
+	a, b := newEnv(t, st, shared), newEnv(t, st, shared)
+	a.register("https://app.example/1", "198.51.100.1:1")
+	b.register("https://app.example/2", "198.51.100.1:2")
+	a.register("https://app.example/3", "198.51.100.1:3")
+	if status, out := b.registerRaw(`{"redirect_uris":["https://app.example/4"]}`, "198.51.100.1:4"); status != http.StatusTooManyRequests {
+		t.Fatalf("the 4th registration across two instances: %d %v", status, out)
+	}
 }
