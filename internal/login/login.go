@@ -153,15 +153,19 @@ func (s *Service) Close() { s.sends.Wait() }
 // SessionCookieName is the name of the signed-in browser's cookie.
 func (s *Service) SessionCookieName() string { return s.sessionCookie }
 
-// Register mounts the sign-in pages.
+// Register mounts the sign-in pages, each behind checkInput.
 func (s *Service) Register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /login", s.getLogin)
-	mux.HandleFunc("POST /login", s.postLogin)
-	mux.HandleFunc("GET /login/code", s.getCode)
-	mux.HandleFunc("POST /login/code", s.postCode)
-	mux.HandleFunc("GET /login/choose", s.getChoose)
-	mux.HandleFunc("POST /login/choose", s.postChoose)
-	mux.HandleFunc("POST /logout", s.postLogout)
+	for pattern, h := range map[string]http.HandlerFunc{
+		"GET /login":         s.getLogin,
+		"POST /login":        s.postLogin,
+		"GET /login/code":    s.getCode,
+		"POST /login/code":   s.postCode,
+		"GET /login/choose":  s.getChoose,
+		"POST /login/choose": s.postChoose,
+		"POST /logout":       s.postLogout,
+	} {
+		mux.Handle(pattern, checkInput(h))
+	}
 }
 
 // Person is the browser's signed-in person. A session in use has its idle

@@ -517,6 +517,13 @@ func TestNextRefusesOtherSites(t *testing.T) {
 		t.Run(next, func(t *testing.T) {
 			b := e.browser()
 			page := b.get("/login?next=" + url.QueryEscape(next))
+			if strings.ContainsAny(next, "\r\n") {
+				// A control character breaks the text rule: refused outright.
+				if page.status != http.StatusBadRequest || strings.Contains(page.body, "evil") {
+					t.Fatalf("next=%q: %d %s", next, page.status, page.body)
+				}
+				return
+			}
 			if strings.Contains(page.body, "evil") {
 				t.Fatalf("the page keeps next=%q: %s", next, page.body)
 			}

@@ -26,6 +26,10 @@ func (s *Server) apps(w http.ResponseWriter, r *http.Request) {
 		s.page(w, http.StatusServiceUnavailable, errorPage, "Sign-in is not available", errorView{Message: "Signing in is not set up on this server."})
 		return
 	}
+	if msg := inputProblem(r); msg != "" {
+		s.page(w, http.StatusBadRequest, errorPage, "This page could not be read", errorView{Message: msg})
+		return
+	}
 	p, ok := s.browser.RequireSignIn(w, r)
 	if !ok {
 		return
@@ -59,6 +63,10 @@ func (s *Server) revokeApp(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if err := r.ParseForm(); err != nil {
 		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: "Open Connected apps again and retry."})
+		return
+	}
+	if msg := inputProblem(r); msg != "" {
+		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: msg})
 		return
 	}
 	p, ok := s.browser.Person(r)

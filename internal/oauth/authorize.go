@@ -111,6 +111,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.noIssuer(w)
 		return
 	}
+	if p := inputProblem(r); p != "" {
+		s.page(w, http.StatusBadRequest, errorPage, "This app cannot be connected", errorView{Message: p, Code: "invalid_request"})
+		return
+	}
 	a, problem := s.parseAuthRequest(r.Context(), iss, r.URL.Query())
 	if problem != nil {
 		s.refuse(w, r, iss, a, problem)
@@ -155,6 +159,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: "Go back to the app and connect again."})
+		return
+	}
+	if p := inputProblem(r); p != "" {
+		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: p, Code: "invalid_request"})
 		return
 	}
 	person, ok := s.browser.Person(r)

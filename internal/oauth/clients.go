@@ -3,22 +3,20 @@ package oauth
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/netguard"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
 )
@@ -28,8 +26,6 @@ const (
 	maxMetadataBytes   = 64 << 10
 	maxMetadataAge     = 24 * time.Hour
 	defaultMetadataAge = time.Hour
-	maxRedirectURIs    = 20
-	maxClientName      = 100
 )
 
 // clientError is a client that cannot be used, with the sentence why.
@@ -70,83 +66,16 @@ func (s *Server) client(ctx context.Context, clientID string) (store.OAuthClient
 }
 
 // fetcher gets client ID metadata documents over HTTPS without reaching
-// inside the network: every address it dials, after every redirect and
-// whatever DNS answered, is checked at connect time.
+// inside the network: netguard checks every address it dials, after every
+// redirect and whatever DNS answered.
 type fetcher struct {
-	client        *http.Client
-	allowLoopback bool
+	client *http.Client
+	guard  netguard.Policy
 }
 
-func newFetcher(allowLoopback bool, timeout time.Duration) *fetcher {
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
-	f := &fetcher{allowLoopback: allowLoopback}
-	dialer := &net.Dialer{Timeout: timeout, Control: f.control}
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would dial for us, past the guard
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   timeout,
-		ResponseHeaderTimeout: timeout,
-		MaxIdleConns:          4,
-		IdleConnTimeout:       30 * time.Second,
-	}
-	f.client = &http.Client{
-		Transport: transport,
-		Timeout:   timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
-				return errors.New("it redirects more than 3 times")
-			}
-			return f.checkURL(req.URL)
-		},
-	}
-	return f
-}
-
-// control refuses a connection to an address inside the network. It runs
-// on the resolved address, so a name that resolves (or rebinds) to one is
-// refused too.
-func (f *fetcher) control(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	ip := net.ParseIP(host)
-	if ip == nil {
-		return fmt.Errorf("%s is not an IP address", host)
-	}
-	if f.allowLoopback && ip.IsLoopback() {
-		return nil
-	}
-	if blockedIP(ip) {
-		return fmt.Errorf("its address %s is private, loopback, link-local or otherwise not public", ip)
-	}
-	return nil
-}
-
-// blockedIP reports addresses a fetch must never reach.
-func blockedIP(ip net.IP) bool {
-	if ip4 := ip.To4(); ip4 != nil {
-		ip = ip4
-		// 0.0.0.0/8, 100.64.0.0/10 (shared), 192.0.0.0/24, 198.18.0.0/15, 240.0.0.0/4
-		if ip[0] == 0 || ip[0] >= 240 || (ip[0] == 100 && ip[1]&0xc0 == 64) || (ip[0] == 192 && ip[1] == 0 && ip[2] == 0) || (ip[0] == 198 && ip[1]&0xfe == 18) {
-			return true
-		}
-	}
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		(len(ip) == net.IPv6len && ip[0] == 0x20 && ip[1] == 0x01 && ip[2] == 0x0d && ip[3] == 0xb8) // documentation
-}
-
-func (f *fetcher) checkURL(u *url.URL) error {
-	if u.Scheme == "https" || (f.allowLoopback && u.Scheme == "http") {
-		if u.User != nil {
-			return errors.New("its URL carries user information")
-		}
-		return nil
-	}
-	return errors.New("it is not https")
+func newFetcher(allowLoopback bool, timeout time.Duration, tlsConfig *tls.Config) *fetcher {
+	guard := netguard.Policy{AllowLoopback: allowLoopback}
+	return &fetcher{guard: guard, client: guard.Client(netguard.ClientOptions{Timeout: timeout, TLS: tlsConfig, MaxRedirects: 3, MaxIdleConnsPerHost: 4})}
 }
 
 // metadataDocument is a client ID metadata document: client metadata
@@ -162,9 +91,6 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 	if err != nil || u.Host == "" {
 		return c, errors.New("client_id is not a URL")
 	}
-	if err := f.checkURL(u); err != nil {
-		return c, err
-	}
 	if u.Path == "" || u.Path == "/" || u.Fragment != "" {
 		return c, errors.New("a client metadata document URL needs a path and no fragment")
 	}
@@ -173,7 +99,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 		return c, err
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := f.client.Do(req)
+	resp, err := f.guard.Do(f.client, req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -193,8 +119,8 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 		return c, fmt.Errorf("it is larger than %d KiB", maxMetadataBytes>>10)
 	}
 	var doc metadataDocument
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return c, errors.New("it is not a JSON object")
+	if err := decodeClientMetadata(body, &doc); err != nil {
+		return c, err
 	}
 	if doc.ClientID != rawURL {
 		return c, fmt.Errorf("its client_id %q is not its own URL", text.Truncate(doc.ClientID, 200))
@@ -237,111 +163,6 @@ func cacheAge(cc string) time.Duration {
 	return min(age, maxMetadataAge)
 }
 
-// checkClientMetadata checks what registration and metadata documents
-// share: redirect URIs, grant and response types.
-func checkClientMetadata(m *oauthex.ClientRegistrationMetadata) error {
-	if len(m.RedirectURIs) == 0 {
-		return errors.New("redirect_uris is missing; list the URIs the client receives codes at")
-	}
-	if len(m.RedirectURIs) > maxRedirectURIs {
-		return fmt.Errorf("redirect_uris lists %d URIs; at most %d are allowed", len(m.RedirectURIs), maxRedirectURIs)
-	}
-	for _, u := range m.RedirectURIs {
-		if err := checkRedirectURI(u); err != nil {
-			return fmt.Errorf("redirect_uris: %q %v", text.Truncate(u, 200), err)
-		}
-	}
-	for _, g := range m.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return fmt.Errorf("grant_types: %q is not supported; use authorization_code and refresh_token", text.Truncate(g, 40))
-		}
-	}
-	for _, t := range m.ResponseTypes {
-		if t != "code" {
-			return fmt.Errorf("response_types: %q is not supported; use code", text.Truncate(t, 40))
-		}
-	}
-	if p := text.Problem(m.ClientName); p != "" {
-		return fmt.Errorf("client_name %s", p)
-	}
-	return nil
-}
-
-// clientName is the name shown on the consent page: the client's own,
-// shortened, or its first redirect URI's host.
-func clientName(name string, redirects []string) string {
-	name = strings.TrimSpace(name)
-	if name == "" && len(redirects) > 0 {
-		if u, err := url.Parse(redirects[0]); err == nil && u.Host != "" {
-			name = u.Host
-		}
-	}
-	if name == "" {
-		name = "An unnamed app"
-	}
-	return text.Truncate(name, maxClientName)
-}
-
-// registrationResponse is RFC 7591's answer. It is written here rather
-// than with the SDK's type, whose encoder leaves out a zero
-// client_secret_expires_at that the RFC requires beside a secret.
-type registrationResponse struct {
-	oauthex.ClientRegistrationMetadata
-	ClientID              string `json:"client_id"`
-	ClientSecret          string `json:"client_secret,omitempty"`
-	ClientIDIssuedAt      int64  `json:"client_id_issued_at"`
-	ClientSecretExpiresAt *int64 `json:"client_secret_expires_at,omitempty"`
-}
-
-// register is dynamic client registration (RFC 7591): public clients
-// (none), or confidential ones with client_secret_basic (the RFC's default)
-// or client_secret_post, whose secret is shown once and kept hashed.
-func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	var m oauthex.ClientRegistrationMetadata
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxMetadataBytes))
-	if err := dec.Decode(&m); err != nil {
-		writeRegistrationError(w, "invalid_client_metadata", "The body must be a JSON object of client metadata (RFC 7591) of at most 64 KiB.")
-		return
-	}
-	if err := checkClientMetadata(&m); err != nil {
-		code := "invalid_client_metadata"
-		if strings.HasPrefix(err.Error(), "redirect_uris") {
-			code = "invalid_redirect_uri"
-		}
-		writeRegistrationError(w, code, err.Error())
-		return
-	}
-	if m.TokenEndpointAuthMethod == "" {
-		m.TokenEndpointAuthMethod = "client_secret_basic"
-	}
-	if !slices.Contains(authMethods, m.TokenEndpointAuthMethod) {
-		writeRegistrationError(w, "invalid_client_metadata", fmt.Sprintf("token_endpoint_auth_method %q is not supported; use one of %s.", text.Truncate(m.TokenEndpointAuthMethod, 40), strings.Join(authMethods, ", ")))
-		return
-	}
-	if len(m.GrantTypes) == 0 {
-		m.GrantTypes = []string{"authorization_code", "refresh_token"}
-	}
-	if len(m.ResponseTypes) == 0 {
-		m.ResponseTypes = []string{"code"}
-	}
-	c, secret, err := s.AddClient(r.Context(), store.ClientFromRegistered, m.ClientName, m.RedirectURIs, m.TokenEndpointAuthMethod)
-	if err != nil {
-		s.logger.Error("oauth: registering a client failed", "err", err)
-		writeOAuthError(w, http.StatusInternalServerError, "server_error", "The client could not be registered just now; try again.")
-		return
-	}
-	m.ClientName = c.Name
-	resp := registrationResponse{ClientRegistrationMetadata: m, ClientID: c.ID, ClientSecret: secret, ClientIDIssuedAt: c.CreatedAt.Unix()}
-	if secret != "" {
-		never := int64(0)
-		resp.ClientSecretExpiresAt = &never
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusCreated)
-	_ = json.NewEncoder(w).Encode(resp)
-}
-
 // AddClient stores a new client (registered or added from the command
 // line) and answers it with its secret, shown this once ("" for a public
 // client, whose method is none).
@@ -351,13 +172,14 @@ func (s *Server) AddClient(ctx context.Context, source, name string, redirectURI
 
 // AddClient is Server.AddClient on st, for the command line.
 func AddClient(ctx context.Context, st store.Store, now time.Time, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
-	for _, u := range redirectURIs {
-		if err := checkRedirectURI(u); err != nil {
-			return store.OAuthClient{}, "", fmt.Errorf("the redirect URI %q %v", u, err)
-		}
-	}
 	if len(redirectURIs) == 0 {
 		return store.OAuthClient{}, "", errors.New("a client needs at least one redirect URI")
+	}
+	if err := checkRedirectURIs(redirectURIs); err != nil {
+		return store.OAuthClient{}, "", err
+	}
+	if err := checkName(name); err != nil {
+		return store.OAuthClient{}, "", err
 	}
 	c := store.OAuthClient{
 		ID:           ids.New(ids.OAuthClient),

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -88,6 +89,13 @@ type Options struct {
 	// MetadataRootCAs are the roots a metadata document's certificate is
 	// checked against (nil: the system's); tests trust their own server.
 	MetadataRootCAs *x509.CertPool
+	// RegistrationsPerHour bounds the clients one address (an IPv6 address
+	// with its /64) may register an hour (default DefaultRegistrationsPerHour).
+	RegistrationsPerHour int
+	// RegistrationLimiter counts registrations, per hour, by address. Nil:
+	// counted in this process (Mount counts in the server's Redis when it
+	// has one, so every instance shares the count).
+	RegistrationLimiter ratelimit.Limiter
 }
 
 // Server is the authorization server.
@@ -98,6 +106,8 @@ type Server struct {
 	logger  *slog.Logger
 	now     func() time.Time
 	fetcher *fetcher
+	// registrations counts dynamic registrations by address.
+	registrations ratelimit.Limiter
 
 	touchMu sync.Mutex
 	touched map[string]time.Time
@@ -113,7 +123,8 @@ const (
 	sweepKeep  = 24 * time.Hour
 )
 
-// sweep deletes long-expired codes and tokens, at most every sweepEvery.
+// sweep deletes long-expired codes and tokens, and registered clients no
+// grant used within UnusedClientTTL, at most every sweepEvery.
 func (s *Server) sweep(ctx context.Context, now time.Time) {
 	last := s.lastSweep.Load()
 	if now.UnixMilli()-last < sweepEvery.Milliseconds() || !s.lastSweep.CompareAndSwap(last, now.UnixMilli()) {
@@ -121,6 +132,11 @@ func (s *Server) sweep(ctx context.Context, now time.Time) {
 	}
 	if _, err := s.store.OAuth().DeleteExpiredOAuth(ctx, now.Add(-sweepKeep)); err != nil {
 		s.logger.Warn("oauth: deleting expired codes and tokens failed", "err", err)
+	}
+	if n, err := s.store.OAuth().DeleteUnusedOAuthClients(ctx, now.Add(-UnusedClientTTL)); err != nil {
+		s.logger.Warn("oauth: deleting unused clients failed", "err", err)
+	} else if n > 0 {
+		s.logger.Info("oauth: deleted clients no grant used", "clients", n)
 	}
 }
 
@@ -133,10 +149,15 @@ func New(o Options) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout)
-	if o.MetadataRootCAs != nil {
-		s.fetcher.client.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
+	s.registrations = o.RegistrationLimiter
+	if s.registrations == nil {
+		s.registrations = ratelimit.NewMemory(registrationsPerHour(o), time.Hour).WithClock(s.now)
 	}
+	var tlsConfig *tls.Config
+	if o.MetadataRootCAs != nil {
+		tlsConfig = &tls.Config{RootCAs: o.MetadataRootCAs, MinVersion: tls.VersionTLS12}
+	}
+	s.fetcher = newFetcher(o.AllowLoopbackMetadata, o.MetadataTimeout, tlsConfig)
 	return s
 }
 
@@ -252,10 +273,20 @@ func Mount(p *server.Parts, o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = p.Logger
 	}
+	if o.RegistrationLimiter == nil && p.Redis != nil {
+		o.RegistrationLimiter = ratelimit.NewRedis(p.Redis, registrationsPerHour(o), time.Hour)
+	}
 	s := New(o)
 	p.Authenticator = s.Authenticator(p.Authenticator)
 	for pattern, h := range s.Routes() {
 		p.Handle(pattern, h, true)
 	}
 	return s
+}
+
+func registrationsPerHour(o Options) int {
+	if o.RegistrationsPerHour > 0 {
+		return o.RegistrationsPerHour
+	}
+	return DefaultRegistrationsPerHour
 }

@@ -66,6 +66,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		writeOAuthError(w, http.StatusBadRequest, "invalid_request", "The body must be application/x-www-form-urlencoded parameters.")
 		return
 	}
+	if p := inputProblem(r); p != "" {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", p)
+		return
+	}
 	c, terr := s.authenticateClient(r)
 	if terr == nil {
 		var resp *tokenResponse
@@ -239,6 +243,10 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		writeOAuthError(w, http.StatusBadRequest, "invalid_request", "The body must be application/x-www-form-urlencoded parameters.")
+		return
+	}
+	if p := inputProblem(r); p != "" {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", p)
 		return
 	}
 	c, terr := s.authenticateClient(r)

@@ -60,6 +60,11 @@ type OAuthStore interface {
 
 	// DeleteExpiredOAuth deletes codes and tokens that expired before before.
 	DeleteExpiredOAuth(ctx context.Context, before time.Time) (int64, error)
+	// DeleteUnusedOAuthClients deletes the clients no grant and no code
+	// names that are registered (ClientFromRegistered) before before, or
+	// are metadata documents (ClientFromMetadata) whose cache expired
+	// before before; clients added from the command line stay.
+	DeleteUnusedOAuthClients(ctx context.Context, before time.Time) (int64, error)
 }
 
 // ErrCodeUsed is an authorization code presented a second time.
@@ -403,4 +408,16 @@ func (s oauthStore) DeleteExpiredOAuth(ctx context.Context, before time.Time) (i
 		return nil
 	})
 	return n, err
+}
+
+func (s oauthStore) DeleteUnusedOAuthClients(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.exec(ctx, `DELETE FROM oauth_clients
+		WHERE ((source = ? AND created_at < ?) OR (source = ? AND expires_at < ?))
+		AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)
+		AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.id)`,
+		ClientFromRegistered, ms(before), ClientFromMetadata, ms(before))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }

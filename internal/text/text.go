@@ -12,6 +12,7 @@ package text
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -301,4 +302,54 @@ func Truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// ListProblem is Problem of the first value of vals that has one (a query
+// or form parameter sent more than once), or "".
+func ListProblem(vals []string) string {
+	for _, v := range vals {
+		if bad := Problem(v); bad != "" {
+			return bad
+		}
+	}
+	return ""
+}
+
+// ValuesProblem is the text rule over form or query values (url.Values):
+// the first parameter, in name order, whose name or any value breaks it,
+// and the problem ("has a name that …" for a bad name); "", "" when all
+// are acceptable. A bad name is answered in Printable form.
+func ValuesProblem(v map[string][]string) (name, problem string) {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		if bad := Problem(k); bad != "" {
+			return Printable(k), "has a name that " + bad
+		}
+		if bad := ListProblem(v[k]); bad != "" {
+			return k, bad
+		}
+	}
+	return "", ""
+}
+
+// BidiProblem says what makes s unfit to show as a name beside other
+// text: a bidirectional control character (U+202A to U+202E, U+2066 to
+// U+2069, U+200E, U+200F, U+061C), which can make "Good App\u202egnp.exe"
+// read as "Good Appexe.png" on a page. Right-to-left text itself (Hebrew,
+// Arabic) is fine. "" when there is none.
+func BidiProblem(s string) string {
+	for _, r := range s {
+		if isBidiControl(r) {
+			return fmt.Sprintf("holds the bidirectional control character U+%04X", r)
+		}
+	}
+	return ""
+}
+
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }

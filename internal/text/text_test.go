@@ -125,3 +125,34 @@ func TestTruncate(t *testing.T) {
 		t.Errorf("Truncate short: %q", got)
 	}
 }
+
+func TestValuesProblem(t *testing.T) {
+	for _, c := range []struct {
+		v          map[string][]string
+		name, says string
+	}{
+		{map[string][]string{"a": {"x"}, "b": {"y", "z"}}, "", ""},
+		{map[string][]string{"a": {"x"}, "b": {"y", "z\x00"}}, "b", "NUL"},
+		{map[string][]string{"z": {"\xff"}, "b": {"\x1b"}}, "b", "U+001B"},
+		{map[string][]string{"a\x00": {"x"}}, `a\x00`, "has a name that holds the control character U+0000"},
+		{map[string][]string{}, "", ""},
+	} {
+		name, p := ValuesProblem(c.v)
+		if name != c.name || !strings.Contains(p, c.says) || (c.says == "") != (p == "") {
+			t.Errorf("ValuesProblem(%q) = %q, %q; want %q, %q", c.v, name, p, c.name, c.says)
+		}
+	}
+}
+
+func TestBidiProblem(t *testing.T) {
+	for _, ok := range []string{"", "App", "האפליקציה שלי", "تطبيق", "Zero\u200bwidth"} {
+		if p := BidiProblem(ok); p != "" {
+			t.Errorf("BidiProblem(%q) = %q", ok, p)
+		}
+	}
+	for _, bad := range []string{"a\u202eb", "\u202a", "\u2066x\u2069", "\u200f", "\u200e", "\u061c"} {
+		if p := BidiProblem(bad); !strings.Contains(p, "bidirectional control") {
+			t.Errorf("BidiProblem(%q) = %q", bad, p)
+		}
+	}
+}

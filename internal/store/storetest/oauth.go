@@ -26,6 +26,7 @@ func testOAuth(t *testing.T, st store.Store) {
 		{"TokensAndRevocation", testOAuthTokens},
 		{"Consent", testOAuthConsent},
 		{"DeleteExpired", testOAuthDeleteExpired},
+		{"DeleteUnusedClients", testOAuthDeleteUnusedClients},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
 	}
@@ -250,4 +251,47 @@ func testOAuthDeleteExpired(t *testing.T, st store.Store) {
 	must(t, "UpdateCoach inactive", st.Studio(studio.ID).UpdateCoach(ctx, &coach))
 	_, _, _, err = o.OAuthToken(ctx, fresh)
 	mustNotFound(t, "the token of a coach made inactive", err)
+}
+
+// testOAuthDeleteUnusedClients: registered clients no grant or code names
+// go once registered before the cut, metadata documents once their cache
+// expired before it; command-line clients and clients in use stay. The
+// times are long past, so no other test's client is in reach.
+func testOAuthDeleteUnusedClients(t *testing.T, st store.Store) {
+	o := st.OAuth()
+	cut := time.Date(2001, 1, 2, 0, 0, 0, 0, time.UTC)
+	before, after := cut.Add(-time.Hour), cut.Add(time.Hour)
+	client := func(source string, created time.Time, expires *time.Time) store.OAuthClient {
+		c := store.OAuthClient{ID: ids.New(ids.OAuthClient), Name: "App", Source: source, RedirectURIs: []string{"https://app.example/cb"}, AuthMethod: "none", CreatedAt: created, ExpiresAt: expires}
+		must(t, "CreateOAuthClient", o.CreateOAuthClient(ctx, &c))
+		return c
+	}
+	unused := client(store.ClientFromRegistered, before, nil)
+	granted := client(store.ClientFromRegistered, before, nil)
+	coded := client(store.ClientFromRegistered, before, nil)
+	recent := client(store.ClientFromRegistered, after, nil)
+	cli := client(store.ClientFromCLI, before, nil)
+	staleDoc := client(store.ClientFromMetadata, before.Add(-time.Hour), &before)
+	freshDoc := client(store.ClientFromMetadata, before, &after)
+
+	studio := newStudio(t, st)
+	coach := domain.Coach{Name: "Unused Coach", Active: true}
+	must(t, "CreateCoach", st.Studio(studio.ID).CreateCoach(ctx, &coach))
+	g := store.OAuthGrant{ID: ids.New(ids.OAuthGrant), StudioID: studio.ID, Subject: coach.ID, ClientID: granted.ID, Scopes: []string{"profile"}, Resource: "r", CreatedAt: before}
+	must(t, "CreateOAuthGrant", o.CreateOAuthGrant(ctx, &g, nil, nil))
+	newCode(t, st, coded, studio.ID)
+
+	n, err := o.DeleteUnusedOAuthClients(ctx, cut)
+	must(t, "DeleteUnusedOAuthClients", err)
+	if n != 2 {
+		t.Fatalf("deleted %d clients; want 2 (the unused registered one and the stale document)", n)
+	}
+	for _, c := range []store.OAuthClient{unused, staleDoc} {
+		_, err := o.OAuthClient(ctx, c.ID)
+		mustNotFound(t, "an unused "+c.Source+" client after the sweep", err)
+	}
+	for _, c := range []store.OAuthClient{granted, coded, recent, cli, freshDoc} {
+		_, err := o.OAuthClient(ctx, c.ID)
+		must(t, "a "+c.Source+" client that stays", err)
+	}
 }
