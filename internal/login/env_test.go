@@ -19,6 +19,8 @@ import (
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/login"
+	"github.com/otherwise/perform/internal/otc"
+	"github.com/otherwise/perform/internal/otc/otctest"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -38,11 +40,13 @@ type env struct {
 	srv   *httptest.Server
 	clock *storetest.FixedClock
 	sms   *fakes.SmartSend
+	sent  *otctest.Sender // the codes, when envOpts.recorder
 	log   *syncBuffer
 }
 
 type envOpts struct {
 	noGateway bool
+	recorder  bool // the codes go to env.sent instead of a gateway
 	limits    login.Limits
 	publicURL string
 }
@@ -56,8 +60,13 @@ func newEnv(t *testing.T, st store.Store, o envOpts) *env {
 		t.Cleanup(e.sms.Close)
 		gw = agent.NewSmartSend(e.sms.URL, "test-smartsend-key", nil)
 	}
+	var sender otc.Sender
+	if o.recorder {
+		e.sent = otctest.NewSender()
+		sender = e.sent
+	}
 	logger := slog.New(slog.NewTextHandler(e.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	e.svc = login.New(login.Options{Store: st, Gateway: gw, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits})
+	e.svc = login.New(login.Options{Store: st, Gateway: gw, Sender: sender, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits})
 	mux := http.NewServeMux()
 	e.svc.Register(mux)
 	mux.HandleFunc("GET /private", func(w http.ResponseWriter, r *http.Request) {

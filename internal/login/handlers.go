@@ -2,7 +2,6 @@ package login
 
 import (
 	"context"
-	"crypto/hmac"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/otc"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
@@ -61,7 +61,7 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.allow(w, r, "addr:"+addrOf(r), s.limits.AddrStarts, s.limits.AddrWindow) {
+	if !s.allow(w, r, s.addrStarts, addrOf(r)) {
 		return
 	}
 	raw := strings.TrimSpace(r.PostFormValue("phone"))
@@ -75,11 +75,6 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "looking a phone up failed", err)
 		return
 	}
-	// Counted for every number typed, on a record or not, so the limit
-	// says nothing about which numbers exist.
-	if !s.allow(w, r, "phone:"+e164, s.limits.PhoneCodes, s.limits.PhoneWindow) {
-		return
-	}
 	now := s.now()
 	h := hashOf(tok)
 	// The same phone again within a minute (a double click, a reload) keeps
@@ -89,14 +84,28 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login/code", http.StatusSeeOther)
 		return
 	}
-	code := newCode()
-	c := store.LoginChallenge{Hash: h, Phone: e164, CodeHash: codeHash(h, code), Next: next, CreatedAt: now, ExpiresAt: now.Add(s.limits.CodeTTL)}
+	// A code for every number typed, sent only to one on a record, and
+	// counted against the number either way: neither the page nor the
+	// limit says which numbers exist. The code is bound to the phone, so
+	// it signs in as no other this browser typed.
+	req := otc.Request{Subject: codeSubject(h), Person: e164, Data: e164}
+	if len(people) > 0 {
+		req.To = e164
+	}
+	issued, err := s.codes.Issue(ctx, req)
+	var refusal *otc.Refusal
+	if errors.As(err, &refusal) && errors.Is(err, otc.ErrThrottled) {
+		s.throttled(w, refusal.RetryAfter)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "issuing a sign-in code failed", err)
+		return
+	}
+	c := store.LoginChallenge{Hash: h, Phone: e164, Next: next, CreatedAt: now, ExpiresAt: issued.ExpiresAt}
 	if err := s.st.PutChallenge(ctx, c); err != nil {
 		s.fail(w, r, "storing a sign-in failed", err)
 		return
-	}
-	if len(people) > 0 {
-		s.send(e164, code)
 	}
 	s.sweep(ctx, now)
 	http.Redirect(w, r, "/login/code", http.StatusSeeOther)
@@ -160,7 +169,7 @@ func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.allow(w, r, "try:"+addrOf(r), s.limits.AddrTries, s.limits.AddrWindow) {
+	if !s.allow(w, r, s.addrTries, addrOf(r)) {
 		return
 	}
 	_, c, ok := s.challenge(r)
@@ -172,40 +181,40 @@ func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login/choose", http.StatusSeeOther)
 		return
 	}
-	// The try is counted before the code is compared, in one statement,
-	// so parallel guesses cannot share a try.
-	tries, err := s.st.AddChallengeTry(ctx, c.Hash)
-	if errors.Is(err, store.ErrNotFound) {
+	// The component counts the try before it compares the code, in one
+	// statement, so parallel guesses cannot share a try.
+	res, err := s.codes.Verify(ctx, codeSubject(c.Hash), r.PostFormValue("code"))
+	var refusal *otc.Refusal
+	switch {
+	case errors.Is(err, otc.ErrWrong) && errors.As(err, &refusal) && refusal.TriesLeft > 0:
+		s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, refusal.TriesLeft))
+		return
+	case errors.As(err, &refusal): // locked now or before, expired, used
+		s.forget(ctx, c.Hash)
 		message(w, http.StatusBadRequest, msgCodeGone)
 		return
-	}
-	if err != nil {
-		s.fail(w, r, "counting a code try failed", err)
+	case err != nil:
+		s.fail(w, r, "checking a sign-in code failed", err)
 		return
-	}
-	if tries > s.limits.MaxTries {
+	case res.Data != c.Phone: // a code of another phone than this sign-in's
 		s.forget(ctx, c.Hash)
 		message(w, http.StatusBadRequest, msgCodeGone)
 		return
 	}
-	code := strings.Join(strings.Fields(r.PostFormValue("code")), "")
-	var people []store.LoginPerson
-	right := hmac.Equal(codeHash(c.Hash, code), c.CodeHash)
-	if right {
-		people, err = s.st.PeopleByPhone(ctx, c.Phone)
-		if err != nil {
-			s.fail(w, r, "looking a phone up failed", err)
-			return
-		}
+	people, err := s.st.PeopleByPhone(ctx, c.Phone)
+	if err != nil {
+		s.fail(w, r, "looking a phone up failed", err)
+		return
 	}
-	if !right || len(people) == 0 {
-		left := s.limits.MaxTries - tries
-		if left <= 0 {
-			s.forget(ctx, c.Hash)
-			message(w, http.StatusBadRequest, msgCodeGone)
+	if len(people) == 0 {
+		// The code nobody was sent was guessed, or the record is gone:
+		// answered as a wrong code, so it tells nothing.
+		if left := s.limits.MaxTries - res.Tries; left > 0 {
+			s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, left))
 			return
 		}
-		s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, left))
+		s.forget(ctx, c.Hash)
+		message(w, http.StatusBadRequest, msgCodeGone)
 		return
 	}
 	if len(people) == 1 {
@@ -342,30 +351,60 @@ func (s *Service) challenge(r *http.Request) (string, store.LoginChallenge, bool
 	return tok, c, true
 }
 
+// forget ends a pending sign-in and its code.
 func (s *Service) forget(ctx context.Context, challenge []byte) {
+	if err := s.codes.Revoke(ctx, codeSubject(challenge)); err != nil {
+		s.logger.WarnContext(ctx, "forgetting a sign-in code failed", "err", err)
+	}
 	if err := s.st.DeleteChallenge(ctx, challenge); err != nil {
 		s.logger.WarnContext(ctx, "forgetting a sign-in failed", "err", err)
 	}
 }
 
-// allow counts one event against the named counter; over the limit it
-// answers 429 with Retry-After and false. A counter that cannot be
-// written refuses too: sign-in without its throttle is a guessing game.
-func (s *Service) allow(w http.ResponseWriter, r *http.Request, name string, limit int, window time.Duration) bool {
-	now := s.now()
-	end := now.Truncate(window).Add(window)
-	n, err := s.st.Hit(r.Context(), "login:"+name, end)
+// allow counts one event of key; over the limit it answers 429 with
+// Retry-After and false. A counter that cannot be written refuses too:
+// sign-in without its throttle is a guessing game.
+func (s *Service) allow(w http.ResponseWriter, r *http.Request, l ratelimit.Limiter, key string) bool {
+	d, err := l.Allow(r.Context(), key)
 	if err != nil {
 		s.fail(w, r, "counting a sign-in failed", err)
 		return false
 	}
-	if n <= limit {
-		return true
+	if !d.Allowed {
+		s.throttled(w, d.RetryAfter)
 	}
-	wait := end.Sub(now)
+	return d.Allowed
+}
+
+// throttled answers 429 with Retry-After.
+func (s *Service) throttled(w http.ResponseWriter, wait time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(wait)))
-	message(w, http.StatusTooManyRequests, fmt.Sprintf(msgThrottled, int((wait+time.Minute-1)/time.Minute)))
-	return false
+	message(w, http.StatusTooManyRequests, fmt.Sprintf(msgThrottled, max(int((wait+time.Minute-1)/time.Minute), 1)))
+}
+
+// dbLimiter is a ratelimit.Limiter on the database's fixed-window
+// counters (store.LoginStore.Hit), so every instance shares each count
+// without Redis.
+type dbLimiter struct {
+	st     store.LoginStore
+	prefix string
+	max    int
+	window time.Duration
+	now    func() time.Time
+}
+
+func (l dbLimiter) Allow(ctx context.Context, key string) (ratelimit.Decision, error) {
+	now := l.now()
+	end := now.Truncate(l.window).Add(l.window)
+	n, err := l.st.Hit(ctx, l.prefix+key, end)
+	if err != nil {
+		return ratelimit.Decision{}, err
+	}
+	d := ratelimit.Decision{Allowed: n <= l.max, Limit: l.max, Remaining: max(l.max-n, 0)}
+	if !d.Allowed {
+		d.RetryAfter = end.Sub(now)
+	}
+	return d, nil
 }
 
 // addrOf is the client's address without its port (the lane's rule).
@@ -378,24 +417,18 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, what string, err 
 	message(w, http.StatusInternalServerError, msgFailed)
 }
 
-// send delivers the code in the background, so the page answers as fast
-// for a number on a record as for one that is not.
-func (s *Service) send(e164, code string) {
-	s.sends.Add(1)
-	go func() {
-		defer s.sends.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		masked := phone.Masked(e164)
-		if s.gateway == nil {
-			s.logger.InfoContext(ctx, "sign-in code (no WhatsApp gateway is configured, so it is written here)", "phone", masked, "code", code)
-			return
-		}
-		text := fmt.Sprintf("Perform sign-in code: %s\nקוד הכניסה ל-Perform: %s\nIt works for %d minutes. Never share it.", code, code, int(s.limits.CodeTTL/time.Minute))
-		if err := s.gateway.Send(ctx, strings.TrimPrefix(e164, "+"), text); err != nil {
-			s.logger.WarnContext(ctx, "the sign-in code could not be sent over WhatsApp", "phone", masked, "err", err)
-		}
-	}()
+// sendCode is the sign-in's otc.Sender: the code over WhatsApp, or,
+// without a gateway (the demo), in the log. The component sends it in the
+// background, so the page answers as fast for a number on a record as for
+// one that is not, and logs a failure without the code.
+func (s *Service) sendCode(ctx context.Context, m otc.Message) error {
+	if s.gateway == nil {
+		s.logger.InfoContext(ctx, "sign-in code (no WhatsApp gateway is configured, so it is written here)", "phone", phone.Masked(m.To), "code", m.Code)
+		return nil
+	}
+	minutes := int(m.TTL / time.Minute)
+	text := fmt.Sprintf("Perform sign-in code: %s\nקוד הכניסה ל-Perform: %s\nIt works for %d minutes. Never share it.", m.Code, m.Code, minutes)
+	return s.gateway.Send(ctx, strings.TrimPrefix(m.To, "+"), text)
 }
 
 // sweep clears ended sign-ins, sessions and counters, at most every
@@ -407,5 +440,8 @@ func (s *Service) sweep(ctx context.Context, now time.Time) {
 	}
 	if err := s.st.SweepLogin(ctx, now); err != nil {
 		s.logger.WarnContext(ctx, "clearing ended sign-ins failed", "err", err)
+	}
+	if err := s.codes.Sweep(ctx); err != nil {
+		s.logger.WarnContext(ctx, "clearing expired codes failed", "err", err)
 	}
 }

@@ -3,8 +3,9 @@
 // is what the OAuth pages (consent, connected apps) ask for.
 //
 // Two cookies, both random, both kept in the database only as SHA-256:
-// the sign-in cookie holds a browser's pending sign-in (the phone it typed
-// and the code's hash) until the code is right; the session cookie is the
+// the sign-in cookie holds a browser's pending sign-in (the phone it typed;
+// its code is the one-time-code component's, internal/otc, bound to the
+// cookie's hash and the phone) until the code is right; the session cookie is the
 // signed-in browser. Each form's CSRF token is an HMAC of its cookie, so a
 // page from another site can neither read nor forge it, and nothing more
 // is stored for it.
@@ -16,17 +17,17 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
-	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/otherwise/perform/internal/otc"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -111,20 +112,33 @@ type Options struct {
 	// https the cookies are Secure and carry the __Host- prefix.
 	PublicURL string
 	Limits    Limits
+	// Sender sends the codes instead of Gateway or the log: tests pass an
+	// otctest.Sender and read the codes from it.
+	Sender otc.Sender
+	// CodeSends counts the codes asked for each phone. Nil: the database's
+	// counters, Limits.PhoneCodes per PhoneWindow, shared by every instance.
+	CodeSends ratelimit.Limiter
 }
+
+// codePurpose names the sign-in's codes among the doors' (internal/otc).
+const codePurpose = "login"
 
 // Service is the browser sign-in: its pages and the signed-in person.
 type Service struct {
 	st      store.LoginStore
+	codes   *otc.Codes
 	gateway Gateway
 	logger  *slog.Logger
 	now     func() time.Time
 	secure  bool
 	limits  Limits
 
+	// addrStarts and addrTries count phones submitted and codes tried per
+	// client address.
+	addrStarts, addrTries ratelimit.Limiter
+
 	sessionCookie, signinCookie string
 
-	sends     sync.WaitGroup
 	lastSweep atomic.Int64
 }
 
@@ -137,6 +151,22 @@ func New(o Options) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	counter := func(prefix string, max int, window time.Duration) ratelimit.Limiter {
+		return dbLimiter{st: s.st, prefix: prefix, max: max, window: window, now: s.now}
+	}
+	s.addrStarts = counter("login:addr:", s.limits.AddrStarts, s.limits.AddrWindow)
+	s.addrTries = counter("login:try:", s.limits.AddrTries, s.limits.AddrWindow)
+	sends := o.CodeSends
+	if sends == nil {
+		// Named login:<phone>: the component counts under its purpose.
+		sends = counter("", s.limits.PhoneCodes, s.limits.PhoneWindow)
+	}
+	sender := o.Sender
+	if sender == nil {
+		sender = otc.SenderFunc(s.sendCode)
+	}
+	s.codes = otc.New(otc.Options{Purpose: codePurpose, Store: o.Store.Codes(), Sender: sender, Sends: sends,
+		TTL: s.limits.CodeTTL, MaxTries: s.limits.MaxTries, Logger: s.logger, Now: s.now})
 	s.secure = strings.HasPrefix(strings.ToLower(o.PublicURL), "https://")
 	s.sessionCookie, s.signinCookie = "perform_session", "perform_signin"
 	if s.secure {
@@ -148,7 +178,7 @@ func New(o Options) *Service {
 }
 
 // Close waits for the codes still being sent.
-func (s *Service) Close() { s.sends.Wait() }
+func (s *Service) Close() { s.codes.Wait() }
 
 // SessionCookieName is the name of the signed-in browser's cookie.
 func (s *Service) SessionCookieName() string { return s.sessionCookie }
@@ -272,24 +302,9 @@ func csrfMatches(tok, got string) bool {
 	return got != "" && hmac.Equal([]byte(csrfOf(tok)), []byte(got))
 }
 
-// newCode is six random digits.
-func newCode() string {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		panic(err) // crypto/rand does not fail
-	}
-	return fmt.Sprintf("%06d", n.Int64())
-}
-
-// codeHash binds a code to its challenge: the same code of two browsers
-// hashes differently.
-func codeHash(challenge []byte, code string) []byte {
-	h := sha256.New()
-	h.Write([]byte("perform login code\x00"))
-	h.Write(challenge)
-	h.Write([]byte(code))
-	return h.Sum(nil)
-}
+// codeSubject is the one-time code's subject of a pending sign-in: its
+// cookie's hash.
+func codeSubject(challenge []byte) string { return hex.EncodeToString(challenge) }
 
 func (s *Service) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
 	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode}

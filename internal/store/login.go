@@ -29,10 +29,8 @@ type LoginStore interface {
 	PutChallenge(ctx context.Context, c LoginChallenge) error
 	// Challenge is the browser's pending sign-in; ErrNotFound without one.
 	Challenge(ctx context.Context, hash []byte) (LoginChallenge, error)
-	// AddChallengeTry counts one try of the code and returns the tries
-	// counted so far, this one included (ErrNotFound without a challenge).
-	AddChallengeTry(ctx context.Context, hash []byte) (int, error)
-	// VerifyChallenge records that the code was right at at.
+	// VerifyChallenge records that the code (kept in CodeStore) was right
+	// at at.
 	VerifyChallenge(ctx context.Context, hash []byte, at time.Time) error
 	DeleteChallenge(ctx context.Context, hash []byte) error
 
@@ -72,12 +70,10 @@ type LoginPerson struct {
 }
 
 // LoginChallenge is a browser's pending sign-in. Hash is the SHA-256 of
-// the browser's sign-in cookie; CodeHash the code's hash.
+// the browser's sign-in cookie; its code is in CodeStore.
 type LoginChallenge struct {
 	Hash       []byte
 	Phone      string // E.164
-	CodeHash   []byte
-	Tries      int
 	Next       string
 	CreatedAt  time.Time
 	ExpiresAt  time.Time
@@ -142,11 +138,11 @@ func (s loginStore) Person(ctx context.Context, studioID, kind, subjectID string
 }
 
 func (s loginStore) PutChallenge(ctx context.Context, c LoginChallenge) error {
-	_, err := s.exec(ctx, `INSERT INTO login_challenges (hash, phone, code_hash, tries, next, created_at, expires_at, verified_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (hash) DO UPDATE SET phone = excluded.phone, code_hash = excluded.code_hash, tries = excluded.tries,
+	_, err := s.exec(ctx, `INSERT INTO login_challenges (hash, phone, next, created_at, expires_at, verified_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (hash) DO UPDATE SET phone = excluded.phone,
 			next = excluded.next, created_at = excluded.created_at, expires_at = excluded.expires_at, verified_at = excluded.verified_at`,
-		c.Hash, c.Phone, c.CodeHash, c.Tries, c.Next, ms(c.CreatedAt), ms(c.ExpiresAt), msPtr(c.VerifiedAt))
+		c.Hash, c.Phone, c.Next, ms(c.CreatedAt), ms(c.ExpiresAt), msPtr(c.VerifiedAt))
 	return err
 }
 
@@ -154,21 +150,13 @@ func (s loginStore) Challenge(ctx context.Context, hash []byte) (LoginChallenge,
 	c := LoginChallenge{Hash: hash}
 	var created, expires int64
 	var verified sql.NullInt64
-	err := s.queryRow(ctx, `SELECT phone, code_hash, tries, next, created_at, expires_at, verified_at FROM login_challenges WHERE hash = ?`, hash).
-		Scan(&c.Phone, &c.CodeHash, &c.Tries, &c.Next, &created, &expires, &verified)
+	err := s.queryRow(ctx, `SELECT phone, next, created_at, expires_at, verified_at FROM login_challenges WHERE hash = ?`, hash).
+		Scan(&c.Phone, &c.Next, &created, &expires, &verified)
 	if err != nil {
 		return c, notFound(err)
 	}
 	c.CreatedAt, c.ExpiresAt, c.VerifiedAt = fromMS(created), fromMS(expires), fromNullMS(verified)
 	return c, nil
-}
-
-func (s loginStore) AddChallengeTry(ctx context.Context, hash []byte) (int, error) {
-	var tries int
-	err := s.atomic(ctx, func(q querier) error {
-		return q.QueryRowContext(ctx, s.q(`UPDATE login_challenges SET tries = tries + 1 WHERE hash = ? RETURNING tries`), hash).Scan(&tries)
-	})
-	return tries, notFound(err)
 }
 
 func (s loginStore) VerifyChallenge(ctx context.Context, hash []byte, at time.Time) error {

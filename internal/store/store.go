@@ -95,6 +95,9 @@ type Store interface {
 	Login() LoginStore
 	// Platform is the agent platforms' verified conversations (platform.go).
 	Platform() PlatformStore
+	// Codes are the one-time codes of every door that verifies a phone
+	// (codes.go, internal/otc).
+	Codes() CodeStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"OAuth", testOAuth},
 		{"Exercises", testExercises},
 		{"Login", testLogin},
+		{"Codes", testCodes},
 		{"Sessions", testSessions},
 		{"Health", testHealth},
 		{"Roster", testRoster},

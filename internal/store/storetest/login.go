@@ -110,36 +110,28 @@ func testLoginChallenges(t *testing.T, st store.Store) {
 	h := hashOf("browser")
 	_, err := lg.Challenge(ctx, h)
 	mustNotFound(t, "Challenge before any", err)
-	_, err = lg.AddChallengeTry(ctx, h)
-	mustNotFound(t, "AddChallengeTry without a challenge", err)
 
-	c := store.LoginChallenge{Hash: h, Phone: "+972581112233", CodeHash: hashOf("code"), Next: "/authorize?x=1",
+	c := store.LoginChallenge{Hash: h, Phone: "+972581112233", Next: "/authorize?x=1",
 		CreatedAt: loginClock, ExpiresAt: loginClock.Add(10 * time.Minute)}
 	must(t, "PutChallenge", lg.PutChallenge(ctx, c))
 	got, err := lg.Challenge(ctx, h)
 	must(t, "Challenge", err)
-	if got.Phone != c.Phone || !bytes.Equal(got.CodeHash, c.CodeHash) || got.Next != c.Next || got.Tries != 0 ||
+	if got.Phone != c.Phone || got.Next != c.Next ||
 		!sameTime(got.CreatedAt, c.CreatedAt) || !sameTime(got.ExpiresAt, c.ExpiresAt) || got.VerifiedAt != nil {
 		t.Fatalf("Challenge = %+v, want %+v", got, c)
 	}
-	for want := 1; want <= 3; want++ {
-		n, err := lg.AddChallengeTry(ctx, h)
-		if err != nil || n != want {
-			t.Fatalf("AddChallengeTry #%d = %d, %v", want, n, err)
-		}
-	}
 	must(t, "VerifyChallenge", lg.VerifyChallenge(ctx, h, loginClock.Add(time.Minute)))
 	got, _ = lg.Challenge(ctx, h)
-	if got.Tries != 3 || got.VerifiedAt == nil || !sameTime(*got.VerifiedAt, loginClock.Add(time.Minute)) {
-		t.Fatalf("after tries and verify: %+v", got)
+	if got.VerifiedAt == nil || !sameTime(*got.VerifiedAt, loginClock.Add(time.Minute)) {
+		t.Fatalf("after verify: %+v", got)
 	}
 
 	// A new sign-in of the same browser replaces the old one whole.
 	c2 := c
-	c2.Phone, c2.CodeHash, c2.Next = "+972584445566", hashOf("code2"), ""
+	c2.Phone, c2.Next = "+972584445566", ""
 	must(t, "PutChallenge again", lg.PutChallenge(ctx, c2))
 	got, _ = lg.Challenge(ctx, h)
-	if got.Phone != c2.Phone || !bytes.Equal(got.CodeHash, c2.CodeHash) || got.Tries != 0 || got.VerifiedAt != nil || got.Next != "" {
+	if got.Phone != c2.Phone || got.VerifiedAt != nil || got.Next != "" {
 		t.Fatalf("replaced challenge = %+v, want %+v", got, c2)
 	}
 	must(t, "DeleteChallenge", lg.DeleteChallenge(ctx, h))
@@ -236,7 +228,7 @@ func testLoginSweep(t *testing.T, st store.Store) {
 		if bytes.Equal(h, old) {
 			exp = now
 		}
-		must(t, "PutChallenge", lg.PutChallenge(ctx, store.LoginChallenge{Hash: h, Phone: "+972580000000", CodeHash: h, CreatedAt: now, ExpiresAt: exp}))
+		must(t, "PutChallenge", lg.PutChallenge(ctx, store.LoginChallenge{Hash: h, Phone: "+972580000000", CreatedAt: now, ExpiresAt: exp}))
 		must(t, "CreateSession", lg.CreateSession(ctx, store.BrowserSession{Hash: h, StudioID: studio.ID, Kind: store.LoginCoach, SubjectID: coach.ID, CreatedAt: now, LastSeenAt: now, ExpiresAt: exp}))
 	}
 	oldCounter, liveCounter := "sweep:"+randomHex(6), "sweep:"+randomHex(6)
