@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -72,8 +74,8 @@ func cmdAgentCost(ctx context.Context, e env, args []string) error {
 	}
 	p := agentPrices(cfg, cfg.AgentModel)
 	if !p.Zero() {
-		fmt.Fprintf(e.stderr, "Prices for %s, US dollars per million tokens: input %g, output %g, cache write %g (1 h: %g), cache read %g (AGENT_PRICE_INPUT, AGENT_PRICE_OUTPUT).\n",
-			cfg.AgentModel, p.Input, p.Output, p.CacheWrite, p.CacheWrite1h, p.CacheRead)
+		fmt.Fprintf(e.stderr, "Prices for %s, US dollars per million tokens: input %s, output %s, cache write %s (1 h: %s), cache read %s (AGENT_PRICE_INPUT, AGENT_PRICE_OUTPUT).\n",
+			cfg.AgentModel, usd(p.Input), usd(p.Output), usd(p.CacheWrite), usd(p.CacheWrite1h), usd(p.CacheRead))
 	}
 	for m := range unpriced {
 		fmt.Fprintf(e.stderr, "No list price for %s: its cost is left out; set AGENT_PRICE_INPUT and AGENT_PRICE_OUTPUT when it is AGENT_MODEL.\n", printable(m))
@@ -138,4 +140,15 @@ func spacing(d time.Duration) string {
 		return "- (one turn each)"
 	}
 	return d.Round(time.Second).String()
+}
+
+// usd writes an amount of US dollars in fixed decimals: at least 2 (cents),
+// at most 4 (list prices per million tokens go to tenths of a cent), so a
+// derived price such as 3×0.1 reads 0.30, never 0.30000000000000004.
+func usd(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	for strings.HasSuffix(s, "0") && len(s)-strings.IndexByte(s, '.') > 3 {
+		s = s[:len(s)-1]
+	}
+	return s
 }

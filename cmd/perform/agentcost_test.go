@@ -83,7 +83,7 @@ func TestAgentCost(t *testing.T) {
 					}
 				}
 			}
-			if !strings.Contains(r.stderr, "input 3, output 15, cache write 3.75 (1 h: 6), cache read 0.3") ||
+			if !strings.Contains(r.stderr, "input 3.00, output 15.00, cache write 3.75 (1 h: 6.00), cache read 0.30 (") ||
 				!strings.Contains(r.stderr, "Turn spacing: median 2m0s between a phone's consecutive turns, 1m0s between any two turns.") {
 				t.Errorf("stderr:\n%s", r.stderr)
 			}
@@ -94,12 +94,28 @@ func TestAgentCost(t *testing.T) {
 			if code := run(ctx, []string{"agent", "cost", "--hours", "1"}, &out, &errOut, func(k string) string { return env[k] }); code != 0 {
 				t.Fatalf("agent cost with prices: %d %s", code, errOut.String())
 			}
-			if !strings.Contains(out.String(), "0.0735") || !strings.Contains(errOut.String(), "input 1.5, output 7.5") {
+			if !strings.Contains(out.String(), "0.0735") || !strings.Contains(errOut.String(), "input 1.50, output 7.50, cache write 1.875 (1 h: 3.00), cache read 0.15 (") {
 				t.Errorf("with half the prices:\n%s%s", out.String(), errOut.String())
 			}
 			if r := perform(t, db, "agent", "cost", "--hours", "0"); r.code != 2 || !strings.Contains(r.stderr, "--hours must be from 1 to 48") {
 				t.Errorf("--hours 0: %+v", r)
 			}
 		})
+	}
+}
+
+// TestUSDIsFixedDecimals: money is printed with 2 to 4 decimals, never
+// with a float's binary noise (3 × 0.1 is 0.30000000000000004).
+func TestUSDIsFixedDecimals(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{3 * 0.1, "0.30"}, {0.1 + 0.2, "0.30"}, {3, "3.00"}, {15, "15.00"}, {3.75, "3.75"}, {1.875, "1.875"},
+		{0.08, "0.08"}, {0.0125, "0.0125"}, {0.00004, "0.00"}, {1234.56789, "1234.5679"}, {0, "0.00"},
+	} {
+		if got := usd(c.v); got != c.want {
+			t.Errorf("usd(%v) = %q, want %q", c.v, got, c.want)
+		}
 	}
 }

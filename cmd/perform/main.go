@@ -65,7 +65,7 @@ func commands() []command {
 		{"migrate", "[--database-url URL]", "Apply pending database migrations.", cmdMigrate},
 		{"studio create", "--name NAME --slug SLUG [--region IL] [--tier free|pro|business]", "Create a studio.", cmdStudioCreate},
 		{"key create", "--studio SLUG --name NAME [--kind studio|platform]", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
-		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, created, last used, revoked.", cmdKeyList},
+		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, scopes, created, last used, live or revoked.", cmdKeyList},
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},
 		{"oauth client add", "--name NAME --redirect-uri URI [--redirect-uri URI…] [--public]", "Add an OAuth client; its id is printed on stdout, then a confidential client's secret (shown once).", cmdOAuthClientAdd},
 		{"audit", "--studio SLUG [--limit N] [--offset N]", "Print a studio's audit trail, newest first.", cmdAudit},

@@ -56,6 +56,10 @@ func serveConfig(e env, name string, args []string) (config.Config, string, erro
 	if cfg.Port < 0 || cfg.Port > 65535 {
 		return cfg, "", usagef("--port must be a whole number from 0 to 65535; got %d", cfg.Port)
 	}
+	// The flag bypasses FromEnv's check of PERFORM_PUBLIC_URL: check it again.
+	if cfg.PublicURL, err = config.PublicOrigin(cfg.PublicURL); err != nil {
+		return cfg, "", usagef("%v", err)
+	}
 	return cfg, *host, nil
 }
 

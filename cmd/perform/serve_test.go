@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/server"
@@ -75,4 +77,24 @@ func operatorKey(t *testing.T, db string) string {
 		t.Fatalf("key create: %+v", r)
 	}
 	return key
+}
+
+// TestServeRefusesAPublicURLThatIsNoOrigin: --public-url is the OAuth
+// issuer; a value that is not an http(s) origin stops serve and demo
+// before they listen, in one sentence naming the flag and the variable.
+func TestServeRefusesAPublicURLThatIsNoOrigin(t *testing.T) {
+	for _, cmd := range []string{"serve", "demo"} {
+		for _, v := range []string{"ftp://x", "https://perform.example/app", "https://u:p@perform.example", "https://perform.example?x", "perform.example"} {
+			// Were it to start, it serves until the context ends: the test fails, not hangs.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			var out, errOut bytes.Buffer
+			env := map[string]string{"PERFORM_DATABASE_URL": sqliteURL(t), "LOG_LEVEL": "warn"}
+			code := run(ctx, []string{cmd, "--port", "0", "--host", "127.0.0.1", "--public-url", v}, &out, &errOut, func(k string) string { return env[k] })
+			cancel()
+			r := result{code, out.String(), errOut.String()}
+			if r.code != 2 || !strings.Contains(r.stderr, "--public-url") || !strings.Contains(r.stderr, "PERFORM_PUBLIC_URL") || strings.Count(r.stderr, "\n") != 2 {
+				t.Errorf("%s --public-url %s: exit %d, stderr:\n%s", cmd, v, r.code, r.stderr)
+			}
+		}
+	}
 }

@@ -120,7 +120,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.DatabaseURL = v
 	}
 	c.RedisURL = r.url("PERFORM_REDIS_URL", "redis", "rediss", "unix")
-	c.PublicURL = strings.TrimRight(r.url("PERFORM_PUBLIC_URL", "http", "https"), "/")
+	if v := r.str("PERFORM_PUBLIC_URL"); v != "" && r.err == nil {
+		var err error
+		if c.PublicURL, err = PublicOrigin(v); err != nil {
+			r.fail("%v.", err)
+		}
+	}
 	c.SecretKey = r.secret("PERFORM_SECRET_KEY")
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
 	c.ShutdownDelay = time.Duration(r.int("PERFORM_SHUTDOWN_DELAY_MS", 0, 0, 60000)) * time.Millisecond
@@ -284,6 +289,48 @@ func (r *reader) url(name string, schemes ...string) string {
 	}
 	r.fail("%s must be a %s URL; got %q.", name, strings.Join(schemes, " or "), v)
 	return ""
+}
+
+// PublicOrigin checks a PERFORM_PUBLIC_URL (or --public-url) value: the
+// root URL clients reach the server at, and the OAuth issuer, so an http
+// or https origin — a scheme, a host and perhaps a port, nothing else (a
+// trailing "/" is dropped). Anything more (a path, a query, a fragment, a
+// user) would make an issuer no client can match. The error names the
+// variable, the flag and what is wrong (a sentence but for its period).
+func PublicOrigin(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	bad := func(what string) (string, error) {
+		return "", fmt.Errorf("PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with %s; got %q", what, v)
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Opaque != "" {
+		return bad("a scheme and a host")
+	}
+	if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") {
+		return bad("the scheme http or https")
+	}
+	switch {
+	case u.Host == "" || u.Hostname() == "" || strings.ContainsAny(u.Host, "% "):
+		return bad("a host")
+	case strings.HasSuffix(u.Host, ":"):
+		return bad("a port number after the colon, or no colon")
+	case u.User != nil:
+		return bad("no user or password")
+	case u.Path != "" && u.Path != "/" || u.RawPath != "":
+		return bad("no path (Perform is served at the root of its host)")
+	case u.RawQuery != "" || u.ForceQuery:
+		return bad("no query")
+	case u.Fragment != "" || strings.Contains(v, "#"):
+		return bad("no fragment")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return bad("a port from 1 to 65535")
+		}
+	}
+	return strings.TrimSuffix(v, "/"), nil
 }
 
 // secret accepts 32 bytes as hex or base64 (secret.ParseKey's forms).

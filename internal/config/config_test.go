@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,8 +166,9 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_DATABASE_MAX_CONNS", "5000", `PERFORM_DATABASE_MAX_CONNS must be a whole number from 0 to 1000; got "5000".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
-		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL must be an absolute URL such as http://host; got "perform.example".`},
-		{"PERFORM_PUBLIC_URL", "ftp://perform.example", `PERFORM_PUBLIC_URL must be a http or https URL; got "ftp://perform.example".`},
+		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with the scheme http or https; got "perform.example".`},
+		{"PERFORM_PUBLIC_URL", "ftp://perform.example", `PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with the scheme http or https; got "ftp://perform.example".`},
+		{"PERFORM_PUBLIC_URL", "https://perform.example/app", `PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with no path (Perform is served at the root of its host); got "https://perform.example/app".`},
 		{"PERFORM_REDIS_URL", "localhost:6379", `PERFORM_REDIS_URL must be an absolute URL such as redis://host; got "localhost:6379".`},
 		{"ANTHROPIC_BASE_URL", "::", `ANTHROPIC_BASE_URL must be an absolute URL such as http://host; got "::".`},
 		{"PERFORM_SECRET_KEY", "short", `PERFORM_SECRET_KEY must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got 5 characters that are neither.`},
@@ -297,6 +299,91 @@ func FuzzValidHost(f *testing.F) {
 			if p, err := strconv.Atoi(h[i+1:]); err != nil || p < 1 || p > 65535 {
 				t.Fatalf("accepted the port of %q", h)
 			}
+		}
+	})
+}
+
+// TestPublicOriginAcceptsOnlyAnOrigin: PERFORM_PUBLIC_URL is the OAuth
+// issuer, so it is an http(s) scheme and a host, perhaps a port, and
+// nothing else; each refusal names what is wrong, the flag and the variable.
+func TestPublicOriginAcceptsOnlyAnOrigin(t *testing.T) {
+	cases := []struct {
+		in, want, refusal string
+	}{
+		{"", "", ""},
+		{"https://perform.example", "https://perform.example", ""},
+		{"https://perform.example/", "https://perform.example", ""},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080", ""},
+		{"HTTPS://Perform.Example:443/", "HTTPS://Perform.Example:443", ""},
+		{"http://[::1]:80/", "http://[::1]:80", ""},
+		{"ftp://x", "", "the scheme http or https"},
+		{"perform.example", "", "the scheme http or https"},
+		{"javascript:alert(1)", "", "a scheme and a host"},
+		{"https:perform.example", "", "a scheme and a host"},
+		{"https://", "", "a host"},
+		{"https:///path", "", "a host"},
+		{"https://:443", "", "a host"},
+		{"https://perform.example:", "", "a port number"},
+		{"https://perform.example:0", "", "a port from 1 to 65535"},
+		{"https://perform.example:99999", "", "a port"},
+		{"https://user:pw@perform.example", "", "no user or password"},
+		{"https://perform.example/app", "", "no path"},
+		{"https://perform.example//", "", "no path"},
+		{"https://perform.example/%2F", "", "no path"},
+		{"https://perform.example?x=1", "", "no query"},
+		{"https://perform.example/?", "", "no query"},
+		{"https://perform.example#top", "", "no fragment"},
+		{"https://perform.example/#", "", "no fragment"},
+		{"https://perf%20orm.example", "", "a host"},
+	}
+	for _, c := range cases {
+		got, err := PublicOrigin(c.in)
+		if c.refusal == "" {
+			if err != nil || got != c.want {
+				t.Errorf("PublicOrigin(%q) = %q, %v; want %q", c.in, got, err, c.want)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("PublicOrigin(%q) accepted it as %q", c.in, got)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range []string{c.refusal, "PERFORM_PUBLIC_URL", "--public-url", strconv.Quote(c.in)} {
+			if !strings.Contains(msg, w) {
+				t.Errorf("PublicOrigin(%q): %q lacks %q", c.in, msg, w)
+			}
+		}
+	}
+}
+
+// FuzzPublicOrigin: what PublicOrigin accepts parses back to an http(s)
+// scheme and a host with nothing after them, and is accepted again as is.
+func FuzzPublicOrigin(f *testing.F) {
+	for _, s := range []string{"https://perform.example/", "http://[::1]:80", "ftp://x", "https://u@h", "https://h/p?q#f", "https://h:", "http://h:65536", "https:h", "http://%41", "http://h/?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		got, err := PublicOrigin(v)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "PERFORM_PUBLIC_URL (--public-url) ") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("refusal of %q is not a sentence naming the variable and the flag: %s", v, err)
+			}
+			return
+		}
+		if v == "" {
+			return
+		}
+		u, perr := url.Parse(got)
+		if perr != nil {
+			t.Fatalf("accepted %q as %q, which does not parse: %v", v, got, perr)
+		}
+		scheme := strings.ToLower(u.Scheme)
+		if scheme != "http" && scheme != "https" || u.Hostname() == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.ContainsAny(got, "#?@ ") {
+			t.Fatalf("accepted %q as %q: not an origin", v, got)
+		}
+		if again, err := PublicOrigin(got); err != nil || again != got {
+			t.Fatalf("PublicOrigin(%q) = %q, %v: not stable", got, again, err)
 		}
 	})
 }

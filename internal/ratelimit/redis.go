@@ -2,11 +2,65 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
+
+// go-redis logs each failed dial of its pool on its own ("redis: … pool.go:770
+// … failed to dial after 5 attempts") to stderr, before Perform says what is
+// wrong and how to fix it. Those lines go to slog's default logger at debug
+// level instead: LOG_LEVEL=debug still shows them.
+func init() { redis.SetLogger(debugLog{}) }
+
+type debugLog struct{}
+
+func (debugLog) Printf(ctx context.Context, format string, v ...any) {
+	slog.Default().DebugContext(ctx, "go-redis: "+fmt.Sprintf(format, v...))
+}
+
+// Connect opens the Redis at rawURL (PERFORM_REDIS_URL) and checks that it
+// answers within ctx. Its errors are one sentence naming the variable and
+// the fix: a bad URL, a database number the server does not have, a wrong
+// password, or a Redis that does not answer.
+func Connect(ctx context.Context, rawURL string) (*redis.Client, error) {
+	opts, err := redis.ParseURL(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) { // its message repeats the URL, password and all
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("PERFORM_REDIS_URL is not a Redis URL (%v); write it as redis://[:PASSWORD@]HOST:6379/0", err)
+	}
+	// A count must give up at its context's deadline (Shared's call
+	// timeout), not after go-redis's own 3 s read timeout and retries.
+	opts.ContextTimeoutEnabled = true
+	client := redis.NewClient(opts)
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		return nil, connectError(err, opts.DB)
+	}
+	return client, nil
+}
+
+// connectError explains why the first PING failed.
+func connectError(err error, db int) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "DB index is out of range") || strings.Contains(msg, "invalid DB index"):
+		return fmt.Errorf("the Redis at PERFORM_REDIS_URL has no database %d (%v); choose a database number the server has (0 to 15 unless its databases setting says more), e.g. redis://HOST:6379/0", db, err)
+	case strings.Contains(msg, "WRONGPASS") || strings.Contains(msg, "NOAUTH") || strings.Contains(msg, "invalid password") || strings.Contains(msg, "invalid username-password"):
+		return fmt.Errorf("the Redis at PERFORM_REDIS_URL refused the credentials (%v); put its user and password in the URL, redis://USER:PASSWORD@HOST:6379/0", err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		return fmt.Errorf("the Redis at PERFORM_REDIS_URL did not answer in time (%v); start it, check the host and port, or unset the variable to keep rate limits in memory", err)
+	}
+	return fmt.Errorf("the Redis at PERFORM_REDIS_URL does not answer (%v); start it, check the host and port, or unset the variable to keep rate limits in memory", err)
+}
 
 // DefaultRedisPrefix starts every key the Redis limiter writes.
 const DefaultRedisPrefix = "perform:rl:"

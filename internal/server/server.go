@@ -83,6 +83,10 @@ type Server struct {
 	handler   http.Handler
 	timeouts  Timeouts
 
+	// shared is the limiters' record of whether Redis answers (nil
+	// without Redis), for /readyz.
+	shared *ratelimit.Shared
+
 	onJobs []func(*river.Client[*sql.Tx])
 
 	jobsStarted bool
@@ -200,20 +204,20 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	if cfg.RedisURL != "" {
-		ropts, err := redis.ParseURL(cfg.RedisURL)
+		connectCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		s.redis, err = ratelimit.Connect(connectCtx, cfg.RedisURL)
+		cancel()
 		if err != nil {
-			return fail(fmt.Errorf("PERFORM_REDIS_URL is not a Redis URL: %w", err))
+			return fail(err)
 		}
-		s.redis = redis.NewClient(ropts)
-		pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := s.redis.Ping(pingCtx).Err(); err != nil {
-			return fail(fmt.Errorf("the Redis at PERFORM_REDIS_URL does not answer (%v); start it or unset the variable to keep rate limits in memory", err))
-		}
-		s.limiter = ratelimit.NewRedis(s.redis, cfg.RateLimitMax, cfg.RateLimitWindow)
-		s.traineeReads = ratelimit.NewRedis(s.redis, cfg.TraineeReadsPerHour, time.Hour)
-		s.traineeWrites = ratelimit.NewRedis(s.redis, cfg.TraineeWritesPerHour, time.Hour)
-		s.codeSends = ratelimit.NewRedis(s.redis, public.VerifyCodesPerHour, time.Hour)
+		// While Redis is down the request limits count per instance in
+		// memory; the verification codes, a count that must not become N
+		// times itself, are refused (see ratelimit.Shared).
+		s.shared = ratelimit.NewShared(s.redis, logger).WithClock(o.clock)
+		s.limiter = s.shared.Limiter(cfg.RateLimitMax, cfg.RateLimitWindow, ratelimit.CountInMemory)
+		s.traineeReads = s.shared.Limiter(cfg.TraineeReadsPerHour, time.Hour, ratelimit.CountInMemory)
+		s.traineeWrites = s.shared.Limiter(cfg.TraineeWritesPerHour, time.Hour, ratelimit.CountInMemory)
+		s.codeSends = s.shared.Limiter(public.VerifyCodesPerHour, time.Hour, ratelimit.Refuse)
 	} else {
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
@@ -442,7 +446,10 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 
 // readyz answers 200 when the database answers, 503 otherwise, so a load
 // balancer stops sending traffic to an instance that lost its database.
-// From the start of a shutdown it answers 503 too.
+// From the start of a shutdown it answers 503 too. A Redis that does not
+// answer leaves it at 200 with "redis": "degraded": every instance shares
+// the one Redis, so a 503 would take them all out of the pool at once,
+// and each still serves, limiting requests in memory (see ratelimit.Shared).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.stopping.Load() {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "shutting down", "engine": s.store.Engine()})
@@ -455,7 +462,16 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "the database does not answer", "engine": s.store.Engine()})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "ready", "engine": s.store.Engine()})
+	body := map[string]any{"ok": true, "status": "ready", "engine": s.store.Engine()}
+	if s.shared != nil {
+		body["redis"] = "up"
+		if h := s.shared.Probe(ctx); h.Down {
+			body["redis"] = "degraded"
+			body["warning"] = fmt.Sprintf("Redis (PERFORM_REDIS_URL) has not answered since %s: each instance limits requests on its own, in memory, and no verification code is sent until it answers again.",
+				h.Since.UTC().Format(time.RFC3339))
+		}
+	}
+	writeJSON(w, http.StatusOK, body)
 }
 
 // index tells a person who opens the root URL where things are.
