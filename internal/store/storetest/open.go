@@ -5,7 +5,6 @@ package storetest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"log/slog"
 	"net/url"
@@ -44,71 +43,44 @@ func OpenPostgres(t testing.TB, opts ...store.Option) store.Store {
 }
 
 // OpenPostgresSchema is OpenPostgres on an explicit URL; it also returns the
-// URL of the fresh schema (so a test can open a second process's store on it).
+// URL of the fresh schema (so a test can open a second process's store on
+// it). The schema comes from a pool of migrated ones (see pgPool), reset to
+// its just-migrated state in one statement instead of migrated anew.
 func OpenPostgresSchema(t testing.TB, base string, opts ...store.Option) (store.Store, string) {
 	t.Helper()
 	ctx := context.Background()
-	admin, err := sql.Open("pgx", base)
+	pool, err := postgresPool(base)
 	if err != nil {
-		t.Fatalf("open postgres: %v", err)
+		t.Fatalf("postgres test schemas: %v", err)
 	}
-	defer admin.Close()
-	ensureTrigram(t, admin)
-	schema := "t_" + randomHex(8)
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema %s: %v", schema, err)
+	schema, err := pool.acquire(ctx)
+	if err != nil {
+		t.Fatalf("postgres test schema: %v", err)
 	}
-	t.Cleanup(func() {
-		db, err := sql.Open("pgx", base)
-		if err != nil {
-			return
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Logf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
+	t.Cleanup(func() { pool.release(schema) })
+	u, err := schemaURL(base, schema)
 	if err != nil {
 		t.Fatalf("parse %s: %v", PostgresEnv, err)
 	}
-	q := u.Query()
-	// pg_trgm lives in public; the schema comes first so every table is ours.
-	q.Set("search_path", schema+",public")
-	u.RawQuery = q.Encode()
-	st, err := store.Open(ctx, u.String(), quietLogger(), opts...)
+	st, err := store.Open(ctx, u, quietLogger(), opts...)
 	if err != nil {
 		t.Fatalf("open postgres store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return st, u.String()
+	return st, u
 }
 
-// ensureTrigram installs pg_trgm in public once per database, so each
-// test schema finds it there (CREATE EXTENSION IF NOT EXISTS then no-ops).
-func ensureTrigram(t testing.TB, db *sql.DB) {
-	t.Helper()
-	ctx := context.Background()
-	var installed bool
-	if err := db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm')").Scan(&installed); err != nil {
-		t.Fatalf("check pg_trgm: %v", err)
-	}
-	if installed {
-		return
-	}
-	// Serialise with other test processes doing the same.
-	conn, err := db.Conn(ctx)
+// schemaURL is base with its search path set to schema. pg_trgm lives in
+// public; the schema comes first so every table is ours.
+func schemaURL(base, schema string) (string, error) {
+	u, err := url.Parse(base)
 	if err != nil {
-		t.Fatalf("postgres: %v", err)
+		return "", err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7486024001)"); err != nil {
-		t.Fatalf("lock: %v", err)
-	}
-	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock(7486024001)") //nolint:errcheck
-	if _, err := conn.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public"); err != nil {
-		t.Fatalf("create extension pg_trgm: %v", err)
-	}
+	q := u.Query()
+	q.Set("search_path", schema+",public")
+	u.RawQuery = q.Encode()
+	return u.String(), nil
 }
 
 // Engines returns an opener per engine: sqlite and postgres. The postgres
