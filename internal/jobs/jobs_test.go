@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -237,5 +238,28 @@ func TestMaintainJobRuns(t *testing.T) {
 			}
 			waitState(t, client, res.Job.ID, rivertype.JobStateCompleted)
 		})
+	}
+}
+
+// wrapped is a Store that is not the one store.Open returned.
+type wrapped struct{ store.Store }
+
+// The client runs on the pool of the store store.Open returned; a store
+// bound to a transaction, or another Store, is refused with the fix named.
+func TestNewClientNeedsTheOpenedStore(t *testing.T) {
+	st := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	err := st.InTx(ctx, func(tx store.Store) error {
+		_, err := jobs.NewClient(tx, jobs.Config{InsertOnly: true})
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "pass the store store.Open returned") {
+		t.Errorf("NewClient on a transaction's store: %v; want a refusal naming the fix", err)
+	}
+	if _, err := jobs.NewClient(wrapped{st}, jobs.Config{InsertOnly: true}); err == nil || !strings.Contains(err.Error(), "pass the store store.Open returned") {
+		t.Errorf("NewClient on a wrapped store: %v; want a refusal naming the fix", err)
+	}
+	if _, err := jobs.NewClient(st, jobs.Config{InsertOnly: true}); err != nil {
+		t.Errorf("NewClient on the opened store: %v", err)
 	}
 }
