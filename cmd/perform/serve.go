@@ -253,6 +253,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		p.OnJobs(a.SetJobs)
 	}
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
+	p.OnClose(a.Close)
 	return nil
 }
 

@@ -163,7 +163,7 @@ func (r runner) QueryRowContext(ctx context.Context, query string, args ...any) 
 	return r.plain().QueryRowContext(ctx, query, args...)
 }
 
-func (s *sqlStore) DB() *sql.DB            { return s.db }
+func (s *sqlStore) DB() *sql.DB { return s.db }
 
 // Pool is the connection pool of a store Open returned, for what must run
 // beside the store on its own database: River's driver takes a *sql.DB.
