@@ -3,11 +3,14 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // Close stops the intake's writers and waits for them: a message accepted
@@ -15,7 +18,12 @@ import (
 // (503, so the sender retries), none is lost and none waits forever.
 func TestCloseStopsTheIntake(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
-		h := newHarness(t, st, func(o *Options) { o.Debounce = 3600e9 }) // replies stay scheduled
+		logs := testkit.NewLogs()
+		logs.Level = slog.LevelWarn
+		h := newHarness(t, st, func(o *Options) {
+			o.Debounce = 3600e9 // replies stay scheduled
+			o.Logger = logs.Logger()
+		})
 		post := func(i int) webhookResult {
 			body, _ := json.Marshal(Inbound{Text: fmt.Sprintf("hello %d", i), Phone: fmt.Sprintf("97250200%04d", i), ConversationID: "c", SenderName: "Dana"})
 			return h.post(testToken, string(body))
@@ -71,6 +79,13 @@ func TestCloseStopsTheIntake(t *testing.T) {
 		}
 		if err := h.agent.Close(); err != nil {
 			t.Fatalf("Close again: %v", err)
+		}
+		// A refusal while shutting down is expected: a warning, not an error.
+		logs.WaitFor(t, time.Second, "of the refusal", func(r testkit.Record) bool {
+			return r.Level == slog.LevelWarn && strings.Contains(r.Message, "shutting down")
+		})
+		if errs := logs.Find(func(r testkit.Record) bool { return r.Level >= slog.LevelError }); len(errs) != 0 {
+			t.Fatalf("errors logged: %v", errs)
 		}
 		if got := pendingCount(t, st); got != accepted {
 			t.Fatalf("%d messages stored after Close; want still %d", got, accepted)

@@ -15,6 +15,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for schema set-up
 
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // PostgresEnv names the variable holding the Postgres URL tests may use.
@@ -137,6 +138,4 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-func quietLogger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-}
+func quietLogger() *slog.Logger { return testkit.QuietLogger(slog.LevelWarn) }
