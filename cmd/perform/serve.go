@@ -108,7 +108,7 @@ func cmdDemo(ctx context.Context, e env, args []string) error {
 		}
 		base := cfg.BaseURL(ln.Addr().(*net.TCPAddr).Port)
 		where := cfg.DatabaseURL
-		if cfg.Engine() == store.EnginePostgres {
+		if store.EngineOf(cfg.DatabaseURL) == store.EnginePostgres {
 			where = "PostgreSQL" // the URL may carry a password
 		}
 		fmt.Fprintf(e.stdout, `Perform demo: studio %q (slug %s) on %s.
@@ -257,6 +257,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		p.OnJobs(a.SetJobs)
 	}
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)
+	p.OnClose(a.Close)
 	return nil
 }
 
@@ -277,7 +278,7 @@ func agentSecretKey(cfg config.Config, logger *slog.Logger) ([]byte, error) {
 	if cfg.SecretKey != nil {
 		return cfg.SecretKey, nil
 	}
-	if cfg.Engine() == store.EngineSQLite {
+	if store.EngineOf(cfg.DatabaseURL) == store.EngineSQLite {
 		path := cfg.DatabaseURL + ".secret"
 		if cfg.DatabaseURL == "" {
 			path = filepath.Join(".", store.DefaultSQLitePath+".secret")

@@ -227,6 +227,16 @@ func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
 	}
 }
 
+// Close stops the intake: a message arriving from now on is refused (the
+// webhook answers an error, so the sender delivers it again), the messages
+// already accepted are written with their reply jobs, and Close returns
+// once the intake's goroutines have. Call it after the HTTP server has
+// stopped and before the store closes; calling it again does nothing.
+func (a *Agent) Close() error {
+	a.intake.close()
+	return nil
+}
+
 // phoneKey is how a phone is stored and compared (see phone.Key).
 func phoneKey(raw string) string { return phone.Key(raw) }
 

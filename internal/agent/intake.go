@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -31,7 +32,19 @@ type intake struct {
 	queue   chan *pendingMessage
 	writers int
 	start   sync.Once
+
+	// mu guards closed and, held for reading, a send on queue, so close
+	// never closes queue under a sender. loops counts the writers running.
+	mu      sync.RWMutex
+	closed  bool
+	loops   sync.WaitGroup
+	running atomic.Int32 // writers running, for tests
 }
+
+// errIntakeClosed answers a message that arrives while the agent shuts
+// down; the webhook answers an error, so the sender delivers it again (to
+// this instance restarted, or another).
+var errIntakeClosed = errors.New("the agent is shutting down and takes no new messages; the sender retries")
 
 const maxIntakeBatch = 256
 
@@ -48,19 +61,49 @@ func (in *intake) add(ctx context.Context, m pendingMessage) error {
 	if in.a.jobs.Load() == nil {
 		return errors.New("the agent's job client is not set yet")
 	}
-	in.start.Do(func() {
-		for range in.writers {
-			go in.loop()
-		}
-	})
 	m.done = make(chan error, 1)
-	select {
-	case in.queue <- &m:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := in.enqueue(ctx, &m); err != nil {
+		return err
 	}
 	// Once queued the message is written whatever happens to the request.
 	return <-m.done
+}
+
+func (in *intake) enqueue(ctx context.Context, m *pendingMessage) error {
+	in.mu.RLock()
+	defer in.mu.RUnlock()
+	if in.closed {
+		return errIntakeClosed
+	}
+	in.start.Do(func() {
+		in.loops.Add(in.writers)
+		for range in.writers {
+			in.running.Add(1)
+			go func() {
+				defer in.loops.Done()
+				defer in.running.Add(-1)
+				in.loop()
+			}()
+		}
+	})
+	select {
+	case in.queue <- m:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close refuses new messages, lets the writers write what is queued, and
+// waits for them to return.
+func (in *intake) close() {
+	in.mu.Lock()
+	if !in.closed {
+		in.closed = true
+		close(in.queue)
+	}
+	in.mu.Unlock()
+	in.loops.Wait()
 }
 
 func (in *intake) loop() {

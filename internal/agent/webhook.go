@@ -143,8 +143,12 @@ func (a *Agent) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, http.StatusUnprocessableEntity, "VALIDATION", fe.Message)
 		return
 	}
-	if err != nil {
+	if errors.Is(err, errIntakeClosed) {
+		a.log.WarnContext(r.Context(), "agent webhook: a message arrived while shutting down; refused, so the sender retries", "requestId", reqID)
+	} else if err != nil {
 		a.log.ErrorContext(r.Context(), "agent webhook: storing the message failed", "err", err, "requestId", reqID)
+	}
+	if err != nil {
 		writeError(w, reqID, http.StatusServiceUnavailable, "UNAVAILABLE", "The message could not be stored; SmartSend may retry.")
 		return
 	}

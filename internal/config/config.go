@@ -162,14 +162,6 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// Engine is "postgres" when DatabaseURL is a Postgres URL and "sqlite" otherwise.
-func (c Config) Engine() string {
-	if strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://") {
-		return "postgres"
-	}
-	return "sqlite"
-}
-
 // BaseURL is PublicURL, or http://127.0.0.1:<port> when it is unset.
 // boundPort is the port the server actually listens on (PORT may be 0).
 func (c Config) BaseURL(boundPort int) string {

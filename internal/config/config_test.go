@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/otherwise/perform/internal/store"
 )
 
 func env(kv map[string]string) func(string) string {
@@ -22,8 +24,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Port != 8080 || c.DatabaseURL != "perform.db" || c.Engine() != "sqlite" {
-		t.Errorf("port %d db %q engine %q", c.Port, c.DatabaseURL, c.Engine())
+	if c.Port != 8080 || c.DatabaseURL != "perform.db" || store.EngineOf(c.DatabaseURL) != "sqlite" {
+		t.Errorf("port %d db %q engine %q", c.Port, c.DatabaseURL, store.EngineOf(c.DatabaseURL))
 	}
 	if c.GCPercent != 400 || c.RateLimitMax != 300 || c.RateLimitWindow != time.Minute {
 		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
@@ -96,8 +98,8 @@ func TestEverythingSet(t *testing.T) {
 	if c.AgentProposalTTL != 45*time.Minute {
 		t.Errorf("AgentProposalTTL %v", c.AgentProposalTTL)
 	}
-	if c.Port != 9090 || c.Engine() != "postgres" || c.RedisURL != "redis://127.0.0.1:6379/2" {
-		t.Errorf("port %d engine %q redis %q", c.Port, c.Engine(), c.RedisURL)
+	if c.Port != 9090 || store.EngineOf(c.DatabaseURL) != "postgres" || c.RedisURL != "redis://127.0.0.1:6379/2" {
+		t.Errorf("port %d engine %q redis %q", c.Port, store.EngineOf(c.DatabaseURL), c.RedisURL)
 	}
 	if c.BaseURL(1) != "https://perform.example" {
 		t.Errorf("public URL %q: the trailing slash should be dropped", c.BaseURL(1))

@@ -100,16 +100,17 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 		_ = river.AddWorkerSafely(rc.Workers, &maintainWorker{st: st})
 		rc.PeriodicJobs = append(slices.Clone(cfg.PeriodicJobs), MaintainPeriodicJob())
 	}
-	var (
-		client *river.Client[*sql.Tx]
-		err    error
-	)
+	db, err := store.Pool(st)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	var client *river.Client[*sql.Tx]
 	switch st.Engine() {
 	case store.EngineSQLite:
-		client, err = river.NewClient(riversqlite.New(st.DB()), rc)
+		client, err = river.NewClient(riversqlite.New(db), rc)
 	case store.EnginePostgres:
 		rc.PollOnly = true
-		client, err = river.NewClient(riverdatabasesql.New(st.DB()), rc)
+		client, err = river.NewClient(riverdatabasesql.New(db), rc)
 	default:
 		return nil, fmt.Errorf("jobs: unknown store engine %q", st.Engine())
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // greetArgs names a trainee inserted in the same transaction as the job.
@@ -237,5 +240,57 @@ func TestMaintainJobRuns(t *testing.T) {
 			}
 			waitState(t, client, res.Job.ID, rivertype.JobStateCompleted)
 		})
+	}
+}
+
+// wrapped is a Store that is not the one store.Open returned.
+type wrapped struct{ store.Store }
+
+// The client runs on the pool of the store store.Open returned; a store
+// bound to a transaction, or another Store, is refused with the fix named.
+func TestNewClientNeedsTheOpenedStore(t *testing.T) {
+	st := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	err := st.InTx(ctx, func(tx store.Store) error {
+		_, err := jobs.NewClient(tx, jobs.Config{InsertOnly: true})
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "pass the store store.Open returned") {
+		t.Errorf("NewClient on a transaction's store: %v; want a refusal naming the fix", err)
+	}
+	if _, err := jobs.NewClient(wrapped{st}, jobs.Config{InsertOnly: true}); err == nil || !strings.Contains(err.Error(), "pass the store store.Open returned") {
+		t.Errorf("NewClient on a wrapped store: %v; want a refusal naming the fix", err)
+	}
+	if _, err := jobs.NewClient(st, jobs.Config{InsertOnly: true}); err != nil {
+		t.Errorf("NewClient on the opened store: %v", err)
+	}
+}
+
+// River's routine reports (client started, job counts, stopped) are
+// demoted to debug: a working client at the default level logs nothing.
+func TestRiverRoutineLogsAreDebug(t *testing.T) {
+	st := storetest.OpenSQLite(t)
+	logs := testkit.NewLogs()
+	client, err := jobs.NewClient(st, jobs.Config{Logger: logs.Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := client.Insert(ctx, jobs.MaintainArgs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, client, res.Job.ID, rivertype.JobStateCompleted)
+	stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := client.Stop(stopCtx); err != nil {
+		t.Fatal(err)
+	}
+	logs.WaitFor(t, 5*time.Second, "from River at debug", func(r testkit.Record) bool { return r.Level == slog.LevelDebug })
+	if loud := logs.Find(func(r testkit.Record) bool { return r.Level >= slog.LevelInfo }); len(loud) != 0 {
+		t.Fatalf("River logged at info or above: %v", loud)
 	}
 }

@@ -88,6 +88,8 @@ type Server struct {
 	shared *ratelimit.Shared
 
 	onJobs []func(*river.Client[*sql.Tx])
+	// onClose are the plug-ins' stops, run by Close before the store closes.
+	onClose []func() error
 
 	jobsStarted bool
 	closeOnce   sync.Once
@@ -146,6 +148,10 @@ func (p *Parts) AddPeriodicJob(j *river.PeriodicJob) { p.periodicJobs = append(p
 // OnJobs is called with the River client once it is built (before serving),
 // for plug-ins that insert jobs.
 func (p *Parts) OnJobs(f func(*river.Client[*sql.Tx])) { p.s.onJobs = append(p.s.onJobs, f) }
+
+// OnClose is called by Close, after the HTTP server has stopped and before
+// the store closes, for plug-ins with goroutines of their own to stop.
+func (p *Parts) OnClose(f func() error) { p.s.onClose = append(p.s.onClose, f) }
 
 // Plugin adds an optional part to the server (the hosted MCP endpoint, the
 // WhatsApp agent). It runs during New, before River is built.
@@ -392,6 +398,9 @@ func (s *Server) Close() error {
 // and the store.
 func (s *Server) closeParts() error {
 	var errs []error
+	for _, f := range s.onClose {
+		errs = append(errs, f())
+	}
 	if s.areas != nil {
 		if err := s.areas.CloseWait(); err != nil {
 			s.logger.Warn("shutting down", "error", err)

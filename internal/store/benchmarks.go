@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -162,7 +163,7 @@ func (s *studioStore) CreateBenchmark(ctx context.Context, b *domain.Benchmark) 
 		if err == nil {
 			return &ConflictError{Message: fmt.Sprintf("Trainee %s already has a benchmark named %q: %s.", b.TraineeID, b.Name, existing), ExistingID: existing}
 		}
-		if err != sql.ErrNoRows {
+		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		_, err = q.ExecContext(ctx, s.q(`INSERT INTO benchmarks (id, studio_id, trainee_id, name, name_key, exercise_id, unit, direction, created_at)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -139,7 +140,7 @@ func (s *sqlStore) CreateAPIKey(ctx context.Context, k *domain.APIKey) error {
 
 // notFoundAs names the id in a not-found error and passes others through.
 func notFoundAs(err error, noun, id string) error {
-	if err == ErrNotFound {
+	if errors.Is(err, ErrNotFound) {
 		return missing(noun, id)
 	}
 	return err

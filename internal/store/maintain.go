@@ -24,11 +24,15 @@ func Optimize(ctx context.Context, st Store) error {
 	if st.Engine() != EngineSQLite {
 		return nil
 	}
+	db, err := Pool(st)
+	if err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
 	for _, q := range []string{
 		`INSERT INTO trainee_search (trainee_search) VALUES ('optimize')`,
 		`PRAGMA optimize`,
 	} {
-		if _, err := st.DB().ExecContext(ctx, q); err != nil {
+		if _, err := db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("optimize: %s: %w", q, err)
 		}
 	}

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -20,8 +22,11 @@ import (
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFiles embed.FS
 
-// migrationLockID is the Postgres advisory lock key that serialises
-// migrations of processes starting at once ("perform" in ASCII).
+// migrationLockID seeds the Postgres advisory lock key that serialises
+// migrations of processes starting at once ("perform" in ASCII); the key is
+// its hash with the schema migrated (current_schema()), so processes
+// migrating different schemas of one database (tests) do not wait on each
+// other.
 const migrationLockID int64 = 0x706572666f726d
 
 // Migrate applies every pending migration of the engine's dialect, in
@@ -75,10 +80,10 @@ func migrate(ctx context.Context, db *sql.DB, engine string, logger *slog.Logger
 			return fmt.Errorf("migrate: %w", err)
 		}
 		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockID); err != nil {
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(hashtextextended(current_schema(), $1))", migrationLockID); err != nil {
 			return fmt.Errorf("migrate: take the migration lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockID) //nolint:errcheck // released with the session anyway
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtextextended(current_schema(), $1))", migrationLockID) //nolint:errcheck // released with the session anyway
 		if err := applyMigrations(ctx, db, engine, migrations, logger); err != nil {
 			return err
 		}
@@ -115,9 +120,19 @@ func applyMigrations(ctx context.Context, db *sql.DB, engine string, migrations 
 	if _, err := db.ExecContext(ctx, create); err != nil {
 		return fmt.Errorf("migrate: create schema_migrations: %w", err)
 	}
+	// One read finds what is applied already (every migration, on all
+	// but the first start); each one missing is checked again inside its
+	// own transaction, where another process may have applied it since.
+	applied, err := appliedVersions(ctx, db)
+	if err != nil {
+		return fmt.Errorf("migrate: read schema_migrations: %w", err)
+	}
 	check := rebind(engine, `SELECT count(*) FROM schema_migrations WHERE version = ?`)
 	record := rebind(engine, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`)
 	for _, m := range migrations {
+		if applied[m.Version] {
+			continue
+		}
 		err := func() error {
 			tx, err := db.BeginTx(ctx, nil)
 			if err != nil {
@@ -153,6 +168,23 @@ func applyMigrations(ctx context.Context, db *sql.DB, engine string, migrations 
 		}
 	}
 	return nil
+}
+
+func appliedVersions(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[string]bool{}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
 }
 
 func migrateRiver(ctx context.Context, db *sql.DB, engine string, logger *slog.Logger) error {
@@ -263,4 +295,36 @@ func backfillCoachPhoneKeys(ctx context.Context, tx *sql.Tx, engine string) erro
 		}
 	}
 	return nil
+}
+
+// MigrationsDigest is a hex SHA-256 of every migration an engine applies,
+// Perform's and River's, in order: two databases migrated by binaries with
+// the same digest have the same schema. Tests key migrated templates by it.
+func MigrationsDigest(engine string) (string, error) {
+	migrations, err := Migrations(engine)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, m := range migrations {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", m.Version, len(m.SQL), m.SQL)
+	}
+	var river []rivermigrate.Migration
+	if engine == EnginePostgres {
+		m, err := rivermigrate.New(riverdatabasesql.New(nil), nil)
+		if err != nil {
+			return "", err
+		}
+		river = m.AllVersions()
+	} else {
+		m, err := rivermigrate.New(riversqlite.New(nil), nil)
+		if err != nil {
+			return "", err
+		}
+		river = m.AllVersions()
+	}
+	for _, m := range river {
+		fmt.Fprintf(h, "river\x00%d\x00%d\x00%s\x00", m.Version, len(m.SQLUp), m.SQLUp)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -139,8 +139,15 @@ func absPath(path string) string {
 }
 
 // SQLiteDSN is the modernc.org/sqlite data source name for a file path.
+// SQLite reads it as a file: URI, where '#' would end the path (a#b.db
+// opened the file "a") and %HH is decoded, so a plain path has '%' and
+// '#' escaped; a file: URI given as such is the caller's, kept as written.
 func SQLiteDSN(path string) string {
+	uri := strings.HasPrefix(path, "file:")
 	path = sqlitePath(path)
+	if !uri {
+		path = strings.NewReplacer("%", "%25", "#", "%23").Replace(path)
+	}
 	q := url.Values{}
 	for _, p := range sqlitePragmas {
 		q.Add("_pragma", p)

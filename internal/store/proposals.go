@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 )
@@ -163,7 +164,7 @@ func (s proposalStore) LastExpiredAt(ctx context.Context, phone, studioID string
 	var state string
 	var expires int64
 	err := s.queryRow(ctx, `SELECT state, expires_at FROM agent_proposals WHERE phone = ? AND studio_id = ? ORDER BY created_at DESC, num DESC LIMIT 1`, phone, studioID).Scan(&state, &expires)
-	if err == sql.ErrNoRows || (err == nil && state != ProposalExpired) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && state != ProposalExpired) {
 		return time.Time{}, nil
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,4 +88,26 @@ func TestEngineOf(t *testing.T) {
 			t.Errorf("EngineOf(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// FuzzSQLiteDSN: the path SQLite reads back from the DSN (up to the first
+// '?' or '#', %HH decoded) is the path given.
+func FuzzSQLiteDSN(f *testing.F) {
+	for _, s := range []string{"perform.db", "/tmp/a#b.db", "100%.db", "a%23b.db", "x y.db", "/d/#/%/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		if path == "" || strings.HasPrefix(path, "file:") || strings.ContainsRune(path, '?') {
+			t.Skip()
+		}
+		rest := strings.TrimPrefix(SQLiteDSN(path), "file:")
+		end := strings.IndexAny(rest, "?#")
+		if end < 0 {
+			t.Fatalf("SQLiteDSN(%q) has no options", path)
+		}
+		got, err := url.PathUnescape(rest[:end])
+		if err != nil || got != path {
+			t.Fatalf("SQLiteDSN(%q): SQLite reads the path %q (%v)", path, got, err)
+		}
+	})
 }

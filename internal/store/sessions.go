@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/otherwise/perform/internal/domain"
@@ -173,7 +174,7 @@ func (s *studioStore) loggedSession(ctx context.Context, q querier, x *domain.Se
 	err := q.QueryRowContext(ctx, s.q(`SELECT id FROM sessions WHERE studio_id = ? AND trainee_id = ? AND date = ? AND sport = ?
 		AND coalesce(duration_min, -1) = ? AND status = ? AND id <> ?`),
 		s.studioID, x.TraineeID, x.Date, x.Sport, durationKey(x.DurationMin), domain.SessionCompleted, x.ID).Scan(&id)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	return id, err

@@ -163,7 +163,21 @@ func (r runner) QueryRowContext(ctx context.Context, query string, args ...any) 
 	return r.plain().QueryRowContext(ctx, query, args...)
 }
 
-func (s *sqlStore) DB() *sql.DB            { return s.db }
+func (s *sqlStore) DB() *sql.DB { return s.db }
+
+// Pool is the connection pool of a store Open returned, for what must run
+// beside the store on its own database: River's driver takes a *sql.DB.
+// A store bound to a transaction, or any other Store, has none to give.
+func Pool(st Store) (*sql.DB, error) {
+	s, ok := st.(*sqlStore)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("store: a %T has no database pool; pass the store store.Open returned", st)
+	case s.tx != nil:
+		return nil, errors.New("store: a store bound to a transaction has no pool of its own; pass the store store.Open returned")
+	}
+	return s.db, nil
+}
 func (s *sqlStore) SQLTx() *sql.Tx         { return s.tx }
 func (s *sqlStore) Engine() string         { return s.engine }
 func (s *sqlStore) Rebind(q string) string { return rebind(s.engine, q) }

@@ -104,7 +104,8 @@ type Store interface {
 	// SQLTx is the transaction this Store is bound to (nil outside InTx), so
 	// River jobs can be inserted in the same transaction as their data.
 	SQLTx() *sql.Tx
-	// DB is the underlying pool (River's driver and the agent's tables use it).
+	// DB is the underlying pool, for tests that reach past the store (to
+	// age a row, say). Code that runs beside the store takes Pool(st).
 	DB() *sql.DB
 	// Engine is "sqlite" or "postgres".
 	Engine() string

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,7 +33,7 @@ func (s *sqlStore) Studio(studioID string) StudioStore {
 func (s *studioStore) exists(ctx context.Context, q querier, table, id string) (bool, error) {
 	var one int
 	err := q.QueryRowContext(ctx, s.q(`SELECT 1 FROM `+table+` WHERE studio_id = ? AND id = ?`), s.studioID, id).Scan(&one)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	return err == nil, err
@@ -421,7 +422,7 @@ func (s *studioStore) GetTrainee(ctx context.Context, id string) (domain.Trainee
 
 func (s *studioStore) TraineeByPhone(ctx context.Context, e164 string) (domain.Trainee, error) {
 	t, err := s.getTrainee(ctx, traineeByPhone, e164, s.studioID, e164)
-	if err == ErrNotFound {
+	if errors.Is(err, ErrNotFound) {
 		return t, fmt.Errorf("%w: no trainee with phone %s in this studio", ErrNotFound, e164)
 	}
 	return t, err
@@ -474,7 +475,7 @@ func (s *studioStore) CreateTrainee(ctx context.Context, t *domain.Trainee) erro
 func (s *studioStore) phoneTaken(ctx context.Context, q querier, t *domain.Trainee) error {
 	var existing string
 	err := q.QueryRowContext(ctx, s.q(`SELECT id FROM trainees WHERE studio_id = ? AND phone = ? AND id <> ?`), s.studioID, t.Phone, t.ID).Scan(&existing)
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {

@@ -1,60 +1,24 @@
 package storetest
 
 import (
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // StepClock is a clock for tests: never behind the wall clock, and each
-// reading at least a millisecond after the one before, so rows written one
-// after another get distinct, ordered times without the test sleeping.
-func StepClock() func() time.Time {
-	var (
-		mu   sync.Mutex
-		last time.Time
-	)
-	return func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		t := time.Now().UTC().Truncate(time.Millisecond)
-		if !t.After(last) {
-			t = last.Add(time.Millisecond)
-		}
-		last = t
-		return t
-	}
-}
+// reading at least a millisecond after the one before (testkit.StepClock).
+func StepClock() func() time.Time { return testkit.StepClock() }
 
-// FixedClock reads t until Set or Advance moves it; pass its Now as the
-// clock of a store, a lane or an agent.
-type FixedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// FixedClock reads a time until Set or Advance moves it (testkit.Clock);
+// pass its Now as the clock of a store, a lane or an agent.
+type FixedClock = testkit.Clock
 
-func NewFixedClock(t time.Time) *FixedClock { return &FixedClock{t: t} }
-
-func (c *FixedClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *FixedClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *FixedClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// NewFixedClock returns a FixedClock reading t.
+func NewFixedClock(t time.Time) *FixedClock { return testkit.NewClock(t) }
 
 // testClock: a store opened with a clock stamps that clock's time on the
 // rows it times itself, and keeps the times the caller gives.
