@@ -8,13 +8,14 @@ import (
 )
 
 // UnknownToolSentence answers a call of a tool the set does not have: the
-// closest names of the set (a typo, a word in common), or every name when
-// none is close. It is the one wording of an unknown tool, for every set.
-func UnknownToolSentence(name string, names []string) string {
-	if close := Closest(name, names, 3); len(close) > 0 {
+// closest names of the set and of the tools it holds back (locked: calling
+// one says the step that opens it), or every name the set offers when none
+// is close. It is the one wording of an unknown tool, for every set.
+func UnknownToolSentence(name string, offered []string, locked ...string) string {
+	if close := Closest(name, append(slices.Clone(offered), locked...), 3); len(close) > 0 {
 		return fmt.Sprintf("There is no tool named %s; did you mean %s? tools/list gives every tool.", name, orList(close))
 	}
-	return fmt.Sprintf("There is no tool named %s; the tools are %s.", name, strings.Join(names, ", "))
+	return fmt.Sprintf("There is no tool named %s; the tools are %s.", name, strings.Join(offered, ", "))
 }
 
 // Closest are at most n of names close to name, closest first: those a few

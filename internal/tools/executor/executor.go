@@ -33,7 +33,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,7 +66,7 @@ const (
 )
 
 // The codes of failures that are not the lane's own (the lane's are
-// lane.Code…: NOT_FOUND, VALIDATION_FAILED, RATE_LIMITED…).
+// lane.Code…: NOT_FOUND, VALIDATION, RATE_LIMITED…; laneclient.Code…).
 const (
 	CodeUnknownTool      = "UNKNOWN_TOOL"
 	CodeInvalidArguments = "INVALID_ARGUMENTS"
@@ -253,7 +255,8 @@ func (e *Executor) unknown(name string) Result {
 	if l, ok := e.locked[name]; ok {
 		return Result{Outcome: Locked, Code: l.code, Sentence: l.why(name)}
 	}
-	return Result{Outcome: UnknownTool, Code: CodeUnknownTool, Sentence: UnknownToolSentence(name, e.names)}
+	// A locked tool is a good guess too: calling it says the step.
+	return Result{Outcome: UnknownTool, Code: CodeUnknownTool, Sentence: UnknownToolSentence(name, e.names, slices.Sorted(maps.Keys(e.locked))...)}
 }
 
 // RepeatKey is the Idempotency-Key of a write: the credential (hashed: the
