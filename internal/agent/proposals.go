@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
@@ -298,7 +300,7 @@ func (a *Agent) executeProposals(ctx context.Context, t *turn, studioID, apiKey 
 			return decision{messages: []string{msg}, outcome: "revoked"}, nil
 		case r.Outcome == executor.Unavailable && ctx.Err() != nil:
 			return decision{}, ctx.Err() // the retry runs it, under the same key
-		case r.Outcome == executor.LaneError && r.Status == http.StatusConflict && strings.Contains(r.Sentence, "is still being processed"):
+		case errors.Is(r.Err, laneclient.ErrInProgress):
 			// A process killed inside the lane call left its key claimed; the
 			// lane frees the claim after a minute, and the job's retry runs it.
 			return decision{}, fmt.Errorf("proposal %s: an earlier attempt still holds its Idempotency-Key: %s", p.ID, r.Sentence)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -414,4 +415,69 @@ func TestCrashAfterConfirmationExecutesOnce(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A confirmed change whose Idempotency-Key an earlier attempt still holds
+// (a process killed inside the lane call) is not reported as failed: the
+// lane's in-progress code (laneclient.ErrInProgress) makes the turn end in
+// an error, and its retry, once the key is free, runs the change once.
+func TestAKeyStillInProgressIsRetriedNotFailed(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		var e *proposalEnv
+		var held []store.IdempotentRecord
+		var decided atomic.Int32
+		e = newProposalEnv(t, st, func(o *Options) {
+			o.proposalStep = func(step string) error {
+				if step != "decided" {
+					return nil
+				}
+				ctx := context.Background()
+				ss := st.Studio(e.studio.ID)
+				switch decided.Add(1) {
+				case 1: // the first attempt finds its keys held
+					rows, err := st.DB().Query(`SELECT id FROM agent_proposals WHERE studio_id = `+placeholder(st), e.studio.ID)
+					if err != nil {
+						return err
+					}
+					defer rows.Close()
+					for rows.Next() {
+						var id string
+						if err := rows.Scan(&id); err != nil {
+							return err
+						}
+						rec, started, err := ss.BeginIdempotent(ctx, "proposal:"+id, "earlier", time.Now(), time.Minute, store.IdempotencyTTL)
+						if err != nil || !started {
+							return fmt.Errorf("claiming proposal:%s: %v %v", id, started, err)
+						}
+						held = append(held, rec)
+					}
+					return rows.Err()
+				case 2: // the earlier attempt has let go
+					for _, rec := range held {
+						if err := ss.ReleaseIdempotent(ctx, rec); err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			}
+		})
+		e.scriptTools(map[string][]fakes.ToolUse{"log 72.4 for Dana": {e.logWeight(72.4)}})
+		e.say(e.phone, "log 72.4 for Dana")
+		e.say(e.phone, "כן")
+		if len(held) != 1 || decided.Load() < 2 {
+			t.Fatalf("held %d keys, decided %d times; want 1 key and a retry", len(held), decided.Load())
+		}
+		if e.weights() != 1 {
+			t.Fatalf("%d weights; want 1", e.weights())
+		}
+		if got := e.proposals(); got[store.ProposalExecuted] != 1 || len(got) != 1 {
+			t.Fatalf("proposals %v; want 1 executed", got)
+		}
+		for _, s := range e.sms.Texts() {
+			if strings.Contains(s, "❌") {
+				t.Fatalf("the coach was told it failed: %q", s)
+			}
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -47,17 +46,4 @@ func (l *Lane) Contracts() []Contract {
 		return strings.Compare(a.Method, b.Method)
 	})
 	return out
-}
-
-// ToolContractsJSON is the contracts of l's routes that name a tool (coach or trainee), as
-// internal/tools embeds them (lane_contracts.json): indented, one final newline.
-func (l *Lane) ToolContractsJSON() ([]byte, error) {
-	var list []Contract
-	for _, c := range l.Contracts() {
-		if c.Tool != "" || len(c.TraineeTools) > 0 {
-			list = append(list, c)
-		}
-	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	return append(b, '\n'), err
 }

@@ -31,6 +31,70 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
+// The lane's error codes (lane.Code…), as its envelope's error.code says
+// them, and CodeInProgress, which the client gives the lane's refusal of a
+// key still in progress (see Error.Is).
+const (
+	CodeUnauthorized = "UNAUTHORIZED"
+	CodeForbidden    = "FORBIDDEN"
+	CodeNotFound     = "NOT_FOUND"
+	CodeConflict     = "CONFLICT"
+	CodeValidation   = "VALIDATION"
+	CodePlanLimit    = "PLAN_LIMIT"
+	CodeRateLimited  = "RATE_LIMITED"
+	CodeInternal     = "INTERNAL"
+	CodeBadRequest   = "BAD_REQUEST"
+	// CodeInProgress: an earlier request with the same Idempotency-Key is
+	// still being processed; retry it in a few seconds, under the same key.
+	CodeInProgress = "IDEMPOTENCY_IN_PROGRESS"
+)
+
+// Code is an error matching every lane *Error of that code:
+// errors.Is(err, laneclient.ErrNotFound) decides by the envelope's
+// error.code, never by the sentence.
+type Code string
+
+func (c Code) Error() string { return "the lane answered " + string(c) }
+
+// The lane's codes as errors, for errors.Is.
+var (
+	ErrUnauthorized error = Code(CodeUnauthorized)
+	ErrForbidden    error = Code(CodeForbidden)
+	ErrNotFound     error = Code(CodeNotFound)
+	ErrConflict     error = Code(CodeConflict)
+	ErrValidation   error = Code(CodeValidation)
+	ErrRateLimited  error = Code(CodeRateLimited)
+	// ErrInProgress: the Idempotency-Key is held by an earlier request
+	// still running (a process killed inside the call holds it for a
+	// minute); the retry, under the same key, gets the first answer.
+	ErrInProgress error = Code(CodeInProgress)
+)
+
+// Is matches a Code: the error's own, and for a key in progress also
+// ErrConflict, which is what it is.
+func (e *Error) Is(target error) bool {
+	c, ok := target.(Code)
+	return ok && (string(c) == e.Code || c == CodeConflict && e.Code == CodeInProgress)
+}
+
+// inProgressSentences begin the lane's two refusals of a key still in
+// progress (lane/idempotency.go), which it sends with the code CONFLICT
+// alone. Until the lane gives them a code of their own (CodeInProgress),
+// the client names it here, once, so that callers decide by code.
+var inProgressSentences = []string{"An identical request is still being processed;", "A request with Idempotency-Key "}
+
+// classify gives the lane's refusal of a key in progress its own code.
+func classify(e *Error) {
+	if e.Status != http.StatusConflict || e.Code != CodeConflict || !strings.Contains(e.Message, " is still being processed;") {
+		return
+	}
+	for _, s := range inProgressSentences {
+		if strings.HasPrefix(e.Message, s) {
+			e.Code = CodeInProgress
+		}
+	}
+}
+
 // Client calls one lane. It is safe for concurrent use.
 type Client struct {
 	base   string // root URL + /v1/automation
@@ -147,6 +211,7 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
 			e.RetryAfterSeconds = n
 		}
+		classify(e)
 		return nil, meta, e
 	}
 	return env.Data, meta, nil

@@ -54,9 +54,36 @@ func TestAPlatformKeySeesOnlyThePublicSet(t *testing.T) {
 			t.Errorf("the public offer holds %q: %s", leak, text)
 		}
 	}
-	for _, name := range []string{"search_trainees", "get_trainee", "get_my_plan", "get_training_overview"} {
+	// A coach tool is not there at all: the protocol's invalid params.
+	for _, name := range []string{"search_trainees", "get_trainee"} {
 		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s called with a platform key: %v", name, err)
+		}
+	}
+	// A trainee tool is there after verification: the call fails with the
+	// sentence saying how to verify, and reads nothing.
+	for _, name := range []string{"get_my_plan", "get_training_overview", "log_workout", toolset.SignOutTool} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("%s called by an anonymous conversation: protocol error %v; want a tool error saying to verify", name, err)
+		}
+		text := mcptest.Text(res)
+		if !res.IsError || strings.Contains(text, f.A.TraineeLastName) {
+			t.Errorf("%s called by an anonymous conversation: %s", name, text)
+		}
+		if name == toolset.SignOutTool {
+			if !strings.Contains(text, "not verified") {
+				t.Errorf("sign_out unverified: %s", text)
+			}
+			continue
+		}
+		if !strings.Contains(text, "start_verification") || !strings.Contains(text, "confirm_verification") || !strings.HasPrefix(text, name+" ") {
+			t.Errorf("%s called by an anonymous conversation says: %s; want it to name start_verification and confirm_verification", name, text)
+		}
+		var sc toolset.ErrorContent
+		b, _ := json.Marshal(res.StructuredContent)
+		if json.Unmarshal(b, &sc) != nil || sc.Error.Code != toolset.CodeVerificationRequired || sc.Error.Message != text {
+			t.Errorf("%s: structured error %s", name, b)
 		}
 	}
 }
@@ -142,7 +169,8 @@ func TestAPlatformRawClientWithSpoofedIdentity(t *testing.T) {
 		t.Fatalf("audited %d platform and %d studio calls; want 1 and 1", platformCalls, studioCalls)
 	}
 	spoofed := post(t, "POST", url, key, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_my_plan","arguments":{}}}`, identity)
-	if spoofed.Error == nil || strings.Contains(string(spoofed.Result), f.A.TraineeLastName) {
+	if spoofed.Error != nil || !strings.Contains(string(spoofed.Result), `"isError":true`) || !strings.Contains(string(spoofed.Result), "start_verification") ||
+		strings.Contains(string(spoofed.Result), f.A.TraineeLastName) {
 		t.Fatalf("get_my_plan with a spoofed phone: %+v %s", spoofed.Error, spoofed.Result)
 	}
 }

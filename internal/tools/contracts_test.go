@@ -15,13 +15,14 @@ import (
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/tools/lanecontracts"
 )
 
 // The tools read the lane's contracts from lane_contracts.json (so the
 // stdio binary links no lane); the file must be what the lane's request
 // types say today.
 func TestLaneContractsFileIsCurrent(t *testing.T) {
-	want, err := areas.Lane(lane.Options{}).ToolContractsJSON()
+	want, err := lanecontracts.JSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +32,102 @@ func TestLaneContractsFileIsCurrent(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatal("lane_contracts.json differs from the lane's request types; run: go generate ./internal/tools")
+	}
+}
+
+// Every tool of every set (coach, trainee, agent platform) against the
+// route it calls, read from the lane itself: every argument it offers is
+// one of the route's (its path argument aside) with the same type and
+// bounds, and every field the route requires the tool requires or forces.
+func TestEveryToolOfEverySetMatchesItsLaneContract(t *testing.T) {
+	routes := map[string]lane.Contract{}
+	for _, c := range areas.Lane(lane.Options{}).Contracts() {
+		routes[c.Method+" "+c.Path] = c
+	}
+	sets := map[string][]tools.Tool{"coach": tools.All(), "trainee": tools.Trainee(), "platform": tools.Platform()}
+	for set, list := range sets {
+		if len(list) == 0 {
+			t.Errorf("the %s set is empty", set)
+		}
+		for _, tool := range list {
+			rt, ok := routes[tool.Method+" "+tool.Path]
+			if !ok {
+				t.Errorf("%s tool %s calls %s %s, which the lane does not serve", set, tool.Name, tool.Method, tool.Path)
+				continue
+			}
+			if !lanecontracts.Selected(rt) {
+				t.Errorf("%s tool %s calls %s %s, which lane_contracts.json leaves out", set, tool.Name, tool.Method, tool.Path)
+			}
+			for name, tp := range tool.InputSchema.Properties {
+				lp, ok := rt.Input.Properties[name]
+				if !ok {
+					if !strings.Contains(rt.Path, "{") || tool.InputSchema.Required[0] != name {
+						t.Errorf("%s tool %s offers %s, which its route's input does not have", set, tool.Name, name)
+					}
+					continue
+				}
+				if d := boundsDiff(lp, tp); d != "" {
+					t.Errorf("%s tool %s: %s differs from the lane: %s", set, tool.Name, name, d)
+				}
+			}
+			for _, r := range rt.Input.Required {
+				if _, offered := tool.InputSchema.Properties[r]; offered && !slices.Contains(tool.InputSchema.Required, r) {
+					t.Errorf("%s tool %s: %s is required by the lane, optional for the tool", set, tool.Name, r)
+				}
+			}
+		}
+	}
+}
+
+// The platform's tools are derived like the others: the phone a person
+// gives is bounded by the lane's 40 characters (the hand-written schema
+// said 64), and the set calls exactly the routes the lane opens to a
+// platform key.
+func TestThePlatformSetIsDerivedFromTheLane(t *testing.T) {
+	var routes []string
+	for _, c := range areas.Lane(lane.Options{}).Contracts() {
+		if c.Scope == auth.ScopePublicRead {
+			routes = append(routes, c.Method+" "+c.Path)
+			if c.Path == "/public/verification/start" {
+				if m := c.Input.Properties["phone"].MaxLength; m == nil || *m != 40 {
+					t.Fatalf("the lane bounds phone with %v; this test expects 40", m)
+				}
+			}
+		}
+	}
+	var called []string
+	for _, tool := range tools.Platform() {
+		called = append(called, tool.Method+" "+tool.Path)
+		if tool.Scope != auth.ScopePublicRead || !tool.Unkeyed {
+			t.Errorf("%s: scope %q, unkeyed %v; want %q and no derived Idempotency-Key", tool.Name, tool.Scope, tool.Unkeyed, auth.ScopePublicRead)
+		}
+		if tool.InputSchema.Type != "object" {
+			t.Errorf("%s: input schema of type %q", tool.Name, tool.InputSchema.Type)
+		}
+	}
+	slices.Sort(routes)
+	slices.Sort(called)
+	if !slices.Equal(routes, called) {
+		t.Errorf("the platform set calls %v; the lane opens %v to a platform key", called, routes)
+	}
+	var start tools.Tool
+	for _, tool := range tools.Platform() {
+		if tool.Name == tools.StartVerificationTool {
+			start = tool
+		}
+	}
+	phone := start.InputSchema.Properties["phone"]
+	if phone == nil || phone.MaxLength == nil || *phone.MaxLength != 40 || phone.Type != "string" {
+		t.Fatalf("start_verification's phone schema: %+v; want a string of at most 40 characters", phone)
+	}
+	if _, err := start.Build(json.RawMessage(`{"phone":"` + strings.Repeat("5", 41) + `"}`)); err == nil {
+		t.Error("start_verification took a 41-character phone")
+	}
+	if r, err := start.Build(json.RawMessage(`{"phone":"+972 50-100-0001"}`)); err != nil || r.Method != "POST" || r.Path != "/public/verification/start" {
+		t.Errorf("start_verification with a phone: %+v, %v", r, err)
+	}
+	if names := tools.PlatformPublic(); len(names) != 3 || slices.ContainsFunc(names, func(t tools.Tool) bool { return t.Name == tools.SignOutTool }) {
+		t.Errorf("the public platform tools hold sign_out or miss one: %d tools", len(names))
 	}
 }
 

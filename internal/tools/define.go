@@ -51,7 +51,10 @@ type spec struct {
 // defined: which contract names it, the scope it must carry and the
 // shared argument descriptions.
 type toolSet struct {
-	trainee      bool
+	trainee bool
+	// platform: the agent platform's tools (platform.go), on routes the
+	// lane opens to platform keys only.
+	platform     bool
 	descriptions map[string]string
 	// renames rewrite the lane's descriptions (nested fields' among them)
 	// that name a tool of the other set.
@@ -166,6 +169,10 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		if s.pathArg == "" && strings.Contains(c.Path, "{") && !strings.HasPrefix(c.Path, "/trainees/{id}/") {
 			panic(fmt.Sprintf("trainee tool %s: %s has a wildcard but the tool names no argument for it", s.name, c.Path))
 		}
+	} else if set.platform {
+		if got := c.Method + " " + c.Path; got != s.route || scope != auth.ScopePublicRead {
+			panic(fmt.Sprintf("platform tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, scope))
+		}
 	} else {
 		want := auth.ScopeStudioWrite
 		if s.readOnly {
@@ -183,7 +190,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 	}
 	idArgs := idArgumentsOf(input)
 	description := s.description
-	if !s.readOnly {
+	if !s.readOnly && !set.platform {
 		description += " " + RepeatSentence
 	}
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
@@ -192,6 +199,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		reword = set.renames.Replace
 	}
 	return Tool{
+		Unkeyed:     set.platform,
 		Reword:      reword,
 		Name:        s.name,
 		Title:       s.title,

@@ -1,6 +1,7 @@
-// Package tools holds Perform's coach tool set and a trainee's tool set
-// (trainee.go) as data: each tool is a description of one HTTP call to the
-// automation lane. The hosted MCP server, the perform-mcp binary and the
+// Package tools holds Perform's coach tool set, a trainee's tool set
+// (trainee.go) and an agent platform's (platform.go) as data: each tool is a
+// description of one HTTP call to the automation lane, its input schema
+// derived from the lane's contract of the route (lane_contracts.json). The hosted MCP server, the perform-mcp binary and the
 // WhatsApp agent all read it; none of them touches the store.
 package tools
 
@@ -47,6 +48,12 @@ type Tool struct {
 	InputSchema *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
+	// Unkeyed: the executor derives no Idempotency-Key for the write. The
+	// platform's verification calls change a conversation's state, which
+	// the key (credential, tool, arguments) cannot name: two conversations
+	// of one platform key send the same arguments, and a code asked for
+	// again on purpose must go out again.
+	Unkeyed bool
 	// Reword, when set, rewrites a lane sentence for the set's reader: the
 	// lane names the coach tools where ids come from, and a trainee's
 	// model has the trainee tools instead.

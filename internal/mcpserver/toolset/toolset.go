@@ -52,8 +52,9 @@ type Options struct {
 	// Trainee serves the trainee set (tools.Trainee) with its resources and
 	// prompts, for a trainee's own connection, instead of the coach tools.
 	Trainee bool
-	// Platform serves an agent platform's key: the public tools only
-	// (addPlatformTools), never the coach tools.
+	// Platform serves an agent platform's key: the platform's tools
+	// (tools.Platform: the public ones, and with Trainee sign_out and the
+	// trainee tools of a verified conversation), never the coach tools.
 	Platform bool
 }
 
@@ -63,6 +64,9 @@ const (
 	OutcomeInvalidArguments = "invalid_arguments"
 	OutcomeLaneError        = "lane_error"
 	OutcomeUnavailable      = "unavailable"
+	// OutcomeLocked: a tool the server holds back until a step (a
+	// platform conversation's verification, a scope); nothing was sent.
+	OutcomeLocked = "locked"
 )
 
 // NewServer returns an MCP server holding the coach tools (or, with
@@ -74,20 +78,17 @@ func NewServer(opts Options) *mcp.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	set, instructions := tools.All(), Instructions
+	instructions := Instructions
 	switch {
 	case opts.Platform && !opts.Trainee:
-		set, instructions = nil, PlatformInstructions
+		instructions = PlatformInstructions
 	case opts.Trainee:
-		set, instructions = tools.Trainee(), TraineeInstructions
+		instructions = TraineeInstructions
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: logger, Capabilities: capabilities()})
-	ex := executor.New(opts.Client, set)
+	ex := Executor(opts)
 	for _, t := range ex.Tools() {
-		if !allowed(opts, t.Scope) {
-			continue
-		}
 		s.AddTool(&mcp.Tool{
 			Name:        t.Name,
 			Title:       t.Title,
@@ -96,14 +97,87 @@ func NewServer(opts Options) *mcp.Server {
 			Annotations: annotations(t),
 		}, handler(t, ex, opts, logger))
 	}
-	if opts.Platform {
-		addPlatformTools(s, opts)
-	}
+	s.AddReceivingMiddleware(unknownTools(ex, opts))
 	if opts.Trainee {
-		addTraineeResources(s, opts)
-		addTraineePrompts(s, opts)
+		addTraineeResources(s, opts, ex)
+		addTraineePrompts(s, opts, ex)
 	}
 	return s
+}
+
+// Executor is the one executor of the server opts describe: the tools it
+// lists and runs (the coach set, the trainee set or the platform's, those
+// of its scopes), holding back the tools a step would open, with the step.
+// Resources and prompts read through it too.
+func Executor(opts Options) *executor.Executor {
+	var set, locked []tools.Tool
+	switch {
+	case opts.Platform && !opts.Trainee:
+		set, locked = tools.PlatformPublic(), append(tools.Trainee(), tools.Platform()...)
+	case opts.Platform:
+		set = tools.Platform()
+		for _, t := range tools.Trainee() {
+			if allowed(opts, t.Scope) {
+				set = append(set, t)
+			} else {
+				locked = append(locked, t)
+			}
+		}
+	default:
+		all := tools.All()
+		if opts.Trainee {
+			all = tools.Trainee()
+		}
+		for _, t := range all {
+			if allowed(opts, t.Scope) {
+				set = append(set, t)
+			} else {
+				locked = append(locked, t)
+			}
+		}
+	}
+	ex := executor.New(opts.Client, set)
+	if opts.Platform && !opts.Trainee {
+		return ex.Lock(names(locked), CodeVerificationRequired, verifyFirst)
+	}
+	scopes := map[string]string{}
+	for _, t := range locked {
+		scopes[t.Name] = t.Scope
+	}
+	return ex.Lock(names(locked), "FORBIDDEN", func(tool string) string {
+		return tool + " needs the scope " + scopes[tool] + ", which this connection was not granted; connect again and approve " + scopes[tool] + " to use it."
+	})
+}
+
+func names(set []tools.Tool) []string {
+	out := make([]string, len(set))
+	for i, t := range set {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// unknownTools answers a tools/call of a tool the server does not list, in
+// one place for every set, through the executor: a tool a step would open
+// is a failed call saying the step (a model reads it and acts), any other
+// name the protocol's invalid params (-32602) naming the closest tools.
+func unknownTools(ex *executor.Executor, opts Options) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if method != "tools/call" || !ok || call.Params == nil || ex.Offers(call.Params.Name) {
+				return next(ctx, method, req)
+			}
+			r := ex.Run(ctx, executor.Call{Tool: call.Params.Name})
+			if r.Outcome == executor.Locked {
+				if opts.OnToolCall != nil {
+					opts.OnToolCall(call.Params.Name, OutcomeLocked)
+				}
+				return toolError(r), nil
+			}
+			return nil, rpcError(r, "")
+		}
+	}
 }
 
 // allowed reports whether opts' scopes hold scope (nil scopes hold every one).
@@ -140,6 +214,33 @@ func capabilities() *mcp.ServerCapabilities {
 	}
 }
 
+// rpcError is a failed result as a JSON-RPC error, the one mapping of the
+// executor's codes (the lane's and its own) to MCP error codes, for what
+// is not a tool call's result: a resource read, an unknown tool. The codes
+// are the hosted endpoint's own for the same refusals (mcpserver: -32029
+// over a limit, -32003 short of a scope, -32001 a refused credential),
+// -32603 when the lane could not answer, else invalid params (SEP-2164),
+// like any other refusal of what the client asked for. The error's data is
+// the structured error, with the resource's uri when there is one.
+func rpcError(r executor.Result, uri string) *jsonrpc.Error {
+	code := int64(jsonrpc.CodeInvalidParams)
+	switch {
+	case r.Outcome == executor.Unavailable:
+		code = jsonrpc.CodeInternalError
+	case r.Code == "RATE_LIMITED":
+		code = -32029
+	case r.Code == "FORBIDDEN":
+		code = -32003
+	case r.Outcome == executor.Unauthorized || r.Code == "UNAUTHORIZED":
+		code = -32001
+	}
+	data, _ := json.Marshal(struct {
+		URI string `json:"uri,omitempty"`
+		ErrorContent
+	}{uri, ErrorContent{ErrorDetail{Code: r.Code, Message: r.Sentence, RetryAfterSeconds: r.RetryAfterSeconds}}})
+	return &jsonrpc.Error{Code: code, Message: r.Sentence, Data: data}
+}
+
 func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Logger) mcp.ToolHandler {
 	report := func(outcome string) {
 		if opts.OnToolCall != nil {
@@ -161,7 +262,7 @@ func handler(t tools.Tool, ex *executor.Executor, opts Options, logger *slog.Log
 			logger.Warn("lane call failed", "tool", t.Name, "err", r.Sentence)
 			report(OutcomeUnavailable)
 			return toolError(r), nil
-		case executor.InvalidArguments, executor.UnknownTool:
+		case executor.InvalidArguments, executor.UnknownTool, executor.Locked:
 			report(OutcomeInvalidArguments)
 			return toolError(r), nil
 		default: // a lane error, a refused key included

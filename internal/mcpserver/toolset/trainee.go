@@ -3,7 +3,6 @@ package toolset
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,8 +14,8 @@ import (
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/tools/executor"
 )
 
 // TraineeInstructions are sent at initialize to a trainee's own connection.
@@ -36,22 +35,22 @@ const (
 
 // addTraineeResources adds the resources a trainee's server reads through
 // the lane, each with the bearer of the request that reads it.
-func addTraineeResources(s *mcp.Server, opts Options) {
+func addTraineeResources(s *mcp.Server, opts Options, ex *executor.Executor) {
 	if allowed(opts, auth.ScopeCoachRead) {
 		s.AddResource(&mcp.Resource{URI: PersonaURI, Name: "coach_persona", Title: "Coaching persona", MIMEType: "application/json",
 			Description: "The studio's coaching voice: tone, what to avoid, answer format, examples. Adopt it when coaching."},
-			laneResource(opts, func(string) string { return "/studio/persona" }))
+			laneResource(opts, ex, func(string) string { return "/studio/persona" }))
 		s.AddResource(&mcp.Resource{URI: MethodologiesURI, Name: "methodologies", Title: "Training methodologies", MIMEType: "application/json",
 			Description: "Training methodologies by sport as concise facts: principles, phase structure, typical sessions."},
-			laneResource(opts, func(string) string { return "/methodologies" }))
+			laneResource(opts, ex, func(string) string { return "/methodologies" }))
 	}
 	if allowed(opts, auth.ScopeTrainingRead) {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: SessionTemplateURI, Name: "session", Title: "A workout session", MIMEType: "application/json",
 			Description: "One session in full (ses_… from list_sessions): exercises, targets, sets done, totals."},
-			laneResource(opts, recordPath("perform://sessions/", "/sessions/", ids.Session)))
+			laneResource(opts, ex, recordPath("perform://sessions/", "/sessions/", ids.Session)))
 		s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: ProgramTemplateURI, Name: "program", Title: "A program", MIMEType: "application/json",
 			Description: "One program (prg_… from list_programs): its structure and where it stands."},
-			laneResource(opts, recordPath("perform://programs/", "/programs/", ids.Program)))
+			laneResource(opts, ex, recordPath("perform://programs/", "/programs/", ids.Program)))
 	}
 }
 
@@ -67,49 +66,25 @@ func recordPath(prefix, lanePrefix string, kind ids.Kind) func(string) string {
 	}
 }
 
-// laneResource reads a resource as one GET through the lane; its text is
-// the lane's data.
-func laneResource(opts Options, path func(uri string) string) mcp.ResourceHandler {
+// laneResource reads a resource as one GET through the executor; its text
+// is the lane's data, a refusal the one mapping of lane errors (rpcError).
+func laneResource(opts Options, ex *executor.Executor, path func(uri string) string) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
 		p := path(uri)
 		if p == "" {
-			return nil, resourceError(uri, "NOT_FOUND", "There is no resource "+uri+"; session and program ids come from list_sessions and list_programs.", 0)
+			return nil, rpcError(executor.Result{Outcome: executor.LaneError, Code: "NOT_FOUND",
+				Sentence: "There is no resource " + uri + "; session and program ids come from list_sessions and list_programs."}, uri)
 		}
-		data, err := opts.Client.Do(ctx, apiKey(opts, req.Extra), tools.Request{Method: http.MethodGet, Path: p})
-		if err != nil {
-			var laneErr *laneclient.Error
-			if errors.As(err, &laneErr) {
-				return nil, resourceError(uri, laneErr.Code, laneErr.Message, laneErr.RetryAfterSeconds)
-			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Perform could not read " + uri + " just now; try again."}
+		r := ex.Read(ctx, apiKey(opts, req.Extra), tools.Request{Method: http.MethodGet, Path: p})
+		switch r.Outcome {
+		case executor.OK:
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(r.Data)}}}, nil
+		case executor.Unavailable:
+			r.Sentence = "Perform could not read " + uri + " just now; try again."
 		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
+		return nil, rpcError(r, uri)
 	}
-}
-
-// resourceError is a resource the lane refused: the lane's sentence, and
-// the structured error (as a tool's) in the error's data. Not found is the
-// protocol's resource-not-found code.
-func resourceError(uri, code, message string, retry int) error {
-	// The codes are the hosted endpoint's own for the same refusals
-	// (mcpserver: -32029 over a limit, -32003 short of a scope, -32001 a
-	// refused credential); not found is the protocol's, invalid params
-	// (SEP-2164), like any other refusal of what the client asked for.
-	rpc := int64(jsonrpc.CodeInvalidParams)
-	switch code {
-	case "RATE_LIMITED":
-		rpc = -32029
-	case "FORBIDDEN":
-		rpc = -32003
-	case "UNAUTHORIZED":
-		rpc = -32001
-	}
-	data, _ := json.Marshal(struct {
-		URI string `json:"uri"`
-		ErrorContent
-	}{uri, ErrorContent{ErrorDetail{Code: code, Message: message, RetryAfterSeconds: retry}}})
-	return &jsonrpc.Error{Code: rpc, Message: message, Data: data}
 }
 
 // pull is one lane read a prompt frames: what it is, and the data or the
@@ -127,18 +102,19 @@ func (p pull) String() string {
 	return "## " + p.what + "\n" + string(p.data) + "\n"
 }
 
-func get(ctx context.Context, opts Options, extra *mcp.RequestExtra, what, path string, query url.Values) pull {
-	data, err := opts.Client.Do(ctx, apiKey(opts, extra), tools.Request{Method: http.MethodGet, Path: path, Query: query})
-	if err != nil {
-		return pull{what: what, err: err.Error()}
+// get pulls one lane read through the executor, as a resource reads.
+func get(ctx context.Context, opts Options, ex *executor.Executor, extra *mcp.RequestExtra, what, path string, query url.Values) pull {
+	r := ex.Read(ctx, apiKey(opts, extra), tools.Request{Method: http.MethodGet, Path: path, Query: query})
+	if r.Failed() {
+		return pull{what: what, err: r.Sentence}
 	}
-	return pull{what: what, data: data}
+	return pull{what: what, data: r.Data}
 }
 
 // addTraineePrompts adds the coaching conversations a trainee can start:
 // each pulls its data through the lane with the request's bearer and
 // frames the conversation around it.
-func addTraineePrompts(s *mcp.Server, opts Options) {
+func addTraineePrompts(s *mcp.Server, opts Options, ex *executor.Executor) {
 	if !allowed(opts, auth.ScopeTrainingRead) {
 		return
 	}
@@ -148,9 +124,9 @@ func addTraineePrompts(s *mcp.Server, opts Options) {
 			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				lastWeek := isoWeek(today(ctx).AddDate(0, 0, -7))
 				pulls := []pull{
-					get(ctx, opts, req.Extra, "This week's schedule (active program)", "/trainees/me/programs/active", nil),
-					get(ctx, opts, req.Extra, "Last week ("+lastWeek+"): completion", "/trainees/me/debrief", url.Values{"week": {lastWeek}}),
-					get(ctx, opts, req.Extra, "Fatigue, consistency and progress flags", "/trainees/me/insights", nil),
+					get(ctx, opts, ex, req.Extra, "This week's schedule (active program)", "/trainees/me/programs/active", nil),
+					get(ctx, opts, ex, req.Extra, "Last week ("+lastWeek+"): completion", "/trainees/me/debrief", url.Values{"week": {lastWeek}}),
+					get(ctx, opts, ex, req.Extra, "Fatigue, consistency and progress flags", "/trainees/me/insights", nil),
 				}
 				return promptResult("Weekly plan review",
 					"Coach me through this week's plan. Start from how last week went (sessions planned against completed), "+
@@ -165,7 +141,7 @@ func addTraineePrompts(s *mcp.Server, opts Options) {
 			id := strings.TrimSpace(req.Params.Arguments["sessionId"])
 			var pulls []pull
 			if id == "" {
-				latest := get(ctx, opts, req.Extra, "Latest completed session", "/trainees/me/sessions", url.Values{"status": {"completed"}, "limit": {"1"}})
+				latest := get(ctx, opts, ex, req.Extra, "Latest completed session", "/trainees/me/sessions", url.Values{"status": {"completed"}, "limit": {"1"}})
 				var page struct {
 					Items []struct {
 						ID string `json:"id"`
@@ -184,7 +160,7 @@ func addTraineePrompts(s *mcp.Server, opts Options) {
 				if !ids.Valid(id, ids.Session) {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("sessionId %q is not a session id (ses_…); list_sessions gives them.", id)}
 				}
-				pulls = append(pulls, get(ctx, opts, req.Extra, "The session ("+id+")", "/sessions/"+id, nil))
+				pulls = append(pulls, get(ctx, opts, ex, req.Extra, "The session ("+id+")", "/sessions/"+id, nil))
 			}
 			return promptResult("Session debrief",
 				"Debrief this session with me: what went well, how the sets compared with the targets, how it felt (RPE, my feedback), "+
@@ -198,7 +174,7 @@ func addTraineePrompts(s *mcp.Server, opts Options) {
 			if name == "" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "benchmark_check_in needs the argument benchmark: a benchmark's name, as get_benchmarks shows it."}
 			}
-			all := get(ctx, opts, req.Extra, "Benchmarks", "/trainees/me/benchmarks", url.Values{"limit": {"200"}})
+			all := get(ctx, opts, ex, req.Extra, "Benchmarks", "/trainees/me/benchmarks", url.Values{"limit": {"200"}})
 			pulls := []pull{matchBenchmark(all, name)}
 			return promptResult("Benchmark check-in: "+name,
 				"Check in on my "+name+": where it stands (best and latest), the trend over 4 and 12 weeks, whether it has stalled, "+

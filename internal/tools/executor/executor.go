@@ -6,7 +6,9 @@
 // Run is the one choke point between a model and the lane. Its stages, in
 // order, are where later policy hooks in:
 //
-//  1. resolve: the tool by name (an unknown name lists the tools);
+//  1. resolve: the tool by name (an unknown name answers the closest
+//     names; a name the set holds back until a step, such as the trainee
+//     tools of a platform conversation not yet verified, says the step);
 //  2. build: the arguments checked against the tool's schema and turned into
 //     one lane request (ids checked for their kind, forced-silent fields set);
 //  3. prepare: the request's Idempotency-Key, derived from the credential,
@@ -18,6 +20,10 @@
 //     and a refused credential is its own outcome (Unauthorized);
 //  5. answer: the data as the lane gave it (data scrubbing would go here).
 //
+// Read is the same call and answer for a lane read that is no tool's (an
+// MCP resource, a prompt's data), so every lane error reaches a model
+// through one mapping.
+//
 // It links no store, metrics or server configuration, so perform-mcp stays small.
 package executor
 
@@ -27,8 +33,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,10 +60,13 @@ const (
 	Unauthorized Outcome = "unauthorized"
 	// Unavailable: the lane could not be reached or answered no envelope.
 	Unavailable Outcome = "unavailable"
+	// Locked: the set holds the tool back until a step (Lock); the
+	// sentence says the step. Nothing was sent.
+	Locked Outcome = "locked"
 )
 
 // The codes of failures that are not the lane's own (the lane's are
-// lane.Code…: NOT_FOUND, VALIDATION_FAILED, RATE_LIMITED…).
+// lane.Code…: NOT_FOUND, VALIDATION, RATE_LIMITED…; laneclient.Code…).
 const (
 	CodeUnknownTool      = "UNKNOWN_TOOL"
 	CodeInvalidArguments = "INVALID_ARGUMENTS"
@@ -93,6 +103,10 @@ type Result struct {
 	// Repeat: the lane answered from an earlier identical write, and this
 	// call changed nothing.
 	Repeat bool
+	// Err is the failure as an error when the lane call failed: a
+	// *laneclient.Error for a lane refusal (errors.Is against
+	// laneclient.ErrInProgress and the other codes), else the transport's.
+	Err error
 }
 
 // RepeatPrefix and RepeatWindow are the lane's (lane.RepeatKeyPrefix,
@@ -129,6 +143,12 @@ type Executor struct {
 	client *laneclient.Client
 	tools  map[string]tools.Tool
 	names  []string
+	locked map[string]lock
+}
+
+type lock struct {
+	code string
+	why  func(tool string) string
 }
 
 // New returns an executor offering set (tools.All() for MCP,
@@ -140,6 +160,27 @@ func New(client *laneclient.Client, set []tools.Tool) *Executor {
 		e.names = append(e.names, t.Name)
 	}
 	return e
+}
+
+// Lock holds back the tools named: a call of one answers Locked with code
+// and why(tool), the step that opens it, instead of an unknown tool. Call
+// it before the executor is used; it returns e.
+func (e *Executor) Lock(names []string, code string, why func(tool string) string) *Executor {
+	if e.locked == nil {
+		e.locked = map[string]lock{}
+	}
+	for _, n := range names {
+		if _, offered := e.tools[n]; !offered {
+			e.locked[n] = lock{code: code, why: why}
+		}
+	}
+	return e
+}
+
+// Offers reports whether the set holds the tool name.
+func (e *Executor) Offers(name string) bool {
+	_, ok := e.tools[name]
+	return ok
 }
 
 // Tools are the tools offered, in their documented order.
@@ -157,7 +198,7 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	// 1. resolve
 	t, ok := e.tools[c.Tool]
 	if !ok {
-		return Result{Outcome: UnknownTool, Code: CodeUnknownTool, Sentence: fmt.Sprintf("There is no tool named %s; the tools are %s.", c.Tool, strings.Join(e.names, ", "))}
+		return e.unknown(c.Tool)
 	}
 	// 2. build
 	req, err := t.Build(c.Args)
@@ -168,33 +209,54 @@ func (e *Executor) Run(ctx context.Context, c Call) Result {
 	switch {
 	case !t.ReadOnly && c.DryRun:
 		req.DryRun = true
-	case !t.ReadOnly:
+	case !t.ReadOnly && (!t.Unkeyed || c.IdempotencyKey != ""):
 		req.IdempotencyKey = c.IdempotencyKey
 		if req.IdempotencyKey == "" {
 			req.IdempotencyKey = RepeatKey(c.APIKey, t.Name, req)
 		}
 	}
-	// 4. call
-	data, meta, err := e.client.DoMeta(ctx, c.APIKey, req)
+	// 4. call, 5. answer
+	r := e.call(ctx, c.APIKey, req, t.Reword)
+	if r.Repeat {
+		r.Note = RepeatNote(t.Name)
+	}
+	return r
+}
+
+// Read makes one lane read that is no tool's (a resource, a prompt's
+// data) and answers it as Run does: the data, or the lane's refusal with
+// its code, or Unavailable.
+func (e *Executor) Read(ctx context.Context, apiKey string, req tools.Request) Result {
+	return e.call(ctx, apiKey, req, nil)
+}
+
+// call is Run's stages 4 and 5: the lane call and its answer.
+func (e *Executor) call(ctx context.Context, apiKey string, req tools.Request, reword func(string) string) Result {
+	data, meta, err := e.client.DoMeta(ctx, apiKey, req)
 	var laneErr *laneclient.Error
 	switch {
 	case errors.As(err, &laneErr) && laneErr.Status == http.StatusUnauthorized:
 		return Result{Outcome: Unauthorized, Sentence: laneErr.Message, Status: laneErr.Status, Code: laneErr.Code}
 	case errors.As(err, &laneErr):
 		said := laneErr.Message
-		if t.Reword != nil {
-			said = t.Reword(said)
+		if reword != nil {
+			said = reword(said)
 		}
-		return Result{Outcome: LaneError, Sentence: said, Status: laneErr.Status, Code: laneErr.Code, RetryAfterSeconds: laneErr.RetryAfterSeconds}
+		return Result{Outcome: LaneError, Sentence: said, Status: laneErr.Status, Code: laneErr.Code, RetryAfterSeconds: laneErr.RetryAfterSeconds, Err: laneErr}
 	case err != nil:
-		return Result{Outcome: Unavailable, Code: CodeUnavailable, Sentence: sentence(err.Error())}
+		return Result{Outcome: Unavailable, Code: CodeUnavailable, Sentence: sentence(err.Error()), Err: err}
 	}
-	// 5. answer
-	r := Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
-	if r.Repeat {
-		r.Note = RepeatNote(t.Name)
+	return Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
+}
+
+// unknown is the answer to a tool the set does not offer: the step that
+// opens a locked one, else the closest names of the set.
+func (e *Executor) unknown(name string) Result {
+	if l, ok := e.locked[name]; ok {
+		return Result{Outcome: Locked, Code: l.code, Sentence: l.why(name)}
 	}
-	return r
+	// A locked tool is a good guess too: calling it says the step.
+	return Result{Outcome: UnknownTool, Code: CodeUnknownTool, Sentence: UnknownToolSentence(name, e.names, slices.Sorted(maps.Keys(e.locked))...)}
 }
 
 // RepeatKey is the Idempotency-Key of a write: the credential (hashed: the

@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,7 +37,7 @@ func TestOutcomes(t *testing.T) {
 	if r := run(f.A.Key, "get_trainee", `{}`, ""); r.Outcome != executor.InvalidArguments || !strings.Contains(r.Sentence, "traineeId") {
 		t.Errorf("missing id: %+v", r)
 	}
-	if r := run(f.A.Key, "get_trainee", `{"traineeId":"`+f.B.TraineeID+`"}`, ""); r.Outcome != executor.LaneError || r.Status != 404 || !strings.Contains(r.Sentence, "search_trainees") {
+	if r := run(f.A.Key, "get_trainee", `{"traineeId":"`+f.B.TraineeID+`"}`, ""); r.Outcome != executor.LaneError || r.Status != 404 || !strings.Contains(r.Sentence, "search_trainees") || !errors.Is(r.Err, laneclient.ErrNotFound) {
 		t.Errorf("other studio's trainee: %+v", r)
 	}
 	wrong := "pf_live_" + strings.Repeat("x", 43)
