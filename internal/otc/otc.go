@@ -301,11 +301,11 @@ type Refusal struct {
 
 func (r *Refusal) Error() string {
 	switch {
-	case r.Err == ErrWrong && r.TriesLeft > 0:
+	case errors.Is(r.Err, ErrWrong) && r.TriesLeft > 0:
 		return fmt.Sprintf("%v; %d tries left", r.Err, r.TriesLeft)
-	case r.Err == ErrWrong:
+	case errors.Is(r.Err, ErrWrong):
 		return fmt.Sprintf("%v, and it is now locked; ask for a new one", r.Err)
-	case r.Err == ErrThrottled && r.RetryAfter > 0:
+	case errors.Is(r.Err, ErrThrottled) && r.RetryAfter > 0:
 		return fmt.Sprintf("%v (in %v)", r.Err, r.RetryAfter.Round(time.Second))
 	}
 	return r.Err.Error()

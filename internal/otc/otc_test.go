@@ -213,7 +213,7 @@ func testCodeLife(t *testing.T, st store.Store) {
 	}
 	for i := 1; i < otc.MaxTries; i++ {
 		_, err := d.codes.Verify(ctx, subject, wrong(m.Code))
-		if r := refusal(t, err); r.Err != otc.ErrWrong || r.TriesLeft != otc.MaxTries-i || !strings.Contains(err.Error(), "tries left") {
+		if r := refusal(t, err); !errors.Is(r.Err, otc.ErrWrong) || r.TriesLeft != otc.MaxTries-i || !strings.Contains(err.Error(), "tries left") {
 			t.Fatalf("wrong code #%d = %+v (%v), want %d tries left", i, r, err, otc.MaxTries-i)
 		}
 	}
@@ -233,7 +233,7 @@ func testCodeLife(t *testing.T, st store.Store) {
 	for i := 1; i <= otc.MaxTries; i++ {
 		_, err = d.codes.Verify(ctx, subject, wrong(code))
 	}
-	if r := refusal(t, err); r.Err != otc.ErrWrong || r.TriesLeft != 0 || !strings.Contains(err.Error(), "locked") {
+	if r := refusal(t, err); !errors.Is(r.Err, otc.ErrWrong) || r.TriesLeft != 0 || !strings.Contains(err.Error(), "locked") {
 		t.Fatalf("the fifth wrong code = %+v (%v)", r, err)
 	}
 
@@ -347,7 +347,7 @@ func TestSendsLimited(t *testing.T) {
 		d.codes.Wait() // the sends run in the background: one at a time, in order
 	}
 	_, err := d.codes.Issue(ctx, otc.Request{Subject: subject, Person: to, To: to})
-	if r := refusal(t, err); r.Err != otc.ErrThrottled || r.RetryAfter != time.Hour {
+	if r := refusal(t, err); !errors.Is(r.Err, otc.ErrThrottled) || r.RetryAfter != time.Hour {
 		t.Fatalf("the third code = %+v", r)
 	}
 	// A decoy for the same person counts too.
