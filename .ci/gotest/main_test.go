@@ -14,6 +14,8 @@ func TestFilter(t *testing.T) {
 		`{"Action":"skip","Package":"p","Test":"TestShort"}`,
 		`{"Action":"output","Package":"p","Test":"TestRedis","Output":"    r_test.go:3: PERFORM_TEST_REDIS_URL is not set\n"}`,
 		`{"Action":"skip","Package":"p","Test":"TestRedis"}`,
+		`{"Action":"output","Package":"p","Test":"TestRedisDown","Output":"    down_test.go:3: redis-server is not on PATH (apt-get install redis-server): the Redis outage tests need their own\n"}`,
+		`{"Action":"skip","Package":"p","Test":"TestRedisDown"}`,
 		`{"Action":"output","Package":"p","Test":"TestOK","Output":"=== RUN   TestOK\n"}`,
 		`{"Action":"pass","Package":"p","Test":"TestOK"}`,
 		`{"Action":"output","Package":"p","Test":"TestBad","Output":"    bad_test.go:1: boom\n"}`,
@@ -30,7 +32,7 @@ func TestFilter(t *testing.T) {
 	if !failed {
 		t.Error("a failed test was not reported")
 	}
-	if strings.Join(skipped, ",") != "p TestA/postgres,p TestRedis" {
+	if strings.Join(skipped, ",") != "p TestA/postgres,p TestRedis,p TestRedisDown" {
 		t.Errorf("skipped = %v", skipped)
 	}
 	want := "    bad_test.go:1: boom\nFAIL\tp\t0.1s\nnot json\n"

@@ -40,6 +40,11 @@ func Connect(ctx context.Context, rawURL string) (*redis.Client, error) {
 	// A count must give up at its context's deadline (Shared's call
 	// timeout), not after go-redis's own 3 s read timeout and retries.
 	opts.ContextTimeoutEnabled = true
+	// One dial, not five 100 ms apart: a refused connection is news to act
+	// on (count in memory), not to wait out.
+	if opts.DialerRetries == 0 {
+		opts.DialerRetries = 1
+	}
 	client := redis.NewClient(opts)
 	if err := client.Ping(ctx).Err(); err != nil {
 		client.Close()

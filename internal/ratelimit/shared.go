@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -53,6 +54,10 @@ type Shared struct {
 	callTimeout time.Duration
 	retryEvery  time.Duration
 	clock       func() time.Time // the fallback counters' clock
+
+	// isDown mirrors down for the hot path: while Redis answers, a count
+	// takes no lock.
+	isDown atomic.Bool
 
 	mu        sync.Mutex
 	down      bool
@@ -134,6 +139,9 @@ func (s *Shared) Probe(ctx context.Context) Health {
 // tryRedis reports whether this call should count in Redis: always while it
 // is up; while it is down, one call per retry interval (a probe).
 func (s *Shared) tryRedis() (try, probe bool) {
+	if !s.isDown.Load() {
+		return true, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.down {
@@ -147,6 +155,9 @@ func (s *Shared) tryRedis() (try, probe bool) {
 }
 
 func (s *Shared) answered(probe bool) {
+	if !probe && !s.isDown.Load() {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if probe {
@@ -157,6 +168,7 @@ func (s *Shared) answered(probe bool) {
 	}
 	s.log.Info("Redis answers again: the rate limits are shared by every instance again", "downFor", time.Since(s.since).Round(time.Millisecond).String())
 	s.down, s.lastErr = false, nil
+	s.isDown.Store(false)
 }
 
 func (s *Shared) failed(err error, probe bool) {
@@ -171,6 +183,7 @@ func (s *Shared) failed(err error, probe bool) {
 		return
 	}
 	s.down, s.since = true, time.Now()
+	s.isDown.Store(true)
 	s.log.Error("Redis does not answer: until it does, each instance counts the request limits on its own, in memory, the counts kept only in Redis (verification codes) allow nothing, and /readyz reports redis degraded",
 		"err", err, "retryEvery", s.retryEvery.String())
 }

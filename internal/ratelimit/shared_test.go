@@ -182,3 +182,46 @@ func TestConnectSaysWhatIsWrong(t *testing.T) {
 	}
 	client.Close()
 }
+
+// TestSharedUnderConcurrentCallsAsRedisDies: counts from many goroutines
+// while Redis is killed under them get no error, and at most the limit in
+// Redis plus the limit in memory is allowed.
+func TestSharedUnderConcurrentCallsAsRedisDies(t *testing.T) {
+	srv := redistest.Start(t)
+	client := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { client.Close() })
+	shared := ratelimit.NewShared(client, nil).WithRetry(200*time.Millisecond, 10*time.Millisecond)
+	const limit = 40
+	requests := shared.Limiter(limit, time.Minute, ratelimit.CountInMemory)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	allowedN := 0
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if g == 0 && i == 10 {
+					srv.Kill()
+				}
+				d, err := requests.Allow(context.Background(), "k")
+				if err != nil {
+					t.Errorf("Allow: %v", err)
+					return
+				}
+				if d.Allowed {
+					mu.Lock()
+					allowedN++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if allowedN > 2*limit || allowedN < limit {
+		t.Fatalf("%d of 400 allowed, want from %d (one window) to %d (Redis's and memory's)", allowedN, limit, 2*limit)
+	}
+	if !shared.Health().Down {
+		t.Fatal("Redis was killed but is not reported down")
+	}
+}
