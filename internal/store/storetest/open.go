@@ -25,8 +25,8 @@ const PostgresEnv = "PERFORM_TEST_POSTGRES_URL"
 
 // OpenSQLite returns a migrated store on a fresh SQLite file in t's temp
 // directory, closed when the test ends. The file is a copy of a migrated
-// one (sqliteTemplate): a copy takes milliseconds, migrating a quarter
-// of a second.
+// one (sqliteTemplate): a copy takes a few milliseconds, migrating tens
+// to hundreds on a busy machine.
 func OpenSQLite(t testing.TB, opts ...store.Option) store.Store {
 	t.Helper()
 	data, err := sqliteTemplate()

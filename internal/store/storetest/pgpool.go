@@ -53,6 +53,17 @@ func postgresPool(base string) (*pgPool, error) {
 	if p := pgPools[base]; p != nil {
 		return p, nil
 	}
+	p, err := newPGPool(base)
+	if err != nil {
+		return nil, err
+	}
+	pgPools[base] = p
+	return p, nil
+}
+
+// newPGPool is a pool of its own, holding its locks on a session of its
+// own (what another test process would have).
+func newPGPool(base string) (*pgPool, error) {
 	digest, err := store.MigrationsDigest(store.EnginePostgres)
 	if err != nil {
 		return nil, err
@@ -71,9 +82,15 @@ func postgresPool(base string) (*pgPool, error) {
 		admin.Close()
 		return nil, err
 	}
-	p := &pgPool{base: base, digest: digest[:12], admin: admin, holder: holder, owned: map[string]bool{}, inUse: map[string]bool{}}
-	pgPools[base] = p
-	return p, nil
+	return &pgPool{base: base, digest: digest[:12], admin: admin, holder: holder, owned: map[string]bool{}, inUse: map[string]bool{}}, nil
+}
+
+// close ends the pool's session, freeing its schemas for other processes.
+func (p *pgPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.holder.Close()
+	p.admin.Close()
 }
 
 // acquire returns a reset schema this process owns, reusing one when it can.
@@ -95,8 +112,7 @@ func (p *pgPool) acquire(ctx context.Context) (string, error) {
 			if p.reset(ctx, name) == nil || p.build(ctx, name) == nil {
 				return name, nil
 			}
-			p.release(name) // still owned; tried again by a later acquire
-			break
+			p.forget(name) // still locked, so no other process takes it either
 		}
 	}
 	name := "pt_" + p.digest + "_" + randomHex(6)
@@ -150,6 +166,15 @@ func (p *pgPool) release(name string) {
 	delete(p.inUse, name)
 }
 
+// forget drops a schema that could be neither reset nor rebuilt from
+// this process's pool, keeping its lock.
+func (p *pgPool) forget(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.inUse, name)
+	p.known = slices.DeleteFunc(p.known, func(k string) bool { return k == name })
+}
+
 // refresh learns the schemas other processes (or earlier runs) built.
 func (p *pgPool) refresh(ctx context.Context) error {
 	rows, err := p.admin.QueryContext(ctx, "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname", "pt_"+p.digest+"_")
@@ -164,7 +189,7 @@ func (p *pgPool) refresh(ctx context.Context) error {
 		if err := rows.Scan(&name); err != nil {
 			return err
 		}
-		if !slices.Contains(p.known, name) {
+		if !slices.Contains(p.known, name) && !p.owned[name] {
 			p.known = append(p.known, name)
 		}
 	}
