@@ -13,9 +13,8 @@ import (
 	"github.com/otherwise/perform/internal/training"
 )
 
-// The health side of the training memory: the studio's time zone, body
-// measurements and analysis, daily check-ins, injuries with guidance,
-// goals with progress, and the training profile with the onboarding status.
+// The health routes, body measurements and analysis, and daily check-ins;
+// injuries.go, goals.go and profile.go hold the rest of the area.
 
 // dayStart is the instant day begins in loc.
 func dayStart(day string, loc *time.Location) time.Time {
