@@ -31,7 +31,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
-	performlane "github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -908,7 +908,7 @@ func TestScaleOut(t *testing.T) {
 }
 
 // codesPerHour is how many verification codes one trainee is sent an hour.
-const codesPerHour = performlane.VerifyCodesPerHour
+const codesPerHour = public.VerifyCodesPerHour
 
 func countKind(rs []result, kind string) int {
 	n := 0
