@@ -145,8 +145,8 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 	}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
-		// A write says it is not destructive; on a read the hint means nothing and is left out.
-		if a == nil || a.OpenWorldHint != nil && !*a.OpenWorldHint || a.ReadOnlyHint != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
+		// Every hint is explicit: nothing is destructive, and no coach tool reaches outside the studio.
+		if a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint || a.DestructiveHint == nil || *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v", tool.Name, tool.Annotations)
 		}
 	}

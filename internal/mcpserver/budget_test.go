@@ -8,10 +8,14 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 )
 
-// catalogueBudget is the most the coach catalogue may cost a model's
-// context on every turn, in tokens counted as characters / 4: the
-// tools/list result as the client receives it.
-const catalogueBudget = 7000
+// catalogueBudget and traineeCatalogueBudget are the most the coach's and
+// the trainee's catalogues may cost a model's context on every turn, in
+// tokens counted as characters / 4: the tools/list result as the client
+// receives it, every tool with its title and explicit hints.
+const (
+	catalogueBudget        = 8000
+	traineeCatalogueBudget = 7000
+)
 
 // The whole coach catalogue stays small: a tool or a description that
 // pushes tools/list over the budget fails here, and the README states

@@ -42,9 +42,9 @@ func TestToolsListShowsEveryToolWithAnnotations(t *testing.T) {
 			continue
 		}
 		a := tool.Annotations
-		if a == nil || a.ReadOnlyHint != def.ReadOnly || a.OpenWorldHint != nil && !*a.OpenWorldHint ||
-			def.ReadOnly != (a.DestructiveHint == nil) || a.DestructiveHint != nil && *a.DestructiveHint {
-			// A write says it is not destructive; on a read the hint means nothing and is left out.
+		if a == nil || a.ReadOnlyHint != def.ReadOnly || a.OpenWorldHint == nil || *a.OpenWorldHint ||
+			a.DestructiveHint == nil || *a.DestructiveHint {
+			// Every hint is explicit: nothing is destructive, and no coach tool reaches outside the studio.
 			t.Errorf("%s: annotations %+v", tool.Name, a)
 		}
 		if tool.Description != def.Description || tool.Title != def.Title {

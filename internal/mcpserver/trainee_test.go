@@ -308,8 +308,7 @@ func TestTraineePrompts(t *testing.T) {
 	}
 }
 
-// The trainee catalogue fits the same budget as the coach catalogue,
-// measured the same way.
+// The trainee catalogue fits its budget, measured as the coach's is.
 func TestTraineeToolsListFitsTheBudget(t *testing.T) {
 	w := newTraineeWorld(t)
 	res, err := w.connect(t, w.token).ListTools(context.Background(), nil)
@@ -321,12 +320,12 @@ func TestTraineeToolsListFitsTheBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens := len(b) / 4
-	t.Logf("trainee tools/list: %d tools, %d characters, about %d tokens (budget %d)", len(res.Tools), len(b), tokens, catalogueBudget)
+	t.Logf("trainee tools/list: %d tools, %d characters, about %d tokens (budget %d)", len(res.Tools), len(b), tokens, traineeCatalogueBudget)
 	if len(res.Tools) != 24 {
 		t.Errorf("the trainee set has %d tools; want 24", len(res.Tools))
 	}
-	if tokens > catalogueBudget {
-		t.Errorf("the trainee tools/list is about %d tokens, over the budget of %d: shorten descriptions or drop arguments", tokens, catalogueBudget)
+	if tokens > traineeCatalogueBudget {
+		t.Errorf("the trainee tools/list is about %d tokens, over the budget of %d: shorten descriptions or drop arguments", tokens, traineeCatalogueBudget)
 	}
 }
 

@@ -25,7 +25,11 @@ type spec struct {
 	readOnly    bool
 	// idempotent: a repeat with the same arguments changes nothing more.
 	// Every read is; a write only when it sets values (a PATCH).
-	idempotent  bool
+	idempotent bool
+	// openWorld: the tool reaches people or systems outside the studio's
+	// own data (a message to a phone); every other tool acts only inside
+	// the studio's database.
+	openWorld   bool
 	description string
 	// route is the lane route the tool calls, "GET /trainees/{id}", as the
 	// lane serves it; the tool set does not build if the lane disagrees.
@@ -207,6 +211,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		ReadOnly:    s.readOnly,
 		Scope:       scope,
 		Idempotent:  s.readOnly || s.idempotent,
+		OpenWorld:   s.openWorld,
 		Method:      c.Method,
 		Path:        c.Path,
 		InputSchema: input,

@@ -29,7 +29,7 @@ func platformSpecs() []spec {
 		{name: StudioInfoTool, title: "The studio and what it offers", readOnly: true, route: "GET /public/studio",
 			description: "The studio's name, its active plans (name, price, currency, durationDays; null price: set per person, null duration: open-ended), its program templates by name and weeks, and how to join. Takes no arguments."},
 
-		{name: StartVerificationTool, title: "Verify the person: send a code", route: "POST /public/verification/start",
+		{name: StartVerificationTool, title: "Verify the person: send a code", route: "POST /public/verification/start", openWorld: true,
 			description: "Call when the person asks about their own training, plan or records: sends a one-time code over WhatsApp to the phone on their trainee record. " +
 				"phone and externalId default to what the platform reported; the answer is the same whether or not they match a trainee. Then ask for the code and call confirm_verification.",
 			args: map[string]string{

@@ -39,6 +39,9 @@ type Tool struct {
 	// more (every read; the writes that set values). The 10-minute repeat
 	// guard on every write is a safety net, not this.
 	Idempotent bool
+	// OpenWorld: the tool reaches outside the studio's own data (it sends
+	// a message to a phone). A directory reads openWorldHint from it.
+	OpenWorld bool
 	// Method and Path are the lane route the tool calls (Path with its
 	// {id} or {phone} wildcard).
 	Method, Path string

@@ -185,19 +185,15 @@ func allowed(opts Options, scope string) bool {
 	return opts.Scopes == nil || slices.Contains(opts.Scopes, scope)
 }
 
-// annotations are the tool's hints. destructiveHint means something only
-// for a tool that is not read-only (the MCP spec), so a read leaves it
-// out: the catalogue is read on every turn of a model.
+// annotations are the tool's hints, every one explicit (the directories
+// refuse a tool whose readOnlyHint, destructiveHint or openWorldHint is
+// left to its default): nothing a tool does deletes data or messages a
+// trainee, so none is destructive; only a tool that sends a message to a
+// phone reaches beyond the studio's own database. The title is the tool's
+// own (Tool.title, which clients prefer), not repeated here.
 func annotations(t tools.Tool) *mcp.ToolAnnotations {
-	// The title is the tool's own (Tool.title, which clients prefer); a
-	// copy in the annotations would repeat it on every tool.
-	// openWorldHint is left at its default, true: the tools reach the
-	// studio's live data, which people outside the conversation change.
-	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent}
-	if !t.ReadOnly {
-		a.DestructiveHint = new(false) // nothing a tool does deletes data or messages a trainee
-	}
-	return a
+	return &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent,
+		DestructiveHint: new(false), OpenWorldHint: new(t.OpenWorld)}
 }
 
 // capabilities are declared rather than inferred: the tool list never
