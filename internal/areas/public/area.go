@@ -150,6 +150,8 @@ func (noCodeStore) PutCode(context.Context, store.OneTimeCode) error { return er
 func (noCodeStore) TryCode(context.Context, []byte) (store.OneTimeCode, error) {
 	return store.OneTimeCode{}, errNoCodeStore
 }
-func (noCodeStore) UseCode(context.Context, []byte, []byte) (bool, error) { return false, errNoCodeStore }
-func (noCodeStore) DeleteCode(context.Context, []byte) error            { return errNoCodeStore }
-func (noCodeStore) SweepCodes(context.Context, time.Time) error         { return errNoCodeStore }
+func (noCodeStore) UseCode(context.Context, []byte, []byte) (bool, error) {
+	return false, errNoCodeStore
+}
+func (noCodeStore) DeleteCode(context.Context, []byte) error    { return errNoCodeStore }
+func (noCodeStore) SweepCodes(context.Context, time.Time) error { return errNoCodeStore }
