@@ -90,6 +90,21 @@ type Config struct {
 	// are the hosts, lower-case, as host or host:port, an agent platform's
 	// auth-context callback may go to; empty refuses every callback.
 	AgentPlatformCallbackHosts []string
+	// AgentPlatformCallbackLoopback (PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK=1)
+	// lets the callback go to 127.0.0.1 or localhost, over http, on any
+	// port: for a platform developer trying the callback on a laptop.
+	// CheckCallbackLoopback refuses it with an https PublicURL.
+	AgentPlatformCallbackLoopback bool
+}
+
+// CheckCallbackLoopback refuses PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK
+// on a server reached over https: a deployment, where callbacks to
+// loopback would reach the server's own machine.
+func (c Config) CheckCallbackLoopback() error {
+	if c.AgentPlatformCallbackLoopback && strings.HasPrefix(strings.ToLower(c.PublicURL), "https:") {
+		return fmt.Errorf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK is for trying agent platform callbacks on a laptop and is refused with an https PERFORM_PUBLIC_URL (%s): unset it", c.PublicURL)
+	}
+	return nil
 }
 
 // Defaults returns the configuration with nothing set.
@@ -155,6 +170,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AnthropicBaseURL = r.url("ANTHROPIC_BASE_URL", "http", "https")
 	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
 	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
+	c.AgentPlatformCallbackLoopback = r.oneOf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK", "0", "1") == "1"
 
 	if r.err != nil {
 		return Config{}, r.err

@@ -590,8 +590,8 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 	p.answer = []int{503, 503, 503, 503}
 	p.mu.Unlock()
 	f.verify(t, p, "conv_5xx")
-	if err := f.Areas.CloseWait(); err != nil {
-		t.Fatal(err)
+	if _, ok := f.waitAudit(t, "aleph", "conv_5xx", "auth-context callback (verified)"); !ok {
+		t.Fatal("the callback's outcome was never audited")
 	}
 	if got := p.waitCallbacks(3); len(got) != 3 {
 		t.Fatalf("%d tries, want 3", len(got))
@@ -615,8 +615,15 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 	if got := q.waitCallbacks(1); got[0].status != 401 || got[0].reason != "invalid_token" {
 		t.Fatalf("callback: %+v", got[0])
 	}
-	if err := g.Areas.CloseWait(); err != nil || len(q.callbacks) != 1 {
-		t.Fatalf("a 401 was retried: %d callbacks (%v)", len(q.callbacks), err)
+	if _, ok := g.waitAudit(t, "aleph", "conv_401", "auth-context callback (verified)"); !ok {
+		t.Fatal("the callback's outcome was never audited")
+	}
+	time.Sleep(100 * time.Millisecond) // ten backoffs: a retry would have come
+	q.mu.Lock()
+	n := len(q.callbacks)
+	q.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("a 401 was retried: %d callbacks", n)
 	}
 	e, _, ok = auditOf(g.audit(t, "aleph"), "conv_401", "auth-context callback (verified)")
 	if !ok || e.Status != 401 || e.ResourceID != "invalid_token" || !strings.Contains(g.log.String(), "reason=invalid_token") {
@@ -680,10 +687,7 @@ func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
 	p.open("conv_in", "ten_1", platformKey(t, f.Fixture, f.A.Key), map[string]string{auth.HeaderEndUserPhone: f.A.Phone})
 	p.turn("conv_in")
 	f.verify(t, p, "conv_in")
-	if err := f.Areas.CloseWait(); err != nil {
-		t.Fatal(err)
-	}
-	e, _, ok := auditOf(f.audit(t, "aleph"), "conv_in", "auth-context callback (verified)")
+	e, ok := f.waitAudit(t, "aleph", "conv_in", "auth-context callback (verified)")
 	if !ok || e.ResourceID != "address_refused" || len(p.callbacks) != 0 || !strings.Contains(f.log.String(), "address_refused") {
 		t.Fatalf("audited %+v, %d callbacks", e, len(p.callbacks))
 	}

@@ -1,21 +1,22 @@
 package mcpserver_test
 
 import (
-	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/otherwise/perform/internal/agent"
 	"github.com/otherwise/perform/internal/agent/fakes"
-	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
@@ -216,7 +217,8 @@ func TestAPlatformVerificationLocksAfterFiveWrongCodes(t *testing.T) {
 }
 
 // A trainee is sent at most 5 codes an hour: the 6th start answers the
-// same, stores no code, so no code confirms it.
+// same and its code goes to nobody, so it waits like any other and no code
+// the trainee has confirms it.
 func TestAPlatformSendsATraineeAtMostFiveCodesAnHour(t *testing.T) {
 	sms := fakes.NewSmartSend()
 	defer sms.Close()
@@ -231,16 +233,98 @@ func TestAPlatformSendsATraineeAtMostFiveCodesAnHour(t *testing.T) {
 		}
 		first = text
 	}
-	waitCode(t, sms, 5)
-	k, _, err := f.Store.APIKeyByHash(context.Background(), auth.Hash(key))
-	if err != nil {
-		t.Fatal(err)
+	codes := make([]string, 0, 5)
+	for n := 1; n <= 5; n++ {
+		code, _ := waitCode(t, sms, n)
+		codes = append(codes, code)
 	}
-	for i, wantCode := range map[int]bool{4: true, 5: false} {
-		h := sha256.Sum256([]byte(k.ID + "\x00" + "" + "\x00" + fmt.Sprint("conv_", i)))
-		row, err := f.Store.Platform().Conversation(context.Background(), h[:])
-		if err != nil || row.TraineeID == "" && wantCode || (row.CodeHash != nil) != wantCode {
-			t.Errorf("start %d: code stored %v, want %v (%v)", i+1, row.CodeHash != nil, wantCode, err)
+	time.Sleep(300 * time.Millisecond)
+	if n := len(sms.Sent()); n != 5 {
+		t.Fatalf("%d codes sent, want 5", n)
+	}
+	sixth := p.in("conv_5")
+	for _, code := range codes {
+		if text, failed := sixth.call(toolset.ConfirmVerificationTool, map[string]any{"code": code}); !failed || strings.Contains(text, "Verified") || strings.Contains(text, "No code") {
+			t.Fatalf("the 6th conversation with a sent code: %s", text)
 		}
+	}
+}
+
+// Sixty wrong codes at once through confirm_verification, on both
+// engines: at most 5 are compared (the rest answer locked), none fails
+// with a server error, and the right code is locked after them. Before the
+// codes moved to internal/otc, 8 to 19 were compared and some calls
+// answered 500 (duplicate key platform_conversations_pkey).
+func TestAPlatformParallelGuessesAreCountedOnce(t *testing.T) {
+	for name, open := range storetest.Engines(t) {
+		t.Run(name, func(t *testing.T) {
+			sms := fakes.NewSmartSend()
+			defer sms.Close()
+			f := mcptest.NewWith(t, open(t), mcptest.Options{Codes: agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)})
+			conv := platformCall{t: t, url: f.URL + mcptest.GatedPath, key: platformKey(t, f, f.A.Key), headers: map[string]string{"X-Sa-Conversation-Id": "conv_race"}}
+			if text, failed := conv.call(toolset.StartVerificationTool, map[string]any{"externalId": f.A.TraineeID}); failed {
+				t.Fatalf("start_verification: %s", text)
+			}
+			code, _ := waitCode(t, sms, 1)
+			const guesses = 60
+			answers := make([]string, guesses)
+			var wg sync.WaitGroup
+			for i := range guesses {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					text, _ := conv.call(toolset.ConfirmVerificationTool, map[string]any{"code": wrong(code)})
+					answers[i] = text
+				}()
+			}
+			wg.Wait()
+			compared, locked := 0, 0
+			for _, text := range answers {
+				switch {
+				case strings.Contains(text, "not right"):
+					compared++
+				case strings.Contains(text, "is locked"):
+					locked++
+				default:
+					t.Errorf("a guess answered neither wrong nor locked: %s", text)
+				}
+			}
+			if compared > 5 || compared+locked != guesses {
+				t.Fatalf("%d guesses compared, %d locked; want at most 5 compared", compared, locked)
+			}
+			if text, failed := conv.call(toolset.ConfirmVerificationTool, map[string]any{"code": code}); !failed || !strings.Contains(text, "locked") {
+				t.Fatalf("the right code after the guesses: %s", text)
+			}
+		})
+	}
+}
+
+// While the code count cannot be kept (Redis down), every start answers
+// the same sentence, for a trainee's phone and for a phone on no record:
+// when the server knows it is down, before anyone is looked up; when a
+// count finds out, because a match and a miss both count.
+func TestAPlatformStartWhenCodesCannotBeCounted(t *testing.T) {
+	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	defer dead.Close()
+	for what, o := range map[string]mcptest.Options{
+		"known down":    {CodeSendsDown: func() bool { return true }},
+		"found on send": {CodeSends: ratelimit.NewShared(dead, mcptest.Quiet()).Limiter(5, time.Hour, ratelimit.Refuse)},
+	} {
+		t.Run(what, func(t *testing.T) {
+			sms := fakes.NewSmartSend()
+			defer sms.Close()
+			o.Codes = agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)
+			f := mcptest.NewWith(t, storetest.OpenSQLite(t), o)
+			p := platformCall{t: t, url: f.URL + mcptest.GatedPath, key: platformKey(t, f, f.A.Key), headers: map[string]string{}}
+			trainee, failed := p.in("conv_t").call(toolset.StartVerificationTool, map[string]any{"phone": f.A.Phone})
+			nobody, failed2 := p.in("conv_n").call(toolset.StartVerificationTool, map[string]any{"phone": "+972509999999"})
+			if !failed || !failed2 || trainee != nobody || !strings.Contains(trainee, "No code could be sent now") {
+				t.Fatalf("answers differ or are not the sentence:\n%s\n%s", trainee, nobody)
+			}
+			time.Sleep(200 * time.Millisecond)
+			if n := len(sms.Sent()); n != 0 {
+				t.Fatalf("%d codes sent while the count could not be kept", n)
+			}
+		})
 	}
 }

@@ -233,8 +233,25 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
 	authn := public.Conversations(lane.StudioKeys(st), st)
 
+	// The public area's outbound work (agent platforms' callbacks and
+	// verification codes) runs as River jobs: its workers are registered
+	// here, its client given once River is built.
+	if err := cfg.CheckCallbackLoopback(); err != nil {
+		return fail(err)
+	}
+	if cfg.AgentPlatformCallbackLoopback {
+		logger.Warn("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK is on: agent platform callbacks may go to 127.0.0.1 and localhost over http, on any port. This is for trying the callback on a laptop; never set it on a server others reach.")
+	}
+	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
+		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}}
+	if s.shared != nil {
+		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
+	}
+	s.areas = areas.New(areas.Options{Public: publicOpts})
+
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
+	s.areas.Public.Register(workers)
 	parts := &Parts{
 		Config:        cfg,
 		Store:         st,
@@ -260,11 +277,10 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	for _, f := range s.onJobs {
 		f(s.jobs)
 	}
+	s.areas.Public.SetJobs(s.jobs)
 
 	// A plug-in may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the final one.
-	s.areas = areas.New(areas.Options{Public: public.Options{Codes: o.codes, CodeSends: s.codeSends, Audit: s.audit, Logger: logger,
-		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts}}})
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
 		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger,
 		Areas: s.areas.Areas()})
@@ -393,8 +409,8 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// closeParts lets the lane's background work (agent platform callbacks,
-// verification codes) finish, flushes the audit writer, then closes Redis
+// closeParts lets the verification codes this process still sends itself
+// (without PERFORM_SECRET_KEY) go out, flushes the audit writer, then closes Redis
 // and the store.
 func (s *Server) closeParts() error {
 	var errs []error

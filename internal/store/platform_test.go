@@ -49,22 +49,22 @@ func TestPlatformKeysConversationsAndAudit(t *testing.T) {
 			// a row of no trainee keeps no trainee and no code.
 			now := time.UnixMilli(time.Now().UnixMilli()).UTC()
 			until := now.Add(24 * time.Hour)
-			pc := store.PlatformConversation{Hash: auth.Hash("conv"), StudioID: studio.ID, TraineeID: "trn_x", CodeHash: []byte{1, 2}, Tries: 2, CodeExpiresAt: now, CreatedAt: now}
+			pc := store.PlatformConversation{Hash: auth.Hash("conv"), StudioID: studio.ID, CreatedAt: now}
 			if err := st.Platform().PutConversation(ctx, pc); err != nil {
 				t.Fatal(err)
 			}
-			pc.Tries, pc.CodeHash, pc.VerifiedAt, pc.VerifiedUntil = 3, nil, &now, &until
+			pc.TraineeID, pc.VerifiedAt, pc.VerifiedUntil = "trn_x", &now, &until
 			if err := st.Platform().PutConversation(ctx, pc); err != nil {
 				t.Fatal(err)
 			}
 			back, err := st.Platform().Conversation(ctx, auth.Hash("conv"))
-			if err != nil || back.TraineeID != "trn_x" || back.Tries != 3 || back.CodeHash != nil || back.VerifiedUntil == nil || !back.VerifiedUntil.Equal(until) || !back.CodeExpiresAt.Equal(now) {
+			if err != nil || back.TraineeID != "trn_x" || back.VerifiedUntil == nil || !back.VerifiedUntil.Equal(until) || !back.CreatedAt.Equal(now) {
 				t.Fatalf("conversation: %+v %v", back, err)
 			}
-			if err := st.Platform().PutConversation(ctx, store.PlatformConversation{Hash: auth.Hash("nobody"), StudioID: studio.ID, CodeExpiresAt: now, CreatedAt: now}); err != nil {
+			if err := st.Platform().PutConversation(ctx, store.PlatformConversation{Hash: auth.Hash("nobody"), StudioID: studio.ID, CreatedAt: now}); err != nil {
 				t.Fatal(err)
 			}
-			if back, err := st.Platform().Conversation(ctx, auth.Hash("nobody")); err != nil || back.TraineeID != "" || back.CodeHash != nil || back.VerifiedAt != nil {
+			if back, err := st.Platform().Conversation(ctx, auth.Hash("nobody")); err != nil || back.TraineeID != "" || back.VerifiedAt != nil {
 				t.Fatalf("nobody's conversation: %+v %v", back, err)
 			}
 			if _, err := st.Platform().Conversation(ctx, auth.Hash("unknown")); !errors.Is(err, store.ErrNotFound) {

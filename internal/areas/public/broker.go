@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,14 +17,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
+
+	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/netguard"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -34,18 +37,22 @@ import (
 // platform replays on the conversation's later calls as
 // X-Perform-Trainee-Token; on sign_out it POSTs authenticated false.
 //
-// The callback runs in the background, after the answer: the platform
-// applies it on the next turn anyway, and this conversation is already
-// verified server-side (platform_conversations), so the rest of the turn
-// acts as the trainee whatever the platform answers. Three tries of 5 s
-// would otherwise hold a voice agent's tool call for up to 17 s. Every
-// outcome is logged and audited with the conversation; Lane.Close waits
-// for callbacks (and verification codes) still running.
+// The callback is a River job (callbackArgs), inserted in the transaction
+// that writes the conversation's verification or sign-out, so it is sent
+// after the answer, by any instance, and survives a crash: a job whose
+// process died is rescued and tried again. The platform applies it on the
+// next turn anyway, and the conversation is already verified server-side
+// (platform_conversations). A conversation's callbacks reach the platform
+// in the order they were asked for: a job waits (snoozes) while an earlier
+// job of its conversation is unfinished. Each try has 5 s; a 5xx or a
+// network failure is tried again by River (3 tries, 500 ms then 1 s).
+// Every outcome is logged and audited with the conversation.
 //
 // The callback URL is untrusted input: HTTPS only, to a host of
 // BrokerOptions.Hosts, on the default port unless the host's entry names
-// one, never to a private or loopback address (checked again when the
-// connection is dialled, so DNS cannot point an allowed name inward).
+// one; every connection goes through internal/netguard, which refuses
+// private, loopback and other inner addresses when the connection is
+// dialled, so DNS cannot point an allowed name inward.
 
 // ForwardAs is where the platform is asked to replay the forward payload.
 const ForwardAs = "header:" + auth.HeaderTraineeToken
@@ -59,8 +66,9 @@ const (
 	callbackTries    = 3               // the first and two retries
 	callbackBackoff  = 500 * time.Millisecond
 	maxCallbackReply = 16 << 10
-	// closeWait is how long Close lets background work finish by default.
-	closeWait = 5 * time.Second
+	// orderWait is how long a callback waits before it looks again for an
+	// earlier one of its conversation.
+	orderWait = 200 * time.Millisecond
 )
 
 // BrokerOptions configure the auth-context callback.
@@ -69,9 +77,11 @@ type BrokerOptions struct {
 	// (PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS). Empty refuses every callback.
 	Hosts []string
 	// AllowLoopback lets callbacks go to a loopback address over http or
-	// https, with any port, without being listed: for tests, whose fake
-	// platform listens on 127.0.0.1. No setting turns it on; server.New
-	// never does.
+	// https, with any port, without being listed: for a platform developer
+	// trying the callback on a laptop
+	// (PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK=1, refused with an https
+	// PERFORM_PUBLIC_URL) and for tests, whose fake platform listens on
+	// 127.0.0.1.
 	AllowLoopback bool
 	// Backoff is the wait before the first retry, doubled before the
 	// second; 0 is 500 ms.
@@ -81,21 +91,10 @@ type BrokerOptions struct {
 	TLS *tls.Config
 }
 
-// broker sends the callbacks and tracks the lane's background work.
+// broker holds the callbacks' settings and their guarded HTTP client.
 type broker struct {
 	opts   BrokerOptions
 	client *http.Client
-
-	ctx    context.Context // cancelled when Close gives up waiting
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	closed bool
-	wg     sync.WaitGroup
-	// tails orders each conversation's callbacks: a callback waits for the
-	// one asked for before it (a sign-out, then a new verification), so
-	// the platform gets them in order. Keyed on the conversation hash;
-	// within this process.
-	tails map[string]chan struct{}
 }
 
 func newBroker(o BrokerOptions) *broker {
@@ -109,130 +108,10 @@ func newBroker(o BrokerOptions) *broker {
 		}
 	}
 	o.Hosts = hosts
-	ctx, cancel := context.WithCancel(context.Background())
-	dialer := &net.Dialer{Timeout: callbackTimeout, Control: dialControl(o.AllowLoopback)}
-	client := &http.Client{
-		Timeout: callbackTimeout,
-		Transport: &http.Transport{
-			DialContext:           dialer.DialContext,
-			TLSHandshakeTimeout:   callbackTimeout,
-			ResponseHeaderTimeout: callbackTimeout,
-			TLSClientConfig:       o.TLS,
-			MaxIdleConnsPerHost:   4,
-			IdleConnTimeout:       time.Minute,
-			// No Proxy: a proxy would dial the address, not Perform.
-		},
-		// A redirect is not followed: the URL was checked, its target was not.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	return &broker{opts: o, client: client, ctx: ctx, cancel: cancel, tails: map[string]chan struct{}{}}
-}
-
-// errAddressRefused is a callback host that resolved to an address
-// Perform does not call.
-var errAddressRefused = errors.New("the callback host resolves to a private, loopback or otherwise internal address")
-
-// dialControl refuses every address but public unicast ones (and loopback
-// when allowed), whatever name led to it.
-func dialControl(loopback bool) func(network, address string, _ syscall.RawConn) error {
-	return func(_, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return err
-		}
-		ip := net.ParseIP(host)
-		if ip == nil {
-			return errAddressRefused
-		}
-		if ip.IsLoopback() {
-			if loopback {
-				return nil
-			}
-			return errAddressRefused
-		}
-		if ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
-			return errAddressRefused
-		}
-		return nil
-	}
-}
-
-// goBackground runs f off the request, tracked so Close waits for it. After
-// Close it does not run f and answers false.
-func (b *broker) goBackground(f func(ctx context.Context)) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return false
-	}
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		f(b.ctx)
-	}()
-	return true
-}
-
-// goInOrder is goBackground for the conversation key: f starts once the
-// previous work of the same key has ended.
-func (b *broker) goInOrder(key string, f func(ctx context.Context)) bool {
-	b.mu.Lock()
-	prev := b.tails[key]
-	done := make(chan struct{})
-	b.tails[key] = done
-	b.mu.Unlock()
-	finish := func() {
-		close(done)
-		b.mu.Lock()
-		if b.tails[key] == done {
-			delete(b.tails, key)
-		}
-		b.mu.Unlock()
-	}
-	started := b.goBackground(func(ctx context.Context) {
-		defer finish()
-		if prev != nil {
-			select {
-			case <-prev:
-			case <-ctx.Done():
-			}
-		}
-		f(ctx)
-	})
-	if !started {
-		finish()
-	}
-	return started
-}
-
-// Close waits for the lane's background work (auth-context callbacks,
-// verification codes) to end, until ctx is done; then it cancels what still
-// runs and waits for it to return. Work asked for after Close is not done
-// (and logged). Call it before closing the audit writer, so the outcomes
-// are recorded.
-func (a *Area) Close(ctx context.Context) error {
-	b := a.broker
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	done := make(chan struct{})
-	go func() { b.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		b.cancel()
-		return nil
-	case <-ctx.Done():
-		b.cancel()
-		<-done
-		return fmt.Errorf("the lane's background work did not finish in time and was cancelled: %w", ctx.Err())
-	}
-}
-
-// CloseWait is Close with its default wait (5 s).
-func (a *Area) CloseWait() error {
-	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
-	defer cancel()
-	return a.Close(ctx)
+	// No redirect is followed: the URL was checked against the hosts, its
+	// target was not.
+	client := netguard.Policy{AllowLoopback: o.AllowLoopback}.Client(netguard.ClientOptions{Timeout: callbackTimeout, TLS: o.TLS, MaxIdleConnsPerHost: 4})
+	return &broker{opts: o, client: client}
 }
 
 // callbackRefusal is a callback URL Perform will not call: its reason (as
@@ -365,40 +244,62 @@ const (
 	brokerSignedOut = "signed out"
 )
 
-// brokerVerified tells the platform the conversation verified as trainee
-// until until: it issues a forward payload bound to the conversation and
-// POSTs it in the background. A callback URL refused issues nothing.
-func (a *Area) brokerVerified(c *lane.Call, conv auth.Conversation, hash []byte, traineeID string, now, until time.Time) {
+// callbackKind is the callback job's kind.
+const callbackKind = "platform_callback"
+
+// callbackArgs is one auth-context callback, as a River job. It holds no
+// forward payload: a verified callback issues its payload when it is
+// sent, if the conversation is still verified as then. The platform's
+// callback token is sealed with PERFORM_SECRET_KEY when one is set.
+type callbackArgs struct {
+	Conversation string    `json:"conversation"` // hex of the conversation hash
+	Event        string    `json:"event"`
+	At           time.Time `json:"at"` // when the call asked for it: with Conversation, unique
+	URL          string    `json:"url"`
+	Token        string    `json:"token,omitempty"` // the callback's bearer, sealed when a key is set
+	Sealed       bool      `json:"sealed,omitempty"`
+	StudioID     string    `json:"studioId"`
+	KeyID        string    `json:"keyId"`
+	TraineeID    string    `json:"traineeId,omitempty"` // verified
+	Until        time.Time `json:"until,omitzero"`      // verified
+	// The call's, for the log and the audit.
+	ConversationID string          `json:"conversationId"`
+	AuditConv      json.RawMessage `json:"auditConversation,omitempty"`
+	RequestID      string          `json:"requestId,omitempty"`
+	Source         string          `json:"source,omitempty"`
+}
+
+func (callbackArgs) Kind() string { return callbackKind }
+
+// conversationTag tags a conversation's callback jobs, so a job finds the
+// earlier ones of its conversation.
+func conversationTag(hexHash string) string { return "pc_" + hexHash }
+
+// callbackAAD binds a sealed callback token to its conversation and event.
+func callbackAAD(a callbackArgs) string {
+	return "perform platform callback\x00" + a.Conversation + "\x00" + a.Event + "\x00" + a.At.UTC().Format(time.RFC3339Nano)
+}
+
+// brokerVerified asks for the callback telling the platform the
+// conversation verified as trainee until until, in tx (the confirmation's
+// transaction). A callback URL refused asks for nothing.
+func (a *Area) brokerVerified(c *lane.Call, tx store.Store, conv auth.Conversation, hash []byte, traineeID string, now, until time.Time) error {
 	if c.DryRun() {
-		return
+		return nil
 	}
 	u, refusal := checkCallback(conv.CallbackURL, a.broker.opts.Hosts, a.broker.opts.AllowLoopback)
 	if refusal != nil {
 		a.brokerRefused(c, conv, brokerVerified, refusal)
-		return
+		return nil
 	}
-	token := newTraineeToken()
-	if err := c.DB().Platform().PutToken(c.Ctx, store.PlatformToken{Hash: auth.Hash(token), StudioID: c.P.StudioID, TraineeID: traineeID,
-		KeyID: c.P.CredentialID, ConversationHash: hash, Scopes: slices.Clone(auth.TraineeScopes), ExpiresAt: until, CreatedAt: now}); err != nil {
-		c.Logger().ErrorContext(c.Ctx, "agent platform: the forward payload could not be stored, so the platform is not told of the verification", "conversationId", conv.ID, "err", err)
-		a.brokerAudit(c, conv, brokerVerified, 0, "not_stored")
-		return
-	}
-	name := ""
-	if t, err := c.Studio().GetTrainee(c.Ctx, traineeID); err == nil {
-		name = t.FirstName
-	}
-	a.brokerSend(c, conv, u, brokerVerified, authContext{
-		Authenticated: true, UserContext: &userContext{ExternalID: traineeID, Name: name},
-		ForwardPayload: &token, ForwardAs: ForwardAs, Trust: "verified", ExpiresAt: until.UTC().Format(time.RFC3339),
-	})
+	return a.enqueueCallback(c, tx, conv, hash, u, callbackArgs{Event: brokerVerified, At: now, TraineeID: traineeID, Until: until})
 }
 
 // brokerSignedOut revokes the conversation's forward payloads at once and
-// tells the platform in the background: always on sign_out, and when a new
-// verification starts only if a live payload was revoked.
-func (a *Area) brokerSignedOut(c *lane.Call, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
-	n, err := c.DB().Platform().RevokeTokens(c.Ctx, hash, now)
+// asks for the callback telling the platform, in tx: always on sign_out,
+// and when a new verification starts only if a live payload was revoked.
+func (a *Area) brokerSignedOut(c *lane.Call, tx store.Store, conv auth.Conversation, hash []byte, now time.Time, always bool) error {
+	n, err := tx.Platform().RevokeTokens(c.Ctx, hash, now)
 	if err != nil {
 		return err
 	}
@@ -410,7 +311,38 @@ func (a *Area) brokerSignedOut(c *lane.Call, conv auth.Conversation, hash []byte
 		a.brokerRefused(c, conv, brokerSignedOut, refusal)
 		return nil
 	}
-	a.brokerSend(c, conv, u, brokerSignedOut, authContext{Authenticated: false})
+	return a.enqueueCallback(c, tx, conv, hash, u, callbackArgs{Event: brokerSignedOut, At: now})
+}
+
+// enqueueCallback inserts the callback's job in tx. Without a job queue
+// (a lane built without River) the callback is logged and audited as not
+// queued.
+func (a *Area) enqueueCallback(c *lane.Call, tx store.Store, conv auth.Conversation, hash []byte, u *url.URL, args callbackArgs) error {
+	client := a.jobs.Load()
+	if client == nil {
+		c.Logger().WarnContext(c.Ctx, "agent platform: the auth-context callback was not sent: this server runs no job queue", "event", args.Event, "conversationId", conv.ID)
+		a.brokerAudit(c, conv, args.Event, 0, "not_queued")
+		return nil
+	}
+	args.Conversation = hex.EncodeToString(hash)
+	args.URL = u.String()
+	args.StudioID, args.KeyID = c.P.StudioID, c.P.CredentialID
+	args.ConversationID, args.RequestID, args.Source = conv.ID, c.RequestID(), c.P.Source
+	args.AuditConv = lane.ConversationOf(auth.WithConversation(context.Background(), conv), c.P)
+	args.Token = conv.CallbackToken
+	if a.box != nil && args.Token != "" {
+		args.Token, args.Sealed = a.box.Seal(args.Token, callbackAAD(args)), true
+	}
+	opts := &river.InsertOpts{MaxAttempts: callbackTries, Tags: []string{conversationTag(args.Conversation)}, UniqueOpts: jobs.UniqueOpts()}
+	var err error
+	if sqlTx := tx.SQLTx(); sqlTx != nil {
+		_, err = client.InsertTx(c.Ctx, sqlTx, args, opts)
+	} else {
+		_, err = client.Insert(c.Ctx, args, opts)
+	}
+	if err != nil {
+		return fmt.Errorf("queueing the agent platform's callback: %w", err)
+	}
 	return nil
 }
 
@@ -424,73 +356,157 @@ func (a *Area) brokerRefused(c *lane.Call, conv auth.Conversation, event string,
 	a.brokerAudit(c, conv, event, 0, r.reason)
 }
 
-// brokerAudit records one outcome of the callback: the route names the
+// brokerAudit records one outcome of the callback decided during the call.
+func (a *Area) brokerAudit(c *lane.Call, conv auth.Conversation, event string, status int, outcome string) {
+	a.recordCallback(callbackArgs{Event: event, StudioID: c.P.StudioID, KeyID: c.P.CredentialID, RequestID: c.RequestID(), Source: c.P.Source,
+		AuditConv: lane.ConversationOf(auth.WithConversation(context.Background(), conv), c.P)}, c.Now().UTC(), status, outcome)
+}
+
+// recordCallback records one outcome of the callback: the route names the
 // event, the status is the platform's last answer (0: none), the resource
 // the outcome (accepted, a rejection's reason, a refusal's).
-func (a *Area) brokerAudit(c *lane.Call, conv auth.Conversation, event string, status int, outcome string) {
+func (a *Area) recordCallback(args callbackArgs, at time.Time, status int, outcome string) {
 	if a.audit == nil {
 		return
 	}
 	a.audit.Record(domain.AuditEvent{
-		ID: ids.New(ids.Audit), StudioID: c.P.StudioID, CredentialID: c.P.CredentialID,
-		Method: http.MethodPost, Route: "agent platform auth-context callback (" + event + ")", ResourceID: outcome, Status: status,
-		RequestID: c.RequestID(), Source: c.P.Source, Conversation: lane.ConversationOf(auth.WithConversation(context.Background(), conv), c.P),
-		At: c.Now().UTC(),
+		ID: ids.New(ids.Audit), StudioID: args.StudioID, CredentialID: args.KeyID,
+		Method: http.MethodPost, Route: "agent platform auth-context callback (" + args.Event + ")", ResourceID: outcome, Status: status,
+		RequestID: args.RequestID, Source: args.Source, Conversation: args.AuditConv, At: at,
 	})
 }
 
-// brokerSend POSTs body to u in the background, with the call's callback
-// token, retrying 5xx and network failures twice.
-func (a *Area) brokerSend(c *lane.Call, conv auth.Conversation, u *url.URL, event string, body authContext) {
-	payload, _ := json.Marshal(body)
-	// The call's context ends with its answer; the callback outlives it.
-	detached := c.Detached()
-	started := a.broker.goInOrder(string(conversationHash(c.P.CredentialID, conv)), func(ctx context.Context) {
-		status, outcome := a.broker.post(ctx, u.String(), conv.CallbackToken, payload)
-		switch outcome {
-		case "accepted":
-			c.Logger().InfoContext(detached.Ctx, "agent platform: the auth-context callback was accepted", "event", event, "conversationId", conv.ID, "status", status)
-		default:
-			c.Logger().WarnContext(detached.Ctx, "agent platform: the auth-context callback failed", "event", event, "conversationId", conv.ID, "status", status, "reason", outcome)
-		}
-		a.brokerAudit(detached, conv, event, status, outcome)
-	})
-	if !started {
-		c.Logger().WarnContext(c.Ctx, "agent platform: shutting down, so the auth-context callback was not sent", "event", event, "conversationId", conv.ID)
-		a.brokerAudit(c, conv, event, 0, "shutting_down")
+// callbackWorker sends the callbacks.
+type callbackWorker struct {
+	river.WorkerDefaults[callbackArgs]
+	a *Area
+}
+
+// Timeout bounds one try: the POST's 5 s, and the reads around it.
+func (w *callbackWorker) Timeout(*river.Job[callbackArgs]) time.Duration { return 2 * callbackTimeout }
+
+// NextRetry is the broker's backoff: 500 ms, then 1 s.
+func (w *callbackWorker) NextRetry(job *river.Job[callbackArgs]) time.Time {
+	return time.Now().Add(w.a.broker.opts.Backoff << max(job.Attempt-1, 0))
+}
+
+func (w *callbackWorker) Work(ctx context.Context, job *river.Job[callbackArgs]) error {
+	a, args := w.a, job.Args
+	if earlier, err := a.earlierCallback(ctx, job); err != nil {
+		return err
+	} else if earlier {
+		return river.JobSnooze(orderWait)
 	}
+	token := args.Token
+	if args.Sealed {
+		if a.box == nil {
+			a.callbackDone(ctx, args, 0, "not_opened")
+			return nil
+		}
+		var err error
+		if token, err = a.box.Open(args.Token, callbackAAD(args)); err != nil {
+			a.callbackDone(ctx, args, 0, "not_opened")
+			return nil
+		}
+	}
+	body, outcome, err := a.callbackBody(ctx, args)
+	if err != nil {
+		return err
+	}
+	if outcome != "" {
+		a.callbackDone(ctx, args, 0, outcome)
+		return nil
+	}
+	payload, _ := json.Marshal(body)
+	status, outcome, retry := a.broker.try(ctx, args.URL, token, payload)
+	if retry && job.Attempt < job.MaxAttempts {
+		a.logger.InfoContext(ctx, "agent platform: the auth-context callback failed; River tries again", "event", args.Event, "conversationId", args.ConversationID,
+			"status", status, "reason", outcome, "attempt", job.Attempt)
+		return fmt.Errorf("agent platform callback: %s (status %d)", outcome, status)
+	}
+	if retry {
+		outcome = fmt.Sprintf("gave_up_after_%d_tries_%s", job.Attempt, outcome)
+	}
+	a.callbackDone(ctx, args, status, outcome)
+	return nil
+}
+
+// callbackBody is the body of the callback, or the outcome that ends it
+// unsent. A verified callback issues the forward payload now, bound to the
+// conversation, if the conversation is still verified as it was asked for:
+// a sign-out or a new verification since supersedes it.
+func (a *Area) callbackBody(ctx context.Context, args callbackArgs) (authContext, string, error) {
+	if args.Event != brokerVerified {
+		return authContext{Authenticated: false}, "", nil
+	}
+	hash, err := hex.DecodeString(args.Conversation)
+	if err != nil {
+		return authContext{}, "bad_job", nil
+	}
+	var token string
+	superseded := false
+	err = a.store.InTx(ctx, func(tx store.Store) error {
+		row, err := tx.Platform().Conversation(ctx, hash)
+		if errors.Is(err, store.ErrNotFound) || err == nil && (row.TraineeID != args.TraineeID || row.VerifiedAt == nil || row.VerifiedAt.UnixMilli() != args.At.UnixMilli()) {
+			superseded = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		token = newTraineeToken()
+		return tx.Platform().PutToken(ctx, store.PlatformToken{Hash: auth.Hash(token), StudioID: args.StudioID, TraineeID: args.TraineeID,
+			KeyID: args.KeyID, ConversationHash: hash, Scopes: slices.Clone(auth.TraineeScopes), ExpiresAt: args.Until, CreatedAt: args.At})
+	})
+	if err != nil {
+		return authContext{}, "", err
+	}
+	if superseded {
+		return authContext{}, "superseded", nil
+	}
+	name := ""
+	if t, err := a.store.Studio(args.StudioID).GetTrainee(ctx, args.TraineeID); err == nil {
+		name = t.FirstName
+	}
+	return authContext{
+		Authenticated: true, UserContext: &userContext{ExternalID: args.TraineeID, Name: name},
+		ForwardPayload: &token, ForwardAs: ForwardAs, Trust: "verified", ExpiresAt: args.Until.UTC().Format(time.RFC3339),
+	}, "", nil
+}
+
+// callbackDone logs and audits a callback's last outcome.
+func (a *Area) callbackDone(ctx context.Context, args callbackArgs, status int, outcome string) {
+	if outcome == "accepted" {
+		a.logger.InfoContext(ctx, "agent platform: the auth-context callback was accepted", "event", args.Event, "conversationId", args.ConversationID, "status", status)
+	} else {
+		a.logger.WarnContext(ctx, "agent platform: the auth-context callback failed", "event", args.Event, "conversationId", args.ConversationID, "status", status, "reason", outcome)
+	}
+	a.recordCallback(args, time.Now().UTC(), status, outcome)
+}
+
+// earlierCallback reports whether a callback of the job's conversation
+// asked for before it is still unfinished (waiting, running or to be
+// retried), on any instance.
+func (a *Area) earlierCallback(ctx context.Context, job *river.Job[callbackArgs]) (bool, error) {
+	client := a.jobs.Load()
+	if client == nil {
+		return false, nil
+	}
+	res, err := client.JobList(ctx, river.NewJobListParams().Kinds(callbackKind).States(jobs.UnfinishedStates()...).
+		TagsAll(conversationTag(job.Args.Conversation)).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(10))
+	if err != nil {
+		return false, fmt.Errorf("listing the conversation's callbacks: %w", err)
+	}
+	for _, j := range res.Jobs {
+		if j.ID < job.ID {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // The platform's documented rejections, as its answers name them.
 var rejections = []string{"missing_authenticated", "bad_forward_as", "bad_expires_at", "missing_token", "invalid_token"}
-
-// post sends one callback: the status of the last answer and the outcome,
-// "accepted" or why not.
-func (b *broker) post(ctx context.Context, target, token string, payload []byte) (int, string) {
-	wait := b.opts.Backoff
-	var status int
-	var outcome string
-	for try := 1; try <= callbackTries; try++ {
-		var retry bool
-		status, outcome, retry = b.try(ctx, target, token, payload)
-		if !retry || try == callbackTries {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return status, "cancelled"
-		case <-time.After(wait):
-		}
-		wait *= 2
-	}
-	if outcome == "network" && ctx.Err() != nil {
-		return status, "cancelled" // shutting down
-	}
-	if status >= 500 || status == 0 && outcome == "network" {
-		outcome = fmt.Sprintf("gave_up_after_%d_tries_%s", callbackTries, outcome)
-	}
-	return status, outcome
-}
 
 // try is one POST: its status, outcome and whether to try again.
 func (b *broker) try(ctx context.Context, target, token string, payload []byte) (int, string, bool) {
@@ -507,10 +523,10 @@ func (b *broker) try(ctx context.Context, target, token string, payload []byte) 
 	}
 	resp, err := b.client.Do(req)
 	if err != nil {
-		if errors.Is(err, errAddressRefused) {
+		if errors.Is(err, netguard.ErrRefused) {
 			return 0, "address_refused", false
 		}
-		return 0, "network", b.ctx.Err() == nil // a shutdown does not retry
+		return 0, "network", true
 	}
 	defer resp.Body.Close()
 	reply, _ := io.ReadAll(io.LimitReader(resp.Body, maxCallbackReply))

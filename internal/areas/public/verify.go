@@ -2,21 +2,20 @@ package public
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/otc"
 	"github.com/otherwise/perform/internal/phone"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -31,7 +30,8 @@ const (
 	verifyMaxTries = 5
 	verifiedFor    = 24 * time.Hour
 	// VerifyCodesPerHour bounds the codes one trainee is sent; over it a
-	// start stores no code (and answers the same), so nothing confirms.
+	// start issues a code to nobody (and answers the same), so nothing
+	// confirms.
 	VerifyCodesPerHour = 5
 )
 
@@ -55,11 +55,6 @@ func conversationHash(keyID string, c auth.Conversation) []byte {
 	return h[:]
 }
 
-func codeHash(hash []byte, code string) []byte {
-	h := sha256.Sum256(append(slices.Clone(hash), []byte("\x00"+code)...))
-	return h[:]
-}
-
 // verifying is the conversation of a verification call, or the sentence
 // saying the call needs one.
 func verifying(c *lane.Call) (auth.Conversation, error) {
@@ -71,12 +66,26 @@ func verifying(c *lane.Call) (auth.Conversation, error) {
 	return conv, nil
 }
 
+// subjectOf is a conversation's subject in internal/otc.
+func subjectOf(hash []byte) string { return hex.EncodeToString(hash) }
+
+// Answers every caller gets alike, whoever the claim names.
+const (
+	codesUnavailable = "No code could be sent now: the service that counts the codes sent does not answer. Try start_verification again in a few minutes."
+	codeUnavailable  = "UNAVAILABLE"
+)
+
 func (a *Area) verifyRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/public/verification/start", "Send a one-time code over WhatsApp to the phone on the trainee record matching the claimed phone or trainee id; the answer is the same whether or not one matches.",
 		func(c *lane.Call, in *startVerificationInput) (verificationAnswer, error) {
 			conv, err := verifying(c)
 			if err != nil {
 				return verificationAnswer{}, err
+			}
+			// Before any trainee is looked up: the answer must not tell
+			// whether the phone is a trainee's.
+			if a.sendsDown() {
+				return verificationAnswer{}, unavailable()
 			}
 			claimedPhone, claimedID := conv.Phone, conv.ExternalID
 			if in.Phone != nil {
@@ -86,22 +95,38 @@ func (a *Area) verifyRoutes(rs *lane.Routes) {
 				claimedID = *in.ExternalID
 			}
 			now := c.Now().UTC()
-			row := store.PlatformConversation{Hash: conversationHash(c.P.CredentialID, conv), StudioID: c.P.StudioID, CodeExpiresAt: now.Add(verifyCodeTTL), CreatedAt: now}
-			if t, ok := a.claimedTrainee(c, claimedPhone, claimedID); ok && a.mayNotify(c, t.id) {
-				code, err := newCode()
+			hash := conversationHash(c.P.CredentialID, conv)
+			subject := subjectOf(hash)
+			// Every start counts one send: a trainee's when the claim
+			// matches one, else the conversation's, so a match and a
+			// miss cost the same and fail alike when the count cannot be
+			// kept. A miss, or a trainee over the limit, gets a code sent
+			// to nobody: the conversation's earlier code stops working
+			// either way.
+			req := otc.Request{Subject: subject, Person: "conversation:" + subject, NoSend: c.DryRun()}
+			if t, ok := a.claimedTrainee(c, claimedPhone, claimedID); ok {
+				req = otc.Request{Subject: subject, Person: c.P.StudioID + ":" + t.id, To: t.phone, Data: t.id, Note: c.P.StudioName, NoSend: c.DryRun()}
+			}
+			err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
+				codes := a.codes.WithStore(tx.Codes())
+				_, err := codes.Issue(c.Ctx, req)
+				if errors.Is(err, otc.ErrThrottled) {
+					_, err = codes.Issue(c.Ctx, otc.Request{Subject: subject, NoSend: true})
+				}
 				if err != nil {
-					return verificationAnswer{}, err
+					return err
 				}
-				row.TraineeID, row.CodeHash = t.id, codeHash(row.Hash, code)
-				if !c.DryRun() { // a dry run rolls the row back: no code goes out
-					a.sendCode(c.P.StudioName, t.phone, code)
+				// A new verification ends the conversation's earlier one, payload included.
+				if err := tx.Platform().PutConversation(c.Ctx, store.PlatformConversation{Hash: hash, StudioID: c.P.StudioID, CreatedAt: now}); err != nil {
+					return err
 				}
+				return a.brokerSignedOut(c, tx, conv, hash, now, false)
+			})
+			if errors.Is(err, ratelimit.ErrRedisDown) {
+				c.Logger().WarnContext(c.Ctx, "agent platform: no verification code was sent: the code count cannot be kept", "err", err)
+				return verificationAnswer{}, unavailable()
 			}
-			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
-				return verificationAnswer{}, err
-			}
-			// A new verification ends the conversation's earlier one, payload included.
-			if err := a.brokerSignedOut(c, conv, row.Hash, now, false); err != nil {
+			if err != nil {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: fmt.Sprintf("If a trainee of %s has that phone, a code is on its way to it over WhatsApp. Ask the person for the code and call confirm_verification with it; it works for %d minutes.", c.P.StudioName, int(verifyCodeTTL/time.Minute))}, nil
@@ -113,35 +138,50 @@ func (a *Area) verifyRoutes(rs *lane.Routes) {
 			if err != nil {
 				return verificationAnswer{}, err
 			}
+			if c.DryRun() {
+				// A dry run's transaction would roll the try back: guesses
+				// would go uncounted.
+				return verificationAnswer{}, verifyRefusal("confirm_verification has no dry run: every code tried is counted. Call it without Prefer: dry-run.")
+			}
 			hash := conversationHash(c.P.CredentialID, conv)
-			row, err := c.DB().Platform().Conversation(c.Ctx, hash)
-			now := c.Now().UTC()
+			res, err := a.codes.WithStore(c.DB().Codes()).Verify(c.Ctx, subjectOf(hash), in.Code)
+			var refusal *otc.Refusal
 			switch {
-			case errors.Is(err, store.ErrNotFound) || err == nil && row.StudioID != c.P.StudioID:
-				return verificationAnswer{}, verifyRefusal("No code was sent in this conversation; call start_verification first.")
+			case errors.Is(err, otc.ErrNoCode):
+				return verificationAnswer{}, verifyRefusal("No code is waiting in this conversation: none was sent, or it was used. Call start_verification first.")
+			case errors.Is(err, otc.ErrExpired):
+				return verificationAnswer{}, verifyRefusal("The code expired; call start_verification for a new one.")
+			case errors.Is(err, otc.ErrLocked):
+				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("%d wrong codes: this code is locked. Call start_verification for a new one.", verifyMaxTries))
+			case errors.Is(err, otc.ErrWrong) && errors.As(err, &refusal) && refusal.TriesLeft > 0:
+				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right; %d tries left. Ask the person to read it again from WhatsApp.", refusal.TriesLeft))
+			case errors.Is(err, otc.ErrWrong):
+				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right, and after %d wrong codes it is locked. Call start_verification for a new one.", verifyMaxTries))
 			case err != nil:
 				return verificationAnswer{}, err
-			case row.Tries >= verifyMaxTries:
-				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("%d wrong codes: this code is locked. Call start_verification for a new one.", verifyMaxTries))
-			case !now.Before(row.CodeExpiresAt):
-				return verificationAnswer{}, verifyRefusal("The code expired; call start_verification for a new one.")
 			}
-			if row.CodeHash == nil || subtle.ConstantTimeCompare(row.CodeHash, codeHash(hash, strings.TrimSpace(in.Code))) != 1 {
-				row.Tries++
-				if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
-					return verificationAnswer{}, err
-				}
-				if row.Tries >= verifyMaxTries {
-					return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right, and after %d wrong codes it is locked. Call start_verification for a new one.", verifyMaxTries))
-				}
-				return verificationAnswer{}, verifyRefusal(fmt.Sprintf("That code is not right; %d tries left. Ask the person to read it again from WhatsApp.", verifyMaxTries-row.Tries))
+			// A code sent to nobody binds no trainee: even guessed right, it is wrong.
+			if res.Data == "" {
+				return verificationAnswer{}, verifyRefusal("That code is not right. Call start_verification for a new one.")
 			}
-			until := now.Add(verifiedFor)
-			row.CodeHash, row.VerifiedAt, row.VerifiedUntil = nil, &now, &until
-			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
+			if _, err := c.Studio().GetTrainee(c.Ctx, res.Data); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					return verificationAnswer{}, verifyRefusal("That code is not right. Call start_verification for a new one.")
+				}
 				return verificationAnswer{}, err
 			}
-			a.brokerVerified(c, conv, hash, row.TraineeID, now, until)
+			now := c.Now().UTC().Truncate(time.Millisecond)
+			until := now.Add(verifiedFor)
+			err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
+				if err := tx.Platform().PutConversation(c.Ctx, store.PlatformConversation{Hash: hash, StudioID: c.P.StudioID, TraineeID: res.Data,
+					VerifiedAt: &now, VerifiedUntil: &until, CreatedAt: now}); err != nil {
+					return err
+				}
+				return a.brokerVerified(c, tx, conv, hash, res.Data, now, until)
+			})
+			if err != nil {
+				return verificationAnswer{}, err
+			}
 			return verificationAnswer{Verified: true, Message: "Verified: from now on this conversation reads and records this trainee's own training, for 24 hours."}, nil
 		}, lane.Platform())
 
@@ -152,12 +192,18 @@ func (a *Area) verifyRoutes(rs *lane.Routes) {
 				return verificationAnswer{}, err
 			}
 			now := c.Now().UTC()
-			// A row of no trainee and no code: nothing confirms it, nothing resolves to it.
-			row := store.PlatformConversation{Hash: conversationHash(c.P.CredentialID, conv), StudioID: c.P.StudioID, CodeExpiresAt: now, CreatedAt: now}
-			if err := c.DB().Platform().PutConversation(c.Ctx, row); err != nil {
-				return verificationAnswer{}, err
-			}
-			if err := a.brokerSignedOut(c, conv, row.Hash, now, true); err != nil {
+			hash := conversationHash(c.P.CredentialID, conv)
+			err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
+				if err := a.codes.WithStore(tx.Codes()).Revoke(c.Ctx, subjectOf(hash)); err != nil {
+					return err
+				}
+				// A row of no trainee: nothing resolves to it.
+				if err := tx.Platform().PutConversation(c.Ctx, store.PlatformConversation{Hash: hash, StudioID: c.P.StudioID, CreatedAt: now}); err != nil {
+					return err
+				}
+				return a.brokerSignedOut(c, tx, conv, hash, now, true)
+			})
+			if err != nil {
 				return verificationAnswer{}, err
 			}
 			return verificationAnswer{Message: "Signed out: this conversation no longer reads the trainee's data. To see it again, call start_verification."}, nil
@@ -168,14 +214,8 @@ func verifyRefusal(message string) *lane.Error {
 	return &lane.Error{Status: http.StatusUnprocessableEntity, Code: lane.CodeValidation, Message: message}
 }
 
-// mayNotify counts one code for the trainee; false when over the hour's limit.
-func (a *Area) mayNotify(c *lane.Call, traineeID string) bool {
-	d, err := a.codeSends.Allow(c.Ctx, "verify:"+c.P.StudioID+":"+traineeID)
-	if err != nil {
-		c.Logger().WarnContext(c.Ctx, "counting a verification code failed", "err", err)
-		return false
-	}
-	return d.Allowed
+func unavailable() *lane.Error {
+	return &lane.Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Message: codesUnavailable}
 }
 
 type claimed struct{ id, phone string }
@@ -200,34 +240,6 @@ func (a *Area) claimedTrainee(c *lane.Call, claimedPhone, claimedID string) (cla
 		return claimed{}, false
 	}
 	return claimed{t.ID, t.Phone}, true
-}
-
-func newCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
-}
-
-// sendCode delivers the code in the background, so the answer comes as
-// fast whether or not a trainee matched; Close waits for it.
-func (a *Area) sendCode(studioName, e164, code string) {
-	started := a.broker.goBackground(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if a.codes == nil {
-			a.logger.InfoContext(ctx, "agent platform verification code (no WhatsApp gateway is configured, so it is written here)", "phone", phone.Masked(e164), "code", code)
-			return
-		}
-		text := fmt.Sprintf("%s verification code: %s\nIt works for %d minutes. Give it only to the %s assistant you are talking to.", studioName, code, int(verifyCodeTTL/time.Minute), studioName)
-		if err := a.codes.Send(ctx, strings.TrimPrefix(e164, "+"), text); err != nil {
-			a.logger.WarnContext(ctx, "the verification code could not be sent over WhatsApp", "phone", phone.Masked(e164), "err", err)
-		}
-	})
-	if !started {
-		a.logger.Warn("shutting down, so the verification code was not sent", "phone", phone.Masked(e164))
-	}
 }
 
 // verifiedTrainee is the trainee a platform key's conversation was

@@ -4,6 +4,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,16 +15,19 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/oauth"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
@@ -79,6 +83,13 @@ type Options struct {
 	// Broker configures the auth-context callback (a fake agent platform
 	// on 127.0.0.1 needs AllowLoopback).
 	Broker public.BrokerOptions
+	// CodeSends counts the verification codes (nil: in memory), and
+	// CodeSendsDown says it cannot count now (public.Options).
+	CodeSends     ratelimit.Limiter
+	CodeSendsDown func() bool
+	// SecretKey seals the codes' jobs; nil: a fixed test key, so codes go
+	// out as River jobs as in a server with PERFORM_SECRET_KEY.
+	SecretKey []byte
 	// Now is the lane's clock; nil: time.Now.
 	Now func() time.Time
 	// Logger is the lane's and the gated endpoint's logger; nil: Quiet.
@@ -99,9 +110,30 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	if laneLogger == nil {
 		laneLogger = Quiet()
 	}
-	set := areas.New(areas.Options{Public: public.Options{Codes: o.Codes, Broker: o.Broker, Audit: aw, Logger: laneLogger}})
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Now: o.Now, Areas: set.Areas()})
-	t.Cleanup(func() { _ = set.CloseWait() }) // before the audit writer closes: callbacks are audited
+	if o.SecretKey == nil {
+		o.SecretKey = bytes.Repeat([]byte{7}, 32)
+	}
+	set := areas.New(areas.Options{Public: public.Options{Store: st, Codes: o.Codes, CodeSends: o.CodeSends, CodeSendsDown: o.CodeSendsDown,
+		SecretKey: o.SecretKey, Broker: o.Broker, Audit: aw, Logger: laneLogger}})
+	// The public area's callbacks and codes are River jobs, worked here
+	// as in the server.
+	workers := river.NewWorkers()
+	set.Public.Register(workers)
+	jc, err := jobs.NewClient(st, jobs.Config{Workers: workers, Logger: Quiet(), FetchPollInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Public.SetJobs(jc)
+	if err := jc.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // before the audit writer closes: callbacks are audited
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = jc.Stop(ctx)
+		_ = set.CloseWait()
+	})
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Now: o.Now, Areas: set.Areas(), Jobs: jc})
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	as.Register(mux)
