@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +44,37 @@ func TestOnlyTheCommandComposesTheServer(t *testing.T) {
 	}
 	if seen < 20 {
 		t.Fatalf("go list named %d packages under internal/; expected the whole tree:\n%s", seen, out)
+	}
+}
+
+// maxSourceLines bounds a non-test Go file: one past it is split into files
+// named for what they hold.
+const maxSourceLines = 600
+
+// TestNoSourceFileIsTooLong: no non-test Go file under internal/ or cmd/
+// is longer than maxSourceLines.
+func TestNoSourceFileIsTooLong(t *testing.T) {
+	var seen int
+	for _, root := range []string{"../../internal", "../../cmd"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			seen++
+			if n := bytes.Count(b, []byte("\n")); n > maxSourceLines {
+				t.Errorf("%s has %d lines, over %d: split it into files named for what they hold", strings.TrimPrefix(path, "../../"), n, maxSourceLines)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if seen < 100 {
+		t.Fatalf("found %d source files; expected the whole tree", seen)
 	}
 }
