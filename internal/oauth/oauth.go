@@ -71,9 +71,17 @@ type Browser interface {
 	CheckCSRF(r *http.Request) bool
 }
 
+// Store is what the authorization server needs of the store (store.Store
+// satisfies it): its own tables, and a transaction to redeem a code or
+// rotate a refresh token in.
+type Store interface {
+	OAuth() store.OAuthStore
+	InTx(ctx context.Context, fn func(tx store.Store) error) error
+}
+
 // Options configure the Server.
 type Options struct {
-	Store store.Store
+	Store Store
 	// Browser signs people in; nil answers the pages that need a person
 	// with a sentence saying sign-in is not set up.
 	Browser Browser
@@ -102,7 +110,7 @@ type Options struct {
 
 // Server is the authorization server.
 type Server struct {
-	store   store.Store
+	store   Store
 	browser Browser
 	issuer  string
 	logger  *slog.Logger
@@ -270,7 +278,7 @@ func preflight(w http.ResponseWriter, _ *http.Request) {
 // import internal/server: which parts mount in which order is
 // cmd/perform's to say.
 type Host struct {
-	Store  store.Store
+	Store  Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil: registrations are counted in this process
 	// Handle mounts h at pattern; rateLimited puts it behind the host's
