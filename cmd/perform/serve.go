@@ -14,6 +14,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent"
 	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/demo"
 	"github.com/otherwise/perform/internal/domain"
@@ -169,16 +170,22 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 		// An agent platform's verification codes go out as the sign-in's do
 		// (a nil gateway stays nil: the codes are logged).
 		server.WithCodes(loginGateway(cfg)),
-		// First: it wraps the authenticator the others use, so /mcp and
-		// the lane accept OAuth access tokens beside studio keys.
-		server.WithPlugin(func(p *server.Parts) error {
+		// An Authn runs before every plug-in: /mcp, the agent and the lane
+		// accept OAuth access tokens beside studio keys.
+		server.WithAuthn(func(p *server.Parts, inner auth.Authenticator) (auth.Authenticator, error) {
 			o.Browser = oauth.FromLogin(mountLogin(cfg, p))
-			as = oauth.Mount(p, o)
-			return nil
+			var authn auth.Authenticator
+			as, authn = oauth.Mount(oauthHost(p), inner, o)
+			return authn, nil
 		}),
 		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
 	}
+}
+
+// oauthHost is the server being composed, as oauth.Mount builds on it.
+func oauthHost(p *server.Parts) oauth.Host {
+	return oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Handle: p.Handle}
 }
 
 // mountLogin serves the browser sign-in (/login, /logout). Codes go over
@@ -211,7 +218,7 @@ func loginGateway(cfg config.Config) login.Gateway {
 // debug line (the server's own) and the SDK's warnings and errors still show.
 func mountMCP(p *server.Parts, as *oauth.Server) error {
 	client := laneclient.New(inProcessRoot, laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger,
+	gate := mcpserver.Gate{Authenticator: p.Authenticator(), Limiter: p.Limiter, Logger: p.Logger,
 		ResourceMetadata: as.ResourceMetadataURL, Scope: strings.Join(oauth.Scopes, " ")}
 	logger := config.Demote(p.Logger, slog.LevelDebug-4)
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall})), false)

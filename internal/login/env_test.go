@@ -66,7 +66,10 @@ func newEnv(t *testing.T, st store.Store, o envOpts) *env {
 		sender = e.sent
 	}
 	logger := slog.New(slog.NewTextHandler(e.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	e.svc = login.New(login.Options{Store: st, Gateway: gw, Sender: sender, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits})
+	// The service gets only what login.Stores names (no other method of st
+	// to reach through a type assertion), so every test here holds it to
+	// that interface.
+	e.svc = login.New(login.Options{Store: struct{ login.Stores }{st}, Gateway: gw, Sender: sender, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits})
 	mux := http.NewServeMux()
 	e.svc.Register(mux)
 	mux.HandleFunc("GET /private", func(w http.ResponseWriter, r *http.Request) {

@@ -100,9 +100,17 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// Stores is what the sign-in needs of the store (store.Store satisfies
+// it): its own tables (people, challenges, sessions, counters) and the
+// one-time codes.
+type Stores interface {
+	Login() store.LoginStore
+	Codes() store.CodeStore
+}
+
 // Options configure New.
 type Options struct {
-	Store store.Store
+	Store Stores
 	// Gateway sends the codes. Nil (no SmartSend configured: the demo)
 	// writes each code to Logger at info instead, never onto the page.
 	Gateway Gateway

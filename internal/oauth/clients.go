@@ -171,7 +171,7 @@ func (s *Server) AddClient(ctx context.Context, source, name string, redirectURI
 }
 
 // AddClient is Server.AddClient on st, for the command line.
-func AddClient(ctx context.Context, st store.Store, now time.Time, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
+func AddClient(ctx context.Context, st Store, now time.Time, source, name string, redirectURIs []string, method string) (store.OAuthClient, string, error) {
 	if len(redirectURIs) == 0 {
 		return store.OAuthClient{}, "", errors.New("a client needs at least one redirect URI")
 	}

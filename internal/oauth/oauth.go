@@ -25,8 +25,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ratelimit"
-	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -69,9 +71,17 @@ type Browser interface {
 	CheckCSRF(r *http.Request) bool
 }
 
+// Store is what the authorization server needs of the store (store.Store
+// satisfies it): its own tables, and a transaction to redeem a code or
+// rotate a refresh token in.
+type Store interface {
+	OAuth() store.OAuthStore
+	InTx(ctx context.Context, fn func(tx store.Store) error) error
+}
+
 // Options configure the Server.
 type Options struct {
-	Store store.Store
+	Store Store
 	// Browser signs people in; nil answers the pages that need a person
 	// with a sentence saying sign-in is not set up.
 	Browser Browser
@@ -100,7 +110,7 @@ type Options struct {
 
 // Server is the authorization server.
 type Server struct {
-	store   store.Store
+	store   Store
 	browser Browser
 	issuer  string
 	logger  *slog.Logger
@@ -263,25 +273,38 @@ func preflight(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// Host is what Mount builds on: the HTTP server being composed (in
+// cmd/perform, server.Parts' fields and its Handle method). oauth does not
+// import internal/server: which parts mount in which order is
+// cmd/perform's to say.
+type Host struct {
+	Store  Store
+	Logger *slog.Logger
+	Redis  *redis.Client // nil: registrations are counted in this process
+	// Handle mounts h at pattern; rateLimited puts it behind the host's
+	// limiter, counted by the caller's address.
+	Handle func(pattern string, h http.Handler, rateLimited bool)
+}
+
 // Mount builds the server on the one being composed (its store and
-// logger), serves every route behind the server's limiter (counted by the
-// caller's address) and makes p's authenticator accept access tokens
-// beside what it accepted. Mount it before the plug-ins that authenticate
-// (/mcp), so they get the wrapped authenticator.
-func Mount(p *server.Parts, o Options) *Server {
-	o.Store = p.Store
+// logger), serves every route behind its limiter, and answers the server
+// with the authenticator that accepts access tokens beside what inner
+// accepts. The caller makes that authenticator the lane's before anything
+// that authenticates (/mcp) is mounted: cmd/perform hands Mount to
+// server.WithAuthn, which runs before every plug-in.
+func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authenticator) {
+	o.Store = h.Store
 	if o.Logger == nil {
-		o.Logger = p.Logger
+		o.Logger = h.Logger
 	}
-	if o.RegistrationLimiter == nil && p.Redis != nil {
-		o.RegistrationLimiter = ratelimit.NewRedis(p.Redis, registrationsPerHour(o), time.Hour)
+	if o.RegistrationLimiter == nil && h.Redis != nil {
+		o.RegistrationLimiter = ratelimit.NewRedis(h.Redis, registrationsPerHour(o), time.Hour)
 	}
 	s := New(o)
-	p.Authenticator = s.Authenticator(p.Authenticator)
-	for pattern, h := range s.Routes() {
-		p.Handle(pattern, h, true)
+	for pattern, route := range s.Routes() {
+		h.Handle(pattern, route, true)
 	}
-	return s
+	return s, s.Authenticator(inner)
 }
 
 func registrationsPerHour(o Options) int {

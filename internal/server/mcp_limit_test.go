@@ -17,7 +17,7 @@ import (
 // lane's Authenticator and limiter.
 func mountGatedMCP(p *Parts) error {
 	client := laneclient.New("http://perform.internal", laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger}
+	gate := mcpserver.Gate{Authenticator: p.Authenticator(), Limiter: p.Limiter, Logger: p.Logger}
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: p.Logger})), false)
 	return nil
 }

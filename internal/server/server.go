@@ -111,11 +111,6 @@ type Parts struct {
 	// (auth, rate limit, validation, audit): wrap it in
 	// laneclient.HandlerTransport to call the lane without a TCP hop.
 	Lane http.Handler
-	// Authenticator is the lane's: a surface that must know its caller
-	// before the lane does (/mcp) asks it, so a credential means one thing.
-	// A plug-in that adds a kind of credential (OAuth) replaces it with one
-	// that wraps it; plug-ins after it, and the lane, use the wrapped one.
-	Authenticator auth.Authenticator
 	// Limiter is the lane's rate limiter, for such a surface to count with.
 	Limiter ratelimit.Limiter
 	// Workers takes the plug-in's River workers (river.AddWorker).
@@ -123,7 +118,16 @@ type Parts struct {
 
 	s            *Server
 	periodicJobs []*river.PeriodicJob
+	// authenticator is the lane's: the base one while the Authns run, the
+	// one their chain built while the Plugins run.
+	authenticator auth.Authenticator
 }
+
+// Authenticator is the lane's: a surface that must know its caller
+// before the lane does (/mcp) asks it, so a credential means one thing.
+// In a Plugin it is the final one, every Authn applied; a Plugin cannot
+// change it.
+func (p *Parts) Authenticator() auth.Authenticator { return p.authenticator }
 
 // Handle mounts h at pattern (http.ServeMux syntax, e.g. "POST /v1/agent/webhook").
 // rateLimited puts it behind the server's limiter, shared with the lane,
@@ -154,14 +158,24 @@ func (p *Parts) OnJobs(f func(*river.Client[*sql.Tx])) { p.s.onJobs = append(p.s
 func (p *Parts) OnClose(f func() error) { p.s.onClose = append(p.s.onClose, f) }
 
 // Plugin adds an optional part to the server (the hosted MCP endpoint, the
-// WhatsApp agent). It runs during New, before River is built.
+// WhatsApp agent). It runs during New, after every Authn and before River
+// is built.
 type Plugin func(p *Parts) error
+
+// Authn adds a kind of credential to the lane's (OAuth access tokens beside
+// studio keys): it may mount routes on p and answers an authenticator that
+// wraps inner. New runs every Authn, in the order given, before any
+// Plugin, whatever the order of the options: the plug-ins (/mcp) and the
+// lane all use the chain's last authenticator, so a credential means one
+// thing on every surface.
+type Authn func(p *Parts, inner auth.Authenticator) (auth.Authenticator, error)
 
 // Option configures New.
 type Option func(*options)
 
 type options struct {
 	plugins  []Plugin
+	authns   []Authn
 	timeouts *Timeouts
 	clock    func() time.Time
 	codes    public.CodeGateway
@@ -180,6 +194,9 @@ func WithCodes(g public.CodeGateway) Option { return func(o *options) { o.codes 
 
 // WithPlugin adds a plug-in.
 func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
+
+// WithAuthn adds a link to the lane's authenticator chain (see Authn).
+func WithAuthn(a Authn) Option { return func(o *options) { o.authns = append(o.authns, a) } }
 
 // New opens the store (applying migrations) and composes the server.
 // Nothing listens until Run or Serve.
@@ -258,11 +275,21 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		Logger:        logger,
 		Redis:         s.redis,
 		Lane:          http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
-		Authenticator: authn,
+		authenticator: authn,
 		Limiter:       s.limiter,
 		Workers:       workers,
 		s:             s,
 		periodicJobs:  []*river.PeriodicJob{roster.FormAnnouncerPeriodicJob()},
+	}
+	for _, a := range o.authns {
+		wrapped, err := a(parts, parts.authenticator)
+		if err != nil {
+			return fail(err)
+		}
+		if wrapped == nil {
+			return fail(errors.New("an authenticator plug-in (server.WithAuthn) answered no authenticator: answer the one it was given, wrapped"))
+		}
+		parts.authenticator = wrapped
 	}
 	for _, plug := range o.plugins {
 		if err := plug(parts); err != nil {
@@ -279,9 +306,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 	s.areas.Public.SetJobs(s.jobs)
 
-	// A plug-in may have wrapped the authenticator (OAuth access tokens
-	// beside studio keys): the lane uses the final one.
-	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.Authenticator, Limiter: s.limiter,
+	// The Authns may have wrapped the authenticator (OAuth access tokens
+	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
+	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.authenticator, Limiter: s.limiter,
 		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger,
 		Areas: s.areas.Areas()})
 

@@ -89,7 +89,8 @@ func newWorld(t *testing.T, env map[string]string) *world {
 	w := &world{t: t, clock: &clock{t: time.Now()}, logs: &logBuffer{}}
 	var s *server.Server
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	s, err = server.New(context.Background(), cfg, logger, server.WithClock(w.clock.Now), server.WithPlugin(func(p *server.Parts) error {
+	var as *oauth.Server
+	s, err = server.New(context.Background(), cfg, logger, server.WithClock(w.clock.Now), server.WithAuthn(func(p *server.Parts, inner auth.Authenticator) (auth.Authenticator, error) {
 		// The sign-in as `perform serve` mounts it, with room for many
 		// people signing in from 127.0.0.1 within minutes.
 		svc := login.New(login.Options{Store: p.Store, Logger: p.Logger, Now: w.clock.Now,
@@ -99,7 +100,11 @@ func newWorld(t *testing.T, env map[string]string) *world {
 		for _, pattern := range []string{"/login", "/login/", "/logout"} {
 			p.Handle(pattern, mux, false)
 		}
-		as := oauth.Mount(p, oauth.Options{Browser: oauth.FromLogin(svc), Now: w.clock.Now})
+		var authn auth.Authenticator
+		as, authn = oauth.Mount(oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Handle: p.Handle}, inner,
+			oauth.Options{Browser: oauth.FromLogin(svc), Now: w.clock.Now})
+		return authn, nil
+	}), server.WithPlugin(func(p *server.Parts) error {
 		mountMCP(p, as)
 		return nil
 	}))
@@ -121,7 +126,7 @@ func newWorld(t *testing.T, env map[string]string) *world {
 // mountMCP serves /mcp as cmd/perform's serve does.
 func mountMCP(p *server.Parts, as *oauth.Server) {
 	client := laneclient.New("http://perform.internal", laneclient.HandlerTransport(p.Lane), domain.SourceMCP)
-	gate := mcpserver.Gate{Authenticator: p.Authenticator, Limiter: p.Limiter, Logger: p.Logger,
+	gate := mcpserver.Gate{Authenticator: p.Authenticator(), Limiter: p.Limiter, Logger: p.Logger,
 		ResourceMetadata: as.ResourceMetadataURL, Scope: strings.Join(oauth.Scopes, " ")}
 	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: slog.New(slog.DiscardHandler)})), false)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -45,15 +46,16 @@ func newIssuer(t *testing.T) *issuer {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = filepath.Join(t.TempDir(), "perform.db")
 	cfg.RateLimitMax = 10_000
-	s, err := performserver.New(context.Background(), cfg, logger, performserver.WithPlugin(func(p *performserver.Parts) error {
+	s, err := performserver.New(context.Background(), cfg, logger, performserver.WithAuthn(func(p *performserver.Parts, inner auth.Authenticator) (auth.Authenticator, error) {
 		svc := login.New(login.Options{Store: p.Store, Logger: p.Logger})
 		mux := http.NewServeMux()
 		svc.Register(mux)
 		for _, pattern := range []string{"/login", "/login/", "/logout"} {
 			p.Handle(pattern, mux, false)
 		}
-		oauth.Mount(p, oauth.Options{Browser: oauth.FromLogin(svc)})
-		return nil
+		_, authn := oauth.Mount(oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Handle: p.Handle}, inner,
+			oauth.Options{Browser: oauth.FromLogin(svc)})
+		return authn, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
