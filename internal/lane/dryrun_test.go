@@ -15,7 +15,6 @@ import (
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // dryRunCase is one write route's requests: one the lane accepts and one
@@ -344,7 +343,7 @@ var dryRunCases = map[string]dryRunCase{
 // fingerprint reads one small fixture: the test grows with the number of
 // routes, not with its square, and the routes run in parallel.
 func TestDryRunOnEveryWrite(t *testing.T) {
-	for engine, open := range storetest.Engines(t) {
+	for engine, open := range sweepEngines(t) {
 		t.Run(engine, func(t *testing.T) { dryRunEveryWrite(t, open) })
 	}
 }
