@@ -141,3 +141,13 @@ func (k Kind) Noun() string { return kinds[k].noun }
 
 // Source is the tool or endpoint that lists valid ids of the kind.
 func (k Kind) Source() string { return kinds[k].source }
+
+// Kinds are every kind Perform hands out, in no set order (the scrubber
+// finds ids of all of them inside text).
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(kinds))
+	for k := range kinds {
+		out = append(out, k)
+	}
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/otherwise/perform/internal/areas"
@@ -337,87 +338,97 @@ var dryRunCases = map[string]dryRunCase{
 // and for real: the dry run writes nothing (every table but the audit as
 // it was, no Idempotency-Key kept), answers what the real call then
 // answers, and refuses a bad request with the real call's very answer.
+//
+// Each route runs on a store of its own (storetest's pooled copies), so a
+// fingerprint reads one small fixture: the test grows with the number of
+// routes, not with its square, and the routes run in parallel.
 func TestDryRunOnEveryWrite(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		var writes []string
-		for _, c := range areas.Lane(lane.Options{}).Contracts() {
-			if c.Method != "GET" {
-				writes = append(writes, c.Method+" "+c.Path)
-			}
-		}
-		for name := range dryRunCases {
-			if !slices.Contains(writes, name) {
-				t.Errorf("dryRunCases has %s, which is no write route", name)
-			}
-		}
-		e := newEnv(t, st)
-		for i, name := range writes {
-			if reason, ok := dryRunExempt[name]; ok {
-				t.Logf("%s: no dry-run case: %s", name, reason)
-				continue
-			}
-			tc, ok := dryRunCases[name]
-			if !ok {
-				t.Errorf("write route %s has no dry-run case in dryRunCases", name)
-				continue
-			}
-			t.Run(name, func(t *testing.T) {
-				f := e.seed(fmt.Sprintf("dry%d", i))
-				f.otherKeyID = e.otherKey(f)
-				if tc.prepare != nil {
-					tc.prepare(e, f)
-				}
-				method, _, _ := strings.Cut(name, " ")
-				dry := []string{lane.PreferHeader, "return=minimal, dry-run", lane.IdempotencyHeader, fmt.Sprintf("dry-%d", i)}
+	for engine, open := range sweepEngines(t) {
+		t.Run(engine, func(t *testing.T) { dryRunEveryWrite(t, open) })
+	}
+}
 
-				path, body := tc.bad(f)
-				before := fingerprint(t, st)
-				dryBad := e.call(f.key, method, path, body, dry...)
-				if got := fingerprint(t, st); got != before {
-					t.Fatalf("a refused dry run changed the database:\n%s", diffLines(before, got))
-				}
-				realBad := e.call(f.key, method, path, body)
-				if dryBad.OK || dryBad.Status != realBad.Status || dryBad.message() != realBad.message() || dryBad.code() != realBad.code() {
-					t.Fatalf("bad request: dry run %d %s %q, real call %d %s %q", dryBad.Status, dryBad.code(), dryBad.message(), realBad.Status, realBad.code(), realBad.message())
-				}
-
-				path, body = tc.good(f)
-				before = fingerprint(t, st)
-				a := e.ok(200, e.call(f.key, method, path, body, dry...))
-				if got := fingerprint(t, st); got != before {
-					t.Fatalf("a dry run changed the database:\n%s", diffLines(before, got))
-				}
-				if a.Header.Get(lane.PreferenceAppliedHeader) != "dry-run" {
-					t.Errorf("Preference-Applied = %q", a.Header.Get(lane.PreferenceAppliedHeader))
-				}
-				var d struct {
-					DryRun bool              `json:"dryRun"`
-					Status int               `json:"status"`
-					Data   json.RawMessage   `json:"data"`
-					Names  map[string]string `json:"names"`
-				}
-				a.into(t, &d)
-				if !d.DryRun || len(d.Data) == 0 {
-					t.Fatalf("dry run answer %s", a.Raw)
-				}
-				if strings.HasPrefix(path, "/trainees/"+f.trainee.ID) && d.Names[f.trainee.ID] != f.trainee.FirstName+" "+f.trainee.LastName {
-					t.Errorf("names %v lack the trainee", d.Names)
-				}
-				// The same key, used for real, runs: the dry run kept no record of it.
-				real := e.call(f.key, method, path, body, lane.IdempotencyHeader, fmt.Sprintf("dry-%d", i))
-				if !real.OK || real.Status != d.Status || real.Header.Get(lane.ReplayedHeader) != "" {
-					t.Fatalf("real call after the dry run: %d %s (dry run said %d)", real.Status, real.Raw, d.Status)
-				}
-				if fingerprint(t, st) == before {
-					t.Fatalf("the real call changed nothing; the case proves nothing")
-				}
-				e.audit.Flush()
-				if !auditedDryRun(t, st, f.studio.ID, method) {
-					t.Errorf("no dry-run audit event")
-				}
-			})
+func dryRunEveryWrite(t *testing.T, open func(*testing.T) store.Store) {
+	var writes []string
+	for _, c := range areas.Lane(lane.Options{}).Contracts() {
+		if c.Method != "GET" {
+			writes = append(writes, c.Method+" "+c.Path)
 		}
-	})
+	}
+	for name := range dryRunCases {
+		if !slices.Contains(writes, name) {
+			t.Errorf("dryRunCases has %s, which is no write route", name)
+		}
+	}
+	for i, name := range writes {
+		if reason, ok := dryRunExempt[name]; ok {
+			t.Logf("%s: no dry-run case: %s", name, reason)
+			continue
+		}
+		tc, ok := dryRunCases[name]
+		if !ok {
+			t.Errorf("write route %s has no dry-run case in dryRunCases", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			st := open(t)
+			e := newEnv(t, st)
+			f := e.seed(fmt.Sprintf("dry%d", i))
+			f.otherKeyID = e.otherKey(f)
+			if tc.prepare != nil {
+				tc.prepare(e, f)
+			}
+			method, _, _ := strings.Cut(name, " ")
+			dry := []string{lane.PreferHeader, "return=minimal, dry-run", lane.IdempotencyHeader, fmt.Sprintf("dry-%d", i)}
+
+			path, body := tc.bad(f)
+			before := fingerprint(t, st)
+			dryBad := e.call(f.key, method, path, body, dry...)
+			if got := fingerprint(t, st); got != before {
+				t.Fatalf("a refused dry run changed the database:\n%s", diffLines(before, got))
+			}
+			realBad := e.call(f.key, method, path, body)
+			if dryBad.OK || dryBad.Status != realBad.Status || dryBad.message() != realBad.message() || dryBad.code() != realBad.code() {
+				t.Fatalf("bad request: dry run %d %s %q, real call %d %s %q", dryBad.Status, dryBad.code(), dryBad.message(), realBad.Status, realBad.code(), realBad.message())
+			}
+
+			path, body = tc.good(f)
+			before = fingerprint(t, st)
+			a := e.ok(200, e.call(f.key, method, path, body, dry...))
+			if got := fingerprint(t, st); got != before {
+				t.Fatalf("a dry run changed the database:\n%s", diffLines(before, got))
+			}
+			if a.Header.Get(lane.PreferenceAppliedHeader) != "dry-run" {
+				t.Errorf("Preference-Applied = %q", a.Header.Get(lane.PreferenceAppliedHeader))
+			}
+			var d struct {
+				DryRun bool              `json:"dryRun"`
+				Status int               `json:"status"`
+				Data   json.RawMessage   `json:"data"`
+				Names  map[string]string `json:"names"`
+			}
+			a.into(t, &d)
+			if !d.DryRun || len(d.Data) == 0 {
+				t.Fatalf("dry run answer %s", a.Raw)
+			}
+			if strings.HasPrefix(path, "/trainees/"+f.trainee.ID) && d.Names[f.trainee.ID] != f.trainee.FirstName+" "+f.trainee.LastName {
+				t.Errorf("names %v lack the trainee", d.Names)
+			}
+			// The same key, used for real, runs: the dry run kept no record of it.
+			real := e.call(f.key, method, path, body, lane.IdempotencyHeader, fmt.Sprintf("dry-%d", i))
+			if !real.OK || real.Status != d.Status || real.Header.Get(lane.ReplayedHeader) != "" {
+				t.Fatalf("real call after the dry run: %d %s (dry run said %d)", real.Status, real.Raw, d.Status)
+			}
+			if fingerprint(t, st) == before {
+				t.Fatalf("the real call changed nothing; the case proves nothing")
+			}
+			e.audit.Flush()
+			if !auditedDryRun(t, st, f.studio.ID, method) {
+				t.Errorf("no dry-run audit event")
+			}
+		})
+	}
 }
 
 // TestDryRunAnswersChosenDates: a plan assigned without startedOn starts,
@@ -476,26 +487,41 @@ func auditedDryRun(t *testing.T, st store.Store, studioID, method string) bool {
 	return false
 }
 
-// fingerprint is every row of every table but the audit's, River's and
-// the keys' last use, one hashed line per table.
+// fingerprint is a line per table but the audit and River's: its name,
+// its row count and a hash of its rows (a key's last_used_at left out, as
+// every call sets it). On PostgreSQL the database hashes every table in
+// one query; SQLite, in process, is read row by row.
 func fingerprint(t *testing.T, st store.Store) string {
 	t.Helper()
-	ctx := context.Background()
-	db := st.DB()
-	var q string
+	names := fingerprintTables(t, st)
 	if st.Engine() == "postgres" {
-		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-	} else {
-		q = `SELECT name FROM sqlite_master WHERE type = 'table'`
+		parts := make([]string, len(names))
+		for i, name := range names {
+			parts[i] = fmt.Sprintf(`SELECT %d AS n, '%s' AS name, count(*) AS c, md5(coalesce(string_agg((to_jsonb(r) - 'last_used_at')::text, E'\n' ORDER BY (to_jsonb(r) - 'last_used_at')::text), '')) AS h FROM %s r`, i, name, name)
+		}
+		rows, err := st.DB().QueryContext(context.Background(), strings.Join(parts, " UNION ALL ")+" ORDER BY n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var n, c int
+			var name, h string
+			if err := rows.Scan(&n, &name, &c, &h); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %d %s", name, c, h[:12]))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(out, "\n")
 	}
-	names := queryStrings(t, db, q)
-	slices.Sort(names)
+	db := st.DB()
 	var out []string
 	for _, name := range names {
-		if name == "audit_events" || strings.HasPrefix(name, "river_") || strings.HasPrefix(name, "sqlite_") {
-			continue
-		}
-		rows, err := db.QueryContext(ctx, `SELECT * FROM `+name)
+		rows, err := db.QueryContext(context.Background(), `SELECT * FROM `+name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,6 +555,36 @@ func fingerprint(t *testing.T, st store.Store) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// fingerprintTables are the tables fingerprint reads, sorted: the same in
+// every store of an engine, so read once per engine.
+func fingerprintTables(t *testing.T, st store.Store) []string {
+	t.Helper()
+	fpTables.Lock()
+	defer fpTables.Unlock()
+	if names, ok := fpTables.byEngine[st.Engine()]; ok {
+		return names
+	}
+	q := `SELECT name FROM sqlite_master WHERE type = 'table'`
+	if st.Engine() == "postgres" {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	}
+	var names []string
+	for _, name := range queryStrings(t, st.DB(), q) {
+		if name == "audit_events" || strings.HasPrefix(name, "river_") || strings.HasPrefix(name, "sqlite_") {
+			continue
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	fpTables.byEngine[st.Engine()] = names
+	return names
+}
+
+var fpTables = struct {
+	sync.Mutex
+	byEngine map[string][]string
+}{byEngine: map[string][]string{}}
 
 func queryStrings(t *testing.T, db *sql.DB, q string) []string {
 	t.Helper()

@@ -19,6 +19,10 @@ const (
 	CodeInternal         = "INTERNAL"
 	CodeBadRequest       = "BAD_REQUEST"
 	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+	// CodeIdempotencyInProgress (409, with Retry-After): an earlier request
+	// with the same Idempotency-Key is still running; the retry, under the
+	// same key, gets its answer.
+	CodeIdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS"
 )
 
 // Error is a lane error answer: the status, the envelope's code and a
@@ -28,7 +32,8 @@ type Error struct {
 	Code    string       `json:"code"`
 	Message string       `json:"message"`
 	Fields  []FieldError `json:"fields,omitempty"`
-	// RetryAfterSeconds, on a 429, is the Retry-After header's wait.
+	// RetryAfterSeconds, on a 429 and on IDEMPOTENCY_IN_PROGRESS, is the
+	// Retry-After header's wait (writeError sets the header).
 	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
 }
 
@@ -54,6 +59,12 @@ func Conflict(message string) *Error {
 // (ids.NotFound, which the tools answer too).
 func NotFound(want ids.Kind, id string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: ids.NotFound(want, id)}
+}
+
+// InProgress refuses a write whose Idempotency-Key an earlier request
+// still holds: 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+func InProgress(message string) *Error {
+	return &Error{Status: http.StatusConflict, Code: CodeIdempotencyInProgress, Message: message, RetryAfterSeconds: inProgressRetryAfter}
 }
 
 func PlanLimit(message string) *Error {

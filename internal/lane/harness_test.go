@@ -54,10 +54,38 @@ func newEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
 	return &env{t: t, st: st, lane: l, srv: srv, audit: aw}
 }
 
-// eachEngine runs fn on SQLite and, when configured, on Postgres.
+// eachEngine runs fn on SQLite and, when configured, on Postgres, the two
+// side by side: each run owns its store (a storetest copy or schema), so
+// fn must share nothing else between them.
 func eachEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
 	for name, open := range storetest.Engines(t) {
-		t.Run(name, func(t *testing.T) { fn(t, open(t)) })
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, open(t))
+		})
+	}
+}
+
+// sweepEngines are the engines of a heavy route sweep, a test of the
+// routes rather than of the engine: both, except under -race, where the
+// sweep runs on SQLite only (the PostgreSQL run without -race covers that
+// engine; the race detector finds the same races on either).
+func sweepEngines(t *testing.T) map[string]func(*testing.T) store.Store {
+	all := storetest.Engines(t)
+	if raceOn {
+		t.Log("-race: this route sweep runs on SQLite only; go test without -race runs it on PostgreSQL too")
+		return map[string]func(*testing.T) store.Store{store.EngineSQLite: all[store.EngineSQLite]}
+	}
+	return all
+}
+
+// eachSweepEngine is eachEngine over sweepEngines.
+func eachSweepEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
+	for name, open := range sweepEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, open(t))
+		})
 	}
 }
 

@@ -38,6 +38,10 @@ const RepeatWindow = 10 * time.Minute
 // No lane write takes anywhere near a minute.
 const idempotencyStaleAfter = time.Minute
 
+// inProgressRetryAfter is the wait, in seconds, a refusal of a key still
+// in progress asks for: most writes answer well within it.
+const inProgressRetryAfter = 2
+
 // maxIdempotencyKey is the longest key accepted, in bytes (ASCII only).
 const maxIdempotencyKey = 255
 
@@ -128,10 +132,10 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	switch {
 	case started:
 	case rec.InProgress() && derived:
-		l.writeError(w, r, Conflict("An identical request is still being processed; wait for its answer, or retry in a few seconds to get it."))
+		l.writeError(w, r, InProgress(fmt.Sprintf("An identical request is still being processed; wait for its answer, or retry in %d seconds (Retry-After) to get it.", inProgressRetryAfter)))
 		return
 	case rec.InProgress():
-		l.writeError(w, r, Conflict("A request with Idempotency-Key "+shown+" is still being processed; retry in a few seconds."))
+		l.writeError(w, r, InProgress(fmt.Sprintf("A request with Idempotency-Key %s is still being processed; retry in %d seconds (Retry-After), under the same key.", shown, inProgressRetryAfter)))
 		return
 	case rec.RequestHash != hash:
 		l.writeError(w, r, InvalidField(IdempotencyHeader, "Idempotency-Key "+shown+" was already used for a different request in the last 24 hours; send a new key for a new request."))

@@ -212,7 +212,7 @@ func TestConcurrentIdempotentRequests(t *testing.T) {
 				var task domain.Task
 				a.into(t, &task)
 				created = append(created, task.ID)
-			case a.Status == 409 && a.message() == "A request with Idempotency-Key race is still being processed; retry in a few seconds.":
+			case a.Status == 409 && a.code() == lane.CodeIdempotencyInProgress && a.Header.Get("Retry-After") == "2":
 			default:
 				t.Fatalf("answer %d: %s", a.Status, a.Raw)
 			}
@@ -251,9 +251,11 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 		mu.Lock()
 		now = now.Add(59 * time.Second)
 		mu.Unlock()
-		a := e.fails(409, "CONFLICT", e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
-		if a.message() != "A request with Idempotency-Key dead is still being processed; retry in a few seconds." {
-			t.Fatalf("in progress: %s", a.Raw)
+		// Its own code, and when to retry: the header and the envelope.
+		a := e.fails(409, lane.CodeIdempotencyInProgress, e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
+		if a.message() != "A request with Idempotency-Key dead is still being processed; retry in 2 seconds (Retry-After), under the same key." ||
+			a.Header.Get("Retry-After") != "2" || !strings.Contains(a.Raw, `"retryAfterSeconds":2`) {
+			t.Fatalf("in progress: Retry-After %q, %s", a.Header.Get("Retry-After"), a.Raw)
 		}
 		mu.Lock()
 		now = now.Add(2 * time.Second)

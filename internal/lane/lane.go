@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -537,6 +538,9 @@ func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, dat
 }
 
 func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
+	if e.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
 	l.writeJSON(w, e.Status, envelope{OK: false, Error: e, RequestID: infoFrom(r.Context()).id})
 }
 

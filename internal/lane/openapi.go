@@ -162,7 +162,7 @@ func responses(rt *route) map[string]any {
 		out["404"] = withDesc("NOT_FOUND: an id that is not in this studio; the message names where valid ids come from.")
 	}
 	if rt.method != http.MethodGet {
-		out["409"] = withDesc("CONFLICT: the write would break a uniqueness rule or the current state, or a request with the same Idempotency-Key is still running.")
+		out["409"] = withDesc("CONFLICT: the write would break a uniqueness rule or the current state, ; IDEMPOTENCY_IN_PROGRESS: a request with the same Idempotency-Key is still running, retry after Retry-After seconds under the same key.")
 	}
 	if rt.path == "/trainees" || rt.path == "/trainees/{id}" && rt.method == http.MethodPatch {
 		out["402"] = withDesc("PLAN_LIMIT: the studio's tier allows no more active trainees.")

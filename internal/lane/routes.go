@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -222,9 +223,15 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			l.writeError(w, r, e)
 			return
 		}
-		if !l.admitPerson(w, r, p) {
+		settle, ok := l.admitPerson(w, r, p)
+		if !ok {
 			return
 		}
+		// Deferred after the recover above, so it runs first: a panic has
+		// no status yet (0), and is given back too.
+		sw := &httpx.StatusWriter{ResponseWriter: w}
+		w = sw
+		defer func() { settle(sw.Status) }()
 		if err := l.checkOwner(r, rt, p); err != nil {
 			l.fail(w, r, rt, err)
 			return

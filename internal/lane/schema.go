@@ -244,14 +244,16 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 	obj := make(map[string]json.RawMessage, len(q))
 	var errs []FieldError
 	for name, vals := range q {
+		// A query parameter is text too, its name and its values: the one
+		// rule of internal/text, as for a body's strings. A bad name is
+		// shown in Printable form.
+		if shown, bad := text.ValuesProblem(url.Values{name: vals}); bad != "" {
+			errs = append(errs, FieldError{shown, schema.TextMessage(shown, bad)})
+			continue
+		}
 		p := is.object.Property(name)
 		if p == nil {
 			obj[name] = json.RawMessage(`null`) // reported as unknown by validate
-			continue
-		}
-		// A query value is text too: the same rule as a body's strings.
-		if bad := queryTextProblem(vals); bad != "" {
-			errs = append(errs, FieldError{name, schema.TextMessage(name, bad)})
 			continue
 		}
 		v, ok := convertQuery(p.Schema, vals)
@@ -276,16 +278,6 @@ func (is *inputSchema) decodeQuery(q url.Values, dst any) *Error {
 		return &Error{Status: 422, Code: CodeValidation, Message: "The query does not fit this request: " + schema.JSONProblem(err) + "."}
 	}
 	return nil
-}
-
-// queryTextProblem is the text rule's problem with the first bad value.
-func queryTextProblem(vals []string) string {
-	for _, v := range vals {
-		if bad := text.Problem(v); bad != "" {
-			return bad
-		}
-	}
-	return ""
 }
 
 func convertQuery(s *jsonschema.Schema, vals []string) (any, bool) {

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -182,27 +184,69 @@ func writeOrdered(buf *bytes.Buffer, v any) error {
 
 // redact is the first pass: redacted fields lose their whole value (kept
 // in shape: every scalar in it becomes Redacted), and every other string
-// loses the emails and phone numbers in it.
-func redact(v any, text func(string) string) any {
+// loses the emails, phone numbers, ids and keys in it (RedactText). A
+// field that holds ids (id, sessionId, exerciseIds…) keeps a value that is
+// one id of a kind a trainee may see: the lane's answers name records by
+// id; an id anywhere else is text someone typed.
+func redact(v any, text func(string) string) any { return redactIn(v, text, false) }
+
+func redactIn(v any, text func(string) string, idField bool) any {
 	switch t := v.(type) {
 	case object:
 		for i, m := range t {
 			if redactedField(m.key) {
 				t[i].val = redactAll(m.val)
 			} else {
-				t[i].val = redact(m.val, text)
+				t[i].val = redactIn(m.val, text, holdsIDs(m.key))
 			}
 		}
 		return t
 	case []any:
 		for i, x := range t {
-			t[i] = redact(x, text)
+			t[i] = redactIn(x, text, idField)
 		}
 		return t
 	case string:
+		if idField && visibleID(t) {
+			return t
+		}
 		return text(t)
 	}
 	return v
+}
+
+// holdsIDs reports a field named for ids: id, ids, or …Id, …Ids, …ID.
+func holdsIDs(name string) bool {
+	switch {
+	case name == "id" || name == "ids":
+		return true
+	case strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "Ids") || strings.HasSuffix(name, "ID") || strings.HasSuffix(name, "IDs"):
+		return true
+	}
+	return false
+}
+
+// hiddenKinds are ids no trainee is shown even in an id field: coaches'
+// and credentials'.
+var hiddenKinds = []ids.Kind{ids.Coach, ids.APIKey, ids.OAuthClient, ids.OAuthGrant}
+
+// visibleID reports s is one id, as a record's id is written, of a kind a
+// trainee may see.
+func visibleID(s string) bool {
+	k, ok := ids.KindOf(s)
+	if !ok || slices.Contains(hiddenKinds, k) {
+		return false
+	}
+	for i := len(k) + 1; i < len(s); i++ {
+		if !isAlnum(s[i]) {
+			return false
+		}
+	}
+	return len(s) > len(k)+1
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // nameWord is a run of letters (any script, with their marks).
@@ -360,10 +404,32 @@ var phoneCandidate = regexp.MustCompile(`\+?\(?\d[\d\-() ]*\d\)?`)
 // are not phone numbers.
 var datePattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{2}-\d{2}-\d{4}`)
 
-// RedactText replaces email addresses and phone numbers in s.
+// idPattern is an id of any of Perform's kinds inside text: the kind's
+// prefix, an underscore and ten or more letters and digits (a whole id has
+// 26; a coach may paste part of one), whatever their case.
+var idPattern = func() *regexp.Regexp {
+	var kinds []string
+	for _, k := range ids.Kinds() {
+		kinds = append(kinds, regexp.QuoteMeta(string(k)))
+	}
+	slices.Sort(kinds)
+	return regexp.MustCompile(`(?i)\b(?:` + strings.Join(kinds, "|") + `)_[0-9a-z]{10,}`)
+}()
+
+// secretPattern is a key or token of Perform's (pf_live_…, pf_at_…,
+// pf_rt_…, pf_tt_…) inside text: the prefix and what follows it.
+var secretPattern = regexp.MustCompile(`(?i)\bpf_[a-z]+_[0-9a-z_\-]{8,}`)
+
+// RedactText replaces email addresses, phone numbers, Perform's ids
+// (trn_…, coa_…, key_…) and keys and tokens (pf_live_…) in s. The answers'
+// own id fields are not text: redact keeps the ids in them.
 func RedactText(s string) string {
 	if s == "" || s == Redacted {
 		return s
+	}
+	if strings.IndexByte(s, '_') >= 0 {
+		s = secretPattern.ReplaceAllString(s, Redacted)
+		s = idPattern.ReplaceAllString(s, Redacted)
 	}
 	if strings.IndexByte(s, '@') >= 0 {
 		s = emailPattern.ReplaceAllString(s, Redacted)

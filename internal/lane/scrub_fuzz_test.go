@@ -18,6 +18,7 @@ func FuzzScrub(f *testing.F) {
 		{`"+972 50 123 4567"`, ""},
 		{`{"x":"squat 100 100 100 kg on 2026-07-01T08:00:00Z","y":1.5e3,"z":true}`, "x,y,z"},
 		{`{"":{"":""},"a.b":1}`, ",a.b,."},
+		{`{"id":"ses_06h346y008j1ak8jzerevqemb0","coachIds":["coa_06h346y008j1ak8jzerevqemb0"],"note":"ask coa_06h346y008j1ak8jzerevqemb0 or pf_live_abcdefgh1234"}`, "id,coachIds,note"},
 	} {
 		f.Add(s.json, s.allow)
 	}
@@ -67,6 +68,12 @@ func checkUnder(t *testing.T, v any, n *allowNode, at string) {
 		if emailPattern.MatchString(x) {
 			t.Fatalf("%s keeps an email: %q", at, x)
 		}
+		if secretPattern.MatchString(x) {
+			t.Fatalf("%s keeps a key: %q", at, x)
+		}
+		if idPattern.MatchString(x) && !visibleID(x) {
+			t.Fatalf("%s keeps an id in text: %q", at, x)
+		}
 	}
 }
 
@@ -77,6 +84,8 @@ func FuzzRedactText(f *testing.F) {
 		"call me on 050-123-4567 after 6", "+972 50 123 4567", "(03) 555-1234 or 0541234567.",
 		"dana.levi+fit@studio.example.co.il", "2026-07-01T08:00:00Z", "squat 100 100 100 kg",
 		"trn_06h346y008j1ak8jzerevqemb0", "on 2026-07-01 050-123-4567", "a@b.co@c.de", "12-12-2026 0 0 0 0 0 0 0 0 0",
+		"ask coa_06h346y008j1ak8jzerevqemb0 (key_06h346y008j1ak8jzerevqemb1)", "pf_live_Ab3-x_Yz09 pf_at_abcdefgh@x.example",
+		"coa_06h346y008j1ak8jzerevqemb0@studio.example 0501234567",
 	} {
 		f.Add(s)
 	}
@@ -87,6 +96,9 @@ func FuzzRedactText(f *testing.F) {
 		}
 		if emailPattern.MatchString(out) {
 			t.Fatalf("RedactText(%q) = %q keeps an email", s, out)
+		}
+		if idPattern.MatchString(out) || secretPattern.MatchString(out) {
+			t.Fatalf("RedactText(%q) = %q keeps an id or a key", s, out)
 		}
 		if !strings.Contains(out, Redacted) && out != s {
 			t.Fatalf("RedactText(%q) = %q changed text without redacting", s, out)

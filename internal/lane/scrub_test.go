@@ -41,7 +41,19 @@ func TestRedactText(t *testing.T) {
 		{"squat 100 100 100 kg, then 5x5 @ 82.5kg", "squat 100 100 100 kg, then 5x5 @ 82.5kg"},
 		{"reps 12 12 10 10 8 8", "reps 12 12 10 10 8 8"},
 		{"ran 10000 m in 2400 s", "ran 10000 m in 2400 s"},
-		{"trn_06h346y008j1ak8jzerevqemb0 ses_0123456789abc", "trn_06h346y008j1ak8jzerevqemb0 ses_0123456789abc"},
+		// Ids and keys inside text, whole or in part, in any case.
+		{"trn_06h346y008j1ak8jzerevqemb0 ses_0123456789abc", "[REDACTED] [REDACTED]"},
+		{"ask coa_06h346y008j1ak8jzerevqemb0, not me", "ask [REDACTED], not me"},
+		{"(key_06h346y008j1ak8jzerevqemb0)", "([REDACTED])"},
+		{"COA_06H346Y008J1AK8JZEREVQEMB0.", "[REDACTED]."},
+		{"use pf_live_Ab3-x_Yz09qqqqqqqqqqqqqqqqqqqq now", "use [REDACTED] now"},
+		{"token pf_at_abcdefgh1234;pf_rt_ZZZZZZZZZZZZ", "token [REDACTED];[REDACTED]"},
+		{"ogr_06h346y008j1ak8jzerevqemb0\nocl_06h346y008j1ak8jzerevqemb0", "[REDACTED]\n[REDACTED]"},
+		// Not ids: a kind's prefix in a word, short tails, other prefixes.
+		{"key_points and tag_line", "key_points and tag_line"},
+		{"subkey_06h346y008j1ak8jzerevqemb0", "subkey_06h346y008j1ak8jzerevqemb0"},
+		{"abc_06h346y008j1ak8jzerevqemb0", "abc_06h346y008j1ak8jzerevqemb0"},
+		{"pf_live_ and pf_live_short", "pf_live_ and pf_live_short"},
 		{"weighed 1234567.89 g", "weighed 1234567.89 g"},
 		{"[REDACTED]", "[REDACTED]"},
 		{"", ""},
@@ -49,6 +61,28 @@ func TestRedactText(t *testing.T) {
 		if got := RedactText(c.in); got != c.want {
 			t.Errorf("RedactText(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// An id field keeps the one id it holds, unless it is a coach's or a
+// credential's; any other string, and anything else in an id field, is
+// text and loses its ids.
+func TestRedactKeepsIDFields(t *testing.T) {
+	const trn, ses, coa, key = "trn_06h346y008j1ak8jzerevqemb0", "ses_06h346y008j1ak8jzerevqemb1", "coa_06h346y008j1ak8jzerevqemb2", "key_06h346y008j1ak8jzerevqemb3"
+	in := `{"id":"` + ses + `","traineeId":"` + trn + `","exerciseIds":["` + ses + `","` + coa + `"],"ownerID":"` + key + `",` +
+		`"notes":"` + ses + `","title":"see ` + trn + `","ids":["x ` + ses + `"],"session":{"id":"` + trn + ` or ` + ses + `"}}`
+	v, err := parseOrdered([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writeOrdered(&buf, redact(v, RedactText)); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"` + ses + `","traineeId":"` + trn + `","exerciseIds":["` + ses + `","[REDACTED]"],"ownerID":"[REDACTED]",` +
+		`"notes":"[REDACTED]","title":"see [REDACTED]","ids":["x [REDACTED]"],"session":{"id":"[REDACTED] or [REDACTED]"}}`
+	if buf.String() != want {
+		t.Errorf("redacted\n got %s\nwant %s", buf.String(), want)
 	}
 }
 

@@ -153,7 +153,7 @@ func check(e *env, key string, p probe, wantStatus int, secrets []string) string
 }
 
 func TestTenancy(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	eachSweepEngine(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		a := e.seed("tena")
 		b := e.seed("tenb")

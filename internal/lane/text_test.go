@@ -49,6 +49,16 @@ func TestQueryTextIsChecked(t *testing.T) {
 				t.Errorf("by-phone %s: %s", bad.name, a.Raw)
 			}
 		}
+		// A parameter's name holds the rule too: it is answered as the
+		// field, shown escaped, never as it was sent.
+		for _, c := range []struct{ query, field string }{
+			{"q%00x=1", `q\x00x`}, {"z%FF=2", `z\xff`}, {"a%1Bb=1&q=ok", `a\x1bb`},
+		} {
+			a := e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/search?"+c.query, nil))
+			if !slices.Equal(a.fields(), []string{c.field}) || !strings.Contains(a.message(), "it has a name that") || strings.ContainsAny(a.Raw, "\x00\x1b\ufffd") || strings.Contains(a.Raw, `\u0000`) {
+				t.Errorf("?%s: fields %q, %s", c.query, a.fields(), a.Raw)
+			}
+		}
 		// "ab" plus a NUL is refused; "ab" alone still searches.
 		e.fails(422, "VALIDATION", e.call(f.key, "GET", "/trainees/search?q=ab%00", nil))
 		e.ok(200, e.call(f.key, "GET", "/trainees/search?q=Dana", nil))

@@ -141,10 +141,15 @@ func PersonKey(studioID, traineeID string, write bool) string {
 }
 
 // admitPerson counts a trainee principal's request against their reads or
-// writes; over the limit it answers 429 with when to try again.
-func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Principal) bool {
+// writes; over the limit it answers 429 with when to try again. The budget
+// is of what was served: settle, called once the answer is written, gives
+// the request back unless its status was 2xx, so a refusal (another
+// trainee's id, a validation error) costs nothing. Counting first and
+// refunding after keeps concurrent requests from ever exceeding the limit.
+func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Principal) (settle func(status int), ok bool) {
+	settle = func(int) {}
 	if !p.IsTrainee() {
-		return true
+		return settle, true
 	}
 	write := isWrite(r.Method)
 	lim, what := l.traineeReads, "reads"
@@ -152,16 +157,30 @@ func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Princ
 		lim, what = l.traineeWrites, "writes"
 	}
 	if lim == nil {
-		return true
+		return settle, true
 	}
-	d, ok := ratelimit.Check(w, r, lim, PersonKey(p.StudioID, p.Subject, write), l.logger)
+	key := PersonKey(p.StudioID, p.Subject, write)
+	d, ok := ratelimit.Check(w, r, lim, key, l.logger)
 	if !ok {
 		wait := ratelimit.RetryAfterSeconds(d.RetryAfter)
 		at := l.now().Add(time.Duration(wait) * time.Second).UTC().Format("15:04 UTC")
 		msg := fmt.Sprintf("This connection has used its %d %s of the hour. Try again in %s (at %s; Retry-After says %d seconds).", d.Limit, what, spokenWait(wait), at, wait)
 		l.writeError(w, r, &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: msg, RetryAfterSeconds: wait})
+		return settle, false
 	}
-	return ok
+	settle = func(status int) {
+		if status >= 200 && status < 300 {
+			return
+		}
+		// The request's own context may be done (the caller went away):
+		// the refund is owed all the same.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Second)
+		defer cancel()
+		if err := ratelimit.Refund(ctx, lim, key); err != nil {
+			l.logger.Warn("lane: a refused trainee request stays counted", "key", key, "error", err)
+		}
+	}
+	return settle, true
 }
 
 // spokenWait says a wait in seconds as a person would: "40 seconds", "12 minutes".

@@ -115,3 +115,56 @@ func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
 	}
 	one.ok(201, one.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
 }
+
+// A trainee's budget is of what was served: reads of another trainee's id
+// (not found), of another trainee's record, and a request that fails
+// validation are refused and spend nothing, in memory and in Redis alike;
+// the served reads then get the whole budget.
+func TestTraineeRefusalsCostNothing(t *testing.T) {
+	limiters := map[string]func(t *testing.T) ratelimit.Limiter{
+		"memory": func(t *testing.T) ratelimit.Limiter { return ratelimit.NewMemory(3, time.Hour) },
+		"redis": func(t *testing.T) ratelimit.Limiter {
+			url := os.Getenv("PERFORM_TEST_REDIS_URL")
+			if url == "" {
+				t.Skip("PERFORM_TEST_REDIS_URL is not set")
+			}
+			opts, err := redis.ParseURL(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := redis.NewClient(opts)
+			t.Cleanup(func() { c.Close() })
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			return ratelimit.NewShared(c, nil).WithPrefix("perform-test:"+hex.EncodeToString(b[:])+":").Limiter(3, time.Hour, ratelimit.CountInMemory)
+		},
+	}
+	for name, limiter := range limiters {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{reads: limiter(t), writes: limiter(t)})
+			f := e.seed("refusals")
+			other := e.secondTrainee(f)
+			tok := e.traineeToken(f)
+
+			for range 10 {
+				e.fails(404, lane.CodeNotFound, e.call(tok, "GET", "/trainees/"+other.trainee+"/weights", nil))
+			}
+			e.fails(404, lane.CodeNotFound, e.call(tok, "GET", "/sessions/"+other.session, nil))
+			e.fails(422, lane.CodeValidation, e.call(tok, "GET", "/trainees/me/weights?limit=0", nil))
+			for range 3 {
+				e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+			}
+			e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+
+			// Writes alike: a refused check-in is not one of the budget.
+			for range 4 {
+				e.fails(404, lane.CodeNotFound, e.call(tok, "POST", "/trainees/"+other.trainee+"/check-ins", map[string]any{"readiness": 4}))
+			}
+			for range 3 {
+				e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+			}
+			e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+		})
+	}
+}

@@ -33,12 +33,12 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 	e.secondTrainee(f)
 	k := f.key
 	// Text that names people, written by the studio.
-	e.ok(200, e.call(k, "PATCH", "/sessions/"+f.session.ID, map[string]any{"notes": "Coach own says: ring me on 050-765-4321 or write to noa@other.example", "feedback": "great"}))
+	e.ok(200, e.call(k, "PATCH", "/sessions/"+f.session.ID, map[string]any{"notes": "Coach own says: ring me on 050-765-4321 or write to noa@other.example; ask " + f.coach.ID + " (key " + f.keyID + ", " + f.key + ")", "feedback": "great"}))
 	tok := e.traineeToken(f)
 
 	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID}
 	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
-		"Coach own", "Noa", "Other", "Dana", "Levi", f.coach.ID, f.keyID}
+		"Coach own", "Noa", "Other", "Dana", "Levi", f.coach.ID, f.keyID, f.key, "coa_", "key_", "pf_live_"}
 	tried := 0
 	for _, c := range e.lane.Contracts() {
 		if c.TraineeScope == "" {

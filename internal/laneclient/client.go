@@ -32,8 +32,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 // The lane's error codes (lane.Code…), as its envelope's error.code says
-// them, and CodeInProgress, which the client gives the lane's refusal of a
-// key still in progress (see Error.Is).
+// them.
 const (
 	CodeUnauthorized = "UNAUTHORIZED"
 	CodeForbidden    = "FORBIDDEN"
@@ -44,8 +43,9 @@ const (
 	CodeRateLimited  = "RATE_LIMITED"
 	CodeInternal     = "INTERNAL"
 	CodeBadRequest   = "BAD_REQUEST"
-	// CodeInProgress: an earlier request with the same Idempotency-Key is
-	// still being processed; retry it in a few seconds, under the same key.
+	// CodeInProgress (lane.CodeIdempotencyInProgress, a 409 with
+	// Retry-After): an earlier request with the same Idempotency-Key is
+	// still being processed; retry it then, under the same key.
 	CodeInProgress = "IDEMPOTENCY_IN_PROGRESS"
 )
 
@@ -75,24 +75,6 @@ var (
 func (e *Error) Is(target error) bool {
 	c, ok := target.(Code)
 	return ok && (string(c) == e.Code || c == CodeConflict && e.Code == CodeInProgress)
-}
-
-// inProgressSentences begin the lane's two refusals of a key still in
-// progress (lane/idempotency.go), which it sends with the code CONFLICT
-// alone. Until the lane gives them a code of their own (CodeInProgress),
-// the client names it here, once, so that callers decide by code.
-var inProgressSentences = []string{"An identical request is still being processed;", "A request with Idempotency-Key "}
-
-// classify gives the lane's refusal of a key in progress its own code.
-func classify(e *Error) {
-	if e.Status != http.StatusConflict || e.Code != CodeConflict || !strings.Contains(e.Message, " is still being processed;") {
-		return
-	}
-	for _, s := range inProgressSentences {
-		if strings.HasPrefix(e.Message, s) {
-			e.Code = CodeInProgress
-		}
-	}
 }
 
 // Client calls one lane. It is safe for concurrent use.
@@ -211,7 +193,6 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
 			e.RetryAfterSeconds = n
 		}
-		classify(e)
 		return nil, meta, e
 	}
 	return env.Data, meta, nil

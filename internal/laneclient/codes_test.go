@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ func TestErrorsAreDecidedByTheLanesCode(t *testing.T) {
 				}
 				_, err := c.Do(ctx, key, tools.Request{Method: http.MethodPost, Path: "/tasks", Body: map[string]any{"title": "Call"}, IdempotencyKey: held})
 				var e *laneclient.Error
-				if !errors.Is(err, laneclient.ErrInProgress) || !errors.Is(err, laneclient.ErrConflict) || !errors.As(err, &e) || e.Status != http.StatusConflict || e.Code != laneclient.CodeInProgress {
+				if !errors.Is(err, laneclient.ErrInProgress) || !errors.Is(err, laneclient.ErrConflict) || !errors.As(err, &e) || e.Status != http.StatusConflict || e.Code != laneclient.CodeInProgress || e.RetryAfterSeconds != 2 {
 					t.Fatalf("a write under the held key %s: %#v; want ErrInProgress", held, err)
 				}
 				if errors.Is(err, laneclient.ErrNotFound) {
@@ -71,5 +72,32 @@ func TestErrorsAreDecidedByTheLanesCode(t *testing.T) {
 				t.Fatalf("an unknown trainee: %#v; want ErrNotFound", err)
 			}
 		})
+	}
+}
+
+// The client decides by the envelope's code alone: a 409 CONFLICT whose
+// sentence reads like a key in progress is a conflict, and only the code
+// IDEMPOTENCY_IN_PROGRESS is ErrInProgress, with its Retry-After.
+func TestInProgressIsTheCodeNotTheSentence(t *testing.T) {
+	answers := map[string]string{
+		"/conflict":    `{"ok":false,"error":{"code":"CONFLICT","message":"A request with Idempotency-Key k is still being processed; retry in a few seconds."}}`,
+		"/in-progress": `{"ok":false,"error":{"code":"IDEMPOTENCY_IN_PROGRESS","message":"Wait."}}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusConflict)
+		_, _ = w.Write([]byte(answers[strings.TrimPrefix(r.URL.Path, "/v1/automation")]))
+	}))
+	t.Cleanup(srv.Close)
+	c := laneclient.New(srv.URL, nil, domain.SourceAgent)
+	_, err := c.Do(context.Background(), "pf_live_x", tools.Request{Method: http.MethodPost, Path: "/conflict", Body: map[string]any{}})
+	if !errors.Is(err, laneclient.ErrConflict) || errors.Is(err, laneclient.ErrInProgress) {
+		t.Fatalf("CONFLICT with an in-progress sentence: %#v; want ErrConflict only", err)
+	}
+	_, err = c.Do(context.Background(), "pf_live_x", tools.Request{Method: http.MethodPost, Path: "/in-progress", Body: map[string]any{}})
+	var e *laneclient.Error
+	if !errors.Is(err, laneclient.ErrInProgress) || !errors.Is(err, laneclient.ErrConflict) || !errors.As(err, &e) || e.RetryAfterSeconds != 2 {
+		t.Fatalf("IDEMPOTENCY_IN_PROGRESS: %#v; want ErrInProgress, Retry-After 2", err)
 	}
 }

@@ -60,3 +60,14 @@ func (m *Memory) Allow(_ context.Context, key string) (Decision, error) {
 	}
 	return d, nil
 }
+
+// Refund gives back one request counted for key in its current window.
+func (m *Memory) Refund(_ context.Context, key string) error {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.windows[key]; c != nil && now.Sub(c.start) < m.window && c.n > 0 {
+		c.n--
+	}
+	return nil
+}

@@ -87,6 +87,16 @@ end
 return {n, ttl}
 `)
 
+// refundScript gives back one request of a window still open, never
+// below zero; a window that has ended is left alone.
+var refundScript = redis.NewScript(`
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`)
+
 // Redis is a fixed-window limiter whose counters live in Redis, so every
 // instance sharing the Redis shares each caller's budget.
 type Redis struct {
@@ -123,4 +133,12 @@ func (r *Redis) Allow(ctx context.Context, key string) (Decision, error) {
 		d.RetryAfter = ttl
 	}
 	return d, nil
+}
+
+// Refund gives back one request counted for key in its current window.
+func (r *Redis) Refund(ctx context.Context, key string) error {
+	if err := refundScript.Run(ctx, r.client, []string{r.prefix + key}).Err(); err != nil {
+		return fmt.Errorf("giving back a request in Redis: %w", err)
+	}
+	return nil
 }

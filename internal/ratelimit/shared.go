@@ -227,3 +227,18 @@ func (l *sharedLimiter) Allow(ctx context.Context, key string) (Decision, error)
 	}
 	return Decision{}, fmt.Errorf("%w: %v", ErrRedisDown, l.s.Health().Err)
 }
+
+// Refund gives back one request where it is being counted now: in Redis
+// while it answers, else in the fallback counters. A failed refund only
+// leaves the request counted; it does not mark Redis down.
+func (l *sharedLimiter) Refund(ctx context.Context, key string) error {
+	if !l.s.isDown.Load() {
+		cctx, cancel := context.WithTimeout(ctx, l.s.callTimeout)
+		defer cancel()
+		return l.redis.Refund(cctx, key)
+	}
+	if l.memory != nil {
+		return l.memory.Refund(ctx, key)
+	}
+	return nil
+}
