@@ -67,12 +67,6 @@ func (c *Call) Detached() *Call {
 	return &d
 }
 
-// ConversationOf is what the audit records of an agent platform's claims
-// about its end user on p's call (see conversationOf).
-func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
-	return conversationOf(ctx, p)
-}
-
 // A Decoder decodes and validates a request's input exactly as a route
 // taking that input does: for the areas' tests and fuzz targets.
 type Decoder struct{ s *inputSchema }

@@ -16,7 +16,6 @@ package lane
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +26,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
@@ -63,12 +60,8 @@ type Options struct {
 	// keys in Store (the OAuth issue adds grants here).
 	Authenticator auth.Authenticator
 	Audit         audit.Sink // nil: no audit
-	// Jobs is the River client; the lane itself enqueues nothing today (the
-	// form announcer is periodic), but handlers that add jobs insert them in
-	// the write's transaction through it. May be nil.
-	Jobs   *river.Client[*sql.Tx]
-	Logger *slog.Logger
-	Now    func() time.Time // nil: time.Now
+	Logger        *slog.Logger
+	Now           func() time.Time // nil: time.Now
 	// Areas are the route packages the lane serves.
 	Areas []Area
 }
@@ -82,7 +75,6 @@ type Lane struct {
 	traineeReads, traineeWrites ratelimit.Limiter
 	authn                       auth.Authenticator
 	audit                       audit.Sink
-	jobs                        *river.Client[*sql.Tx]
 	logger                      *slog.Logger
 	now                         func() time.Time
 
@@ -106,7 +98,6 @@ func New(o Options) *Lane {
 		traineeWrites: o.TraineeWrites,
 		authn:         o.Authenticator,
 		audit:         o.Audit,
-		jobs:          o.Jobs,
 		logger:        o.Logger,
 		now:           o.Now,
 		mux:           http.NewServeMux(),
@@ -253,16 +244,16 @@ func (l *Lane) withAudit(next http.Handler) http.Handler {
 			DurationMs:   float64(elapsed.Microseconds()) / 1000,
 			RequestID:    ri.id,
 			Source:       ri.principal.Source,
-			Conversation: conversationOf(r.Context(), ri.principal),
+			Conversation: ConversationOf(r.Context(), ri.principal),
 			At:           l.now().UTC(),
 		})
 	})
 }
 
-// conversationOf is what the audit records of an agent platform's claims
+// ConversationOf is what the audit records of an agent platform's claims
 // about its end user: only on a platform key's call, and only as the /mcp
 // endpoint put them in the context (never from this request's headers).
-func conversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
+func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 	c, ok := auth.ConversationFrom(ctx)
 	if !ok || p.Kind != auth.KindPlatformKey {
 		return nil

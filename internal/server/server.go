@@ -309,7 +309,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	// The Authns may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.authenticator, Limiter: s.limiter,
-		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Jobs: s.jobs, Logger: logger,
+		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Logger: logger,
 		Areas: s.areas.Areas()})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)

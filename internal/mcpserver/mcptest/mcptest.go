@@ -133,7 +133,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 		_ = jc.Stop(ctx)
 		_ = set.CloseWait()
 	})
-	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Now: o.Now, Areas: set.Areas(), Jobs: jc})
+	ln := lane.New(lane.Options{Store: st, Audit: aw, Logger: laneLogger, Authenticator: authn, Now: o.Now, Areas: set.Areas()})
 	mux := http.NewServeMux()
 	mux.Handle(lane.Prefix+"/", ln)
 	as.Register(mux)
