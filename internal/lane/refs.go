@@ -19,6 +19,9 @@ type refField struct {
 	index []int
 	name  string // the wire name
 	check refCheck
+	// coachScope: the field is a coach filter or assignee that follows the
+	// caller (ref:"coachScope"); see resolveCoachScope.
+	coachScope bool
 }
 
 type refCheck func(c *Call, value string) error
@@ -48,11 +51,18 @@ func refFieldsOf(t reflect.Type) []refField {
 		if !ok {
 			continue
 		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if kind == "coachScope" {
+			if f.Type.Kind() != reflect.String {
+				panic(fmt.Sprintf("lane: field %s of %v: ref coachScope needs a string field", f.Name, t))
+			}
+			out = append(out, refField{index: f.Index, name: name, check: refChecks["coach"], coachScope: true})
+			continue
+		}
 		check := refChecks[kind]
 		if check == nil || baseType(f.Type).Kind() != reflect.String {
 			panic(fmt.Sprintf("lane: field %s of %v: ref %q needs a string field and one of the known checks", f.Name, t, kind))
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		out = append(out, refField{index: f.Index, name: name, check: check})
 	}
 	return out
@@ -67,7 +77,16 @@ func (c *Call) checkRefs(refs []refField, in any) error {
 	v := reflect.ValueOf(in).Elem()
 	for _, r := range refs {
 		f := v.FieldByIndex(r.index)
-		if f.Kind() == reflect.Pointer {
+		if r.coachScope {
+			id, err := c.resolveCoachScope(r.name, f.String())
+			if err != nil {
+				return err
+			}
+			f.SetString(id)
+			if id == "" {
+				continue
+			}
+		} else if f.Kind() == reflect.Pointer {
 			if f.IsNil() {
 				continue
 			}
@@ -121,4 +140,45 @@ func checkTagName(c *Call, name string) error {
 		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", text.Truncate(name, 50), strings.Join(shown, ", "), more)
 	}
 	return &Error{Status: 404, Code: CodeNotFound, Message: msg}
+}
+
+// Who is asking. A coach's own credential (her OAuth grant, or the WhatsApp
+// assistant acting for her) names her as its subject; a studio key names no
+// one and speaks for the whole studio. A field tagged ref:"coachScope" (a
+// coach filter, or the coach a task is for) follows that, the same way on
+// every route:
+//
+//   - left out: the caller's own when a coach is asking, else the whole studio;
+//   - "me": the caller's own, refused for a studio key (it names no coach);
+//   - "all": the whole studio (no coach);
+//   - a coach id: that coach, checked to be the studio's.
+const (
+	CoachMe  = "me"
+	CoachAll = "all"
+)
+
+// Coach is the id of the coach the caller speaks for, "" for a studio key
+// (or a trainee).
+func (c *Call) Coach() string {
+	if c.P != nil && strings.HasPrefix(c.P.Subject, string(ids.Coach)+"_") {
+		return c.P.Subject
+	}
+	return ""
+}
+
+// resolveCoachScope turns a coachScope field's value into the coach id the
+// handler reads ("" for the whole studio).
+func (c *Call) resolveCoachScope(field, v string) (string, error) {
+	switch v {
+	case "":
+		return c.Coach(), nil
+	case CoachAll:
+		return "", nil
+	case CoachMe:
+		if me := c.Coach(); me != "" {
+			return me, nil
+		}
+		return "", InvalidField(field, `"me" needs a coach's own sign-in; this studio key speaks for the whole studio. Give a coach id from list_coaches, or "all".`)
+	}
+	return v, nil
 }

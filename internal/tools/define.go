@@ -467,6 +467,9 @@ func checkIDs(tool string, trainee bool, idArgs map[string]ids.Kind, m map[strin
 			continue
 		}
 		for _, id := range values {
+			if idArgs[name] == ids.Coach && (id == "me" || id == "all") {
+				continue // the lane's coach scope: the caller's own, or the whole studio
+			}
 			if !ids.Is(id, idArgs[name]) {
 				return argumentError(tool, name+": "+notFound(idArgs[name], id))
 			}
