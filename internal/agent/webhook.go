@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
 )
@@ -152,7 +153,7 @@ func (a *Agent) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, http.StatusServiceUnavailable, "UNAVAILABLE", "The message could not be stored; SmartSend may retry.")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "data": map[string]int{"accepted": accepted}, "requestId": reqID})
+	_ = httpx.WriteData(w, http.StatusOK, map[string]int{"accepted": accepted}, reqID)
 }
 
 // tokenValid compares in constant time; hashing first hides the secret's length too.
@@ -198,15 +199,5 @@ func (a *Agent) HandleInbound(ctx context.Context, in Inbound) (int, error) {
 }
 
 func writeError(w http.ResponseWriter, reqID string, status int, code, message string) {
-	writeJSON(w, status, map[string]any{
-		"ok":        false,
-		"error":     map[string]string{"code": code, "message": message},
-		"requestId": reqID,
-	})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = httpx.WriteError(w, status, httpx.ErrorBody{Code: code, Message: message}, 0, reqID)
 }

@@ -22,7 +22,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -509,30 +508,22 @@ func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
 	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
 }
 
-type envelope struct {
-	OK        bool   `json:"ok"`
-	Data      any    `json:"data,omitempty"`
-	Error     *Error `json:"error,omitempty"`
-	RequestID string `json:"requestId"`
-}
-
 func (l *Lane) writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	if err := json.NewEncoder(w).Encode(v); err != nil {
+	if err := httpx.WriteJSON(w, status, v); err != nil {
 		l.logger.Warn("writing the answer failed", "err", err)
 	}
 }
 
 func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
-	l.writeJSON(w, status, envelope{OK: true, Data: data, RequestID: infoFrom(r.Context()).id})
+	if err := httpx.WriteData(w, status, data, infoFrom(r.Context()).id); err != nil {
+		l.logger.Warn("writing the answer failed", "err", err)
+	}
 }
 
 func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
-	if e.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	if err := httpx.WriteError(w, e.Status, e, e.RetryAfterSeconds, infoFrom(r.Context()).id); err != nil {
+		l.logger.Warn("writing the answer failed", "err", err)
 	}
-	l.writeJSON(w, e.Status, envelope{OK: false, Error: e, RequestID: infoFrom(r.Context()).id})
 }
 
 // internal logs err with the request id and answers 500 without internals.

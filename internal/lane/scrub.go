@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -572,7 +573,7 @@ func scrubEnvelope(body []byte, allow []string, people []string) ([]byte, error)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	if err := enc.Encode(envelope{OK: true, Data: data, RequestID: env.RequestID}); err != nil {
+	if err := enc.Encode(httpx.Envelope{OK: true, Data: data, RequestID: env.RequestID}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -8,7 +8,6 @@ package server
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,6 +29,7 @@ import (
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/metrics"
@@ -545,26 +545,15 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	if allowed := lane.AllowedMethods(s.mux, r, "/"); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"ok": false, "error": map[string]string{
-			"code": lane.CodeMethodNotAllowed, "message": lane.MethodNotAllowedMessage(r, allowed),
-		}})
+		_ = httpx.WriteError(w, http.StatusMethodNotAllowed, httpx.ErrorBody{Code: lane.CodeMethodNotAllowed, Message: lane.MethodNotAllowedMessage(r, allowed)}, 0, "")
 		return
 	}
-	writeJSON(w, http.StatusNotFound, map[string]any{"ok": false, "error": map[string]string{
-		"code": lane.CodeNotFound, "message": lane.NotFoundMessage(r),
-	}})
+	_ = httpx.WriteError(w, http.StatusNotFound, httpx.ErrorBody{Code: lane.CodeNotFound, Message: lane.NotFoundMessage(r)}, 0, "")
 }
 
 // denyRateLimited answers an over-limit request to a plug-in route.
 func denyRateLimited(w http.ResponseWriter, _ *http.Request, d ratelimit.Decision) {
-	writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": map[string]string{
-		"code":    "RATE_LIMITED",
-		"message": d.Message(),
-	}})
+	_ = httpx.WriteError(w, http.StatusTooManyRequests, httpx.ErrorBody{Code: lane.CodeRateLimited, Message: d.Message()}, 0, "")
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { _ = httpx.WriteJSON(w, status, v) }
