@@ -18,7 +18,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +26,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/otherwise/perform/internal/testkit"
 
 	"github.com/redis/go-redis/v9"
 
@@ -69,18 +70,6 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func buildPerform(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "perform")
-	_, file, _, _ := runtime.Caller(0)
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/perform")
-	cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/perform: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // cli runs a perform admin command on the database and returns its stdout.
@@ -525,7 +514,7 @@ func TestScaleOut(t *testing.T) {
 	// migrated here and dropped at the end; one Redis. Rate-limit counters
 	// are keyed by credential, and the keys are minted fresh below.
 	st, dbURL := storetest.OpenPostgresSchema(t, pgBase)
-	bin := buildPerform(t)
+	bin := testkit.PerformBinary(t)
 	t.Logf("built cmd/perform in %s", time.Since(began).Round(time.Second))
 
 	slug := "scaleout-" + randomHex(4)

@@ -14,12 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/otherwise/perform/internal/testkit"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
@@ -34,37 +35,6 @@ const (
 
 var secretKey = hex.EncodeToString(bytes.Repeat([]byte{9}, 32))
 
-// buildPerform compiles cmd/perform once per test binary.
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-func perform(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "perform-crashtest-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "perform")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/perform")
-		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/perform: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
-
 // instance is one running `perform serve`.
 type instance struct {
 	cmd  *exec.Cmd
@@ -76,7 +46,7 @@ type instance struct {
 // serves. name tells instances apart in the fake model's request paths.
 func start(t *testing.T, databaseURL, name string, llm *fakes.Anthropic, sms *fakes.SmartSend) *instance {
 	t.Helper()
-	cmd := exec.Command(perform(t), "serve")
+	cmd := exec.Command(testkit.PerformBinary(t), "serve")
 	cmd.Env = append(os.Environ(),
 		"PORT=0",
 		"PERFORM_DATABASE_URL="+databaseURL,

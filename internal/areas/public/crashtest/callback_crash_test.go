@@ -15,12 +15,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/otherwise/perform/internal/testkit"
 
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/store"
@@ -35,18 +36,6 @@ type instance struct {
 	url   string
 	done  chan struct{}
 	codes chan string
-}
-
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "perform")
-	_, file, _, _ := runtime.Caller(0)
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/perform")
-	cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/perform: %v\n%s", err, out)
-	}
-	return bin
 }
 
 func start(t *testing.T, bin, databaseURL, name string) *instance {
@@ -159,7 +148,7 @@ type callback struct {
 // a River job inserted with the verification, is delivered by the
 // restarted server.
 func TestACallbackSurvivesAKilledServer(t *testing.T) {
-	bin := build(t)
+	bin := testkit.PerformBinary(t)
 	dbURL := filepath.Join(t.TempDir(), "perform.db")
 	st, err := store.Open(context.Background(), dbURL, nil)
 	if err != nil {

@@ -1,0 +1,6 @@
+//go:build !race
+
+package testkit
+
+// RaceEnabled: this binary was built with -race.
+const RaceEnabled = false
