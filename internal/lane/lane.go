@@ -508,12 +508,6 @@ func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
 	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
 }
 
-func (l *Lane) writeJSON(w http.ResponseWriter, status int, v any) {
-	if err := httpx.WriteJSON(w, status, v); err != nil {
-		l.logger.Warn("writing the answer failed", "err", err)
-	}
-}
-
 func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
 	if err := httpx.WriteData(w, status, data, infoFrom(r.Context()).id); err != nil {
 		l.logger.Warn("writing the answer failed", "err", err)
