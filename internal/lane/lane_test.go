@@ -344,10 +344,20 @@ func TestSubscriptions(t *testing.T) {
 		if next.StartedOn != AddDays(today(), 30) || *next.EndsOn != AddDays(today(), 39) || *next.Price != 250 || next.Status != "scheduled" {
 			t.Errorf("follow-on plan: %+v", next)
 		}
-		// Unpriced, open-ended product: no price, no end.
+		// A product priced per trainee needs the price: refused without
+		// one, naming it; and a trainee cannot be created onto it.
+		a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01"}))
+		if !slices.Equal(a.fields(), []string{"price"}) || !strings.Contains(a.Raw, "price") || !strings.Contains(a.Raw, "per trainee") {
+			t.Errorf("an unpriced plan without a price: %s", a.Raw)
+		}
+		a = e.fails(422, "VALIDATION", e.call(k, "POST", "/trainees", map[string]any{"firstName": "Una", "lastName": "Priced", "phone": "0541119999", "productId": f.openProduct.ID}))
+		if !slices.Equal(a.fields(), []string{"productId"}) || !strings.Contains(a.Raw, "assign_plan") {
+			t.Errorf("create_trainee onto an unpriced plan: %s", a.Raw)
+		}
+		// Unpriced, open-ended product with its price: no end.
 		var open domain.Subscription
-		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01"})).into(t, &open)
-		if open.Price != nil || open.EndsOn != nil || open.Status != "live" {
+		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01", "price": 90})).into(t, &open)
+		if open.Price == nil || *open.Price != 90 || open.EndsOn != nil || open.Status != "live" {
 			t.Errorf("open plan: %+v", open)
 		}
 		var subs list[domain.Subscription]
@@ -356,7 +366,7 @@ func TestSubscriptions(t *testing.T) {
 			t.Errorf("subscriptions: %+v", subs)
 		}
 		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "prd_00000000000000000000000000"}))
-		a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"startedOn": "tomorrow", "price": -1, "durationDays": 0}))
+		a = e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"startedOn": "tomorrow", "price": -1, "durationDays": 0}))
 		if !slices.Equal(a.fields(), []string{"productId", "startedOn", "price", "durationDays"}) {
 			t.Errorf("plan 422: %s", a.Raw)
 		}

@@ -16,6 +16,7 @@ var traineeBodies = map[string]any{
 	"POST /sessions/{id}/modify":            map[string]any{"operation": "reduce_volume", "percent": 20},
 	"POST /trainees/{id}/benchmarks":        map[string]any{"name": "Max pull-ups", "value": 9},
 	"POST /trainees/{id}/measurements":      map[string]any{"waistCm": 80, "notes": "measured by Coach own, 052-000-0001"},
+	"POST /trainees/{id}/weights":           map[string]any{"weightKg": 72.5},
 	"POST /trainees/{id}/check-ins":         map[string]any{"readiness": 4, "note": "slept badly, call 052-000-0001"},
 	"POST /trainees/{id}/injuries":          map[string]any{"area": "knee", "severity": 3, "notes": "coach@own.example knows"},
 	"PATCH /goals/{id}":                     map[string]any{"title": "Train 3 times a week"},

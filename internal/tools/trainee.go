@@ -129,8 +129,12 @@ func traineeSpecs() []spec {
 				"to":   "YYYY-MM-DD; default today; at most 366 days after from.",
 			}},
 
+		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights",
+			description: "Record a weigh-in; the latest one is the profile's weight.",
+			args:        map[string]string{"recordedAt": "Default now."}},
+
 		{name: "log_measurement", title: "Log body measurements", route: "POST /trainees/{id}/measurements",
-			description: "Record body measurements (at least one): body fat, waist, hips, chest, arm, thigh, resting heart rate.",
+			description: "Record body measurements (at least one): body fat, waist, hips, chest, arm, thigh, resting heart rate; weight goes to log_weight.",
 			args: map[string]string{
 				"recordedAt": "Default now.",
 				"notes":      "",

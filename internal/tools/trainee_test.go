@@ -27,6 +27,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"get_benchmarks", "GET /trainees/{id}/benchmarks", auth.ScopeTrainingRead},
 	{"record_benchmark", "POST /trainees/{id}/benchmarks", auth.ScopeTrainingWrite},
 	{"get_body_analysis", "GET /trainees/{id}/body-analysis", auth.ScopeHealthRead},
+	{"log_weight", "POST /trainees/{id}/weights", auth.ScopeHealthWrite},
 	{"log_measurement", "POST /trainees/{id}/measurements", auth.ScopeHealthWrite},
 	{"daily_check_in", "POST /trainees/{id}/check-ins", auth.ScopeHealthWrite},
 	{"record_injury", "POST /trainees/{id}/injuries", auth.ScopeHealthWrite},

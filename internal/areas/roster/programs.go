@@ -89,7 +89,8 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, q.Page()), err
 	}, lane.Tool("list_trainee_weights"), lane.Trainee(auth.ScopeHealthRead),
 		lane.Allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
-	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", a.logWeight, lane.Tool("log_weight"), lane.Created())
+	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", a.logWeight, lane.Tool("log_weight"), lane.Created(),
+		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_weight"), lane.Allow("id", "recordedAt", "weightKg"))
 
 	lane.Add(rs, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *lane.Call, in *messageInput) (queued, error) {
 		return queueForTrainee(c, domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})

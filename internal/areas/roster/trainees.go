@@ -287,6 +287,9 @@ func (a *Area) createTrainee(c *lane.Call, in *createTraineeInput) (traineeCreat
 			if err != nil {
 				return err
 			}
+			if p.Price == nil {
+				return lane.InvalidField("productId", fmt.Sprintf("The %s plan is priced per trainee: create the trainee without productId, then assign_plan with its price.", p.Name))
+			}
 			product = p
 		}
 		if t.Status == domain.TraineeActive {
