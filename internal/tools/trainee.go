@@ -40,8 +40,8 @@ func traineeSpecs() []spec {
 			description: "Workout sessions, newest first, as summary rows (date, sport, title, status, duration, RPE, totals) without sets; get_session_details gives one in full.",
 			args: map[string]string{
 				"from":   "",
-				"to":     "At most 366 days after from.",
-				"status": "",
+				"to":     "Default today (what was done); at most 366 days after from.",
+				"status": "planned also lists what is ahead.",
 			}},
 
 		{name: "get_session_details", title: "Get a workout", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",
