@@ -36,6 +36,10 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 	// Text that names people, written by the studio.
 	e.ok(200, e.call(k, "PATCH", "/sessions/"+f.session.ID, map[string]any{"notes": "Coach own says: ring me on 050-765-4321 or write to noa@other.example; ask " + f.coach.ID + " (key " + f.keyID + ", " + f.key + ")", "feedback": "great"}))
 	tok := e.traineeToken(f)
+	var sent struct {
+		ID string `json:"id"`
+	}
+	e.ok(201, e.call(k, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false})).into(t, &sent)
 
 	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID}
 	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
@@ -58,6 +62,9 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 		var body any
 		if c.Method != "GET" && c.Method != "DELETE" {
 			body = traineeBodies[route]
+			if route == "POST /trainees/{id}/form-responses" {
+				body = map[string]any{"assignmentId": sent.ID, "answers": map[string]any{"notes": "ask Coach own, 050-123-4567"}}
+			}
 			if body == nil {
 				body = map[string]any{}
 			}

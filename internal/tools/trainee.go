@@ -185,6 +185,12 @@ func traineeSpecs() []spec {
 
 		{name: "list_my_forms", title: "Forms to fill in", readOnly: true, route: "GET /trainees/{id}/forms",
 			description: "Forms the studio sent that wait for an answer, with their questions and due dates."},
+
+		{name: "answer_form", title: "Answer a form", route: "POST /trainees/{id}/form-responses",
+			description: "Answer a form the studio sent (from list_my_forms), each answer fitting its question's type.",
+			keep:        []string{"assignmentId", "answers"},
+			require:     []string{"assignmentId"},
+			args:        map[string]string{"assignmentId": "The form's id from list_my_forms."}},
 	}
 }
 

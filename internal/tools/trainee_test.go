@@ -40,6 +40,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"log_feedback", "POST /trainees/{id}/feedback", auth.ScopeTrainingWrite},
 	{"get_my_plan", "GET /trainees/{id}/plan", auth.ScopeProfileRead},
 	{"list_my_forms", "GET /trainees/{id}/forms", auth.ScopeProfileRead},
+	{"answer_form", "POST /trainees/{id}/form-responses", auth.ScopeTrainingWrite},
 }
 
 func TestTheTraineeSetIsTheTable(t *testing.T) {
@@ -78,6 +79,7 @@ func TestEveryTraineeToolMatchesItsLaneRoute(t *testing.T) {
 	}
 	leftOut := map[string][]string{
 		"swap_exercise": {"date", "loadPercent", "operation", "percent", "rpeIncrease", "startTime"},
+		"answer_form":   {"formTemplateId", "submittedAt"}, // the assignment names the form; answered now
 	}
 	for _, tool := range tools.Trainee() {
 		rt, ok := routes[tool.Name]

@@ -78,7 +78,9 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 	}, lane.Tool("list_trainee_form_responses"), lane.Trainee(auth.ScopeProfileRead),
 		lane.Allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
 	lane.Add(rs, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", a.assignForm, lane.Tool("send_form"), lane.Created())
-	lane.Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", a.recordFormResponse, lane.Admin(), lane.Created())
+	lane.Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", a.recordFormResponse, lane.Admin(), lane.Created(),
+		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("answer_form"),
+		lane.Allow("id", "formName", "assignmentId", "submittedAt", "answers"))
 
 	lane.Add(rs, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Weight], error) {
 		ss := c.Studio()
@@ -340,6 +342,9 @@ func (a *Area) recordFormResponse(c *lane.Call, in *formResponseInput) (domain.F
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
+		}
+		if in.AssignmentID == nil && c.P.IsTrainee() {
+			return lane.InvalidField("assignmentId", "assignmentId is required: answer a form sent to you, its id from list_my_forms.")
 		}
 		formID := ""
 		if in.FormTemplateID != nil {
