@@ -32,7 +32,7 @@ type assignFormInput struct {
 }
 
 type logWeightInput struct {
-	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"gt=0,max=500"`
+	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, 20 to 350. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"min=20,max=350"`
 	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 }
 
