@@ -151,7 +151,7 @@ func TestOpenAPIServedWithoutAuth(t *testing.T) {
 		t.Errorf("limit's bounds are missing from the parameters: %s", params)
 	}
 	body, _ := json.Marshal(doc.Paths["/trainees"]["post"]["requestBody"])
-	for _, want := range []string{`"firstName"`, `"required":["firstName","lastName","phone"]`, `"exclusiveMinimum":0`} {
+	for _, want := range []string{`"firstName"`, `"required":["firstName","lastName","phone"]`, `"minimum":100`} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("create_trainee body schema lacks %s: %s", want, body)
 		}
@@ -344,10 +344,20 @@ func TestSubscriptions(t *testing.T) {
 		if next.StartedOn != AddDays(today(), 30) || *next.EndsOn != AddDays(today(), 39) || *next.Price != 250 || next.Status != "scheduled" {
 			t.Errorf("follow-on plan: %+v", next)
 		}
-		// Unpriced, open-ended product: no price, no end.
+		// A product priced per trainee needs the price: refused without
+		// one, naming it; and a trainee cannot be created onto it.
+		a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01"}))
+		if !slices.Equal(a.fields(), []string{"price"}) || !strings.Contains(a.Raw, "price") || !strings.Contains(a.Raw, "per trainee") {
+			t.Errorf("an unpriced plan without a price: %s", a.Raw)
+		}
+		a = e.fails(422, "VALIDATION", e.call(k, "POST", "/trainees", map[string]any{"firstName": "Una", "lastName": "Priced", "phone": "0541119999", "productId": f.openProduct.ID}))
+		if !slices.Equal(a.fields(), []string{"productId"}) || !strings.Contains(a.Raw, "assign_plan") {
+			t.Errorf("create_trainee onto an unpriced plan: %s", a.Raw)
+		}
+		// Unpriced, open-ended product with its price: no end.
 		var open domain.Subscription
-		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01"})).into(t, &open)
-		if open.Price != nil || open.EndsOn != nil || open.Status != "live" {
+		e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": f.openProduct.ID, "startedOn": "2025-01-01", "price": 90})).into(t, &open)
+		if open.Price == nil || *open.Price != 90 || open.EndsOn != nil || open.Status != "live" {
 			t.Errorf("open plan: %+v", open)
 		}
 		var subs list[domain.Subscription]
@@ -356,7 +366,7 @@ func TestSubscriptions(t *testing.T) {
 			t.Errorf("subscriptions: %+v", subs)
 		}
 		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "prd_00000000000000000000000000"}))
-		a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"startedOn": "tomorrow", "price": -1, "durationDays": 0}))
+		a = e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/subscription", map[string]any{"startedOn": "tomorrow", "price": -1, "durationDays": 0}))
 		if !slices.Equal(a.fields(), []string{"productId", "startedOn", "price", "durationDays"}) {
 			t.Errorf("plan 422: %s", a.Raw)
 		}
@@ -433,13 +443,13 @@ func TestProgramsFormsWeights(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/form-responses", map[string]any{"answers": map[string]any{"sleep": 3}}))
 
 		// Weights.
-		for _, bad := range []float64{0, -3, 500.5} {
+		for _, bad := range []float64{0, -3, 350.5} {
 			a := e.fails(422, "VALIDATION", e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": bad}))
-			if a.fields()[0] != "weightKg" || !strings.Contains(a.message(), "above 0 and at most 500") {
+			if a.fields()[0] != "weightKg" || !strings.Contains(a.message(), "from 20 to 350") {
 				t.Errorf("weight %v: %s", bad, a.Raw)
 			}
 		}
-		e.ok(201, e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": 500, "recordedAt": "2025-06-01T08:00:00Z"}))
+		e.ok(201, e.call(k, "POST", tp+"/weights", map[string]any{"weightKg": 350, "recordedAt": "2025-06-01T08:00:00Z"}))
 		var ws list[domain.Weight]
 		e.ok(200, e.call(k, "GET", tp+"/weights?limit=1", nil)).into(t, &ws)
 		if ws.Total != 2 || len(ws.Items) != 1 || ws.Items[0].WeightKg != 71.5 || ws.NextOffset == nil {

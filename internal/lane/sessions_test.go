@@ -361,11 +361,21 @@ func TestSessionListAndDetails(t *testing.T) {
 			e.ok(201, e.call(k, "POST", tp+"/sessions", map[string]any{"date": AddDays(day, i), "sport": "running", "durationMin": 30 + i}))
 		}
 		var page list[map[string]any]
-		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2", nil)).into(t, &page)
+		// By default, what was done: up to today, the planned days ahead
+		// left out; status planned (or a later to) lists those.
+		e.ok(200, e.call(k, "GET", tp+"/sessions", nil)).into(t, &page)
+		if page.Total != 1 || page.Items[0]["id"] != f.session.ID {
+			t.Fatalf("the default list = %+v", page)
+		}
+		e.ok(200, e.call(k, "GET", tp+"/sessions?status=planned", nil)).into(t, &page)
+		if page.Total < 4 || page.Items[0]["date"] != AddDays(day, 4) {
+			t.Fatalf("status planned = %+v", page)
+		}
+		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2&to="+AddDays(day, 4), nil)).into(t, &page)
 		if page.Total != 5 || len(page.Items) != 2 || page.NextOffset == nil || *page.NextOffset != 2 || page.Items[0]["date"] != AddDays(day, 4) || page.Items[1]["date"] != AddDays(day, 3) {
 			t.Fatalf("page 1 = %+v", page)
 		}
-		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2&offset=4", nil)).into(t, &page)
+		e.ok(200, e.call(k, "GET", tp+"/sessions?limit=2&offset=4&to="+AddDays(day, 4), nil)).into(t, &page)
 		if len(page.Items) != 1 || page.NextOffset != nil || page.Items[0]["id"] != f.session.ID {
 			t.Fatalf("last page = %+v", page)
 		}

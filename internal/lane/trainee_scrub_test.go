@@ -16,6 +16,7 @@ var traineeBodies = map[string]any{
 	"POST /sessions/{id}/modify":            map[string]any{"operation": "reduce_volume", "percent": 20},
 	"POST /trainees/{id}/benchmarks":        map[string]any{"name": "Max pull-ups", "value": 9},
 	"POST /trainees/{id}/measurements":      map[string]any{"waistCm": 80, "notes": "measured by Coach own, 052-000-0001"},
+	"POST /trainees/{id}/weights":           map[string]any{"weightKg": 72.5},
 	"POST /trainees/{id}/check-ins":         map[string]any{"readiness": 4, "note": "slept badly, call 052-000-0001"},
 	"POST /trainees/{id}/injuries":          map[string]any{"area": "knee", "severity": 3, "notes": "coach@own.example knows"},
 	"PATCH /goals/{id}":                     map[string]any{"title": "Train 3 times a week"},
@@ -35,6 +36,10 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 	// Text that names people, written by the studio.
 	e.ok(200, e.call(k, "PATCH", "/sessions/"+f.session.ID, map[string]any{"notes": "Coach own says: ring me on 050-765-4321 or write to noa@other.example; ask " + f.coach.ID + " (key " + f.keyID + ", " + f.key + ")", "feedback": "great"}))
 	tok := e.traineeToken(f)
+	var sent struct {
+		ID string `json:"id"`
+	}
+	e.ok(201, e.call(k, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false})).into(t, &sent)
 
 	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID}
 	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
@@ -57,6 +62,9 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 		var body any
 		if c.Method != "GET" && c.Method != "DELETE" {
 			body = traineeBodies[route]
+			if route == "POST /trainees/{id}/form-responses" {
+				body = map[string]any{"assignmentId": sent.ID, "answers": map[string]any{"notes": "ask Coach own, 050-123-4567"}}
+			}
 			if body == nil {
 				body = map[string]any{}
 			}

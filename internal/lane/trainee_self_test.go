@@ -294,7 +294,7 @@ func TestTraineePlan(t *testing.T) {
 			t.Fatalf("sessionsLeft must be present and null (plans carry no allowance): %s", a.Data)
 		}
 		var next domain.Subscription
-		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/subscription", map[string]any{"productId": f.openProduct.ID})).into(t, &next)
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/subscription", map[string]any{"productId": f.openProduct.ID, "price": 90})).into(t, &next)
 		e.ok(200, e.call(e.traineeToken(f), "GET", path, nil)).into(t, &p)
 		if p.Next == nil || p.Next.ID != next.ID || p.Next.Status != "scheduled" || p.Next.StartedOn != AddDays(today(), 30) || *p.Next.StartsInDays != 30 || p.Next.DaysLeft != nil {
 			t.Fatalf("next plan: %+v", p.Next)

@@ -216,7 +216,7 @@ func TestErrorsAreSentencesWithIsError(t *testing.T) {
 		{"log_weight", map[string]any{"traineeId": f.A.TraineeID, "weightKg": 70, "recordedAt": "last monday"}, []string{"recordedAt"}},
 		// The tool's own refusals, before any lane call.
 		{"search_trainees", map[string]any{"limit": 500}, []string{"search_trainees", "limit", "1 to 200"}},
-		{"log_weight", map[string]any{"traineeId": f.A.TraineeID, "weightKg": 0}, []string{"weightKg", "above 0"}},
+		{"log_weight", map[string]any{"traineeId": f.A.TraineeID, "weightKg": 0}, []string{"weightKg", "from 20 to 350"}},
 		{"assign_plan", map[string]any{"traineeId": f.A.TraineeID, "productId": f.A.ProductID, "notify": true}, []string{`no argument "notify"`}},
 		{"get_trainee", map[string]any{}, []string{"traineeId is required"}},
 	}

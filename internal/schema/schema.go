@@ -12,8 +12,10 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,7 +252,7 @@ func (p *Property) Check(path string, v any) string {
 			return p.Rule(path) + "; got " + ShortJSON(v) + "."
 		}
 	} else if err := p.resolved.Validate(v); err != nil {
-		return p.Rule(path) + "; got " + ShortJSON(v) + "."
+		return p.Rule(path) + "; got " + ShortJSON(v) + p.unitHint(v) + "."
 	}
 	switch v := v.(type) {
 	case string:
@@ -287,4 +289,22 @@ func FormatOK(format, s string) bool {
 		}
 	}
 	return err == nil
+}
+
+// unitHint guesses the unit slip behind a number out of its range: metres
+// for centimetres or a fraction for a percent (×100), grams for kilograms
+// (÷1000). It answers " — did you mean N?" when exactly that lands in the
+// range, else "".
+func (p *Property) unitHint(v any) string {
+	n, ok := v.(float64)
+	sc := p.Schema
+	if !ok || (sc.Type != "number" && !slices.Contains(sc.Types, "number")) || sc.Minimum == nil || sc.Maximum == nil {
+		return ""
+	}
+	for _, guess := range []float64{n * 100, n / 1000} {
+		if guess >= *sc.Minimum && guess <= *sc.Maximum {
+			return " — did you mean " + strconv.FormatFloat(math.Round(guess*100)/100, 'f', -1, 64) + "?"
+		}
+	}
+	return ""
 }

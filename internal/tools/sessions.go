@@ -10,8 +10,8 @@ func sessionTools() []spec {
 				"get_session gives one session set by set. For a first look use get_trainee_overview.",
 			args: map[string]string{
 				"from":   "",
-				"to":     "At most 366 days after from.",
-				"status": "",
+				"to":     "Default today (what was done); at most 366 days after from.",
+				"status": "planned also lists what is ahead.",
 			}},
 
 		{name: "get_session", title: "Get a workout session", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",

@@ -226,8 +226,8 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"create_task", `{"title":"t","priority":6}`, "priority must be a whole number from 0 to 5; got 6."},
 		{"update_task", `{"taskId":"tsk_1","priority":-1}`, "priority must be a whole number from 0 to 5"},
 		{"update_task", `{"taskId":"tsk_1","status":"closed"}`, `status must be one of "open", "done", "snoozed"`},
-		{"log_weight", `{"traineeId":"trn_1","weightKg":0}`, "weightKg must be a number above 0 and at most 500; got 0."},
-		{"log_weight", `{"traineeId":"trn_1","weightKg":500.5}`, "weightKg must be a number above 0 and at most 500"},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":0}`, "weightKg must be a number from 20 to 350; got 0."},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":350.5}`, "weightKg must be a number from 20 to 350"},
 		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":[1]}`, "tags must be a list of at most 50 strings"},
 		{"assign_plan", `{"traineeId":"trn_1","productId":"prd_1","price":-5}`, "price must be a number from 0 to 1000000"},
 	}
@@ -250,8 +250,8 @@ func TestBoundaryValuesAreAccepted(t *testing.T) {
 	for _, c := range []struct{ tool, args string }{
 		{"search_trainees", `{"limit":1,"offset":0}`},
 		{"search_trainees", `{"limit":200}`},
-		{"log_weight", `{"traineeId":"trn_1","weightKg":500}`},
-		{"log_weight", `{"traineeId":"trn_1","weightKg":0.1}`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":350}`},
+		{"log_weight", `{"traineeId":"trn_1","weightKg":20}`},
 		{"create_task", `{"title":"t","priority":5,"detail":"` + strings.Repeat("y", 2000) + `"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + strings.Repeat("ש", 500) + `"}`},
 		{"create_trainee", `{"firstName":"A","lastName":"B","phone":"1","tags":null,"email":"a@b.c"}`},

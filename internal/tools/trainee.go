@@ -40,8 +40,8 @@ func traineeSpecs() []spec {
 			description: "Workout sessions, newest first, as summary rows (date, sport, title, status, duration, RPE, totals) without sets; get_session_details gives one in full.",
 			args: map[string]string{
 				"from":   "",
-				"to":     "At most 366 days after from.",
-				"status": "",
+				"to":     "Default today (what was done); at most 366 days after from.",
+				"status": "planned also lists what is ahead.",
 			}},
 
 		{name: "get_session_details", title: "Get a workout", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",
@@ -129,8 +129,12 @@ func traineeSpecs() []spec {
 				"to":   "YYYY-MM-DD; default today; at most 366 days after from.",
 			}},
 
+		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights",
+			description: "Record a weigh-in; the latest one is the profile's weight.",
+			args:        map[string]string{"recordedAt": "Default now."}},
+
 		{name: "log_measurement", title: "Log body measurements", route: "POST /trainees/{id}/measurements",
-			description: "Record body measurements (at least one): body fat, waist, hips, chest, arm, thigh, resting heart rate.",
+			description: "Record body measurements (at least one): body fat, waist, hips, chest, arm, thigh, resting heart rate; weight goes to log_weight.",
 			args: map[string]string{
 				"recordedAt": "Default now.",
 				"notes":      "",
@@ -181,6 +185,12 @@ func traineeSpecs() []spec {
 
 		{name: "list_my_forms", title: "Forms to fill in", readOnly: true, route: "GET /trainees/{id}/forms",
 			description: "Forms the studio sent that wait for an answer, with their questions and due dates."},
+
+		{name: "answer_form", title: "Answer a form", route: "POST /trainees/{id}/form-responses",
+			description: "Answer a form the studio sent (from list_my_forms), each answer fitting its question's type.",
+			keep:        []string{"assignmentId", "answers"},
+			require:     []string{"assignmentId"},
+			args:        map[string]string{"assignmentId": "The form's id from list_my_forms."}},
 	}
 }
 

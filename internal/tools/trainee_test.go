@@ -27,6 +27,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"get_benchmarks", "GET /trainees/{id}/benchmarks", auth.ScopeTrainingRead},
 	{"record_benchmark", "POST /trainees/{id}/benchmarks", auth.ScopeTrainingWrite},
 	{"get_body_analysis", "GET /trainees/{id}/body-analysis", auth.ScopeHealthRead},
+	{"log_weight", "POST /trainees/{id}/weights", auth.ScopeHealthWrite},
 	{"log_measurement", "POST /trainees/{id}/measurements", auth.ScopeHealthWrite},
 	{"daily_check_in", "POST /trainees/{id}/check-ins", auth.ScopeHealthWrite},
 	{"record_injury", "POST /trainees/{id}/injuries", auth.ScopeHealthWrite},
@@ -39,6 +40,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"log_feedback", "POST /trainees/{id}/feedback", auth.ScopeTrainingWrite},
 	{"get_my_plan", "GET /trainees/{id}/plan", auth.ScopeProfileRead},
 	{"list_my_forms", "GET /trainees/{id}/forms", auth.ScopeProfileRead},
+	{"answer_form", "POST /trainees/{id}/form-responses", auth.ScopeTrainingWrite},
 }
 
 func TestTheTraineeSetIsTheTable(t *testing.T) {
@@ -77,6 +79,7 @@ func TestEveryTraineeToolMatchesItsLaneRoute(t *testing.T) {
 	}
 	leftOut := map[string][]string{
 		"swap_exercise": {"date", "loadPercent", "operation", "percent", "rpeIncrease", "startTime"},
+		"answer_form":   {"formTemplateId", "submittedAt"}, // the assignment names the form; answered now
 	}
 	for _, tool := range tools.Trainee() {
 		rt, ok := routes[tool.Name]

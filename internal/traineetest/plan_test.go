@@ -15,7 +15,7 @@ import (
 var traineeTools = []string{
 	"get_training_overview", "list_sessions", "get_session_details", "log_workout", "create_planned_session",
 	"modify_training_session", "swap_exercise", "get_active_program", "list_programs", "get_benchmarks",
-	"record_benchmark", "get_body_analysis", "log_measurement", "daily_check_in", "record_injury", "manage_goals",
+	"record_benchmark", "get_body_analysis", "log_weight", "log_measurement", "daily_check_in", "record_injury", "manage_goals",
 	"get_coach_insight", "get_weekly_debrief", "search_training_resources", "get_onboarding_status",
 	"update_training_profile", "log_feedback", "get_my_plan", "list_my_forms",
 }
@@ -108,6 +108,7 @@ func plan(t *testing.T, cs *mcp.ClientSession, today time.Time) []called {
 		"exercises": []any{map[string]any{"exerciseId": "bench-press", "sets": []any{map[string]any{"reps": 8, "loadKg": 50}, map[string]any{"reps": 6, "loadKg": 55}}}},
 		"feedback":  "Felt strong today"})
 	do("record_benchmark", map[string]any{"name": "Plank hold", "unit": "s", "direction": "higher", "value": 95})
+	do("log_weight", map[string]any{"weightKg": 68.4})
 	do("log_measurement", map[string]any{"waistCm": 81.5, "restingHr": 58})
 	do("daily_check_in", map[string]any{"readiness": 7, "soreness": 3, "sleepHours": 7.5, "mood": 4, "stress": 2})
 	do("record_injury", map[string]any{"area": "knee", "side": "left", "severity": 2, "notes": "A twinge on the stairs"})

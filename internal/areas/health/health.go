@@ -88,7 +88,7 @@ type measurementInput struct {
 
 func (a *Area) recordMeasurement(c *lane.Call, in *measurementInput) (domain.Measurement, error) {
 	if in.BodyFatPct == nil && in.WaistCm == nil && in.HipsCm == nil && in.ChestCm == nil && in.ArmCm == nil && in.ThighCm == nil && in.RestingHR == nil {
-		return domain.Measurement{}, lane.InvalidField("bodyFatPct", "Send at least one measurement: bodyFatPct, waistCm, hipsCm, chestCm, armCm, thighCm or restingHr (weight goes to POST /trainees/{id}/weights).")
+		return domain.Measurement{}, lane.InvalidField("bodyFatPct", "Send at least one measurement: bodyFatPct, waistCm, hipsCm, chestCm, armCm, thighCm or restingHr (a weight goes to log_weight).")
 	}
 	now := c.Now().UTC()
 	m := domain.Measurement{ID: ids.New(ids.Measurement), TraineeID: c.ID(), RecordedAt: now, BodyFatPct: in.BodyFatPct, WaistCm: in.WaistCm,

@@ -13,7 +13,7 @@ import (
 type assignPlanInput struct {
 	ProductID    string   `json:"productId" jsonschema:"The plan to assign (an id from list_plans)." lane:"minLength=1,maxLength=100"`
 	StartedOn    *string  `json:"startedOn,omitempty" jsonschema:"First day of the plan. When omitted the plan starts the day after the trainee's last live or scheduled plan ends, or today if there is none." lane:"format=date" when:"start"`
-	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee; when omitted the plan's list price (a plan without one stays unpriced)." lane:"min=0,max=1000000"`
+	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee; when omitted the plan's list price (required for a plan without one)." lane:"min=0,max=1000000"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days for this trainee; when omitted the plan's own duration (none means open-ended)." lane:"min=1,max=3650"`
 	Notify       *bool    `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
 }
@@ -61,6 +61,9 @@ func (a *Area) assignPlan(c *lane.Call, in *assignPlanInput) (domain.Subscriptio
 		product, err := lane.Lookup(c.Ctx, ids.Product, in.ProductID, ss.GetProduct)
 		if err != nil {
 			return err
+		}
+		if product.Price == nil && in.Price == nil {
+			return lane.InvalidField("price", fmt.Sprintf("The %s plan is priced per trainee: send price (e.g. 250, in %s).", product.Name, product.Currency))
 		}
 		out, err = startSubscription(c, ss, t.ID, product, planTerms{StartedOn: in.StartedOn, Price: in.Price, DurationDays: in.DurationDays})
 		if err != nil {

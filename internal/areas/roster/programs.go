@@ -32,7 +32,7 @@ type assignFormInput struct {
 }
 
 type logWeightInput struct {
-	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, above 0 and up to 500. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"gt=0,max=500"`
+	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, 20 to 350. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"min=20,max=350"`
 	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
 }
 
@@ -78,7 +78,9 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 	}, lane.Tool("list_trainee_form_responses"), lane.Trainee(auth.ScopeProfileRead),
 		lane.Allow("items.id", "items.formName", "items.submittedAt", "items.answers", "total", "nextOffset"))
 	lane.Add(rs, "POST", "/trainees/{id}/forms/assign", "Send a form to a trainee.", a.assignForm, lane.Tool("send_form"), lane.Created())
-	lane.Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", a.recordFormResponse, lane.Admin(), lane.Created())
+	lane.Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", a.recordFormResponse, lane.Admin(), lane.Created(),
+		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("answer_form"),
+		lane.Allow("id", "formName", "assignmentId", "submittedAt", "answers"))
 
 	lane.Add(rs, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Weight], error) {
 		ss := c.Studio()
@@ -89,7 +91,8 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, q.Page()), err
 	}, lane.Tool("list_trainee_weights"), lane.Trainee(auth.ScopeHealthRead),
 		lane.Allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
-	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", a.logWeight, lane.Tool("log_weight"), lane.Created())
+	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", a.logWeight, lane.Tool("log_weight"), lane.Created(),
+		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_weight"), lane.Allow("id", "recordedAt", "weightKg"))
 
 	lane.Add(rs, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *lane.Call, in *messageInput) (queued, error) {
 		return queueForTrainee(c, domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
@@ -339,6 +342,9 @@ func (a *Area) recordFormResponse(c *lane.Call, in *formResponseInput) (domain.F
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
 			return err
+		}
+		if in.AssignmentID == nil && c.P.IsTrainee() {
+			return lane.InvalidField("assignmentId", "assignmentId is required: answer a form sent to you, its id from list_my_forms.")
 		}
 		formID := ""
 		if in.FormTemplateID != nil {

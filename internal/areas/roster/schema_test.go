@@ -69,7 +69,7 @@ func TestBodyValidation(t *testing.T) {
 			t.Errorf("no error for %s; got %v", f, fields)
 		}
 	}
-	if fields["weightKg"] != "weightKg must be a number above 0 and at most 500; got 0." {
+	if fields["weightKg"] != "weightKg must be a number from 20 to 350; got 0." {
 		t.Errorf("weightKg: %q", fields["weightKg"])
 	}
 	if fields["lastName"] != "lastName is required; it must be a string of 1 to 100 characters." {

@@ -56,8 +56,8 @@ type profile struct {
 	Email     *string  `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
 	BirthDate *string  `json:"birthDate,omitempty" jsonschema:"Date of birth." lane:"format=date" when:"birth"`
 	Gender    *string  `json:"gender,omitempty" jsonschema:"Gender." lane:"enum=female|male|other"`
-	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres." lane:"gt=0,max=300"`
-	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms, recorded as a weigh-in dated now. The profile's weightKg is always the latest weigh-in." lane:"gt=0,max=500,null=false"`
+	HeightCm  *float64 `json:"heightCm,omitempty" jsonschema:"Height in centimetres, 100 to 250." lane:"min=100,max=250"`
+	WeightKg  *float64 `json:"weightKg,omitempty" jsonschema:"Current weight in kilograms, recorded as a weigh-in dated now. The profile's weightKg is always the latest weigh-in. 20 to 350." lane:"min=20,max=350,null=false"`
 	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
 	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
@@ -286,6 +286,9 @@ func (a *Area) createTrainee(c *lane.Call, in *createTraineeInput) (traineeCreat
 			p, err := lane.Lookup(c.Ctx, ids.Product, *in.ProductID, ss.GetProduct)
 			if err != nil {
 				return err
+			}
+			if p.Price == nil {
+				return lane.InvalidField("productId", fmt.Sprintf("The %s plan is priced per trainee: create the trainee without productId, then assign_plan with its price.", p.Name))
 			}
 			product = p
 		}

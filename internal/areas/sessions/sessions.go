@@ -19,8 +19,8 @@ import (
 
 type sessionsQuery struct {
 	From   *string `json:"from,omitempty" jsonschema:"Only sessions on or after this local date, YYYY-MM-DD." lane:"format=date"`
-	To     *string `json:"to,omitempty" jsonschema:"Only sessions on or before this local date, YYYY-MM-DD; at most 366 days after from." lane:"format=date"`
-	Status *string `json:"status,omitempty" jsonschema:"Only sessions with this status." lane:"enum=planned|completed|skipped|missed"`
+	To     *string `json:"to,omitempty" jsonschema:"Only sessions on or before this local date, YYYY-MM-DD; at most 366 days after from. Default today (what was done), no limit with status planned." lane:"format=date"`
+	Status *string `json:"status,omitempty" jsonschema:"Only sessions with this status; planned lists what is ahead too." lane:"enum=planned|completed|skipped|missed"`
 	lane.PageQuery
 }
 
@@ -190,6 +190,8 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 		}
 		if q.To != nil {
 			f.To = *q.To
+		} else if q.Status == nil || *q.Status != domain.SessionPlanned {
+			f.To = c.LocalToday()
 		}
 		if q.Status != nil {
 			f.Status = *q.Status
