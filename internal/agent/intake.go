@@ -108,18 +108,27 @@ func (in *intake) close() {
 
 func (in *intake) loop() {
 	for first := range in.queue {
-		batch := []*pendingMessage{first}
-	fill:
-		for len(batch) < maxIntakeBatch {
-			select {
-			case m := <-in.queue:
-				batch = append(batch, m)
-			default:
-				break fill
-			}
-		}
-		in.writeBatch(batch)
+		in.writeBatch(in.batchFrom(first))
 	}
+}
+
+// batchFrom is first and the messages queued behind it, up to a batch. A
+// closed queue ends the batch: a receive from it is no message (before, a
+// close with messages queued filled the batch with nils).
+func (in *intake) batchFrom(first *pendingMessage) []*pendingMessage {
+	batch := []*pendingMessage{first}
+	for len(batch) < maxIntakeBatch {
+		select {
+		case m, ok := <-in.queue:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, m)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 // writeBatch writes a batch and tells each message how it went. When the

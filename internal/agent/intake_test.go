@@ -97,3 +97,17 @@ func TestIntakeBatchIsolatesABadMessage(t *testing.T) {
 		}
 	})
 }
+
+// A close while messages are queued: the writer's batch holds the queued
+// messages and stops at the closed queue, with no nil message in it.
+func TestIntakeBatchStopsAtAClosedQueue(t *testing.T) {
+	t.Parallel()
+	in := &intake{queue: make(chan *pendingMessage, maxIntakeBatch)}
+	first, second := &pendingMessage{text: "1"}, &pendingMessage{text: "2"}
+	in.queue <- second
+	close(in.queue)
+	batch := in.batchFrom(first)
+	if len(batch) != 2 || batch[0] != first || batch[1] != second {
+		t.Fatalf("batch %v, want the two messages", batch)
+	}
+}
