@@ -40,7 +40,7 @@ const traineeTools = [
   'modify_training_session', 'swap_exercise', 'get_active_program', 'list_programs', 'get_benchmarks',
   'record_benchmark', 'get_body_analysis', 'log_measurement', 'daily_check_in', 'record_injury', 'manage_goals',
   'get_coach_insight', 'get_weekly_debrief', 'search_training_resources', 'get_onboarding_status',
-  'update_training_profile', 'log_feedback', 'get_my_plan', 'list_my_forms',
+  'update_training_profile', 'log_feedback', 'get_my_plan', 'list_my_forms', 'log_weight',
 ];
 // Coach tools a trainee must never see.
 const coachOnly = ['search_trainees', 'find_trainee_by_phone', 'list_coaches', 'create_task', 'assign_plan', 'send_form'];
@@ -142,6 +142,7 @@ await c('log_workout', {
 });
 await c('record_benchmark', { name: 'Plank hold', unit: 's', direction: 'higher', value: 95 });
 await c('log_measurement', { waistCm: 81.5, restingHr: 58 });
+await c('log_weight', { weightKg: 72.4 });
 await c('daily_check_in', { readiness: 7, soreness: 3, sleepHours: 7.5, mood: 4, stress: 2 });
 await c('record_injury', { area: 'knee', side: 'left', severity: 2, notes: 'A twinge on the stairs' });
 await c('manage_goals', { action: 'list' });
