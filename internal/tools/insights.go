@@ -15,7 +15,7 @@ func insightTools() []spec {
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
 			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers. Follow up with get_trainee_overview.",
 			args: map[string]string{
-				"coachId": "From list_coaches.",
+				"coachId": "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
 				"reason":  "",
 			}},
 	}

@@ -77,7 +77,7 @@ func reads() []spec {
 			args: map[string]string{
 				"status":   "",
 				"clientId": "From search_trainees.",
-				"coachId":  "From list_coaches.",
+				"coachId":  "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
 			}},
 	}
 }

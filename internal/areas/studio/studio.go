@@ -28,6 +28,23 @@ type studioInfo struct {
 	// What the credential is and may do.
 	Credential string   `json:"credential"`
 	Scopes     []string `json:"scopes"`
+	// Caller says who is asking, in a sentence a model can repeat.
+	Caller  string `json:"caller"`
+	CoachID string `json:"coachId,omitempty"`
+}
+
+// callerOf says who the credential speaks for: a coach's own sign-in names
+// her (coach filters default to her), a studio key the whole studio.
+func callerOf(c *lane.Call) (string, error) {
+	id := c.Coach()
+	if id == "" {
+		return "A studio key: it speaks for the whole studio, no one coach.", nil
+	}
+	coach, err := c.Studio().GetCoach(c.Ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Coach %s (%s): coach filters default to her own trainees and tasks; coachId all asks about the whole studio.", coach.Name, id), nil
 }
 
 type createKeyInput struct {
@@ -79,7 +96,7 @@ type updateTaskInput struct {
 type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
 	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
-	CoachID  string `json:"coachId,omitempty" jsonschema:"Only tasks of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
+	CoachID  string `json:"coachId,omitempty" jsonschema:"Whose tasks: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
 	lane.PageQuery
 }
 
@@ -88,9 +105,17 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 		return studioSettings{TimeZone: c.Zone().String()}, nil
 	}, lane.Admin())
 	lane.Add(rs, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", a.updateStudioSettings, lane.Admin())
-	lane.Add(rs, "GET", "/validate", "Check the key: the studio it belongs to.", func(c *lane.Call, _ *lane.NoInput) (studioInfo, error) {
-		return studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
-			Credential: string(c.P.Kind), Scopes: c.P.Scopes}, nil
+	lane.Add(rs, "GET", "/validate", "Check the credential: the studio it belongs to, and who is asking.", func(c *lane.Call, _ *lane.NoInput) (studioInfo, error) {
+		info := studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
+			Credential: string(c.P.Kind), Scopes: c.P.Scopes, CoachID: c.Coach()}
+		if !c.P.IsTrainee() {
+			caller, err := callerOf(c)
+			if err != nil {
+				return studioInfo{}, err
+			}
+			info.Caller = caller
+		}
+		return info, nil
 	}, lane.AnyScope(), lane.Allow("id", "name", "slug", "region", "tier", "timeZone", "credential", "scopes"))
 
 	lane.Add(rs, "GET", "/rpc/coaches", "The studio's coaches.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Coach], error) {
