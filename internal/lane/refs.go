@@ -78,13 +78,14 @@ func (c *Call) checkRefs(refs []refField, in any) error {
 	for _, r := range refs {
 		f := v.FieldByIndex(r.index)
 		if r.coachScope {
-			id, err := c.resolveCoachScope(r.name, f.String())
+			given := f.String()
+			id, err := c.resolveCoachScope(r.name, given)
 			if err != nil {
 				return err
 			}
 			f.SetString(id)
-			if id == "" {
-				continue
+			if id != given {
+				continue // the whole studio, or the caller's own coach id, which the credential already proved
 			}
 		} else if f.Kind() == reflect.Pointer {
 			if f.IsNil() {

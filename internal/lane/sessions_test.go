@@ -367,6 +367,10 @@ func TestSessionListAndDetails(t *testing.T) {
 		if page.Total != 1 || page.Items[0]["id"] != f.session.ID {
 			t.Fatalf("the default list = %+v", page)
 		}
+		e.ok(200, e.call(k, "GET", tp+"/sessions?from="+AddDays(day, 1), nil)).into(t, &page)
+		if page.Total != 4 {
+			t.Fatalf("a from ahead of today = %+v", page)
+		}
 		e.ok(200, e.call(k, "GET", tp+"/sessions?status=planned", nil)).into(t, &page)
 		if page.Total < 4 || page.Items[0]["date"] != AddDays(day, 4) {
 			t.Fatalf("status planned = %+v", page)

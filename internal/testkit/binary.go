@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -38,7 +39,7 @@ func PerformBinary(t testing.TB) string {
 		cmd := exec.Command("go", append(args, "./cmd/perform")...)
 		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			perform.err = "go " + filepath.Base(cmd.Args[1]) + " ./cmd/perform: " + err.Error() + "\n" + string(out)
+			perform.err = strings.Join(cmd.Args, " ") + ": " + err.Error() + "\n" + string(out)
 		}
 	})
 	if perform.err != "" {

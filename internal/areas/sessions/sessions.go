@@ -190,8 +190,8 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 		}
 		if q.To != nil {
 			f.To = *q.To
-		} else if q.Status == nil || *q.Status != domain.SessionPlanned {
-			f.To = c.LocalToday()
+		} else if today := c.LocalToday(); (q.Status == nil || *q.Status != domain.SessionPlanned) && (q.From == nil || *q.From <= today) {
+			f.To = today // what was done; a from ahead of today asks about what is ahead
 		}
 		if q.Status != nil {
 			f.Status = *q.Status
