@@ -418,3 +418,66 @@ type DayValue struct {
 	Day   string  `json:"day"`
 	Value float64 `json:"value"`
 }
+
+// Roster questions: what GET /roster answers about the studio's trainees
+// over a window, one row a trainee (one a record for plans, injuries and
+// feedback).
+const (
+	RosterTrained       = "trained"        // completed a session in the window
+	RosterNotTrained    = "not_trained"    // active, completed none in the window
+	RosterPlansEnding   = "plans_ending"   // an active plan's last day in the window
+	RosterPlansStarting = "plans_starting" // an active plan's first day in the window
+	RosterLowReadiness  = "low_readiness"  // a check-in with readiness 4 or lower
+	RosterSoreness      = "soreness"       // a check-in with soreness 6 or more, or sore areas
+	RosterInjuries      = "injuries"       // an active or recovering injury, whatever its onset
+	RosterNewTrainees   = "new_trainees"   // added to the studio in the window
+	RosterGoalsReached  = "goals_reached"  // a goal marked completed in the window
+	RosterFeedback      = "feedback"       // feedback given in the window
+)
+
+// RosterQuestions lists the questions in the order they are documented.
+var RosterQuestions = []string{RosterTrained, RosterNotTrained, RosterPlansEnding, RosterPlansStarting,
+	RosterLowReadiness, RosterSoreness, RosterInjuries, RosterNewTrainees, RosterGoalsReached, RosterFeedback}
+
+// RosterRow is one answer row of a roster question: the trainee and the
+// few figures that question is about; the others stay empty and out of
+// the JSON.
+type RosterRow struct {
+	TraineeID string `json:"traineeId"`
+	Name      string `json:"name"`
+	// trained, not_trained
+	LastSessionOn *string `json:"lastSessionOn,omitempty"` // the latest completed session (not_trained: ever)
+	Sessions      *int    `json:"sessions,omitempty"`      // completed in the window
+	Missed        *int    `json:"missed,omitempty"`        // not_trained: planned or missed in the window
+	// plans_ending, plans_starting
+	SubscriptionID string  `json:"subscriptionId,omitempty"`
+	Plan           string  `json:"plan,omitempty"`
+	StartsOn       *string `json:"startsOn,omitempty"`
+	EndsOn         *string `json:"endsOn,omitempty"`
+	Renewed        *bool   `json:"renewed,omitempty"` // another active plan runs past this one's end
+	// low_readiness, soreness
+	Days            *int     `json:"days,omitempty"` // check-ins that count in the window
+	LowestReadiness *int     `json:"lowestReadiness,omitempty"`
+	HighestSoreness *int     `json:"highestSoreness,omitempty"`
+	SoreAreas       []string `json:"soreAreas,omitempty"` // of the latest such check-in
+	LatestOn        *string  `json:"latestOn,omitempty"`
+	// injuries
+	InjuryID string  `json:"injuryId,omitempty"`
+	Area     string  `json:"area,omitempty"`
+	Side     string  `json:"side,omitempty"`
+	Severity *int    `json:"severity,omitempty"`
+	Status   string  `json:"status,omitempty"` // injuries: active or recovering; new_trainees: the trainee's
+	OnsetOn  *string `json:"onsetOn,omitempty"`
+	Notes    *string `json:"notes,omitempty"`
+	// new_trainees
+	JoinedOn *string `json:"joinedOn,omitempty"`
+	// goals_reached
+	GoalID string `json:"goalId,omitempty"`
+	Goal   string `json:"goal,omitempty"`
+	// feedback
+	FeedbackID string  `json:"feedbackId,omitempty"`
+	On         *string `json:"on,omitempty"` // the local day it was given (goals_reached: marked completed)
+	Rating     *int    `json:"rating,omitempty"`
+	Topic      *string `json:"topic,omitempty"`
+	Text       string  `json:"text,omitempty"`
+}

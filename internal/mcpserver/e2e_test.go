@@ -143,6 +143,7 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
 		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
 		{"needs_attention", map[string]any{"limit": 10}, `"summary"`},
+		{"roster", map[string]any{"question": "trained", "from": "2026-01-01", "to": "2026-12-31"}, `"summary"`},
 		{"get_trainee_overview", map[string]any{"traineeId": a.TraineeID}, `"summary"`},
 		{"get_weekly_debrief", map[string]any{"traineeId": a.TraineeID, "week": "2026-W48"}, `"2026-W48"`},
 		{"get_coaching_insights", map[string]any{"traineeId": a.TraineeID}, `"consistency"`},

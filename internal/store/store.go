@@ -209,6 +209,7 @@ type StudioStore interface {
 	Goals
 	TrainingProfiles
 	Roster
+	RosterReads
 	TraineeFeedback
 	Personas
 	PendingForms

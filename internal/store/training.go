@@ -152,3 +152,25 @@ type Roster interface {
 	// number of queries whatever the roster's size.
 	RosterFacts(ctx context.Context, q RosterQuery) ([]domain.RosterFacts, error)
 }
+
+// RosterRead asks one roster question (domain.RosterQuestions) over a
+// window: From and To are local days, inclusive; Since and Until the same
+// window as instants (Until exclusive) for what is kept by the instant;
+// Zone turns instants into local days.
+type RosterRead struct {
+	Question     string
+	From, To     string
+	Since, Until time.Time
+	Zone         *time.Location
+	// CoachID keeps the trainees of one coach ("" all).
+	CoachID string
+	Page    Page
+}
+
+// RosterReads answers roster questions in SQL: one query a page whatever
+// the roster's size, the total counted by the same query.
+type RosterReads interface {
+	ReadRoster(ctx context.Context, q RosterRead) (List[domain.RosterRow], error)
+	// RosterSize is how many active trainees the question is asked of.
+	RosterSize(ctx context.Context, coachID string) (int, error)
+}

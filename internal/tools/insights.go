@@ -18,5 +18,14 @@ func insightTools() []spec {
 				"coachId": "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
 				"reason":  "",
 			}},
+		{name: "roster", title: "Ask about the whole roster", readOnly: true, route: "GET /roster",
+			description: "One question about all your trainees at once, in one call instead of one per trainee: who trained or did not this week, whose plan ends this month, " +
+				"low readiness, soreness, injuries, new trainees, goals reached, feedback. Summary first, compact rows, total and paging.",
+			args: map[string]string{
+				"question": "trained / not_trained (with the last session), plans_ending / plans_starting (with renewed), low_readiness (4 or lower), soreness (6+ or sore areas), injuries (active or recovering, any date), new_trainees, goals_reached, feedback.",
+				"from":     "YYYY-MM-DD. Default this week's Monday; today for plans; 30 days ago for new_trainees, goals_reached, feedback.",
+				"to":       "YYYY-MM-DD. Default today; 30 days ahead for plans.",
+				"coachId":  "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
+			}},
 	}
 }

@@ -22,7 +22,7 @@ var wantWrites = []string{
 // The training memory's tools follow, in their groups' order (tools.go):
 // sessions, health, exercises, insights. Every one is a read but these writes.
 var (
-	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "list_trainee_checkins", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention"}
+	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "list_trainee_checkins", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
 	wantTrainingWrites = []string{"log_workout", "create_planned_session"}
 	wantTrainingReads  = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
 )
@@ -357,6 +357,8 @@ func withRequired(tool Tool, args map[string]any) map[string]any {
 			args[r] = 70
 		case tool.InputSchema.Properties[r].Format == "date":
 			args[r] = "2026-03-01"
+		case len(tool.InputSchema.Properties[r].Enum) > 0:
+			args[r] = tool.InputSchema.Properties[r].Enum[0]
 		default:
 			args[r] = "x"
 		}

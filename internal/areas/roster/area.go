@@ -11,5 +11,6 @@ func (a *Area) Routes(rs *lane.Routes) {
 	a.planRoutes(rs)
 	a.traineeRecordRoutes(rs)
 	a.insightRoutes(rs)
+	a.rosterRoutes(rs)
 	a.traineeSelfRoutes(rs)
 }

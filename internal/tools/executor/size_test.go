@@ -69,6 +69,23 @@ tools:
 			continue
 		}
 		args := map[string]any{}
+		if tool.Name == "roster" {
+			// Every question, each with its default window.
+			for _, question := range domain.RosterQuestions {
+				raw, _ := json.Marshal(map[string]any{"question": question})
+				r := ex.Run(ctx, executor.Call{Tool: tool.Name, Args: raw, APIKey: key})
+				if r.Failed() {
+					t.Errorf("%s %s: %s", tool.Name, raw, r.Text())
+					continue
+				}
+				tokens := len(r.Text()) / 4
+				t.Logf("%-28s %5d tokens", "roster "+question, tokens)
+				if tokens > maxAnswerTokens {
+					t.Errorf("roster %s with default arguments answers %d tokens (characters/4); at most %d", question, tokens, maxAnswerTokens)
+				}
+			}
+			continue
+		}
 		for _, name := range tool.InputSchema.Required {
 			v, ok := required[name]
 			if !ok && name == "sessionId" {
