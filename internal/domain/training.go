@@ -448,7 +448,7 @@ type RosterRow struct {
 	// trained, not_trained
 	LastSessionOn *string `json:"lastSessionOn,omitempty"` // the latest completed session (not_trained: ever)
 	Sessions      *int    `json:"sessions,omitempty"`      // completed in the window
-	Missed        *int    `json:"missed,omitempty"`        // not_trained: planned or missed in the window
+	Scheduled     *int    `json:"scheduled,omitempty"`     // not_trained: sessions in the window (planned, missed, skipped)
 	// plans_ending, plans_starting
 	SubscriptionID string  `json:"subscriptionId,omitempty"`
 	Plan           string  `json:"plan,omitempty"`

@@ -118,7 +118,7 @@ func TestRosterQuestions(t *testing.T) {
 		// Boaz never trained, Carmel last on 20 November and missed one: the longest absent first.
 		p = ask("question=not_trained")
 		if !slices.Equal(p.names(), []string{"Boaz Ben", "Carmel Cohen"}) || p.Items[0].LastSessionOn != nil ||
-			*p.Items[1].LastSessionOn != "2026-11-20" || *p.Items[1].Missed != 1 {
+			*p.Items[1].LastSessionOn != "2026-11-20" || *p.Items[1].Scheduled != 1 {
 			t.Fatalf("not_trained = %+v", p)
 		}
 		// Paged, with the total over all of it.

@@ -55,14 +55,17 @@ var rosterQueries = map[string]rosterQuery{
 		},
 	},
 	// The longest absent first: no completed session ever, then the
-	// oldest last one.
+	// oldest last one. Scheduled counts the window's sessions, none of
+	// them completed; no status filter, so it reads the trainee's date
+	// index alone (a status filter drew SQLite to the studio's date index,
+	// a scan of every trainee's week for each trainee).
 	domain.RosterNotTrained: {
 		sql: func() string {
 			return `SELECT * FROM (SELECT ` + rosterName + `,
 				(SELECT max(s.date) FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
 					AND s.status = 'completed' AND s.date < ?) AS last_on,
 				(SELECT count(*) FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
-					AND s.status IN ('planned', 'missed') AND s.date >= ? AND s.date <= ?) AS missed,
+					AND s.date >= ? AND s.date <= ?) AS scheduled,
 				count(*) OVER () AS total
 				FROM roster t WHERE NOT EXISTS (SELECT 1 FROM sessions s
 					WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id AND s.status = 'completed'
@@ -71,7 +74,7 @@ var rosterQueries = map[string]rosterQuery{
 		},
 		args: func(q RosterRead) []any { return []any{q.From, q.From, q.To, q.From, q.To} },
 		scan: func(r *domain.RosterRow, _ func(int64) string) []any {
-			return []any{&r.LastSessionOn, &r.Missed}
+			return []any{&r.LastSessionOn, &r.Scheduled}
 		},
 	},
 	domain.RosterPlansEnding:   plansQuery("u.ends_on"),
