@@ -34,7 +34,7 @@ var dateRules = map[string]dateRule{
 		return time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), utcDay(now).AddDate(0, 0, 1)
 	}},
 	// recordedAt, submittedAt: something that happened, in the last 10 years.
-	"happened": {"within the last 10 years and not later than now", func(now time.Time) (time.Time, time.Time) {
+	"happened": {"in the last 10 years, not in the future", func(now time.Time) (time.Time, time.Time) {
 		return now.AddDate(-10, 0, 0), now.Add(ClockSkew)
 	}},
 	// dueAt, snoozeUntil: something still ahead, earlier today included.
@@ -42,7 +42,7 @@ var dateRules = map[string]dateRule{
 		return now.Add(-24 * time.Hour), now.AddDate(5, 0, 0)
 	}},
 	// onsetOn, resolvedOn: a day that has come, in the last 10 years.
-	"past": {"within the last 10 years and not later than today", func(now time.Time) (time.Time, time.Time) {
+	"past": {"in the last 10 years, not after today", func(now time.Time) (time.Time, time.Time) {
 		day := utcDay(now)
 		return day.AddDate(-10, 0, -1), day.AddDate(0, 0, 1)
 	}},

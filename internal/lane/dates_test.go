@@ -25,8 +25,8 @@ func TestImplausibleDatesAreRefused(t *testing.T) {
 			says                string
 			extra               map[string]any
 		}{
-			{"POST", tp + "/weights", "recordedAt", "2030-01-01T07:00:00Z", inst(-time.Hour), "within the last 10 years and not later than now", map[string]any{"weightKg": 80}},
-			{"POST", tp + "/weights", "recordedAt", inst(10 * time.Minute), inst(time.Minute), "not later than now", map[string]any{"weightKg": 80}},
+			{"POST", tp + "/weights", "recordedAt", "2030-01-01T07:00:00Z", inst(-time.Hour), "in the last 10 years, not in the future", map[string]any{"weightKg": 80}},
+			{"POST", tp + "/weights", "recordedAt", inst(10 * time.Minute), inst(time.Minute), "not in the future", map[string]any{"weightKg": 80}},
 			{"POST", tp + "/weights", "recordedAt", "2001-01-01T07:00:00Z", inst(-24 * 365 * time.Hour), "within the last 10 years", map[string]any{"weightKg": 80}},
 			{"PATCH", tp, "birthDate", "2030-05-01", "1990-05-01", "from 1900-01-01 to today", nil},
 			{"PATCH", tp, "birthDate", "1899-12-31", "1900-01-01", "from 1900-01-01 to today", nil},
@@ -35,7 +35,7 @@ func TestImplausibleDatesAreRefused(t *testing.T) {
 			{"POST", "/tasks", "dueAt", "2020-01-01T09:00:00Z", inst(-time.Hour), "from today to 5 years ahead", map[string]any{"title": "x"}},
 			{"POST", tp + "/forms/assign", "dueAt", "2020-01-01T09:00:00Z", inst(48 * time.Hour), "from today to 5 years ahead", map[string]any{"formTemplateId": f.form.ID, "notify": false}},
 			{"POST", tp + "/forms/assign", "dueAt", inst(6 * 366 * 24 * time.Hour), inst(48 * time.Hour), "from today to 5 years ahead", map[string]any{"formTemplateId": f.form.ID, "notify": false}},
-			{"POST", tp + "/form-responses", "submittedAt", "2030-01-01T09:00:00Z", inst(-time.Hour), "not later than now", map[string]any{"formTemplateId": f.form.ID, "answers": map[string]any{"sleep": 3}}},
+			{"POST", tp + "/form-responses", "submittedAt", "2030-01-01T09:00:00Z", inst(-time.Hour), "not in the future", map[string]any{"formTemplateId": f.form.ID, "answers": map[string]any{"sleep": 3}}},
 			{"POST", tp + "/subscription", "startedOn", day(2, 0), day(0, 0), "from 10 years ago to 1 year ahead", map[string]any{"productId": f.openProduct.ID, "price": 90}},
 			{"POST", tp + "/subscription", "startedOn", "1999-01-01", day(-1, 0), "from 10 years ago to 1 year ahead", map[string]any{"productId": f.openProduct.ID, "price": 90}},
 			{"POST", tp + "/programs/assign", "startsOn", day(3, 0), day(0, 7), "from 10 years ago to 1 year ahead", map[string]any{"templateId": f.template.ID}},

@@ -179,6 +179,9 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 	_ = json.Unmarshal([]byte(run("create_planned_session", map[string]any{"traineeId": a.TraineeID, "date": "2026-11-02", "sport": "strength",
 		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5, "loadKg": 100}}}, `"planned"`)), &planned)
 	run("get_session", map[string]any{"sessionId": planned.ID}, "back-squat")
+	run("modify_session", map[string]any{"sessionId": planned.ID, "operation": "reduce_volume", "percent": 20}, `"reduce_volume"`)
+	run("record_injury", map[string]any{"traineeId": a.OtherTraineeID, "area": "knee", "side": "left", "severity": 2}, `"guidance"`)
+	run("get_body_analysis", map[string]any{"traineeId": a.TraineeID}, `"weightKg"`)
 	run("log_workout", map[string]any{"traineeId": a.TraineeID, "sessionId": planned.ID, "durationMin": 55,
 		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": []map[string]any{{"reps": 5, "loadKg": 100}, {"reps": 3, "loadKg": 110}}}}}, `"e1rmKg":121`)
 	run("list_trainee_sessions", map[string]any{"traineeId": a.TraineeID, "status": "completed"}, planned.ID)

@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
 
@@ -56,15 +56,9 @@ func TestARetriedWriteIsDoneOnce(t *testing.T) {
 				t.Errorf("subscriptions after assign_plan twice: %s", mcptest.Text(subs))
 			}
 
-			// The descriptions say so.
-			res, err := cs.ListTools(context.Background(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tool := range res.Tools {
-				if !tool.Annotations.ReadOnlyHint && !strings.Contains(tool.Description, "10 minutes") {
-					t.Errorf("%s: the description does not say what a repeat does", tool.Name)
-				}
+			// The instructions say so, once for every write.
+			if got := cs.InitializeResult().Instructions; !strings.Contains(got, tools.RepeatSentence) {
+				t.Errorf("the instructions do not say what a repeat does: %q", got)
 			}
 		})
 	}

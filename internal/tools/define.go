@@ -142,9 +142,10 @@ func laneContracts() []Contract {
 	return list
 }
 
-// RepeatSentence ends every write's description: what a retry does (the
-// executor derives the write's Idempotency-Key from the key, the tool and
-// the arguments).
+// RepeatSentence says once, in the coach and trainee servers'
+// instructions, what a retry of any write does (the executor derives the
+// write's Idempotency-Key from the key, the tool and the arguments); the
+// tools' descriptions leave it out, which the catalogue's budget needs.
 const RepeatSentence = "A repeat within 10 minutes changes nothing."
 
 // define builds the coach Tool of s from the lane's contract of its route.
@@ -194,9 +195,6 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 	}
 	idArgs := idArgumentsOf(input)
 	description := s.description
-	if !s.readOnly && !set.platform {
-		description += " " + RepeatSentence
-	}
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
 	var reword func(string) string
 	if set.renames != nil {

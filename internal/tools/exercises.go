@@ -4,7 +4,7 @@ package tools
 func exerciseTools() []spec {
 	return []spec{
 		{name: "search_exercises", title: "Search exercises", readOnly: true, route: "GET /exercises",
-			description: "Find exercises in English or Hebrew (built-in slugs such as back-squat, or the studio's exr_…) for exerciseIds; " +
+			description: "Find exercises in English or Hebrew (built-in slugs like back-squat, or exr_…) for exerciseIds; " +
 				"for a swap, filter by muscle or area.",
 			args: map[string]string{
 				"q":         "Name or alias, English or Hebrew (\"סקוואט\", \"rdl\").",

@@ -9,5 +9,19 @@ func healthTools() []spec {
 				"from": "",
 				"to":   "Default today; at most 366 days after from.",
 			}},
+		{name: "get_body_analysis", title: "Body analysis", readOnly: true, route: "GET /trainees/{id}/body-analysis", pathArg: "traineeId",
+			description: "A trainee's weight and body measurements over a range: first, latest and change of each.",
+			args: map[string]string{
+				"from": "YYYY-MM-DD; default 365 days before to.",
+				"to":   "YYYY-MM-DD; default today.",
+			}},
+		{name: "record_injury", title: "Record an injury", route: "POST /trainees/{id}/injuries", pathArg: "traineeId",
+			description: "Record a trainee's injury. Answers which planned exercises of the next 14 days load it, with alternatives that spare it. Not notified.",
+			args: map[string]string{
+				"area":              "",
+				"onsetOn":           "Default today.",
+				"affectedExercises": "Exercise ids it rules out (back-squat, exr_…).",
+				"notes":             "What happened and what to avoid.",
+			}},
 	}
 }

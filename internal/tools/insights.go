@@ -5,8 +5,8 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "get_trainee_overview", title: "Trainee overview", readOnly: true, route: "GET /trainees/{id}/overview", pathArg: "traineeId",
-			description: "Start here for a trainee's training, summary first: program week and phase, the last 14 days of sessions (no sets), completion, latest check-ins, active injuries, goals with progress. " +
-				"Drill down with get_session, get_weekly_debrief or get_coaching_insights."},
+			description: "Start here for one trainee, summary first: program week and phase, 14 days of sessions, completion, latest check-ins, active injuries, goals with progress. " +
+				"Drill down with get_session, get_weekly_debrief, get_coaching_insights."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
 			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
 			args:        map[string]string{"week": "YYYY-Www, e.g. 2026-W48; default this week."}},
@@ -15,17 +15,17 @@ func insightTools() []spec {
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
 			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers. Follow up with get_trainee_overview.",
 			args: map[string]string{
-				"coachId": "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
+				"coachId": coachScopeArg,
 				"reason":  "",
 			}},
 		{name: "roster", title: "Ask about the whole roster", readOnly: true, route: "GET /roster",
-			description: "One question about all your trainees at once, in one call instead of one per trainee: who trained or did not this week, whose plan ends this month, " +
-				"low readiness, soreness, injuries, new trainees, goals reached, feedback. Summary first, compact rows, total and paging.",
+			description: "One question about all your trainees in one call, never one call per trainee: who trained or not, plans ending or starting, " +
+				"low readiness, soreness, injuries, new trainees, goals reached, feedback.",
 			args: map[string]string{
-				"question": "trained / not_trained (with the last session), plans_ending / plans_starting (with renewed), low_readiness (4 or lower), soreness (6+ or sore areas), injuries (active or recovering, any date), new_trainees, goals_reached, feedback.",
-				"from":     "YYYY-MM-DD. Default this week's Monday; today for plans; 30 days ago for new_trainees, goals_reached, feedback.",
-				"to":       "YYYY-MM-DD. Default today; 30 days ahead for plans.",
-				"coachId":  "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
+				"question": "low_readiness: 4 or lower; soreness: 6+ or sore areas; injuries: active or recovering, any date.",
+				"from":     "Default: this week's Monday; today for plans; 30 days ago for new_trainees, goals_reached, feedback.",
+				"to":       "Default today; 30 days ahead for plans.",
+				"coachId":  coachScopeArg,
 			}},
 	}
 }

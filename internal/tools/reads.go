@@ -5,8 +5,8 @@ package tools
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
 	"traineeId": "From search_trainees.",
-	"limit":     "Default 50.",
-	"offset":    "The previous answer's nextOffset.",
+	"limit":     "", // 1 to 200, said by the schema; 50 when left out (the instructions)
+	"offset":    "", // the previous answer's nextOffset, as the instructions say
 	"search":    "Part of the name.",
 	"email":     "",
 	"birthDate": "",
@@ -19,15 +19,18 @@ var argDescriptions = map[string]string{
 	"coachIds":  "From list_coaches.",
 }
 
+// coachScopeArg describes a coachId the lane resolves as "who is asking"
+// (ref:"coachScope"): the same words wherever a tool reads one coach's
+// trainees or tasks.
+const coachScopeArg = "From list_coaches, or me or all; default yours when a coach signed in, else all."
+
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId (trn_…). " +
-				"Compact rows (id, names, phone, status, tags, coaches, latest weightKg). " +
-				"When q matches nobody, nearMatches lists up to 5 similar names, closest first: they are not matches, so ask the coach before using one. " +
-				"For one trainee's whole profile use get_trainee.",
+			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId (trn_…). Compact rows. " +
+				"When q matches nobody, nearMatches lists up to 5 similar names, closest first: not matches, so ask the coach before using one.",
 			args: map[string]string{
-				"q":            "Words of a name, phone or email, any order; each must match (\"Levi Daniel\", \"Ben David\" finds Ben-David).",
+				"q":            "Words of a name, phone or email, any order; each must match (\"Ben David\" finds Ben-David).",
 				"status":       "",
 				"coachId":      "From list_coaches.",
 				"tag":          "A tag name, from list_tags.",
@@ -39,7 +42,7 @@ func reads() []spec {
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
 			description: "Find the trainee with a phone number, in any form people type. Answers the profile.",
 			args: map[string]string{
-				"phone": "As the coach gave it: +972 50 123 4567, 972501234567 or local 050-123-4567 (read in the studio's region).",
+				"phone": "As given: +972 50 123 4567 or local 050-123-4567 (in the studio's region).",
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
@@ -55,7 +58,7 @@ func reads() []spec {
 			description: "A trainee's weigh-ins in kg, newest first."},
 
 		{name: "list_trainee_subscriptions", title: "List a trainee's plans", readOnly: true, route: "GET /trainees/{id}/subscriptions", pathArg: "traineeId",
-			description: "A trainee's plans (subscriptions): dates, price, status (scheduled, live, frozen, cancelled, ended); endsOn null is open-ended."},
+			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null is open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
 			description: "The plans the studio sells, for a productId. price null means priced per trainee; durationDays null means open-ended."},
@@ -77,7 +80,7 @@ func reads() []spec {
 			args: map[string]string{
 				"status":   "",
 				"clientId": "From search_trainees.",
-				"coachId":  "A coach id from list_coaches, me or all; default yours when a coach signed in, else all.",
+				"coachId":  coachScopeArg,
 			}},
 	}
 }

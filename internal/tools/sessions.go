@@ -2,12 +2,11 @@ package tools
 
 // sessionTools are the coach tools of the training memory's session area:
 // three reads (summary first, then one session's detail, then benchmarks)
-// and two soft writes that reach no trainee.
+// and three soft writes that reach no trainee.
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's workout sessions, newest first: summary rows (date, sport, title, status, duration, RPE, totals) without sets; " +
-				"get_session gives one session set by set. For a first look use get_trainee_overview.",
+			description: "A trainee's sessions, newest first, as summary rows without sets (get_session has them). For a first look use get_trainee_overview.",
 			args: map[string]string{
 				"from":   "",
 				"to":     "Default today (what was done); at most 366 days after from.",
@@ -15,17 +14,17 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_session", title: "Get a workout session", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",
-			description: "One workout session in full: each exercise's target and the sets done, and totals. Drill down here after list_trainee_sessions.",
+			description: "One workout session in full: each exercise's target and the sets done, and totals.",
 			args: map[string]string{
 				"sessionId": "From list_trainee_sessions.",
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "A trainee's benchmarks (1RMs, a 5 km time, max pull-ups…): best, latest, change over 4 and 12 weeks, recent values."},
+			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, change over 4 and 12 weeks, recent values."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout with its sets, new or completing a planned one (sessionId). " +
-				"The same date, sport and duration is one workout (alreadyLogged true). Sets beating a lift's estimated 1RM come back as prs. Not notified.",
+			description: "Record a workout with its sets, new or completing a planned one (sessionId); the same date, sport and duration is one workout (alreadyLogged). " +
+				"Sets beating an estimated 1RM come back as prs. Not notified.",
 			args: map[string]string{
 				"sessionId":   "A planned session to complete, from list_trainee_sessions.",
 				"date":        "Local day, not after today; default the planned date, else today.",
@@ -47,6 +46,20 @@ func sessionTools() []spec {
 				"title":     "Default: the sport.",
 				"startTime": "HH:MM, local.",
 				"notes":     "For the trainee.",
+			}},
+
+		{name: "modify_session", title: "Change a planned session", route: "POST /sessions/{id}/modify", pathArg: "sessionId",
+			description: "Change a planned session: reduce_volume (percent), raise_intensity (loadPercent, rpeIncrease), swap_exercise (exerciseId, replacementId) or reschedule (date). Not notified.",
+			args: map[string]string{
+				"sessionId":     "A planned one, from list_trainee_sessions.",
+				"operation":     "",
+				"percent":       "reduce_volume: percent off.",
+				"loadPercent":   "raise_intensity: load targets up by this percent.",
+				"rpeIncrease":   "raise_intensity: RPE targets up by this.",
+				"exerciseId":    "swap_exercise: the one to replace, from get_session.",
+				"replacementId": "swap_exercise: from search_exercises; default the first alternative.",
+				"date":          "reschedule: the new local day.",
+				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
 	}
 }

@@ -101,6 +101,7 @@ func AgentSubset() []Tool {
 // waits for the coach's yes.
 var AgentProposals = []string{
 	"update_trainee", "assign_plan", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
+	"modify_session", "record_injury",
 }
 
 // NeedsConfirmation reports whether the assistant only proposes the tool.

@@ -3,9 +3,8 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a trainee, optionally starting a plan. Check find_trainee_by_phone first: one trainee per phone. " +
-				"No notification or WhatsApp invite is sent. Answers the new profile.",
-			forced: map[string]any{"sendWhatsappInvite": false, "notify": false},
+			description: "Add a trainee, optionally with a plan; one trainee per phone (check find_trainee_by_phone first). Nothing is sent to them. Answers the profile.",
+			forced:      map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",
 				"lastName":  "Last name.",
@@ -16,7 +15,7 @@ func writes() []spec {
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
-			description: "Change the fields given of a trainee's profile. tags and coachIds replace the whole list: read get_trainee first. Answers the profile.",
+			description: "Change the given fields of a trainee's profile; tags and coachIds replace the whole list (read get_trainee first).",
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
@@ -26,9 +25,8 @@ func writes() []spec {
 			}},
 
 		{name: "assign_plan", title: "Assign a plan", route: "POST /trainees/{id}/subscription", pathArg: "traineeId",
-			description: "Start a plan for a trainee; without startedOn it starts the day after the last live (or scheduled) plan ends, else today. " +
-				"A plan with a null price needs price. Not notified. Answers the subscription.",
-			forced: map[string]any{"notify": false},
+			description: "Start a plan for a trainee, by default the day after the current one ends (a renewal). Not notified. Answers the subscription.",
+			forced:      map[string]any{"notify": false},
 			args: map[string]string{
 				"productId":    "From list_plans.",
 				"startedOn":    "Default: the day after the last live or scheduled plan ends, else today.",
@@ -46,7 +44,7 @@ func writes() []spec {
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
-			description: "Ask a trainee to fill in a form, with an optional due date and prompt. By default the studio announces it once within the hour; notify false attaches it silently.",
+			description: "Ask a trainee to fill in a form, with an optional due date and prompt; notify says how it is announced.",
 			args: map[string]string{
 				"formTemplateId": "From list_forms.",
 				"dueAt":          "When the answers are due.",
@@ -56,7 +54,7 @@ func writes() []spec {
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
-			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId): the way to ask a coach to do something; it never reaches the trainee.",
+			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); it never reaches the trainee.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
 				"clientId": "The trainee it is about, from search_trainees.",

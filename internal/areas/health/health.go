@@ -38,7 +38,7 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/trainees/{id}/measurements", "Record a trainee's body measurements (at least one).", a.recordMeasurement, lane.Created(),
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_measurement"),
 		lane.Allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
-	lane.Add(rs, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", a.bodyAnalysis,
+	lane.Add(rs, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", a.bodyAnalysis, lane.Tool("get_body_analysis"),
 		lane.Trainee(auth.ScopeHealthRead), lane.TraineeTool("get_body_analysis"), lane.Allow("from", "to", "metrics"))
 
 	lane.Add(rs, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", a.checkIn, lane.Created(),
@@ -52,7 +52,7 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, q.Page()), err
 	}, lane.Tool("list_trainee_checkins"))
 
-	lane.Add(rs, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", a.recordInjury, lane.Created(),
+	lane.Add(rs, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", a.recordInjury, lane.Created(), lane.Tool("record_injury"),
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("record_injury"),
 		lane.Allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
 	lane.Add(rs, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", a.updateInjury)

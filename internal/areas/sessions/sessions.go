@@ -212,7 +212,7 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/trainees/{id}/workouts", "Log a workout: a new completed session, or a planned one completed with its actuals. The same trainee, date, sport and duration is one workout: a repeat answers 200 with the session already logged. Sets that beat the trainee's estimated 1RM record PRs.", a.logWorkout, lane.Tool("log_workout"), lane.Created(),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("log_workout"), lane.Allow(lane.Under("session", SessionFields...)...),
 		lane.Allow("alreadyLogged", "prs.benchmarkId", "prs.exerciseId", "prs.name", "prs.loadKg", "prs.reps", "prs.e1rmKg", "prs.previousBest"))
-	lane.Add(rs, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", a.modifySession,
+	lane.Add(rs, "POST", "/sessions/{id}/modify", "Modify a planned session: reduce its volume, raise its intensity, swap an exercise or reschedule it.", a.modifySession, lane.Tool("modify_session"),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("modify_training_session", "swap_exercise"),
 		lane.Allow("summary", "operation", "changed"), lane.Allow(lane.Under("session", SessionFields...)...))
 	lane.Add(rs, "PATCH", "/sessions/{id}", "Change a session's status (skipped, missed, back to planned), title, start time, RPE, notes or feedback.", a.updateSession)
