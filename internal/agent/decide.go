@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -29,7 +30,8 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 	if err := a.st.Agent().TouchCoach(ctx, coach.Coach.ID, a.now()); err != nil {
 		a.log.WarnContext(ctx, "agent: recording the coach's activity failed", "coach", coach.Coach.ID, "err", err)
 	}
-	d, err := a.decideFor(ctx, t, coach)
+	// Every lane call of the turn speaks for this coach: "mine" is hers.
+	d, err := a.decideFor(auth.WithCoach(ctx, coach.Coach.ID), t, coach)
 	d.studioID, d.link = coach.StudioID, link
 	return d, err
 }

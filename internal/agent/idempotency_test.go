@@ -23,7 +23,7 @@ import (
 func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
-		studio, _ := studioWithCoach(t, st, "Studio", "Noa", "0502323232", time.Now())
+		studio, coach := studioWithCoach(t, st, "Studio", "Noa", "0502323232", time.Now())
 		seedHistory(t, h, "+972502323232")
 		h.setScript(func(n int, req fakes.MessagesRequest) fakes.Reply {
 			switch n {
@@ -72,6 +72,10 @@ func TestResumedTurnDoesNotRepeatAWrite(t *testing.T) {
 		var task domain.Task
 		if err := json.Unmarshal([]byte(first[0].ResultText()), &task); err != nil || task.Title != "Call Dana" {
 			t.Fatalf("tool result %q: %v", first[0].ResultText(), err)
+		}
+		// "Remind me" is the coach's own: the assistant speaks for her.
+		if task.CoachID == nil || *task.CoachID != coach.ID {
+			t.Fatalf("the task's coach = %v; want %s, who asked", task.CoachID, coach.ID)
 		}
 		l, err := st.Studio(studio.ID).ListTasks(context.Background(), store.TaskFilter{Page: store.Page{Limit: 10}})
 		if err != nil || l.Total != 1 || l.Items[0].ID != task.ID {

@@ -138,3 +138,22 @@ func Bearer(header string) (string, bool) {
 	}
 	return token, true
 }
+
+type speaksForKey struct{}
+
+// WithCoach records that the in-process caller of ctx speaks for one coach
+// of the studio its studio key opens (the WhatsApp assistant, for the
+// coach whose phone wrote), so "who is asking" resolves to her as it does
+// for her own OAuth grant. It narrows what a studio key means and never
+// widens it: the lane gives the principal this subject only for a studio
+// key, and only when the coach is that studio's. Like WithSource, only
+// code in this process can set it.
+func WithCoach(ctx context.Context, coachID string) context.Context {
+	return context.WithValue(ctx, speaksForKey{}, coachID)
+}
+
+// CoachFrom returns the coach WithCoach recorded, if any.
+func CoachFrom(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(speaksForKey{}).(string)
+	return id, ok && id != ""
+}

@@ -271,6 +271,26 @@ func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 // refused credential is counted against the caller's address, so inventing
 // tokens buys no budget. It answers the request itself unless it returns
 // the request carrying the principal.
+// speakingFor gives a studio key's principal the coach its in-process
+// caller speaks for (auth.WithCoach), when the coach is the studio's, so
+// the coachScope rule and every "mine" default read her as they read her
+// own grant. Any other principal, or a coach of another studio, is left as
+// it is.
+func (l *Lane) speakingFor(ctx context.Context, p *auth.Principal) (*auth.Principal, error) {
+	id, ok := auth.CoachFrom(ctx)
+	if !ok || p == nil || p.Kind != auth.KindStudioKey || p.Subject != "" || !ids.Valid(id, ids.Coach) {
+		return p, nil
+	}
+	if _, err := l.store.Studio(p.StudioID).GetCoach(ctx, id); errors.Is(err, store.ErrNotFound) {
+		return p, nil
+	} else if err != nil {
+		return nil, err
+	}
+	cp := *p
+	cp.Subject = id
+	return &cp, nil
+}
+
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	ri := infoFrom(r.Context())
 	// An in-process call from a surface that authenticated this very
@@ -296,6 +316,11 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 		l.internal(w, r, "authenticating the request", err)
 		return r, false
 	}
+	if p, err = l.speakingFor(r.Context(), p); err != nil {
+		l.internal(w, r, "reading the coach a studio key speaks for", err)
+		return r, false
+	}
+	ri.principal = p
 	// A call the /mcp endpoint already counted for this credential is not
 	// counted twice: one tool call is one unit of the limit.
 	if !auth.TakeAdmission(r.Context(), p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {

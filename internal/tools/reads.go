@@ -22,7 +22,7 @@ var argDescriptions = map[string]string{
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "From list_coaches, or me or all; default yours when a coach signed in, else all."
+const coachScopeArg = "From list_coaches, or me or all; default yours if a coach signed in, else all."
 
 func reads() []spec {
 	return []spec{

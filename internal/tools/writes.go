@@ -61,7 +61,7 @@ func writes() []spec {
 				"detail":   "More detail for the coach.",
 				"dueAt":    "",
 				"priority": "0 none (default) to 5 most urgent.",
-				"coachId":  "From list_coaches; omit for the whole studio.",
+				"coachId":  "From list_coaches; default you if a coach signed in, else no one.",
 			}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",

@@ -84,7 +84,7 @@ type createTaskInput struct {
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
 	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
 	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
-	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches)." lane:"maxLength=100"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100"`
 }
 
 type updateTaskInput struct {
@@ -242,7 +242,9 @@ func (a *Area) createTask(c *lane.Call, in *createTaskInput) (domain.Task, error
 			return domain.Task{}, err
 		}
 	}
-	if in.CoachID != nil {
+	if me := c.Coach(); in.CoachID == nil && me != "" {
+		in.CoachID = &me // a coach's own reminder, unless she names another coach
+	} else if in.CoachID != nil {
 		if _, err := lane.Lookup(c.Ctx, ids.Coach, *in.CoachID, ss.GetCoach); err != nil {
 			return domain.Task{}, err
 		}

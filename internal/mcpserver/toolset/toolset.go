@@ -29,7 +29,7 @@ import (
 const Version = "1.0.0"
 
 // Instructions are sent to the client at initialize, for the model.
-const Instructions = `These tools read and change one coaching studio in Perform; the API key chose the studio.
+const Instructions = `These tools read and change one coaching studio in Perform. The credential chose the studio and who is asking: a coach's own sign-in speaks for her (coachId me, and the default of every coachId filter: her trainees, her tasks); a studio API key speaks for the whole studio.
 Find a trainee first: search_trainees (name, phone or email) or find_trainee_by_phone, then pass its id (trn_…) as traineeId.
 Other ids come from the list tools: plans (prd_…) from list_plans, program templates from list_program_templates, forms from list_forms, coaches from list_coaches, tags from list_tags, tasks from list_tasks.
 Lists take limit (1-200, default 50) and offset, and answer {items, total, nextOffset}; nextOffset null is the last page.
