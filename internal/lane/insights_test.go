@@ -301,9 +301,15 @@ func TestTraineeReadModels(t *testing.T) {
 		if d.Week != "2026-W49" || d.Planned != 2 || d.Completed != 1 || d.Remaining != 1 {
 			t.Fatalf("this week's debrief = %+v", d)
 		}
-		for _, bad := range []string{"2026-W60", "2026-48", "next"} {
+		// A day stands for its week: Tuesday 24 November is W48.
+		e.ok(200, e.call(k, "GET", base+"/debrief?week=2026-11-24", nil)).into(t, &d)
+		if d.Week != "2026-W48" {
+			t.Fatalf("the week of 2026-11-24 = %+v", d)
+		}
+		// Anything else is refused with this week's and last week's names.
+		for _, bad := range []string{"2026-W60", "2026-48", "next", "last%20week", "2026-13-01"} {
 			a := e.fails(422, "VALIDATION", e.call(k, "GET", base+"/debrief?week="+bad, nil))
-			if !slices.Equal(a.fields(), []string{"week"}) {
+			if !slices.Equal(a.fields(), []string{"week"}) || !strings.Contains(a.message(), "this week is 2026-W49, last week 2026-W48") {
 				t.Fatalf("week=%s: %s", bad, a.Raw)
 			}
 		}

@@ -9,7 +9,7 @@ func insightTools() []spec {
 				"Drill down with get_session, get_weekly_debrief, get_coaching_insights."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
 			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
-			args:        map[string]string{"week": "YYYY-Www, e.g. 2026-W48; default this week."}},
+			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default now."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
 			description: "Trends with their numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: 7 days vs the 21 before), progress (benchmarks, lifts stalled 3 weeks)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",

@@ -166,7 +166,7 @@ func traineeSpecs() []spec {
 
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief",
 			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
-			args:        map[string]string{"week": "YYYY-Www, e.g. 2026-W48; default this week."}},
+			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default this week."}},
 
 		{name: "search_training_resources", title: "Search training resources", readOnly: true, route: "GET /training-resources",
 			description: "Training methodologies and catalogue exercises matching words: principles, phases, typical sessions; exercise ids for a swap."},

@@ -3,6 +3,7 @@ package roster
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/auth"
@@ -10,6 +11,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/text"
 	"github.com/otherwise/perform/internal/training"
 )
 
@@ -151,7 +153,25 @@ func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview
 }
 
 type debriefQuery struct {
-	Week string `json:"week,omitempty" jsonschema:"The ISO week, YYYY-Www (2026-W48), in the studio's time zone; this week when omitted." lane:"maxLength=8"`
+	Week string `json:"week,omitempty" jsonschema:"The ISO week, YYYY-Www (2026-W48), or a day in it (YYYY-MM-DD), in the studio's time zone; this week when omitted." lane:"maxLength=10"`
+}
+
+// debriefWeek is the Monday of the week asked: an ISO week, or the week
+// of a day. Anything else is refused with this week's and last week's
+// names, so "last week" turns into a value in one step.
+func debriefWeek(week, today string) (string, error) {
+	if len(week) == len("2026-12-01") {
+		if t, err := time.Parse(time.DateOnly, week); err == nil {
+			return training.WeekStart(t.Format(time.DateOnly)), nil
+		}
+	}
+	monday, err := training.ParseISOWeek(week)
+	if err != nil {
+		this := training.ISOWeek(today)
+		last := training.ISOWeek(lane.AddDays(today, -7))
+		return "", lane.InvalidField("week", fmt.Sprintf("week %q is not a week: write it as YYYY-Www (this week is %s, last week %s) or give a day in it, YYYY-MM-DD.", text.Truncate(week, 20), this, last))
+	}
+	return monday, nil
 }
 
 func (a *Area) weeklyDebrief(c *lane.Call, q *debriefQuery) (training.Debrief, error) {
@@ -160,8 +180,8 @@ func (a *Area) weeklyDebrief(c *lane.Call, q *debriefQuery) (training.Debrief, e
 	monday := training.WeekStart(today)
 	if q.Week != "" {
 		var err error
-		if monday, err = training.ParseISOWeek(q.Week); err != nil {
-			return training.Debrief{}, lane.InvalidField("week", err.Error()+".")
+		if monday, err = debriefWeek(q.Week, today); err != nil {
+			return training.Debrief{}, err
 		}
 	}
 	if _, err := lane.Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
