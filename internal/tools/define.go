@@ -538,17 +538,28 @@ func (v *validator) check(m map[string]json.RawMessage) error {
 }
 
 // diagnose names the first problem: unknown arguments (all of them), else
-// the first missing one with its description, else the first bad value in
-// the order of the schema's properties.
+// an unknown field inside one (with the fields of the object it is in),
+// else the first missing one with its description, else the first bad
+// value in the order of the schema's properties.
 func (v *validator) diagnose(problems []schema.Problem) string {
 	var unknown []string
-	for _, p := range problems {
-		if p.Kind == schema.Unknown {
+	var nested *schema.Problem
+	for i, p := range problems {
+		switch {
+		case p.Kind != schema.Unknown:
+		case strings.ContainsAny(p.Path, ".["):
+			if nested == nil {
+				nested = &problems[i]
+			}
+		default:
 			unknown = append(unknown, p.Path)
 		}
 	}
 	if len(unknown) > 0 {
 		return fmt.Sprintf("there is no argument %s; the arguments are: %s.", quoteList(unknown), v.argumentList())
+	}
+	if nested != nil {
+		return nested.Message // a field inside an argument: the sentence lists that object's fields
 	}
 	for _, p := range problems {
 		if p.Kind == schema.Missing {

@@ -223,6 +223,9 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
+		// A field inside an argument names the fields of the object it is in, not the arguments.
+		{"log_workout", `{"traineeId":"trn_1","sport":"strength","exercises":[{"exerciseId":"back-squat","sets":[{"reps":5,"weight":100}]}]}`, "weight is not a field of this request; the fields are done, loadKg, metres, reps, rir, rpe, seconds."},
+		{"log_workout", `{"traineeId":"trn_1","sport":"strength","exercises":[{"exercise":"back-squat","sets":[]}]}`, "the fields are exerciseId"},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","prompt":"` + long + `"}`, "prompt must be a string of at most 500 characters"},
 		{"create_task", `{"title":"t","detail":"` + strings.Repeat("y", 2001) + `"}`, "detail must be a string of at most 2000 characters"},
 		{"create_task", `{"title":"t","priority":6}`, "priority must be a whole number from 0 to 5; got 6."},
