@@ -148,6 +148,11 @@ func laneContracts() []Contract {
 // tools' descriptions leave it out, which the catalogue's budget needs.
 const RepeatSentence = "A repeat within 10 minutes changes nothing."
 
+// DefaultLimit is a list tool's page when the model gives no limit: a
+// model reads every row it is given, so its first page is shorter than the
+// lane's (50, which integrations page by). The instructions say so.
+const DefaultLimit = 20
+
 // define builds the coach Tool of s from the lane's contract of its route.
 func define(s spec, contracts map[string]Contract) Tool {
 	return defineIn(coachSet, s, contracts)
@@ -239,6 +244,9 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 				r.Path = r.Path[:open] + segment(id) + r.Path[strings.Index(r.Path, "}")+1:]
 			}
 			if usesQuery {
+				if _, given := m["limit"]; !given && input.Properties["limit"] != nil {
+					m["limit"] = json.RawMessage(strconv.Itoa(DefaultLimit))
+				}
 				r.Query = queryOf(m)
 				return r, nil
 			}

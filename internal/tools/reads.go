@@ -5,7 +5,7 @@ package tools
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
 	"traineeId": "From search_trainees.",
-	"limit":     "", // 1 to 200, said by the schema; 50 when left out (the instructions)
+	"limit":     "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
 	"offset":    "", // the previous answer's nextOffset, as the instructions say
 	"search":    "Part of the name.",
 	"email":     "",

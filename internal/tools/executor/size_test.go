@@ -21,7 +21,7 @@ import (
 
 // maxAnswerTokens bounds what any read tool answers with its default
 // arguments, counted as characters / 4.
-const maxAnswerTokens = 4000
+const maxAnswerTokens = 2000
 
 // Every read tool, called with only its required arguments on the demo
 // studio, answers at most maxAnswerTokens; a trainee's tools are measured on
