@@ -257,6 +257,9 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 		if k == roleInjury && back <= 9 {
 			c.SoreAreas, c.Soreness = []string{"knee"}, ptrTo(6)
 		}
+		if k%10 == 5 && back <= 1 {
+			c.SoreAreas, c.Soreness = []string{"hamstring", "glute"}, ptrTo(7) // sore after a hard week: the roster's soreness question
+		}
 		c.UpdatedAt = c.CreatedAt
 		if _, err := ss.PutCheckIn(ctx, &c); err != nil {
 			return fmt.Errorf("check-in %s: %w", day, err)
@@ -315,6 +318,10 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	if k%9 == 4 {
 		goals = append(goals, domain.Goal{Title: "Train every morning at 6", Kind: domain.GoalText, Status: domain.GoalAbandoned})
 	}
+	if k%6 == 1 { // reached this month: the roster's goals_reached question
+		done := now.AddDate(0, 0, -(2 + k%12))
+		goals = append(goals, domain.Goal{Title: "Hold a 60-second plank", Kind: domain.GoalText, Status: domain.GoalCompleted, CompletedAt: &done})
+	}
 	for i := range goals {
 		g := &goals[i]
 		g.TraineeID = t.ID
@@ -341,6 +348,22 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 			}
 			fat -= 0.2 + 0.4*rnd.Float64()
 			waist -= 0.3 * rnd.Float64()
+		}
+	}
+	// Feedback for the studio from one trainee in eight, this fortnight.
+	if k%8 == 3 {
+		said := []struct {
+			text, topic string
+			rating      int
+		}{
+			{"The new program is great, but the Wednesday class is too crowded.", "schedule", 4},
+			{"המאמנת מעולה, הייתי שמחה לעוד אימוני ריצה", "coaching", 5},
+			{"Hard to book the morning slots lately.", "booking", 3},
+			{"I would love a nutrition session.", "services", 4},
+		}[(k/8)%4]
+		f := domain.Feedback{TraineeID: t.ID, Text: said.text, Topic: &said.topic, Rating: &said.rating, Source: "mcp", CreatedAt: now.AddDate(0, 0, -(1 + k%13))}
+		if err := ss.CreateFeedback(ctx, &f); err != nil {
+			return fmt.Errorf("feedback: %w", err)
 		}
 	}
 	return seedTriageFacts(ctx, ss, a, now, today, zone)

@@ -428,7 +428,7 @@ const (
 	RosterPlansEnding   = "plans_ending"   // an active plan's last day in the window
 	RosterPlansStarting = "plans_starting" // an active plan's first day in the window
 	RosterLowReadiness  = "low_readiness"  // a check-in with readiness 4 or lower
-	RosterSoreness      = "soreness"       // a check-in with soreness 6 or more, or sore areas
+	RosterSoreness      = "soreness"       // a check-in with soreness 6 or more of 10
 	RosterInjuries      = "injuries"       // an active or recovering injury, whatever its onset
 	RosterNewTrainees   = "new_trainees"   // added to the studio in the window
 	RosterGoalsReached  = "goals_reached"  // a goal marked completed in the window

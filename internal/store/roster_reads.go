@@ -91,12 +91,13 @@ var rosterQueries = map[string]rosterQuery{
 			return []any{&r.Days, &r.LowestReadiness, &r.LatestOn}
 		},
 	},
-	// Sore: soreness 6 or more out of 10, or any sore area named. The
-	// areas are those of the latest such check-in.
+	// Sore: soreness 6 or more out of 10 (a mild 4 or 5 with an area named
+	// is an ordinary training week, not a coach's question). The areas are
+	// those of the latest such check-in.
 	domain.RosterSoreness: {
 		sql: func() string {
 			sore := func(c string) string {
-				return c + `.day >= ? AND ` + c + `.day <= ? AND (` + c + `.soreness >= 6 OR ` + c + `.sore_areas <> '[]')`
+				return c + `.day >= ? AND ` + c + `.day <= ? AND ` + c + `.soreness >= 6`
 			}
 			return `SELECT ` + rosterName + `, count(*), max(c.soreness), max(c.day),
 				(SELECT c2.sore_areas FROM checkins c2 WHERE c2.studio_id = t.studio_id AND c2.trainee_id = t.id

@@ -22,7 +22,7 @@ func insightTools() []spec {
 			description: "One question about all your trainees in one call, never one call per trainee: who trained or not, plans ending or starting, " +
 				"low readiness, soreness, injuries, new trainees, goals reached, feedback.",
 			args: map[string]string{
-				"question": "low_readiness: 4 or lower; soreness: 6+ or sore areas; injuries: active or recovering, any date.",
+				"question": "low_readiness: 4 or lower; soreness: 6+ of 10; injuries: active or recovering, any date.",
 				"from":     "Default: this week's Monday; today for plans; 30 days ago for new_trainees, goals_reached, feedback.",
 				"to":       "Default today; 30 days ahead for plans.",
 				"coachId":  coachScopeArg,

@@ -15,7 +15,7 @@ import (
 // call and one query, whatever the roster's size.
 
 type rosterQuestion struct {
-	Question string  `json:"question" jsonschema:"What to ask of the roster: trained or not_trained (completed a session in the window, or none; with the last session), plans_ending or plans_starting (an active plan's last or first day in the window), low_readiness (a check-in with readiness 4 or lower), soreness (soreness 6+ or sore areas), injuries (active or recovering, whatever the window), new_trainees (added in the window), goals_reached (completed in the window), feedback (what trainees told the studio)." lane:"enum=trained|not_trained|plans_ending|plans_starting|low_readiness|soreness|injuries|new_trainees|goals_reached|feedback"`
+	Question string  `json:"question" jsonschema:"What to ask of the roster: trained or not_trained (completed a session in the window, or none; with the last session), plans_ending or plans_starting (an active plan's last or first day in the window), low_readiness (a check-in with readiness 4 or lower), soreness (soreness 6 or more of 10, with the areas), injuries (active or recovering, whatever the window), new_trainees (added in the window), goals_reached (completed in the window), feedback (what trainees told the studio)." lane:"enum=trained|not_trained|plans_ending|plans_starting|low_readiness|soreness|injuries|new_trainees|goals_reached|feedback"`
 	From     *string `json:"from,omitempty" jsonschema:"First day of the window, YYYY-MM-DD, inclusive. Default: this week's Monday; today for plans_ending and plans_starting; 30 days ago for new_trainees, goals_reached and feedback." lane:"format=date"`
 	To       *string `json:"to,omitempty" jsonschema:"Last day of the window, YYYY-MM-DD, inclusive; at most 366 days after from. Default today; 30 days ahead for plans_ending and plans_starting." lane:"format=date"`
 	CoachID  string  `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
@@ -115,7 +115,7 @@ func rosterSummary(question string, n, size int, from, to string, oneCoach bool)
 	case domain.RosterLowReadiness:
 		return fmt.Sprintf("%s checked in with readiness 4 or lower %s; the lowest first.", of, window)
 	case domain.RosterSoreness:
-		return fmt.Sprintf("%s reported soreness 6+ or sore areas %s; the sorest first.", of, window)
+		return fmt.Sprintf("%s reported soreness 6 or more of 10 %s; the sorest first.", of, window)
 	case domain.RosterInjuries:
 		return fmt.Sprintf("%d active or recovering injuries among %s %d active trainees; the most severe first.", n, whose, size)
 	case domain.RosterNewTrainees:
