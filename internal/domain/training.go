@@ -411,6 +411,9 @@ type RosterFacts struct {
 	WeightGoalKg *float64 `json:"weightGoalKg"`
 	// OverdueTasks counts open tasks about the trainee whose dueAt is before now.
 	OverdueTasks int `json:"overdueTasks"`
+	// Feedback is what the trainee told the studio in the last 7 days,
+	// newest first (text, rating, topic and instant only).
+	Feedback []Feedback `json:"feedback"`
 }
 
 // DayValue is one number on one local day.

@@ -334,3 +334,32 @@ func TestTraineeReadModels(t *testing.T) {
 		}
 	})
 }
+
+// A trainee's feedback reaches her coach: counted in the triage for 7
+// days, with its words, and listed by the roster's feedback question.
+func TestFeedbackReachesTheTriage(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st, envOptions{now: func() time.Time { return insightsNow }})
+		w := seedTriage(t, e, "feedback-"+st.Engine())
+		said := func(tr domain.Trainee, text string, rating int, ago time.Duration) {
+			sqlRow(t, e.st, "trainee_feedback", map[string]any{"id": ids.New(ids.Feedback), "studio_id": w.studio.ID, "trainee_id": tr.ID,
+				"text": text, "rating": rating, "source": "mcp", "created_at": insightsNow.Add(-ago).UnixMilli()})
+		}
+		said(w.carmel, "Mornings are too crowded", 3, 26*time.Hour)
+		said(w.carmel, "Loved the new program", 5, 5*24*time.Hour)
+		said(w.eden, "Old news", 4, 8*24*time.Hour) // more than 7 days ago
+		var p attentionPage
+		e.ok(200, e.call(w.key, "GET", "/trainees/needs-attention?reason=feedback", nil)).into(t, &p)
+		if !slices.Equal(attentionIDs(p), []string{w.carmel.ID}) || p.Items[0].Score != 25 {
+			t.Fatalf("feedback in the triage = %+v", p)
+		}
+		r := p.Items[0].Reasons[0]
+		if r.Code != "feedback" || r.Message != `2 feedbacks to the studio in the last 7 days; the latest on 2026-12-01 (rated 3/5): "Mornings are too crowded".` {
+			t.Fatalf("the reason = %+v", r)
+		}
+		e.ok(200, e.call(w.key, "GET", "/trainees/needs-attention", nil)).into(t, &p)
+		if p.Total != 4 || !strings.Contains(p.Summary, "feedback 1") {
+			t.Fatalf("the whole triage = %+v", p)
+		}
+	})
+}

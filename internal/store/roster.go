@@ -10,11 +10,12 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 )
 
-// The roster triage's facts in nine queries whatever the roster's size:
+// The roster triage's facts in ten queries whatever the roster's size:
 // the roster itself with the facts that are one value a trainee (plan end,
 // active program, latest completed session: one index seek each), then one
 // studio-wide query per fact group that has rows (coaches, forms, this
-// week's sessions, readiness, injuries, goal weights, weigh-ins, tasks),
+// week's sessions, readiness, injuries, goal weights, weigh-ins,
+// feedback, tasks),
 // grouped by trainee and merged here. Rows of trainees outside the roster
 // asked (not active, another coach's) are dropped in the merge.
 
@@ -26,6 +27,9 @@ const rosterReadinessDays = 3
 // rosterWeightWindow is how far back weigh-ins are read: 28 local days
 // and a day to spare for the zone.
 const rosterWeightWindow = 29 * 24 * time.Hour
+
+// rosterFeedbackWindow is how far back feedback counts in the triage.
+const rosterFeedbackWindow = 7 * 24 * time.Hour
 
 // weightGoals selects the trainees' active goals on body weight.
 const weightGoals = `FROM goals g WHERE g.studio_id = ? AND g.status = 'active' AND g.kind = 'measurement'
@@ -61,7 +65,7 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		}
 		f.PlanEndsOn, f.LastCompletedOn = valueOrNil(ends), valueOrNil(last)
 		f.ActiveProgram = program == true || program == int64(1)
-		f.CoachIDs, f.Readiness, f.ActiveInjuries, f.Weights = []string{}, []domain.DayValue{}, []domain.Injury{}, []domain.Weight{}
+		f.CoachIDs, f.Readiness, f.ActiveInjuries, f.Weights, f.Feedback = []string{}, []domain.DayValue{}, []domain.Injury{}, []domain.Weight{}, []domain.Feedback{}
 		out = append(out, f)
 	}
 	rows.Close()
@@ -155,6 +159,18 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 				[]any{s.studioID, ms(q.Now.Add(-rosterWeightWindow)), ms(q.Now), s.studioID}, []any{&value, &at},
 				func(f *domain.RosterFacts) {
 					f.Weights = append(f.Weights, domain.Weight{TraineeID: f.TraineeID, WeightKg: value, RecordedAt: fromMS(at)})
+				})
+		},
+		// Feedback of the last 7 days, newest first.
+		func() error {
+			var fb domain.Feedback
+			return each(`SELECT trainee_id, id, text, rating, topic, created_at FROM trainee_feedback
+				WHERE studio_id = ? AND created_at >= ? AND created_at <= ? ORDER BY trainee_id, created_at DESC, id`,
+				[]any{s.studioID, ms(q.Now.Add(-rosterFeedbackWindow)), ms(q.Now)}, []any{&fb.ID, &fb.Text, &fb.Rating, &fb.Topic, &at},
+				func(f *domain.RosterFacts) {
+					v := fb
+					v.TraineeID, v.CreatedAt = f.TraineeID, fromMS(at)
+					f.Feedback = append(f.Feedback, v)
 				})
 		},
 		// Overdue tasks: open, about the trainee, due before now.

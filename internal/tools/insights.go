@@ -11,7 +11,7 @@ func insightTools() []spec {
 			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
 			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default now."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
-			description: "Trends with their numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: 7 days vs the 21 before), progress (benchmarks, lifts stalled 3 weeks)."},
+			description: "Trends with numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: last 7 days vs 21 before), progress (benchmarks, stalled lifts)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
 			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers. Follow up with get_trainee_overview.",
 			args: map[string]string{

@@ -38,7 +38,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "Plan a session with exercise targets outside any program. Not notified; complete it later with log_workout. Answers the session.",
+			description: "Plan a session with exercise targets, outside any program; complete it later with log_workout. Not notified.",
 			args: map[string]string{
 				"date":      "Local day.",
 				"sport":     "strength, running, cycling, mobility…",

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Triage reasons and their severity. A trainee's score is the sum of its
@@ -22,6 +23,7 @@ const (
 	ReasonWeightOffGoal   = "weight_off_goal"   // 4 weekly averages, each further from the goal weight
 	ReasonOverdueTasks    = "overdue_tasks"     // open tasks about the trainee past their due time
 	ReasonFormPastDue     = "form_past_due"     // pending forms past their due time
+	ReasonFeedback        = "feedback"          // feedback to the studio in the last 7 days
 )
 
 // Severities: how urgent each reason is, out of 100. Wellbeing first
@@ -36,11 +38,12 @@ var Severities = map[string]int{
 	ReasonWeightOffGoal:   40,
 	ReasonOverdueTasks:    35,
 	ReasonFormPastDue:     30,
+	ReasonFeedback:        25,
 }
 
 // Reasons lists the reason codes, most severe first.
 var Reasons = []string{ReasonLowReadiness, ReasonActiveInjury, ReasonPlanEnded, ReasonNoRecentSession,
-	ReasonMissedSessions, ReasonPlanEnding, ReasonWeightOffGoal, ReasonOverdueTasks, ReasonFormPastDue}
+	ReasonMissedSessions, ReasonPlanEnding, ReasonWeightOffGoal, ReasonOverdueTasks, ReasonFormPastDue, ReasonFeedback}
 
 // Rule thresholds.
 const (
@@ -166,9 +169,21 @@ func ReasonsFor(f domain.RosterFacts, today string, zone *time.Location) []Reaso
 		add(ReasonFormPastDue, map[string]any{"pastDue": f.FormsPastDue},
 			"%d %s past due.", f.FormsPastDue, plural(f.FormsPastDue, "form", "forms"))
 	}
+	if n := len(f.Feedback); n > 0 {
+		latest := f.Feedback[0]
+		rating := ""
+		if latest.Rating != nil {
+			rating = fmt.Sprintf(" (rated %d/5)", *latest.Rating)
+		}
+		add(ReasonFeedback, map[string]any{"count": n, "latestId": latest.ID, "latestOn": localDay(latest.CreatedAt, zone), "rating": latest.Rating},
+			"%d %s to the studio in the last 7 days; the latest on %s%s: %q.", n, plural(n, "feedback", "feedbacks"), localDay(latest.CreatedAt, zone), rating, text.Truncate(latest.Text, feedbackQuote))
+	}
 	slices.SortStableFunc(rs, func(a, b Reason) int { return b.Severity - a.Severity })
 	return rs
 }
+
+// feedbackQuote is how much of a feedback's text (bytes) the reason quotes.
+const feedbackQuote = 200
 
 // readinessRun is the three latest readiness values, oldest first, when
 // they are on consecutive days, each lowReadiness or under, and the last
