@@ -11,7 +11,8 @@ import (
 )
 
 // A request field that names something of the studio carries a ref tag,
-// ref:"trainee", ref:"coach" or ref:"tagName". Every route checks its ref
+// ref:"trainee", ref:"coach" or ref:"tagName" (and the coach filters that
+// follow who is asking: ref:"coachScope", ref:"coachFilter"). Every route checks its ref
 // fields once the request is decoded, before the handler runs, so a filter
 // with an id that names nothing answers the not-found sentence instead of
 // an empty list a model would read as "none".
@@ -22,6 +23,10 @@ type refField struct {
 	// coachScope: the field is a coach filter or assignee that follows the
 	// caller (ref:"coachScope"); see resolveCoachScope.
 	coachScope bool
+	// allWhenOmitted: a coach filter that takes me and all the same way
+	// but reads the whole studio when left out (ref:"coachFilter": a
+	// search finds any trainee unless asked for "mine").
+	allWhenOmitted bool
 }
 
 type refCheck func(c *Call, value string) error
@@ -52,11 +57,11 @@ func refFieldsOf(t reflect.Type) []refField {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if kind == "coachScope" {
+		if kind == "coachScope" || kind == "coachFilter" {
 			if f.Type.Kind() != reflect.String {
-				panic(fmt.Sprintf("lane: field %s of %v: ref coachScope needs a string field", f.Name, t))
+				panic(fmt.Sprintf("lane: field %s of %v: ref %s needs a string field", f.Name, t, kind))
 			}
-			out = append(out, refField{index: f.Index, name: name, check: refChecks["coach"], coachScope: true})
+			out = append(out, refField{index: f.Index, name: name, check: refChecks["coach"], coachScope: true, allWhenOmitted: kind == "coachFilter"})
 			continue
 		}
 		check := refChecks[kind]
@@ -79,6 +84,9 @@ func (c *Call) checkRefs(refs []refField, in any) error {
 		f := v.FieldByIndex(r.index)
 		if r.coachScope {
 			given := f.String()
+			if given == "" && r.allWhenOmitted {
+				continue
+			}
 			id, err := c.resolveCoachScope(r.name, given)
 			if err != nil {
 				return err

@@ -60,6 +60,17 @@ func TestCoachFiltersFollowWhoIsAsking(t *testing.T) {
 		if !slices.Contains(a.fields(), "coachId") || !strings.Contains(a.Raw, "speaks for the whole studio") {
 			t.Fatalf("me with a studio key: %s", a.Raw)
 		}
+		// Search finds any trainee unless asked for "mine": me is the coach's, refused for a studio key.
+		var found struct{ Total int }
+		e.ok(200, e.call(coach, "GET", "/trainees/search", nil)).into(t, &found)
+		if found.Total != 5 {
+			t.Fatalf("a coach's search with no coach = %+v", found)
+		}
+		e.ok(200, e.call(coach, "GET", "/trainees/search?coachId=me", nil)).into(t, &found)
+		if found.Total != 3 { // Ayala, Carmel and Paz
+			t.Fatalf("coachId=me in search = %+v", found)
+		}
+		e.fails(422, "VALIDATION", e.call(w.key, "GET", "/trainees/search?coachId=me", nil))
 		// Another studio's coach stays not found, whoever asks.
 		e.fails(404, "NOT_FOUND", e.call(coach, "GET", "/tasks?coachId="+other.coach1.ID, nil))
 	})

@@ -32,7 +32,7 @@ func reads() []spec {
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order; each must match (\"Ben David\" finds Ben-David).",
 				"status":       "",
-				"coachId":      "From list_coaches.",
+				"coachId":      "From list_coaches, or me.",
 				"tag":          "A tag name, from list_tags.",
 				"createdAfter": "",
 				"updatedAfter": "",

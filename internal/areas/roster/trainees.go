@@ -21,7 +21,7 @@ import (
 type searchTraineesQuery struct {
 	Q            string     `json:"q,omitempty" jsonschema:"Words of a name, phone number or email, in any order, case-insensitive; each word must match part of the first name, last name, phone or email, and hyphens count as spaces. When nothing matches, nearMatches lists similar names." lane:"maxLength=200"`
 	Status       string     `json:"status,omitempty" jsonschema:"Only trainees with this status." lane:"enum=active|paused|archived"`
-	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach (an id from list_coaches)." lane:"maxLength=100" ref:"coach"`
+	CoachID      string     `json:"coachId,omitempty" jsonschema:"Only trainees of this coach: an id from list_coaches, or me (the signed-in coach)." lane:"maxLength=100" ref:"coachFilter"`
 	Tag          string     `json:"tag,omitempty" jsonschema:"Only trainees with this tag name (from list_tags)." lane:"maxLength=100" ref:"tagName"`
 	CreatedAfter *time.Time `json:"createdAfter,omitempty" jsonschema:"Only trainees created after this instant."`
 	UpdatedAfter *time.Time `json:"updatedAfter,omitempty" jsonschema:"Only trainees changed after this instant."`
