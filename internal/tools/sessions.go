@@ -10,7 +10,7 @@ func sessionTools() []spec {
 			args: map[string]string{
 				"from":   "",
 				"to":     "Default today (what was done); at most 366 days after from.",
-				"status": "planned also lists what is ahead.",
+				"status": "planned lists what is ahead, soonest first.",
 			}},
 
 		{name: "get_session", title: "Get a workout session", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",

@@ -176,7 +176,7 @@ func checkClock(field string, v *string) *lane.Error {
 }
 
 func (a *Area) sessionRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first, as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *lane.Call, q *sessionsQuery) (lane.ListOf[SessionRow], error) {
+	lane.Add(rs, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first (status planned: soonest first), as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *lane.Call, q *sessionsQuery) (lane.ListOf[SessionRow], error) {
 		if e := checkRange(q.From, q.To); e != nil {
 			return lane.ListOf[SessionRow]{}, e
 		}
@@ -195,6 +195,8 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 		}
 		if q.Status != nil {
 			f.Status = *q.Status
+			// What is ahead reads soonest first: the next session opens the page.
+			f.Ascending = *q.Status == domain.SessionPlanned
 		}
 		res, err := ss.ListSessions(c.Ctx, f)
 		rows := store.List[SessionRow]{Items: make([]SessionRow, len(res.Items)), Total: res.Total}

@@ -1,0 +1,150 @@
+package requests_test
+
+import (
+	"fmt"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// traineeRequests are what a trainee asks an AI about their own training,
+// signed in as themselves.
+func traineeRequests(w *world) []request {
+	me, mon, today := w.trainee, w.monday, w.today
+	total := func(n int) string { return fmt.Sprintf(`"total":%d`, n) }
+	// The first planned session from today on, and its first exercise.
+	nextPlanned := func(w *world) (domain.Session, string) {
+		l, _ := w.ss.ListSessions(w.ctx, store.SessionFilter{TraineeID: me.ID, From: today, Status: domain.SessionPlanned, Ascending: true, Page: store.Page{Limit: 1}})
+		if len(l.Items) == 0 {
+			return domain.Session{}, ""
+		}
+		s, _ := w.ss.GetSession(w.ctx, l.Items[0].ID)
+		if len(s.Exercises) == 0 {
+			return s, ""
+		}
+		return s, s.Exercises[0].ExerciseID
+	}
+	return []request{
+		{trainee: true, ask: "What did I do this week?", steps: []step{call("list_sessions", map[string]any{"from": mon})},
+			check: func(w *world, a []string) error { return contains(a[0], total(len(w.sessions(me.ID, mon, today, "")))) }},
+		{trainee: true, ask: "What did I do last month?", steps: []step{call("list_sessions", map[string]any{"from": "2026-11-01", "to": "2026-11-30", "status": "completed"})},
+			check: func(w *world, a []string) error {
+				return contains(a[0], total(len(w.sessions(me.ID, "2026-11-01", "2026-11-30", domain.SessionCompleted))))
+			}},
+		{trainee: true, ask: "What's my next workout?", steps: []step{call("list_sessions", map[string]any{"status": "planned", "from": today, "limit": 3})},
+			check: func(w *world, a []string) error {
+				s, _ := nextPlanned(w)
+				if s.ID == "" {
+					return contains(a[0], total(0))
+				}
+				return contains(a[0], s.ID)
+			}},
+		{trainee: true, ask: "How am I doing?", steps: []step{call("get_training_overview", nil)},
+			check: func(w *world, a []string) error { return contains(a[0], `"summary"`) }},
+		{trainee: true, ask: "How was my week?", steps: []step{call("get_weekly_debrief", nil)},
+			check: func(w *world, a []string) error {
+				return contains(a[0], `"week":"2026-W49"`, fmt.Sprintf(`"completed":%d`, len(w.sessions(me.ID, mon, today, domain.SessionCompleted))))
+			}},
+		{trainee: true, ask: "How was last week?", steps: []step{call("get_weekly_debrief", map[string]any{"week": "2026-11-25"})},
+			check: func(w *world, a []string) error { return contains(a[0], `"week":"2026-W48"`) }},
+		{trainee: true, ask: "What are my best lifts?", steps: []step{call("get_benchmarks", nil)},
+			check: func(w *world, a []string) error {
+				bs, _ := w.ss.ListBenchmarks(w.ctx, me.ID)
+				return contains(a[0], total(len(bs)))
+			}},
+		{trainee: true, ask: "Is my weight going down?", steps: []step{call("get_body_analysis", map[string]any{"from": "2026-09-01"})},
+			check: func(w *world, a []string) error { return contains(a[0], `"metrics"`) }},
+		{trainee: true, ask: "What are my goals?", steps: []step{call("manage_goals", map[string]any{"action": "list"})},
+			check: func(w *world, a []string) error {
+				gs, _ := w.ss.ListGoals(w.ctx, me.ID, "")
+				return contains(a[0], total(len(gs)))
+			}},
+		{trainee: true, ask: "Which program am I on?", steps: []step{call("get_active_program", nil)},
+			check: func(w *world, a []string) error {
+				ps, _ := w.ss.ListPrograms(w.ctx, me.ID)
+				for _, p := range ps {
+					if p.Status == domain.ProgramActive {
+						return contains(a[0], p.ID)
+					}
+				}
+				return nil
+			}},
+		{trainee: true, ask: "My programs", steps: []step{call("list_programs", nil)},
+			check: func(w *world, a []string) error {
+				ps, _ := w.ss.ListPrograms(w.ctx, me.ID)
+				return contains(a[0], total(len(ps)))
+			}},
+		{trainee: true, ask: "When does my membership end?", steps: []step{call("get_my_plan", nil)},
+			check: func(w *world, a []string) error {
+				subs, _ := w.ss.ListSubscriptions(w.ctx, me.ID)
+				for _, s := range subs {
+					if s.Status == domain.SubLive {
+						return contains(a[0], s.StartedOn)
+					}
+				}
+				return nil
+			}},
+		{trainee: true, ask: "Do I have forms to fill in?", steps: []step{call("list_my_forms", nil)},
+			check: func(w *world, a []string) error { return contains(a[0], `"items"`) }},
+		{trainee: true, ask: "What does my coach think?", steps: []step{call("get_coach_insight", nil)},
+			check: func(w *world, a []string) error { return contains(a[0], `"consistency"`) }},
+		{trainee: true, ask: "Am I set up?", steps: []step{call("get_onboarding_status", nil)},
+			check: func(w *world, a []string) error { return contains(a[0], `"onboardingStatus"`) }},
+		{trainee: true, ask: "Show me my last session in detail", steps: []step{call("list_sessions", map[string]any{"status": "completed", "limit": 1}),
+			{tool: "get_session_details", args: func(_ *world, prev []string) map[string]any { return map[string]any{"sessionId": firstID(prev[0])} }}},
+			check: func(w *world, a []string) error {
+				l, _ := w.ss.ListSessions(w.ctx, store.SessionFilter{TraineeID: me.ID, To: today, Status: domain.SessionCompleted, Page: store.Page{Limit: 1}})
+				return contains(a[1], l.Items[0].ID)
+			}},
+		{trainee: true, ask: "Exercises for my hamstrings", steps: []step{call("search_training_resources", map[string]any{"q": "hamstring", "limit": 5})},
+			check: func(w *world, a []string) error { return contains(a[0], `"items"`) }},
+		// Writes come last.
+		{trainee: true, ask: "I weighed 69.8 this morning", steps: []step{call("log_weight", map[string]any{"weightKg": 69.8, "recordedAt": "2026-12-03T05:30:00Z"})},
+			check: func(w *world, a []string) error {
+				l, _ := w.ss.ListWeights(w.ctx, me.ID, store.Page{Limit: 1})
+				return contains(a[0], "69.8", l.Items[0].ID)
+			}},
+		{trainee: true, ask: "Check in: readiness 7, a bit sore in the calves", steps: []step{call("daily_check_in", map[string]any{"readiness": 7, "soreness": 4, "soreAreas": []string{"calf"}})},
+			check: func(w *world, a []string) error {
+				l, _ := w.ss.ListCheckIns(w.ctx, me.ID, today, today, store.Page{Limit: 1})
+				return contains(a[0], l.Items[0].ID, `"calf"`)
+			}},
+		{trainee: true, ask: "I ran 5 km in 27 minutes today", steps: []step{call("log_workout", map[string]any{"sport": "running", "durationMin": 27, "title": "5 km run"})},
+			check: func(w *world, a []string) error { return contains(a[0], `"5 km run"`, `"completed"`) }},
+		{trainee: true, ask: "My 5 km time is now 26:40", steps: []step{call("record_benchmark", map[string]any{"name": "5 km run", "value": 1600, "unit": "s", "direction": "lower"})},
+			check: func(w *world, a []string) error { return contains(a[0], "1600") }},
+		{trainee: true, ask: "I twisted my left ankle", steps: []step{call("record_injury", map[string]any{"area": "ankle", "side": "left", "severity": 2})},
+			check: func(w *world, a []string) error {
+				is, _ := w.ss.ListInjuries(w.ctx, me.ID, domain.InjuryActive)
+				for _, i := range is {
+					if i.Area == "ankle" {
+						return contains(a[0], i.ID, `"guidance"`)
+					}
+				}
+				return fmt.Errorf("no ankle injury stored")
+			}},
+		{trainee: true, ask: "Tell the studio the Wednesday class is too crowded", steps: []step{call("log_feedback", map[string]any{"text": "The Wednesday class is too crowded", "rating": 3})},
+			check: func(w *world, a []string) error {
+				fb, _ := w.ss.ListFeedback(w.ctx, me.ID, store.Page{Limit: 1})
+				return contains(a[0], fb.Items[0].ID)
+			}},
+		{trainee: true, ask: "Set me a goal: 12 push-ups in a row", steps: []step{call("manage_goals", map[string]any{"action": "create", "title": "12 push-ups in a row", "kind": "text"})},
+			check: func(w *world, a []string) error { return contains(a[0], "12 push-ups in a row") }},
+		{trainee: true, ask: "I train with dumbbells at home, 45 minutes", steps: []step{call("update_training_profile", map[string]any{"equipment": []string{"dumbbells"}, "sessionMinutes": 45})},
+			check: func(w *world, a []string) error {
+				p, err := w.ss.GetTrainingProfile(w.ctx, me.ID)
+				if err != nil || p.SessionMinutes == nil || *p.SessionMinutes != 45 {
+					return fmt.Errorf("the profile was not stored: %+v, %v", p, err)
+				}
+				return nil
+			}},
+		{trainee: true, ask: "Plan me a mobility session on Saturday", steps: []step{call("create_planned_session", map[string]any{"date": "2026-12-05", "sport": "mobility", "title": "Saturday mobility"})},
+			check: func(w *world, a []string) error { return contains(a[0], `"Saturday mobility"`, `"planned"`) }},
+		{trainee: true, ask: "What's in my next session?", steps: []step{call("list_sessions", map[string]any{"status": "planned", "from": today, "limit": 1}),
+			{tool: "get_session_details", args: func(_ *world, prev []string) map[string]any { return map[string]any{"sessionId": firstID(prev[0])} }}},
+			check: func(w *world, a []string) error {
+				s, exercise := nextPlanned(w)
+				return contains(a[1], s.ID, exercise)
+			}},
+	}
+}
