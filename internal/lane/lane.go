@@ -264,13 +264,6 @@ func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 	return b
 }
 
-// authenticate runs the authenticator on every request to a route (studio
-// keys are kept in memory only while the database's credentials epoch is
-// unchanged, so a revocation from another process holds on the next request),
-// then the rate limit, keyed on the principal's credential; a missing or
-// refused credential is counted against the caller's address, so inventing
-// tokens buys no budget. It answers the request itself unless it returns
-// the request carrying the principal.
 // speakingFor gives a studio key's principal the coach its in-process
 // caller speaks for (auth.WithCoach), when the coach is the studio's, so
 // the coachScope rule and every "mine" default read her as they read her
@@ -291,6 +284,13 @@ func (l *Lane) speakingFor(ctx context.Context, p *auth.Principal) (*auth.Princi
 	return &cp, nil
 }
 
+// authenticate runs the authenticator on every request to a route (studio
+// keys are kept in memory only while the database's credentials epoch is
+// unchanged, so a revocation from another process holds on the next request),
+// then the rate limit, keyed on the principal's credential; a missing or
+// refused credential is counted against the caller's address, so inventing
+// tokens buys no budget. It answers the request itself unless it returns
+// the request carrying the principal.
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	ri := infoFrom(r.Context())
 	// An in-process call from a surface that authenticated this very
