@@ -404,9 +404,10 @@ type RosterFacts struct {
 	// ActiveInjuries is the trainee's injuries in status active (id, area,
 	// side, severity, status and onset only).
 	ActiveInjuries []Injury `json:"activeInjuries"`
-	// Weights are the weigh-ins of the last 28 days (and a day), oldest
-	// first, read only when WeightGoalKg is set (weight and instant only).
-	Weights []Weight `json:"weights"`
+	// WeightWeeks are the weigh-ins of the last 28 local days summed by
+	// week, oldest first (week 0 is today−27…−21, week 3 today−6…today),
+	// read only when WeightGoalKg is set.
+	WeightWeeks [4]WeekWeight `json:"weightWeeks"`
 	// WeightGoalKg is the target of an active measurement goal on weightKg.
 	WeightGoalKg *float64 `json:"weightGoalKg"`
 	// OverdueTasks counts open tasks about the trainee whose dueAt is before now.
@@ -414,6 +415,12 @@ type RosterFacts struct {
 	// Feedback is what the trainee told the studio in the last 7 days,
 	// newest first (text, rating, topic and instant only).
 	Feedback []Feedback `json:"feedback"`
+}
+
+// WeekWeight is one week's weigh-ins: their sum and how many.
+type WeekWeight struct {
+	SumKg float64 `json:"sumKg"`
+	Count int     `json:"count"`
 }
 
 // DayValue is one number on one local day.

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/otherwise/perform/internal/domain"
 )
 
-// The roster triage's facts in ten queries whatever the roster's size:
-// the roster itself with the facts that are one value a trainee (plan end,
-// active program, latest completed session: one index seek each), then one
-// studio-wide query per fact group that has rows (coaches, forms, this
-// week's sessions, readiness, injuries, goal weights, weigh-ins,
-// feedback, tasks),
-// grouped by trainee and merged here. Rows of trainees outside the roster
+// The roster triage's facts in thirteen queries whatever the roster's
+// size: the roster itself, then one studio-wide query per fact (plan ends,
+// active programs, recent sessions, coaches, forms, this week's sessions,
+// readiness, injuries, goal weights, weigh-ins, feedback, tasks), grouped
+// by trainee and merged here, a few at once; only the latest completed
+// session of a trainee idle for two weeks is a seek of its own. Rows of trainees outside the roster
 // asked (not active, another coach's) are dropped in the merge.
 
 // rosterReadinessDays is how far back readiness is read: a run of three
@@ -24,9 +25,23 @@ import (
 // today and the 3 days before.
 const rosterReadinessDays = 3
 
-// rosterWeightWindow is how far back weigh-ins are read: 28 local days
-// and a day to spare for the zone.
-const rosterWeightWindow = 29 * 24 * time.Hour
+// rosterRecentDays are the days back in which the latest completed
+// session is read in one range; before them, one seek a trainee.
+const rosterRecentDays = 14
+
+// weekStarts are the instants the four weeks of weigh-ins begin: the
+// local midnights of today−27, −20, −13 and −6 in the studio's zone.
+func weekStarts(q RosterQuery) [4]time.Time {
+	zone := q.Zone
+	if zone == nil {
+		zone = time.UTC
+	}
+	var out [4]time.Time
+	for i := range out {
+		out[i], _ = time.ParseInLocation(time.DateOnly, addDays(q.Today, -27+7*i), zone)
+	}
+	return out
+}
 
 // rosterFeedbackWindow is how far back feedback counts in the triage.
 const rosterFeedbackWindow = 7 * 24 * time.Hour
@@ -42,30 +57,18 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		where += ` AND t.id IN (SELECT tc.trainee_id FROM trainee_coaches tc WHERE tc.studio_id = ? AND tc.coach_id = ?)`
 		args = append(args, s.studioID, q.CoachID)
 	}
-	// The plan's end is the latest end among active subscriptions, none
-	// when one of them is open-ended (count(ends_on) skips nulls).
-	rows, err := s.query(ctx, `SELECT t.id, t.first_name, t.last_name,
-		(SELECT CASE WHEN count(*) = count(u.ends_on) THEN max(u.ends_on) END FROM subscriptions u
-			WHERE u.studio_id = t.studio_id AND u.trainee_id = t.id AND u.state = 'active'),
-		EXISTS (SELECT 1 FROM programs p WHERE p.studio_id = t.studio_id AND p.trainee_id = t.id AND p.status = 'active'),
-		(SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id AND s.status = 'completed'
-			ORDER BY s.date DESC LIMIT 1)
-		FROM trainees t WHERE `+where+` ORDER BY t.last_name, t.first_name, t.id`, args...)
+	rows, err := s.query(ctx, `SELECT t.id, t.first_name, t.last_name FROM trainees t WHERE `+where+` ORDER BY t.last_name, t.first_name, t.id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	out := []domain.RosterFacts{}
 	for rows.Next() {
 		var f domain.RosterFacts
-		var ends, last sql.Null[string]
-		var program any // an integer on SQLite, a boolean on Postgres
-		if err := rows.Scan(&f.TraineeID, &f.FirstName, &f.LastName, &ends, &program, &last); err != nil {
+		if err := rows.Scan(&f.TraineeID, &f.FirstName, &f.LastName); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		f.PlanEndsOn, f.LastCompletedOn = valueOrNil(ends), valueOrNil(last)
-		f.ActiveProgram = program == true || program == int64(1)
-		f.CoachIDs, f.Readiness, f.ActiveInjuries, f.Weights, f.Feedback = []string{}, []domain.DayValue{}, []domain.Injury{}, []domain.Weight{}, []domain.Feedback{}
+		f.CoachIDs, f.Readiness, f.ActiveInjuries, f.Feedback = []string{}, []domain.DayValue{}, []domain.Injury{}, []domain.Feedback{}
 		out = append(out, f)
 	}
 	rows.Close()
@@ -79,14 +82,15 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 
 	// each runs one fact query whose first column is the trainee's id,
 	// scanning the rest into dest and handing each row of a trainee in the
-	// roster to fn.
-	var id string
+	// roster to fn. Each step has its own variables and writes its own
+	// fields, so the steps may run at once.
 	each := func(query string, qargs []any, dest []any, fn func(f *domain.RosterFacts)) error {
 		rows, err := s.query(ctx, query, qargs...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		var id string
 		dest = append([]any{&id}, dest...)
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
@@ -98,26 +102,48 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		}
 		return rows.Err()
 	}
-	var (
-		str   string
-		n     int
-		value float64
-		inj   domain.Injury
-		at    int64
-	)
 	readinessFrom := addDays(q.Today, -rosterReadinessDays)
-	err = runSteps(
+	err = s.runSteps(
+		// The plan's end is the latest end among active subscriptions, none
+		// when one of them is open-ended (count(ends_on) skips nulls).
 		func() error {
-			return each(`SELECT trainee_id, coach_id FROM trainee_coaches WHERE studio_id = ? ORDER BY trainee_id, coach_id`,
-				[]any{s.studioID}, []any{&str}, func(f *domain.RosterFacts) { f.CoachIDs = append(f.CoachIDs, str) })
+			var ends sql.Null[string]
+			return each(`SELECT trainee_id, CASE WHEN count(*) = count(ends_on) THEN max(ends_on) END FROM subscriptions
+				WHERE studio_id = ? AND state = 'active' GROUP BY trainee_id`,
+				[]any{s.studioID}, []any{&ends}, func(f *domain.RosterFacts) { f.PlanEndsOn = valueOrNil(ends) })
 		},
 		func() error {
+			return each(`SELECT DISTINCT trainee_id FROM programs WHERE studio_id = ? AND status = 'active'`,
+				[]any{s.studioID}, nil, func(f *domain.RosterFacts) { f.ActiveProgram = true })
+		},
+		// The latest completed session: within the last two weeks the
+		// latest of one range read (no session before it is later), else
+		// one seek (coalesce makes it only when needed). A seek a trainee
+		// touches a page of the date index each, more at 5,000 than
+		// SQLite's page cache keeps.
+		func() error {
+			var last sql.Null[string]
+			return each(`SELECT t.id, coalesce(r.last, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
+					AND s.status = 'completed' ORDER BY s.date DESC LIMIT 1))
+				FROM trainees t LEFT JOIN (SELECT trainee_id, max(date) AS last FROM sessions
+					WHERE studio_id = ? AND date >= ? AND status = 'completed' GROUP BY trainee_id) r ON r.trainee_id = t.id
+				WHERE `+where, append([]any{s.studioID, addDays(q.Today, -rosterRecentDays)}, args...), []any{&last},
+				func(f *domain.RosterFacts) { f.LastCompletedOn = valueOrNil(last) })
+		},
+		func() error {
+			var coach string
+			return each(`SELECT trainee_id, coach_id FROM trainee_coaches WHERE studio_id = ? ORDER BY trainee_id, coach_id`,
+				[]any{s.studioID}, []any{&coach}, func(f *domain.RosterFacts) { f.CoachIDs = append(f.CoachIDs, coach) })
+		},
+		func() error {
+			var n int
 			return each(`SELECT trainee_id, count(*) FROM form_assignments
 				WHERE studio_id = ? AND status = 'pending' AND due_at < ? GROUP BY trainee_id`,
 				[]any{s.studioID, ms(q.Now)}, []any{&n}, func(f *domain.RosterFacts) { f.FormsPastDue = n })
 		},
 		// This week's missed sessions, Monday to yesterday: missed or still planned.
 		func() error {
+			var n int
 			return each(`SELECT trainee_id, count(*) FROM sessions
 				WHERE studio_id = ? AND date >= ? AND date < ? AND status IN ('missed', 'planned') GROUP BY trainee_id`,
 				[]any{s.studioID, q.WeekStart, q.Today}, []any{&n}, func(f *domain.RosterFacts) { f.MissedThisWeek = n })
@@ -126,16 +152,19 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		// among them: no one else can have a run (the inner count reads
 		// the index alone).
 		func() error {
+			var day string
+			var value float64
 			return each(`SELECT trainee_id, day, readiness FROM checkins
 				WHERE studio_id = ? AND day >= ? AND day <= ? AND readiness IS NOT NULL AND trainee_id IN (
 					SELECT c.trainee_id FROM checkins c WHERE c.studio_id = ? AND c.day >= ? AND c.day <= ? AND c.readiness <= 4
 					GROUP BY c.trainee_id HAVING count(*) >= 3)`,
-				[]any{s.studioID, readinessFrom, q.Today, s.studioID, readinessFrom, q.Today}, []any{&str, &value},
+				[]any{s.studioID, readinessFrom, q.Today, s.studioID, readinessFrom, q.Today}, []any{&day, &value},
 				func(f *domain.RosterFacts) {
-					f.Readiness = append(f.Readiness, domain.DayValue{Day: str, Value: value})
+					f.Readiness = append(f.Readiness, domain.DayValue{Day: day, Value: value})
 				})
 		},
 		func() error {
+			var inj domain.Injury
 			return each(`SELECT trainee_id, id, area, side, severity, status, onset_on FROM injuries
 				WHERE studio_id = ? AND status = 'active' ORDER BY trainee_id, onset_on DESC, id`,
 				[]any{s.studioID}, []any{&inj.ID, &inj.Area, &inj.Side, &inj.Severity, &inj.Status, &inj.OnsetOn},
@@ -147,23 +176,32 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		},
 		// The goal weight: the newest active goal on weightKg (rows come oldest first).
 		func() error {
+			var value float64
 			return each(`SELECT g.trainee_id, g.target_value `+weightGoals+` ORDER BY g.trainee_id, g.created_at, g.id`,
 				[]any{s.studioID}, []any{&value}, func(f *domain.RosterFacts) { v := value; f.WeightGoalKg = &v })
 		},
-		// Weigh-ins of the last 28 days, only of trainees with a goal weight.
+		// Weigh-ins of the last 28 local days summed by week, only of
+		// trainees with a goal weight: four rows a trainee at most.
 		func() error {
-			return each(`SELECT w.trainee_id, w.weight_kg, w.recorded_at FROM weights w
+			var week, n int
+			var sum float64
+			b := weekStarts(q)
+			return each(`SELECT w.trainee_id, CASE WHEN w.recorded_at >= ? THEN 3 WHEN w.recorded_at >= ? THEN 2 WHEN w.recorded_at >= ? THEN 1 ELSE 0 END AS week,
+				sum(w.weight_kg), count(*) FROM weights w
 				WHERE w.studio_id = ? AND w.recorded_at >= ? AND w.recorded_at <= ?
 				AND w.trainee_id IN (SELECT g.trainee_id `+weightGoals+`)
-				ORDER BY w.trainee_id, w.recorded_at`,
-				[]any{s.studioID, ms(q.Now.Add(-rosterWeightWindow)), ms(q.Now), s.studioID}, []any{&value, &at},
+				GROUP BY w.trainee_id, week`,
+				[]any{ms(b[3]), ms(b[2]), ms(b[1]), s.studioID, ms(b[0]), ms(q.Now), s.studioID}, []any{&week, &sum, &n},
 				func(f *domain.RosterFacts) {
-					f.Weights = append(f.Weights, domain.Weight{TraineeID: f.TraineeID, WeightKg: value, RecordedAt: fromMS(at)})
+					if week >= 0 && week < len(f.WeightWeeks) {
+						f.WeightWeeks[week] = domain.WeekWeight{SumKg: sum, Count: n}
+					}
 				})
 		},
 		// Feedback of the last 7 days, newest first.
 		func() error {
 			var fb domain.Feedback
+			var at int64
 			return each(`SELECT trainee_id, id, text, rating, topic, created_at FROM trainee_feedback
 				WHERE studio_id = ? AND created_at >= ? AND created_at <= ? ORDER BY trainee_id, created_at DESC, id`,
 				[]any{s.studioID, ms(q.Now.Add(-rosterFeedbackWindow)), ms(q.Now)}, []any{&fb.ID, &fb.Text, &fb.Rating, &fb.Topic, &at},
@@ -175,8 +213,9 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		},
 		// Overdue tasks: open, about the trainee, due before now.
 		func() error {
+			var n int
 			return each(`SELECT client_id, count(*) FROM tasks
-				WHERE studio_id = ? AND status = 'open' AND client_id IS NOT NULL AND due_at < ? GROUP BY client_id`,
+				WHERE status = 'open' AND studio_id = ? AND client_id IS NOT NULL AND due_at < ? GROUP BY client_id`,
 				[]any{s.studioID, ms(q.Now)}, []any{&n}, func(f *domain.RosterFacts) { f.OverdueTasks = n })
 		},
 	)
@@ -191,14 +230,29 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 	return out, nil
 }
 
-// runSteps runs steps in order, stopping at the first error.
-func runSteps(steps ...func() error) error {
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return err
+// rosterSteps is how many fact queries run at once outside a
+// transaction: each holds a pooled connection while it reads.
+const rosterSteps = 4
+
+// runSteps runs the fact queries, a few at once on the pool (the roster's
+// time is the slowest few, not the sum), one after another inside a
+// transaction, whose one connection serves one query at a time; it stops
+// at the first error.
+func (s *studioStore) runSteps(steps ...func() error) error {
+	if s.tx != nil {
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	return nil
+	var g errgroup.Group
+	g.SetLimit(rosterSteps)
+	for _, step := range steps {
+		g.Go(step)
+	}
+	return g.Wait()
 }
 
 // addDays moves a local day "YYYY-MM-DD" by n days ("" when it does not parse).

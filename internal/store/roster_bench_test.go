@@ -34,8 +34,8 @@ func BenchmarkRosterTriage(b *testing.B) {
 				studio := seedTrainees(b, st, n)
 				seedRosterData(b, st, studio.ID)
 				ss := st.Studio(studio.ID)
-				q := store.RosterQuery{Today: benchToday, WeekStart: training.WeekStart(benchToday), Now: benchNow}
 				zone := studio.TimeZone()
+				q := store.RosterQuery{Today: benchToday, WeekStart: training.WeekStart(benchToday), Now: benchNow, Zone: zone}
 				facts, err := ss.RosterFacts(ctx, q)
 				if err != nil || len(facts) != n {
 					b.Fatalf("RosterFacts: %d, %v", len(facts), err)

@@ -142,6 +142,9 @@ type RosterQuery struct {
 	Today     string
 	WeekStart string
 	Now       time.Time
+	// Zone is the studio's, whose midnights bound the weeks of weigh-ins
+	// (nil: UTC).
+	Zone *time.Location
 	// CoachID keeps the trainees of one coach ("" all).
 	CoachID string
 }

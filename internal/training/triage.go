@@ -153,7 +153,7 @@ func ReasonsFor(f domain.RosterFacts, today string, zone *time.Location) []Reaso
 		add(ReasonMissedSessions, map[string]any{"missed": f.MissedThisWeek},
 			"%d sessions missed this week.", f.MissedThisWeek)
 	}
-	if avgs, ok := weightAway(f.Weights, f.WeightGoalKg, today, zone); ok {
+	if avgs, ok := weightAway(f.WeightWeeks, f.WeightGoalKg); ok {
 		var vals []string
 		for _, v := range avgs {
 			vals = append(vals, fmtNum(v))
@@ -205,31 +205,20 @@ func readinessRun(newestFirst []domain.DayValue, today string) []domain.DayValue
 	return run
 }
 
-// weightAway reads the weigh-ins of the last 28 days as four weekly
-// averages (days today−27…−21, −20…−14, −13…−7, −6…today; each week needs a
-// weigh-in) and reports them, oldest first, when each is further from
+// weightAway reads the four weekly sums of the last 28 days (days
+// today−27…−21, −20…−14, −13…−7, −6…today; each week needs a weigh-in)
+// and reports their averages, oldest first, when each is further from
 // goal than the one before.
-func weightAway(weights []domain.Weight, goal *float64, today string, zone *time.Location) ([]float64, bool) {
+func weightAway(weeks [weightWeeks]domain.WeekWeight, goal *float64) ([]float64, bool) {
 	if goal == nil {
 		return nil, false
 	}
-	var sums [weightWeeks]float64
-	var counts [weightWeeks]int
-	for _, w := range weights {
-		ago := dayDiff(localDay(w.RecordedAt, zone), today)
-		if ago < 0 || ago >= 7*weightWeeks {
-			continue
-		}
-		i := weightWeeks - 1 - ago/7
-		sums[i] += w.WeightKg
-		counts[i]++
-	}
 	avgs := make([]float64, weightWeeks)
-	for i := range avgs {
-		if counts[i] == 0 {
+	for i, w := range weeks {
+		if w.Count == 0 {
 			return nil, false
 		}
-		avgs[i] = hundredths(sums[i] / float64(counts[i]))
+		avgs[i] = hundredths(w.SumKg / float64(w.Count))
 		if i > 0 && math.Abs(avgs[i]-*goal) <= math.Abs(avgs[i-1]-*goal) {
 			return nil, false
 		}

@@ -3,7 +3,6 @@ package training
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 )
@@ -19,11 +18,13 @@ func codes(rs []Reason) string {
 }
 
 // weighIns gives one weigh-in at noon UTC on each day (days before today) of kg.
-func weighIns(kgByDaysAgo map[int]float64) []domain.Weight {
-	var out []domain.Weight
-	base, _ := time.Parse(time.DateOnly, today)
+func weighIns(kgByDaysAgo map[int]float64) [4]domain.WeekWeight {
+	var out [4]domain.WeekWeight
 	for ago, kg := range kgByDaysAgo {
-		out = append(out, domain.Weight{WeightKg: kg, RecordedAt: base.AddDate(0, 0, -ago).Add(12 * time.Hour)})
+		if ago >= 0 && ago < 28 {
+			out[3-ago/7].SumKg += kg
+			out[3-ago/7].Count++
+		}
 	}
 	return out
 }
@@ -67,17 +68,17 @@ func TestReasonsEachRule(t *testing.T) {
 			msg: "Active injury: knee (left), severity 3/5, since 2026-11-20 (12 days)."},
 		// Goal 70 kg. Weeks (days ago) 27–21, 20–14, 13–7, 6–0:
 		// (74 + 74.4)/2 = 74.2, 74.5, (75 + 75.2)/2 = 75.1, 75.3 — each further from 70.
-		{name: "weight away", f: domain.RosterFacts{WeightGoalKg: fp(70), Weights: weighIns(map[int]float64{25: 74, 22: 74.4, 15: 74.5, 10: 75, 8: 75.2, 1: 75.3})}, codes: ReasonWeightOffGoal,
+		{name: "weight away", f: domain.RosterFacts{WeightGoalKg: fp(70), WeightWeeks: weighIns(map[int]float64{25: 74, 22: 74.4, 15: 74.5, 10: 75, 8: 75.2, 1: 75.3})}, codes: ReasonWeightOffGoal,
 			msg: "Weight moved away from the goal of 70 kg for 3 weeks: weekly averages 74.2, 74.5, 75.1, 75.3 kg."},
 		// The third week comes back: 74.2, 74.5, 74.4, 75.3 is not monotonic.
-		{name: "weight not monotonic", f: domain.RosterFacts{WeightGoalKg: fp(70), Weights: weighIns(map[int]float64{25: 74, 22: 74.4, 15: 74.5, 10: 74.4, 1: 75.3})}, codes: ""},
+		{name: "weight not monotonic", f: domain.RosterFacts{WeightGoalKg: fp(70), WeightWeeks: weighIns(map[int]float64{25: 74, 22: 74.4, 15: 74.5, 10: 74.4, 1: 75.3})}, codes: ""},
 		// A week without a weigh-in (days 13–7): no verdict.
-		{name: "weight week missing", f: domain.RosterFacts{WeightGoalKg: fp(70), Weights: weighIns(map[int]float64{25: 74, 15: 74.5, 1: 75.3})}, codes: ""},
+		{name: "weight week missing", f: domain.RosterFacts{WeightGoalKg: fp(70), WeightWeeks: weighIns(map[int]float64{25: 74, 15: 74.5, 1: 75.3})}, codes: ""},
 		// Losing towards a goal of 70 from above is fine.
-		{name: "weight towards goal", f: domain.RosterFacts{WeightGoalKg: fp(70), Weights: weighIns(map[int]float64{25: 76, 15: 75, 10: 74, 1: 73})}, codes: ""},
+		{name: "weight towards goal", f: domain.RosterFacts{WeightGoalKg: fp(70), WeightWeeks: weighIns(map[int]float64{25: 76, 15: 75, 10: 74, 1: 73})}, codes: ""},
 		// Moving away below a goal of 80: 78, 77, 76, 75.
-		{name: "weight away below", f: domain.RosterFacts{WeightGoalKg: fp(80), Weights: weighIns(map[int]float64{21: 78, 14: 77, 7: 76, 0: 75})}, codes: ReasonWeightOffGoal},
-		{name: "weight without a goal", f: domain.RosterFacts{Weights: weighIns(map[int]float64{21: 78, 14: 77, 7: 76, 0: 75})}, codes: ""},
+		{name: "weight away below", f: domain.RosterFacts{WeightGoalKg: fp(80), WeightWeeks: weighIns(map[int]float64{21: 78, 14: 77, 7: 76, 0: 75})}, codes: ReasonWeightOffGoal},
+		{name: "weight without a goal", f: domain.RosterFacts{WeightWeeks: weighIns(map[int]float64{21: 78, 14: 77, 7: 76, 0: 75})}, codes: ""},
 		{name: "overdue tasks", f: domain.RosterFacts{OverdueTasks: 1}, codes: ReasonOverdueTasks, msg: "1 overdue task."},
 		// Several: most severe first.
 		{name: "several", f: domain.RosterFacts{FormsPastDue: 1, MissedThisWeek: 3, PlanEndsOn: sp("2026-11-01")}, codes: "plan_ended,missed_sessions,form_past_due"},
@@ -91,28 +92,6 @@ func TestReasonsEachRule(t *testing.T) {
 				t.Fatalf("message = %q\nwant      %q", rs[0].Message, tc.msg)
 			}
 		})
-	}
-}
-
-func TestWeightWeeksUseTheStudioZone(t *testing.T) {
-	// 25 Nov 22:30 UTC is 26 Nov 00:30 in Israel: 6 days before 2 Dec
-	// there (the last week), 7 days in UTC (the week before).
-	base, _ := time.Parse(time.RFC3339, "2026-11-25T22:30:00Z")
-	ws := []domain.Weight{
-		{WeightKg: 71, RecordedAt: base.AddDate(0, 0, -14)}, // 12 Nov local: days ago 20
-		{WeightKg: 72, RecordedAt: base.AddDate(0, 0, -7)},  // 19 Nov local: 13
-		{WeightKg: 73, RecordedAt: base.AddDate(0, 0, -1)},  // 25 Nov local: 7
-		{WeightKg: 74, RecordedAt: base},                    // 26 Nov local: 6
-		{WeightKg: 70.5, RecordedAt: base.AddDate(0, 0, -21)},
-	}
-	// In Israel: weeks 70.5, 71, (72 + 73)/2 = 72.5, 74 → away from 70.
-	zone, _ := domain.LoadZone("Asia/Jerusalem")
-	if avgs, ok := weightAway(ws, fp(70), today, zone); !ok || jsonOf(avgs) != "[70.5,71,72.5,74]" {
-		t.Fatalf("Israel: %v %v", avgs, ok)
-	}
-	// In UTC the last week has no weigh-in (26 Nov is 25 Nov there, 7 days ago).
-	if avgs, ok := weightAway(ws, fp(70), today, time.UTC); ok {
-		t.Fatalf("UTC: %v", avgs)
 	}
 }
 

@@ -52,7 +52,7 @@ type attentionList struct {
 func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionList, error) {
 	today := c.LocalToday()
 	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
-		Today: today, WeekStart: training.WeekStart(today), Now: c.Now(), CoachID: q.CoachID,
+		Today: today, WeekStart: training.WeekStart(today), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID,
 	})
 	if err != nil {
 		return attentionList{}, err

@@ -216,13 +216,34 @@ func testRoster(t *testing.T, st store.Store) {
 	if a.WeightGoalKg == nil || *a.WeightGoalKg != 68 {
 		t.Fatalf("WeightGoalKg = %v; want 68", a.WeightGoalKg)
 	}
-	if len(a.Weights) != 2 || a.Weights[0].WeightKg != 74 || a.Weights[1].WeightKg != 76 || !sameTime(a.Weights[1].RecordedAt, time.Unix(msOf("2026-12-02T07:00:00Z")/1000, 0)) {
-		t.Fatalf("Weights = %+v", a.Weights)
+	// 10 November is week 0 (today−27…−21), 2 December week 3; 1 October is
+	// older and 3 December after now.
+	if want := [4]domain.WeekWeight{{SumKg: 74, Count: 1}, {}, {}, {SumKg: 76, Count: 1}}; a.WeightWeeks != want {
+		t.Fatalf("WeightWeeks = %+v; want %+v", a.WeightWeeks, want)
+	}
+	// Weeks follow the studio's midnights: 25 Nov 22:30 UTC is 26 Nov in
+	// Israel, today−6 (the last week), and today−7 in UTC (the week before).
+	insertRow(t, st, "weights", w.studio.ID, map[string]any{"id": ids.New(ids.Weight), "trainee_id": w.avi.ID, "weight_kg": 75.0,
+		"recorded_at": msOf("2026-11-25T22:30:00Z"), "created_at": msOf("2026-11-25T22:30:00Z")})
+	israel, _ := domain.LoadZone("Asia/Jerusalem")
+	for _, c := range []struct {
+		zone *time.Location
+		want [4]domain.WeekWeight
+	}{
+		{time.UTC, [4]domain.WeekWeight{{SumKg: 74, Count: 1}, {}, {SumKg: 75, Count: 1}, {SumKg: 76, Count: 1}}},
+		{israel, [4]domain.WeekWeight{{SumKg: 74, Count: 1}, {}, {}, {SumKg: 151, Count: 2}}},
+	} {
+		q := rosterQuery
+		q.Zone = c.zone
+		facts, err := ss.RosterFacts(ctx, q)
+		if err != nil || facts[0].TraineeID != w.avi.ID || facts[0].WeightWeeks != c.want {
+			t.Fatalf("WeightWeeks in %v = %+v, %v; want %+v", c.zone, facts[0].WeightWeeks, err, c.want)
+		}
 	}
 
 	b := facts[1]
 	if b.PlanEndsOn != nil || b.ActiveProgram || b.LastCompletedOn != nil || b.MissedThisWeek != 0 || b.FormsPastDue != 0 || b.OverdueTasks != 0 ||
-		len(b.Readiness) != 0 || len(b.ActiveInjuries) != 0 || b.WeightGoalKg != nil || len(b.Weights) != 0 || !slices.Equal(b.CoachIDs, []string{w.coach2.ID}) {
+		len(b.Readiness) != 0 || len(b.ActiveInjuries) != 0 || b.WeightGoalKg != nil || b.WeightWeeks != [4]domain.WeekWeight{} || !slices.Equal(b.CoachIDs, []string{w.coach2.ID}) {
 		t.Fatalf("Bat's facts = %+v; want an open-ended plan (nil) and nothing else", b)
 	}
 
