@@ -14,11 +14,12 @@ import (
 // counted by the same query (count(*) OVER () runs after GROUP BY and
 // before LIMIT), so a page costs the same at 40 trainees and at 5,000.
 
-// rosterQuery is one question's SQL and how its columns land in a row.
+// questionSQL is one roster question's SQL and how its columns land in a
+// row (not RosterQuery, the triage's facts).
 // The query reads the trainees asked about as roster t; its first columns
 // are the trainee's id, first and last name, then the question's own
 // (scan's), then the total.
-type rosterQuery struct {
+type questionSQL struct {
 	sql  func() string
 	args func(q RosterRead) []any
 	scan func(r *domain.RosterRow, zone func(int64) string) []any
@@ -41,7 +42,7 @@ func (s *studioStore) rosterScope(q RosterRead) (string, []any) {
 const rosterName = `t.id, t.first_name, t.last_name`
 const rosterOrder = `t.last_name, t.first_name, t.id`
 
-var rosterQueries = map[string]rosterQuery{
+var questionSQLs = map[string]questionSQL{
 	domain.RosterTrained: {
 		sql: func() string {
 			return `SELECT ` + rosterName + `, max(s.date), count(*), count(*) OVER ()
@@ -165,8 +166,8 @@ var rosterQueries = map[string]rosterQuery{
 // plansQuery answers the active plans whose day column falls in the
 // window, soonest first, each with its product's name and whether another
 // active plan of the trainee runs past its end (renewed).
-func plansQuery(column string) rosterQuery {
-	return rosterQuery{
+func plansQuery(column string) questionSQL {
+	return questionSQL{
 		sql: func() string {
 			return `SELECT ` + rosterName + `, u.id, p.name, u.started_on, u.ends_on,
 				u.ends_on IS NOT NULL AND EXISTS (SELECT 1 FROM subscriptions v WHERE v.studio_id = u.studio_id
@@ -186,7 +187,7 @@ func plansQuery(column string) rosterQuery {
 }
 
 func (s *studioStore) ReadRoster(ctx context.Context, q RosterRead) (List[domain.RosterRow], error) {
-	rq, ok := rosterQueries[q.Question]
+	rq, ok := questionSQLs[q.Question]
 	if !ok {
 		return List[domain.RosterRow]{}, fmt.Errorf("store: roster question %q", q.Question)
 	}
