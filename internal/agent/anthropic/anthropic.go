@@ -165,14 +165,21 @@ func (p *Provider) params(req llm.Request, strict bool) anthropic.MessageNewPara
 	if strict && p.strict != nil {
 		toolSet = p.strict
 	}
+	ttl := sharedTTL
+	if len(req.Tools) > 0 {
+		toolSet, ttl = requestTools(req.Tools, strict), conversationTTL
+	}
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(p.model),
 		MaxTokens: int64(req.MaxTokens),
 		Tools:     toolSet,
 		System: []anthropic.TextBlockParam{
-			{Text: req.Rules, CacheControl: anthropic.CacheControlEphemeralParam{TTL: sharedTTL}},
+			{Text: req.Rules, CacheControl: anthropic.CacheControlEphemeralParam{TTL: ttl}},
 		},
 		Messages: messages(req.Messages),
+	}
+	if req.ForceTool != "" {
+		params.ToolChoice = anthropic.ToolChoiceParamOfTool(req.ForceTool)
 	}
 	if req.Context != "" {
 		params.System = append(params.System, anthropic.TextBlockParam{Text: req.Context})
@@ -250,6 +257,20 @@ func toolParams(set []tools.Tool, strict bool) ([]anthropic.ToolUnionParam, erro
 		out = append(out, anthropic.ToolUnionParam{OfTool: &tp})
 	}
 	return out, nil
+}
+
+// requestTools are a request's own tools (see llm.Request.Tools), strict
+// where asked and where the model takes it.
+func requestTools(specs []llm.ToolSpec, strict bool) []anthropic.ToolUnionParam {
+	out := make([]anthropic.ToolUnionParam, 0, len(specs))
+	for _, t := range specs {
+		tp := anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description), InputSchema: inputSchema(t.Schema)}
+		if strict && t.Strict {
+			tp.Strict = anthropic.Bool(true)
+		}
+		out = append(out, anthropic.ToolUnionParam{OfTool: &tp})
+	}
+	return out
 }
 
 func schemaOf(t tools.Tool) (map[string]any, error) {

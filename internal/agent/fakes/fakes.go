@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,14 +20,19 @@ import (
 
 // MessagesRequest is the part of a Messages API request the tests look at.
 type MessagesRequest struct {
-	Model     string          `json:"model"`
-	MaxTokens int             `json:"max_tokens"`
-	System    []TextBlock     `json:"system"`
-	Messages  []Message       `json:"messages"`
-	Tools     []Tool          `json:"tools"`
-	Header    http.Header     `json:"-"`
-	Path      string          `json:"-"`
-	Raw       json.RawMessage `json:"-"` // the body exactly as sent
+	Model     string      `json:"model"`
+	MaxTokens int         `json:"max_tokens"`
+	System    []TextBlock `json:"system"`
+	Messages  []Message   `json:"messages"`
+	Tools     []Tool      `json:"tools"`
+	// ToolChoice is the request's tool_choice, when it has one.
+	ToolChoice *struct {
+		Type string `json:"type"`
+		Name string `json:"name,omitempty"`
+	} `json:"tool_choice,omitempty"`
+	Header http.Header     `json:"-"`
+	Path   string          `json:"-"`
+	Raw    json.RawMessage `json:"-"` // the body exactly as sent
 	// Usage is what the fake answered this request was billed.
 	Usage Usage `json:"-"`
 }
@@ -227,6 +233,10 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 	var req MessagesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		apiError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return
+	}
+	if tc := req.ToolChoice; tc != nil && tc.Type == "tool" && !slices.ContainsFunc(req.Tools, func(t Tool) bool { return t.Name == tc.Name }) {
+		apiError(w, http.StatusBadRequest, "invalid_request_error", "tool_choice names tool "+tc.Name+", which is not in tools")
 		return
 	}
 	req.Header = r.Header.Clone()

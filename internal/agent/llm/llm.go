@@ -28,6 +28,23 @@ type Request struct {
 	Context   string // who is writing, for which studio, today's date
 	Messages  []Message
 	MaxTokens int
+	// Tools, when set, replace the provider's own tool set for this
+	// request (a tool made for one request, such as the weekly plan's
+	// layout, whose enums are one trainee's exercises and days); ForceTool
+	// names the one the model must call. Such a prefix differs from
+	// request to request, so it is cached for five minutes only: long
+	// enough for the request's own repair round.
+	Tools     []ToolSpec
+	ForceTool string
+}
+
+// ToolSpec is a tool a request brings: Schema is its JSON Schema; Strict
+// asks the provider to hold the model to it exactly, where it can.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Schema      map[string]any
+	Strict      bool
 }
 
 // Message is one turn of the conversation; Role is "user" or "assistant".

@@ -1,0 +1,185 @@
+package plans_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/plans"
+)
+
+// The quality bar's trainees: synthetic, each with four weeks of logged
+// sets, from a beginner on two short days to an advanced lifter on six.
+
+const (
+	fixtureToday = "2026-12-04" // a Friday
+	fixtureWeek  = "2026-12-07" // the Monday after
+)
+
+var (
+	gym      = []string{"barbell", "rack", "bench", "dumbbell", "cable", "machine", "pull-up bar", "kettlebell"}
+	home     = []string{"dumbbell", "bench", "band", "pull-up bar"}
+	bodyOnly = []string{"none"}
+)
+
+// fixture is one synthetic trainee and what her plan must show.
+type fixture struct {
+	name  string
+	in    plans.Input
+	flags []string // adjustment kinds the draft must state
+	// spare is an injured area no planned exercise may load.
+	spare string
+	// deload: the week must be a deload.
+	deload bool
+}
+
+// lift is one exercise in a fixture's history: its load in the first of
+// the four weeks, the reps of each set, and the step each week.
+type lift struct {
+	id   string
+	kg   float64
+	reps int
+	inc  float64
+}
+
+// history is four weeks of sessions before the planned week, perWeek a
+// week, every lift in every session: week k of 4 (1 the oldest) has loads
+// kg+(k-1)·inc and sets sets (scale[k-1] of them when scale is given).
+type history struct {
+	perWeek int
+	sets    int
+	lifts   []lift
+	scale   [4]float64 // the share of sets each week (0 means 1)
+	skip    [4]bool    // weeks without a session
+	rpe     int        // each session's RPE (0: none)
+	fail    string     // this lift's last two sessions miss a rep
+}
+
+func (h history) sessions() []domain.Session {
+	monday, _ := time.Parse(time.DateOnly, fixtureWeek)
+	var out []domain.Session
+	weekdays := []int{0, 2, 4, 1, 3, 5}[:h.perWeek]
+	n := 0
+	for k := 0; k < 4; k++ {
+		if h.skip[k] {
+			continue
+		}
+		sets := h.sets
+		scale := h.scale
+		if scale == [4]float64{} {
+			scale = [4]float64{0.6, 1, 1, 1} // a lighter week four weeks ago
+		}
+		if scale[k] > 0 {
+			sets = max(int(float64(h.sets)*scale[k]+0.5), 1)
+		}
+		for si, wd := range weekdays {
+			date := monday.AddDate(0, 0, -7*(4-k)+wd).Format(time.DateOnly)
+			s := domain.Session{ID: fmt.Sprintf("ses_%d", n), Date: date, Status: domain.SessionCompleted, Sport: "strength"}
+			n++
+			if h.rpe > 0 {
+				s.RPE = ptr(h.rpe)
+			}
+			for li, l := range h.lifts {
+				if li%h.perWeek != si%h.perWeek && len(h.lifts) > h.perWeek*2 {
+					continue // spread a long list over the week's sessions
+				}
+				load := l.kg + float64(k)*l.inc
+				e := domain.SessionExercise{ExerciseID: l.id}
+				for j := 0; j < sets; j++ {
+					reps := l.reps
+					if l.id == h.fail && k == 3 && j == sets-1 {
+						reps--
+					}
+					set := domain.SetEntry{Reps: ptr(reps), Done: true, RIR: ptr(2.0)}
+					if load > 0 {
+						set.LoadKg = ptr(load)
+					}
+					e.Sets = append(e.Sets, set)
+				}
+				s.Exercises = append(s.Exercises, e)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func checkIns(readiness ...int) []domain.CheckIn {
+	today, _ := time.Parse(time.DateOnly, fixtureToday)
+	var out []domain.CheckIn
+	for i, r := range readiness {
+		out = append(out, domain.CheckIn{Day: today.AddDate(0, 0, -i).Format(time.DateOnly), Readiness: ptr(r)})
+	}
+	return out
+}
+
+func injury(id, area string) domain.Injury {
+	return domain.Injury{ID: id, Area: area, Side: "left", Severity: 3, Status: domain.InjuryActive, OnsetOn: "2026-11-20"}
+}
+
+func input(exp string, days []int, minutes int, equipment []string, h history) plans.Input {
+	return plans.Input{Today: fixtureToday, WeekStart: fixtureWeek, Days: days, Minutes: minutes, Equipment: equipment,
+		Experience: exp, History: h.sessions(), CheckIns: checkIns(7, 7, 8), Exercises: exercises.All(), Language: "he"}
+}
+
+var (
+	barbellLifts = []lift{{"back-squat", 80, 5, 2.5}, {"bench-press", 60, 5, 2.5}, {"deadlift", 100, 5, 5}, {"barbell-row", 50, 8, 2.5}}
+	dbLifts      = []lift{{"goblet-squat", 16, 10, 2}, {"dumbbell-bench-press", 14, 10, 1}, {"dumbbell-row", 16, 10, 2}, {"dumbbell-romanian-deadlift", 16, 10, 2}}
+	bwLifts      = []lift{{"push-up", 0, 12, 0}, {"bodyweight-squat", 0, 15, 0}, {"glute-bridge", 0, 15, 0}, {"plank", 0, 0, 0}}
+)
+
+// fixtures are the 24 trainees of the quality bar.
+func fixtures() []fixture {
+	std := history{perWeek: 3, sets: 3, lifts: barbellLifts}
+	var fs []fixture
+	add := func(name string, in plans.Input, flags []string, spare string) {
+		fs = append(fs, fixture{name: name, in: in, flags: flags, spare: spare})
+	}
+	add("beginner 2 days 30 min bodyweight", input("beginner", []int{1, 4}, 30, bodyOnly, history{perWeek: 2, sets: 2, lifts: bwLifts}), nil, "")
+	add("beginner 3 days 45 min home", input("beginner", []int{1, 3, 5}, 45, home, history{perWeek: 3, sets: 2, lifts: dbLifts}), nil, "")
+	add("beginner 3 days 60 min gym", input("beginner", []int{2, 4, 6}, 60, gym, std), nil, "")
+	add("new trainee no history", input("beginner", []int{1, 3, 5}, 45, gym, history{perWeek: 3}), nil, "")
+	add("intermediate 4 days 60 min gym", input("intermediate", []int{1, 2, 4, 5}, 60, gym, history{perWeek: 4, sets: 3, lifts: barbellLifts}), nil, "")
+	add("intermediate 3 days 90 min gym", input("intermediate", []int{1, 3, 5}, 90, gym, std), nil, "")
+	add("intermediate 4 days 45 min home", input("intermediate", []int{1, 2, 4, 6}, 45, home, history{perWeek: 4, sets: 3, lifts: dbLifts}), nil, "")
+	add("intermediate 2 days 90 min gym", input("intermediate", []int{3, 7}, 90, gym, history{perWeek: 2, sets: 3, lifts: barbellLifts}), nil, "")
+	add("advanced 5 days 75 min gym", input("advanced", []int{1, 2, 3, 4, 5}, 75, gym, history{perWeek: 5, sets: 4, lifts: barbellLifts}), nil, "")
+	add("advanced 6 days 60 min gym", input("advanced", []int{1, 2, 3, 4, 5, 6}, 60, gym, history{perWeek: 6, sets: 3, lifts: barbellLifts}), nil, "")
+	add("advanced 4 days 90 min gym rpe", input("advanced", []int{1, 2, 4, 5}, 90, gym, history{perWeek: 4, sets: 4, lifts: barbellLifts}), nil, "")
+	add("intermediate 5 days 30 min bodyweight", input("intermediate", []int{1, 2, 3, 4, 5}, 30, bodyOnly, history{perWeek: 5, sets: 3, lifts: bwLifts}), nil, "")
+
+	knee := input("intermediate", []int{1, 3, 5}, 60, gym, std)
+	knee.Injuries = []domain.Injury{injury("inj_knee", "knee")}
+	add("active knee injury", knee, []string{plans.AdjustInjury}, "knee")
+	shoulder := input("beginner", []int{1, 4}, 45, home, history{perWeek: 2, sets: 2, lifts: dbLifts})
+	shoulder.Injuries = []domain.Injury{injury("inj_shoulder", "shoulder")}
+	add("shoulder injury at home", shoulder, []string{plans.AdjustInjury}, "shoulder")
+	back := input("advanced", []int{1, 2, 4, 5}, 75, gym, history{perWeek: 4, sets: 4, lifts: barbellLifts})
+	back.Injuries = []domain.Injury{{ID: "inj_back", Area: "lower_back", Side: "", Severity: 2, Status: domain.InjuryRecovering, OnsetOn: "2026-11-01"}}
+	add("recovering lower back", back, []string{plans.AdjustInjury}, "lower_back")
+
+	add("scheduled deload after four hard weeks", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 1, 1, 1}}), []string{plans.AdjustDeload}, "")
+	fs[len(fs)-1].deload = true
+	add("recent deload", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 0.5, 1, 1}}), nil, "")
+	poor := input("intermediate", []int{1, 3, 5}, 60, gym, std)
+	poor.CheckIns = checkIns(3, 4, 3, 6)
+	add("poor readiness", poor, []string{plans.AdjustReadiness}, "")
+	fs[len(fs)-1].deload = true
+	add("overreaching volume", input("intermediate", []int{1, 3, 5}, 75, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 0.6, 0.6, 1.3}}), []string{plans.AdjustOverreaching}, "")
+	add("overreaching effort", input("advanced", []int{1, 2, 4, 5}, 60, gym, history{perWeek: 4, sets: 3, lifts: barbellLifts, rpe: 10, scale: [4]float64{1, 0.6, 1, 1}}), []string{plans.AdjustOverreaching}, "")
+	stalled := history{perWeek: 3, sets: 3, lifts: []lift{{"back-squat", 90, 5, 0}, {"bench-press", 60, 5, 2.5}, {"deadlift", 110, 5, 5}, {"barbell-row", 50, 8, 2.5}}, scale: [4]float64{1, 0.6, 1, 1}}
+	add("stalled squat", input("intermediate", []int{1, 3, 5}, 60, gym, stalled), []string{plans.AdjustStall}, "")
+	add("returner after three weeks off", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, skip: [4]bool{false, true, true, true}}), []string{plans.AdjustReturn}, "")
+	senior := input("beginner", []int{2, 4}, 45, home, history{perWeek: 2, sets: 2, lifts: dbLifts})
+	senior.Age = ptr(71)
+	add("senior", senior, []string{plans.AdjustAge}, "")
+	teen := input("intermediate", []int{1, 3, 5}, 60, gym, std)
+	teen.Age, teen.Rule = ptr(16), plans.RuleRPE
+	add("teenager", teen, []string{plans.AdjustAge}, "")
+	linearFail := input("beginner", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, fail: "bench-press"})
+	add("linear with a missed rep", linearFail, nil, "")
+	return fs
+}
