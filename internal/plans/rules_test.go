@@ -133,7 +133,7 @@ func TestValidatorNamesEachBrokenRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := w.fill(Layout{Sessions: []LayoutDay{
-		{Weekday: 2, Exercises: []string{"bench-press"}},              // not a training day
+		{Weekday: 2, Exercises: []string{"bench-press"}},               // not a training day
 		{Weekday: 1, Exercises: []string{"back-squat", "bench-press"}}, // loads the knee
 		{Weekday: 3, Exercises: []string{"bench-press", "bench-press"}},
 	}})
