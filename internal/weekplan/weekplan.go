@@ -1,4 +1,4 @@
-// Package plans drafts a trainee's training week from what Perform knows of
+// Package weekplan drafts a trainee's training week from what Perform knows of
 // her: the days and minutes she has, her equipment, her injuries, her
 // program's phase, four weeks of logged sets and her readiness.
 //
@@ -21,7 +21,7 @@
 //
 // The package reads nothing and writes nothing: the lane gives it the
 // trainee's records and stores the draft it returns.
-package plans
+package weekplan
 
 import "github.com/otherwise/perform/internal/domain"
 

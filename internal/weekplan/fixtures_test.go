@@ -1,4 +1,4 @@
-package plans_test
+package weekplan_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
-	"github.com/otherwise/perform/internal/plans"
+	"github.com/otherwise/perform/internal/weekplan"
 )
 
 // The quality bar's trainees: synthetic, each with four weeks of logged
@@ -26,7 +26,7 @@ var (
 // fixture is one synthetic trainee and what her plan must show.
 type fixture struct {
 	name  string
-	in    plans.Input
+	in    weekplan.Input
 	flags []string // adjustment kinds the draft must state
 	// spare is an injured area no planned exercise may load.
 	spare string
@@ -120,8 +120,8 @@ func injury(id, area string) domain.Injury {
 	return domain.Injury{ID: id, Area: area, Side: "left", Severity: 3, Status: domain.InjuryActive, OnsetOn: "2026-11-20"}
 }
 
-func input(exp string, days []int, minutes int, equipment []string, h history) plans.Input {
-	return plans.Input{Today: fixtureToday, WeekStart: fixtureWeek, Days: days, Minutes: minutes, Equipment: equipment,
+func input(exp string, days []int, minutes int, equipment []string, h history) weekplan.Input {
+	return weekplan.Input{Today: fixtureToday, WeekStart: fixtureWeek, Days: days, Minutes: minutes, Equipment: equipment,
 		Experience: exp, History: h.sessions(), CheckIns: checkIns(7, 7, 8), Exercises: exercises.All(), Language: "he"}
 }
 
@@ -135,7 +135,7 @@ var (
 func fixtures() []fixture {
 	std := history{perWeek: 3, sets: 3, lifts: barbellLifts}
 	var fs []fixture
-	add := func(name string, in plans.Input, flags []string, spare string) {
+	add := func(name string, in weekplan.Input, flags []string, spare string) {
 		fs = append(fs, fixture{name: name, in: in, flags: flags, spare: spare})
 	}
 	add("beginner 2 days 30 min bodyweight", input("beginner", []int{1, 4}, 30, bodyOnly, history{perWeek: 2, sets: 2, lifts: bwLifts}), nil, "")
@@ -153,32 +153,32 @@ func fixtures() []fixture {
 
 	knee := input("intermediate", []int{1, 3, 5}, 60, gym, std)
 	knee.Injuries = []domain.Injury{injury("inj_knee", "knee")}
-	add("active knee injury", knee, []string{plans.AdjustInjury}, "knee")
+	add("active knee injury", knee, []string{weekplan.AdjustInjury}, "knee")
 	shoulder := input("beginner", []int{1, 4}, 45, home, history{perWeek: 2, sets: 2, lifts: dbLifts})
 	shoulder.Injuries = []domain.Injury{injury("inj_shoulder", "shoulder")}
-	add("shoulder injury at home", shoulder, []string{plans.AdjustInjury}, "shoulder")
+	add("shoulder injury at home", shoulder, []string{weekplan.AdjustInjury}, "shoulder")
 	back := input("advanced", []int{1, 2, 4, 5}, 75, gym, history{perWeek: 4, sets: 4, lifts: barbellLifts})
 	back.Injuries = []domain.Injury{{ID: "inj_back", Area: "lower_back", Side: "", Severity: 2, Status: domain.InjuryRecovering, OnsetOn: "2026-11-01"}}
-	add("recovering lower back", back, []string{plans.AdjustInjury}, "lower_back")
+	add("recovering lower back", back, []string{weekplan.AdjustInjury}, "lower_back")
 
-	add("scheduled deload after four hard weeks", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 1, 1, 1}}), []string{plans.AdjustDeload}, "")
+	add("scheduled deload after four hard weeks", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 1, 1, 1}}), []string{weekplan.AdjustDeload}, "")
 	fs[len(fs)-1].deload = true
 	add("recent deload", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 0.5, 1, 1}}), nil, "")
 	poor := input("intermediate", []int{1, 3, 5}, 60, gym, std)
 	poor.CheckIns = checkIns(3, 4, 3, 6)
-	add("poor readiness", poor, []string{plans.AdjustReadiness}, "")
+	add("poor readiness", poor, []string{weekplan.AdjustReadiness}, "")
 	fs[len(fs)-1].deload = true
-	add("overreaching volume", input("intermediate", []int{1, 3, 5}, 75, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 0.6, 0.6, 1.3}}), []string{plans.AdjustOverreaching}, "")
-	add("overreaching effort", input("advanced", []int{1, 2, 4, 5}, 60, gym, history{perWeek: 4, sets: 3, lifts: barbellLifts, rpe: 10, scale: [4]float64{1, 0.6, 1, 1}}), []string{plans.AdjustOverreaching}, "")
+	add("overreaching volume", input("intermediate", []int{1, 3, 5}, 75, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, scale: [4]float64{1, 0.6, 0.6, 1.3}}), []string{weekplan.AdjustOverreaching}, "")
+	add("overreaching effort", input("advanced", []int{1, 2, 4, 5}, 60, gym, history{perWeek: 4, sets: 3, lifts: barbellLifts, rpe: 10, scale: [4]float64{1, 0.6, 1, 1}}), []string{weekplan.AdjustOverreaching}, "")
 	stalled := history{perWeek: 3, sets: 3, lifts: []lift{{"back-squat", 90, 5, 0}, {"bench-press", 60, 5, 2.5}, {"deadlift", 110, 5, 5}, {"barbell-row", 50, 8, 2.5}}, scale: [4]float64{1, 0.6, 1, 1}}
-	add("stalled squat", input("intermediate", []int{1, 3, 5}, 60, gym, stalled), []string{plans.AdjustStall}, "")
-	add("returner after three weeks off", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, skip: [4]bool{false, true, true, true}}), []string{plans.AdjustReturn}, "")
+	add("stalled squat", input("intermediate", []int{1, 3, 5}, 60, gym, stalled), []string{weekplan.AdjustStall}, "")
+	add("returner after three weeks off", input("intermediate", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, skip: [4]bool{false, true, true, true}}), []string{weekplan.AdjustReturn}, "")
 	senior := input("beginner", []int{2, 4}, 45, home, history{perWeek: 2, sets: 2, lifts: dbLifts})
 	senior.Age = ptr(71)
-	add("senior", senior, []string{plans.AdjustAge}, "")
+	add("senior", senior, []string{weekplan.AdjustAge}, "")
 	teen := input("intermediate", []int{1, 3, 5}, 60, gym, std)
-	teen.Age, teen.Rule = ptr(16), plans.RuleRPE
-	add("teenager", teen, []string{plans.AdjustAge}, "")
+	teen.Age, teen.Rule = ptr(16), weekplan.RuleRPE
+	add("teenager", teen, []string{weekplan.AdjustAge}, "")
 	linearFail := input("beginner", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, fail: "bench-press"})
 	add("linear with a missed rep", linearFail, nil, "")
 	return fs

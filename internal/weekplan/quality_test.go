@@ -1,4 +1,4 @@
-package plans_test
+package weekplan_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/exercises"
-	"github.com/otherwise/perform/internal/plans"
+	"github.com/otherwise/perform/internal/weekplan"
 )
 
 // TestPlanQuality runs every fixture through the whole pipeline three
@@ -89,11 +89,11 @@ func runQuality(t *testing.T, model llm.Provider, prices llm.Prices) quality {
 	var cost float64
 	drafts := 0
 	for _, f := range fixtures() {
-		var runs []plans.Plan
+		var runs []weekplan.Plan
 		ok, safe, fell := true, true, false
 		for range 3 {
 			start := time.Now()
-			plan, rep, err := plans.Generate(context.Background(), f.in, model, prices)
+			plan, rep, err := weekplan.Generate(context.Background(), f.in, model, prices)
 			latency += time.Since(start)
 			cost += rep.CostUSD
 			drafts++
@@ -150,7 +150,7 @@ func runQuality(t *testing.T, model llm.Provider, prices llm.Prices) quality {
 // independentCheck is what the test itself holds a plan to, apart from
 // the package's validator: her days, her minutes, an intensity on every
 // exercise, nothing loading the spared area, loads on the rule's grid.
-func independentCheck(f fixture, p plans.Plan) []string {
+func independentCheck(f fixture, p weekplan.Plan) []string {
 	var out []string
 	if len(p.Sessions) == 0 {
 		out = append(out, "no session")
@@ -187,7 +187,7 @@ func independentCheck(f fixture, p plans.Plan) []string {
 	return out
 }
 
-func hasAdjustment(p plans.Plan, kind string) bool {
+func hasAdjustment(p weekplan.Plan, kind string) bool {
 	for _, a := range p.Adjustments {
 		if a.Kind == kind && len(a.Reason) > 20 {
 			return true
@@ -197,8 +197,8 @@ func hasAdjustment(p plans.Plan, kind string) bool {
 }
 
 // repeatable: the same days, ≥ 80% of the same exercises, identical loads.
-func repeatable(runs []plans.Plan) bool {
-	key := func(p plans.Plan) (days []int, ex map[string]string) {
+func repeatable(runs []weekplan.Plan) bool {
+	key := func(p weekplan.Plan) (days []int, ex map[string]string) {
 		ex = map[string]string{}
 		for _, s := range p.Sessions {
 			days = append(days, s.Weekday)
@@ -242,8 +242,8 @@ func repeatable(runs []plans.Plan) bool {
 // and the repair round are exercised over the wire.
 func fakeLayout(_ int, req fakes.MessagesRequest) fakes.Reply {
 	var ctx struct {
-		Baseline    plans.Layout `json:"baseline"`
-		Adjustments []plans.Adjustment
+		Baseline    weekplan.Layout `json:"baseline"`
+		Adjustments []weekplan.Adjustment
 		Allowed     []struct {
 			ID string `json:"id"`
 		} `json:"allowedExercises"`
