@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/agent"
+	"github.com/otherwise/perform/internal/agent/anthropic"
 	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
@@ -178,9 +179,27 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 			as, authn = oauth.Mount(oauthHost(p), inner, o)
 			return authn, nil
 		}),
+		planModel(cfg),
 		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
 	}
+}
+
+// planModel lays drafted weeks out with the assistant's model and key;
+// without ANTHROPIC_API_KEY a draft is the rules' own week.
+func planModel(cfg config.Config) server.Option {
+	if cfg.AnthropicAPIKey == "" {
+		return server.WithPlanModel(nil, llm.Prices{})
+	}
+	name := cfg.AgentModel
+	if name == "" {
+		name = agent.DefaultModel
+	}
+	p, err := anthropic.New(anthropic.Config{APIKey: cfg.AnthropicAPIKey, BaseURL: cfg.AnthropicBaseURL, WorkspaceID: cfg.AnthropicWorkspaceID, Model: name}, nil)
+	if err != nil { // no tool set to turn into the API's: cannot fail
+		return server.WithPlanModel(nil, llm.Prices{})
+	}
+	return server.WithPlanModel(p, agentPrices(cfg, name))
 }
 
 // oauthHost is the server being composed, as oauth.Mount builds on it.

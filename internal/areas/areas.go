@@ -7,6 +7,7 @@
 //	sessions sessions, workouts, personal records, benchmarks
 //	health   measurements, check-ins, injuries, goals, the training profile
 //	public   an agent platform's routes: the public offer, verification, the broker
+//	weekplans  weekly plan drafts and applying them
 package areas
 
 import (
@@ -16,12 +17,14 @@ import (
 	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/areas/sessions"
 	"github.com/otherwise/perform/internal/areas/studio"
+	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/lane"
 )
 
 // Options configure the areas that need more than the kernel gives.
 type Options struct {
-	Public public.Options
+	Public    public.Options
+	WeekPlans weekplans.Options
 }
 
 // Set is every area, built; Close waits for their background work.
@@ -33,7 +36,7 @@ type Set struct {
 // New builds every area.
 func New(o Options) *Set {
 	pub := public.New(o.Public)
-	return &Set{Public: pub, list: []lane.Area{&studio.Area{}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, pub}}
+	return &Set{Public: pub, list: []lane.Area{&studio.Area{}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, weekplans.New(o.WeekPlans), pub}}
 }
 
 // Areas lists the areas for lane.Options.

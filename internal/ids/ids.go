@@ -45,6 +45,7 @@ const (
 	Injury          Kind = "inj"
 	Goal            Kind = "gol"
 	Feedback        Kind = "fbk"
+	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
 )
@@ -80,6 +81,7 @@ var kinds = map[Kind]struct{ noun, source string }{
 	Injury:          {"injury", "get_trainee_overview"},
 	Goal:            {"goal", "get_trainee_overview"},
 	Feedback:        {"feedback", "GET /feedback"},
+	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
 }

@@ -92,6 +92,7 @@ var pathKinds = map[string]ids.Kind{
 	"goals":             ids.Goal,
 	"measurements":      ids.Measurement,
 	"programs":          ids.Program,
+	"plan-drafts":       ids.PlanDraft,
 }
 
 // pathIDKind is the kind of the {id} in a route's path, read from the

@@ -127,6 +127,21 @@ var dryRunCases = map[string]dryRunCase{
 			return "/sessions/" + noSession + "/modify", map[string]any{"operation": "reschedule", "date": AddDays(today(), 2)}
 		},
 	},
+	"POST /trainees/{id}/plan-drafts": {
+		prepare: func(e *env, f fixture) {
+			e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID+"/training-profile", map[string]any{"equipment": []string{"dumbbell", "bench"}}))
+		},
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/plan-drafts", map[string]any{"days": []int{1, 3, 5}, "fresh": true}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/plan-drafts", map[string]any{"days": []int{1, 3, 5}, "week": "2020-01-06"}
+		},
+	},
+	"POST /plan-drafts/{id}/apply": {
+		good: func(f fixture) (string, any) { return "/plan-drafts/" + f.draft.ID + "/apply", nil },
+		bad:  func(f fixture) (string, any) { return "/plan-drafts/pld_00000000000000000000000000/apply", nil },
+	},
 	"PATCH /studio/settings": {
 		good: func(f fixture) (string, any) { return "/studio/settings", map[string]any{"timeZone": "Europe/London"} },
 		bad:  func(f fixture) (string, any) { return "/studio/settings", map[string]any{"timeZone": "Mars/Olympus"} },

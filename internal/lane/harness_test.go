@@ -22,6 +22,7 @@ import (
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // env is a lane on a real store behind a real HTTP server on 127.0.0.1.
@@ -270,6 +271,7 @@ type fixture struct {
 	benchmark    domain.Benchmark // "Max pull-ups", one value
 	injury       domain.Injury
 	goal         domain.Goal
+	draft        domain.PlanDraft // pending: one session next Monday
 }
 
 func (e *env) seed(slug string) fixture {
@@ -308,6 +310,15 @@ func (e *env) seed(slug string) fixture {
 	f.benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.trainee.ID, Name: "Max pull-ups"}
 	e.ok(201, e.call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).into(e.t, &f.injury)
 	e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).into(e.t, &f.goal)
+	// A pending weekly plan draft, stored as the weekly plan area keeps one.
+	monday := AddDays(training.WeekStart(today()), 7)
+	f.draft = domain.PlanDraft{TraineeID: f.trainee.ID, WeekStart: monday, RequestedBy: "coach", ExpiresAt: time.Now().Add(24 * time.Hour),
+		Plan: json.RawMessage(`{"weekStart":"` + monday + `","rule":"linear","sessions":[{"date":"` + monday + `","weekday":1,"title":"Full body","durationMin":30,` +
+			`"exercises":[{"exerciseId":"goblet-squat","name":"Goblet squat","sets":3,"reps":10,"rir":2,"restSeconds":90,"basis":"no logged load yet"}]}],"adjustments":[]}`),
+		Report: json.RawMessage(`{"valid":true,"problems":[],"fallback":true,"promptVersion":"weekly-plan/1","modelCalls":0}`)}
+	if err := e.st.Studio(f.studio.ID).CreatePlanDraft(context.Background(), &f.draft); err != nil {
+		e.t.Fatal(err)
+	}
 	return f
 }
 

@@ -108,7 +108,7 @@ func TestBadInputSweep(t *testing.T) {
 			"tags": f.tag.ID, "tasks": f.task.ID, "keys": spareKeyID, "program-templates": f.template.ID, "forms": f.form.ID,
 			"exercises": f.exercise.ID,
 			"sessions":  f.session.ID, "benchmarks": f.benchmark.ID,
-			"injuries": f.injury.ID, "goals": f.goal.ID, "programs": f.program.ID,
+			"injuries": f.injury.ID, "goals": f.goal.ID, "programs": f.program.ID, "plan-drafts": f.draft.ID,
 		}
 		var doc struct {
 			Paths map[string]map[string]struct {

@@ -32,7 +32,7 @@ const Me = "me"
 
 // ownedKinds are the record kinds whose trainee the lane loads to check a
 // trainee principal's {id}; ownerOf answers each.
-var ownedKinds = []ids.Kind{ids.Session, ids.Goal, ids.Benchmark, ids.Program}
+var ownedKinds = []ids.Kind{ids.Session, ids.Goal, ids.Benchmark, ids.Program, ids.PlanDraft}
 
 // checkTraineeRoute panics on a route whose trainee opts do not make one of
 // the three shapes above: a mistake found on every start, not by a trainee.
@@ -118,6 +118,9 @@ func ownerOf(ctx context.Context, ss store.StudioStore, kind ids.Kind, id string
 	case ids.Program:
 		p, err := ss.GetProgram(ctx, id)
 		return p.TraineeID, err
+	case ids.PlanDraft:
+		d, err := ss.GetPlanDraft(ctx, id)
+		return d.TraineeID, err
 	}
 	return "", fmt.Errorf("lane: no owner lookup for %s ids", kind)
 }

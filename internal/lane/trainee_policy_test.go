@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
@@ -22,6 +23,7 @@ import (
 type traineeEnvOptions struct {
 	reads, writes ratelimit.Limiter
 	now           func() time.Time // the lane's clock; nil: time.Now
+	weekPlans     weekplans.Options
 }
 
 // newTraineeEnv is a lane that takes OAuth access tokens beside studio keys,
@@ -30,7 +32,8 @@ func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
 	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
-	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now})
+	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now,
+		Areas: areas.All(areas.Options{WeekPlans: o.weekPlans})})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

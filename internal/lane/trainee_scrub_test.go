@@ -23,6 +23,7 @@ var traineeBodies = map[string]any{
 	"POST /trainees/{id}/feedback":          map[string]any{"text": "Coach own was great, reach me on 050-123-4567", "rating": 5},
 	"POST /trainees/{id}/goals/manage":      map[string]any{"action": "list"},
 	"PATCH /trainees/{id}/training-profile": map[string]any{"units": "metric"},
+	"POST /trainees/{id}/plan-drafts":       map[string]any{"days": []int{1, 4}, "fresh": true},
 }
 
 // Every route opened to trainees, called by a trainee on rich data, answers
@@ -41,7 +42,10 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 	}
 	e.ok(201, e.call(k, "POST", "/trainees/"+f.trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.form.ID, "notify": false})).into(t, &sent)
 
-	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID}
+	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.session.ID, ids.Goal: f.goal.ID, ids.Benchmark: f.benchmark.ID, ids.Program: f.program.ID,
+		ids.PlanDraft: f.draft.ID}
+	// Her week is drafted from her training profile.
+	e.ok(200, e.call(k, "PATCH", "/trainees/"+f.trainee.ID+"/training-profile", map[string]any{"equipment": []string{"dumbbell", "bench"}}))
 	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
 		"Coach own", "Noa", "Other", "Dana", "Levi", f.coach.ID, f.keyID, f.key, "coa_", "key_", "pf_live_"}
 	tried := 0

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -186,6 +187,14 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": []map[string]any{{"reps": 5, "loadKg": 100}, {"reps": 3, "loadKg": 110}}}}}, `"e1rmKg":121`)
 	run("list_trainee_sessions", map[string]any{"traineeId": a.TraineeID, "status": "completed"}, planned.ID)
 	run("get_trainee_benchmarks", map[string]any{"traineeId": a.TraineeID}, `"value":121`)
+	// A week drafted by the rules (no model here) and applied: planned sessions.
+	if _, err := f.App.Do(context.Background(), a.Key, tools.Request{Method: http.MethodPatch, Path: "/trainees/" + a.TraineeID + "/training-profile",
+		Body: map[string]any{"equipment": []string{"barbell", "rack", "bench", "dumbbell"}, "sessionMinutes": 60}}); err != nil {
+		t.Fatal(err)
+	}
+	var draft struct{ ID string }
+	_ = json.Unmarshal([]byte(run("draft_weekly_plan", map[string]any{"traineeId": a.TraineeID, "days": []int{1, 3, 5}, "week": "next"}, `"pending"`)), &draft)
+	run("apply_weekly_plan", map[string]any{"draftId": draft.ID}, `"applied"`)
 	for _, def := range tools.All() {
 		if !called[def.Name] {
 			t.Errorf("%s was not called successfully", def.Name)

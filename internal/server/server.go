@@ -23,9 +23,11 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/areas/roster"
+	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
@@ -75,13 +77,15 @@ type Server struct {
 	// codeSends counts agent platforms' verification codes per trainee, in
 	// Redis when set (nil: the lane counts in process).
 	codeSends ratelimit.Limiter
-	redis     *redis.Client
-	jobs      *river.Client[*sql.Tx]
-	lane      *lane.Lane
-	areas     *areas.Set
-	mux       *http.ServeMux
-	handler   http.Handler
-	timeouts  Timeouts
+	// planDrafts counts each trainee's weekly plan drafts (weekplans.DraftsPerHour).
+	planDrafts ratelimit.Limiter
+	redis      *redis.Client
+	jobs       *river.Client[*sql.Tx]
+	lane       *lane.Lane
+	areas      *areas.Set
+	mux        *http.ServeMux
+	handler    http.Handler
+	timeouts   Timeouts
 
 	// shared is the limiters' record of whether Redis answers (nil
 	// without Redis), for /readyz.
@@ -179,6 +183,9 @@ type options struct {
 	timeouts *Timeouts
 	clock    func() time.Time
 	codes    public.CodeGateway
+	// planModel lays out drafted weeks (nil: the rules' own week).
+	planModel  llm.Provider
+	planPrices llm.Prices
 }
 
 // WithClock sets the clock of the store and the lane (time.Now when unset),
@@ -191,6 +198,13 @@ func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t
 // WithCodes sends the lane's verification codes (an agent platform's end
 // users) over WhatsApp; without it they are written to the log.
 func WithCodes(g public.CodeGateway) Option { return func(o *options) { o.codes = g } }
+
+// WithPlanModel gives the weekly plan's drafts a model to lay weeks out,
+// and its prices for the drafts' cost; without it a draft is the rules'
+// own week.
+func WithPlanModel(p llm.Provider, prices llm.Prices) Option {
+	return func(o *options) { o.planModel, o.planPrices = p, prices }
+}
 
 // WithPlugin adds a plug-in.
 func WithPlugin(p Plugin) Option { return func(o *options) { o.plugins = append(o.plugins, p) } }
@@ -241,7 +255,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		s.traineeReads = s.shared.Limiter(cfg.TraineeReadsPerHour, time.Hour, ratelimit.CountInMemory)
 		s.traineeWrites = s.shared.Limiter(cfg.TraineeWritesPerHour, time.Hour, ratelimit.CountInMemory)
 		s.codeSends = s.shared.Limiter(public.VerifyCodesPerHour, time.Hour, ratelimit.Refuse)
+		s.planDrafts = s.shared.Limiter(weekplans.DraftsPerHour, time.Hour, ratelimit.CountInMemory)
 	} else {
+		s.planDrafts = ratelimit.NewMemory(weekplans.DraftsPerHour, time.Hour).WithClock(o.clock)
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
 		s.traineeWrites = ratelimit.NewMemory(cfg.TraineeWritesPerHour, time.Hour).WithClock(o.clock)
@@ -264,7 +280,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if s.shared != nil {
 		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
 	}
-	s.areas = areas.New(areas.Options{Public: publicOpts})
+	s.areas = areas.New(areas.Options{Public: publicOpts,
+		WeekPlans: weekplans.Options{Model: o.planModel, Prices: o.planPrices, Drafts: s.planDrafts}})
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})

@@ -213,6 +213,7 @@ type StudioStore interface {
 	TraineeFeedback
 	Personas
 	PendingForms
+	PlanDrafts
 }
 
 // Coaches are the studio's staff.

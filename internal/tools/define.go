@@ -410,6 +410,7 @@ var IDArguments = map[string]ids.Kind{
 	"goalId":         ids.Goal,
 	"benchmarkId":    ids.Benchmark,
 	"programId":      ids.Program,
+	"draftId":        ids.PlanDraft,
 }
 
 // traineeIDSources are the trainee tools that give ids of each kind: the
@@ -420,6 +421,7 @@ var traineeIDSources = map[ids.Kind]string{
 	ids.Goal:      "manage_goals (action list)",
 	ids.Benchmark: "get_benchmarks",
 	ids.Program:   "list_programs",
+	ids.PlanDraft: "generate_weekly_plan",
 }
 
 // traineeNotFound is ids.NotFound for the trainee set.

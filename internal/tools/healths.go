@@ -4,7 +4,7 @@ package tools
 func healthTools() []spec {
 	return []spec{
 		{name: "list_trainee_checkins", title: "List a trainee's check-ins", readOnly: true, route: "GET /trainees/{id}/check-ins", pathArg: "traineeId",
-			description: "A trainee's daily check-ins, newest first: readiness, soreness and areas, sleep, mood, stress, note. Default: the last 366 days.",
+			description: "A trainee's daily check-ins, newest first: readiness, soreness, sleep, mood, stress, note. Default: the last 366 days.",
 			args: map[string]string{
 				"from": "",
 				"to":   "Default today; at most 366 days after from.",
@@ -16,8 +16,9 @@ func healthTools() []spec {
 				"to":   "YYYY-MM-DD; default today.",
 			}},
 		{name: "record_injury", title: "Record an injury", route: "POST /trainees/{id}/injuries", pathArg: "traineeId",
-			description: "Record a trainee's injury. Answers which planned exercises of the next 14 days load it, with alternatives that spare it. Not notified.",
+			description: "Record a trainee's injury. Answers the planned exercises of the next 14 days that load it, with alternatives. Not notified.",
 			args: map[string]string{
+				"side":              "Default none (a midline area).",
 				"area":              "",
 				"onsetOn":           "Default today.",
 				"affectedExercises": "Exercise ids it rules out (back-squat, exr_…).",

@@ -5,25 +5,24 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "get_trainee_overview", title: "Trainee overview", readOnly: true, route: "GET /trainees/{id}/overview", pathArg: "traineeId",
-			description: "Start here for one trainee, summary first: program week and phase, 14 days of sessions, completion, latest check-ins, active injuries, goals with progress. " +
-				"Drill down with get_session, get_weekly_debrief, get_coaching_insights."},
+			description: "Start here for one trainee, summary first: program week, 14 days of sessions, completion, check-ins, injuries, goals. " +
+				"Drill down with get_session."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
 			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
 			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default now."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
-			description: "Trends with numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: last 7 days vs 21 before), progress (benchmarks, stalled lifts)."},
+			description: "Trends with numbers: consistency, fatigue (readiness, soreness, RPE: 7 days vs 21 before), progress (benchmarks, stalled lifts)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
-			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers. Follow up with get_trainee_overview.",
+			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers.",
 			args: map[string]string{
 				"coachId": coachScopeArg,
 				"reason":  "",
 			}},
 		{name: "roster", title: "Ask about the whole roster", readOnly: true, route: "GET /roster",
-			description: "One question about all your trainees in one call, never one call per trainee: who trained or not, plans ending or starting, " +
-				"low readiness, soreness, injuries, new trainees, goals reached, feedback.",
+			description: "One question (see question) about all your trainees, answered in one call.",
 			args: map[string]string{
-				"question": "low_readiness: 4 or lower; soreness: 6+ of 10; injuries: active or recovering, any date.",
-				"from":     "Default: this week's Monday; today for plans; 30 days ago for new_trainees, goals_reached, feedback.",
+				"question": "low_readiness ≤ 4; soreness ≥ 6 of 10; injuries: active or recovering.",
+				"from":     "Default: this Monday; today for plans; else 30 days back.",
 				"to":       "Default today; 30 days ahead for plans.",
 				"coachId":  coachScopeArg,
 			}},

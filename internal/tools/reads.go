@@ -12,25 +12,25 @@ var argDescriptions = map[string]string{
 	"birthDate": "",
 	"gender":    "",
 	"heightCm":  "Centimetres.",
-	"weightKg":  "Kg, recorded as a weigh-in dated now (log_weight records other dates).",
+	"weightKg":  "Kg; recorded as today's weigh-in.",
 	"goal":      "In the coach's words.",
 	"stepsGoal": "Daily steps goal.",
-	"tags":      "Tag names, from list_tags; a new name creates the tag.",
+	"tags":      "Tag names from list_tags; new names are created.",
 	"coachIds":  "From list_coaches.",
 }
 
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "From list_coaches, or me or all; default yours if a coach signed in, else all."
+const coachScopeArg = "From list_coaches, me or all; default: yours, else all."
 
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId (trn_…). Compact rows. " +
-				"When q matches nobody, nearMatches lists up to 5 similar names, closest first: not matches, so ask the coach before using one.",
+			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId. " +
+				"When q matches nobody, nearMatches lists similar names, closest first: not matches, so ask the coach.",
 			args: map[string]string{
-				"q":            "Words of a name, phone or email, any order; each must match (\"Ben David\" finds Ben-David).",
+				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",
 				"status":       "",
 				"coachId":      "From list_coaches, or me.",
 				"tag":          "A tag name, from list_tags.",
@@ -42,7 +42,7 @@ func reads() []spec {
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
 			description: "Find the trainee with a phone number, in any form people type. Answers the profile.",
 			args: map[string]string{
-				"phone": "As given: +972 50 123 4567 or local 050-123-4567 (in the studio's region).",
+				"phone": "As given, international or local (050-123-4567).",
 			}},
 
 		{name: "get_trainee", title: "Get a trainee", readOnly: true, route: "GET /trainees/{id}", pathArg: "traineeId",
@@ -61,7 +61,7 @@ func reads() []spec {
 			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null is open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
-			description: "The plans the studio sells, for a productId. price null means priced per trainee; durationDays null means open-ended."},
+			description: "The plans the studio sells, for a productId; price null: priced per trainee; durationDays null: open-ended."},
 
 		{name: "list_program_templates", title: "List program templates", readOnly: true, route: "GET /program-templates",
 			description: "Program templates, for assign_program's templateId."},

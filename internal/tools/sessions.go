@@ -6,10 +6,10 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's sessions, newest first, as summary rows without sets (get_session has them). For a first look use get_trainee_overview.",
+			description: "A trainee's sessions, newest first, as rows without sets (get_session has them).",
 			args: map[string]string{
 				"from":   "",
-				"to":     "Default today (what was done); at most 366 days after from.",
+				"to":     "Default today; at most 366 days after from.",
 				"status": "planned lists what is ahead, soonest first.",
 			}},
 
@@ -20,17 +20,17 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, change over 4 and 12 weeks, recent values."},
+			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, 4- and 12-week change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout with its sets, new or completing a planned one (sessionId); the same date, sport and duration is one workout (alreadyLogged). " +
-				"Sets beating an estimated 1RM come back as prs. Not notified.",
+			description: "Record a workout and its sets, new or completing a planned one (sessionId); one workout per date, sport and duration (alreadyLogged). " +
+				"PRs come back as prs. Not notified.",
 			args: map[string]string{
-				"sessionId":   "A planned session to complete, from list_trainee_sessions.",
-				"date":        "Local day, not after today; default the planned date, else today.",
-				"sport":       "strength, running, cycling, mobility…; required without sessionId.",
+				"sessionId":   "A planned one to complete, from list_trainee_sessions.",
+				"date":        "Default: the planned date, else today.",
+				"sport":       "strength, running…; required without sessionId.",
 				"durationMin": "Minutes.",
-				"exercises":   "In order, each with its sets.",
+				"exercises":   "In order, with sets.",
 				"title":       "Default: the planned title, else the sport.",
 				"startTime":   "HH:MM, local.",
 				"notes":       "On the workout.",
@@ -49,17 +49,31 @@ func sessionTools() []spec {
 			}},
 
 		{name: "modify_session", title: "Change a planned session", route: "POST /sessions/{id}/modify", pathArg: "sessionId",
-			description: "Change a planned session: reduce_volume (percent), raise_intensity (loadPercent, rpeIncrease), swap_exercise (exerciseId, replacementId) or reschedule (date). Not notified.",
+			description: "Change a planned session by operation (each argument names its own). Not notified.",
 			args: map[string]string{
 				"sessionId":     "A planned one, from list_trainee_sessions.",
 				"operation":     "",
 				"percent":       "reduce_volume: percent off.",
-				"loadPercent":   "raise_intensity: load targets up by this percent.",
+				"loadPercent":   "raise_intensity: load up by this percent.",
 				"rpeIncrease":   "raise_intensity: RPE targets up by this.",
-				"exerciseId":    "swap_exercise: the one to replace, from get_session.",
-				"replacementId": "swap_exercise: from search_exercises; default the first alternative.",
-				"date":          "reschedule: the new local day.",
+				"exerciseId":    "swap_exercise: from get_session.",
+				"replacementId": "swap_exercise: from search_exercises; default an alternative.",
+				"date":          "reschedule: the new day.",
 				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
+
+		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",
+			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +
+				"answers her pending draft unless fresh. apply_weekly_plan plans it.",
+			args: map[string]string{
+				"week":  "next (default), this, or a day of it.",
+				"days":  "Default: her availability.",
+				"rule":  "Default: by her level.",
+				"fresh": "Draft anew.",
+			}},
+
+		{name: "apply_weekly_plan", title: "Apply a drafted week", route: "POST /plan-drafts/{id}/apply", pathArg: "draftId", idempotent: true,
+			description: "Plan a draft's sessions; a repeat answers the same. Not notified.",
+			args:        map[string]string{"draftId": "From draft_weekly_plan."}},
 	}
 }

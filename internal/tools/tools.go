@@ -82,14 +82,15 @@ func All() []Tool {
 }
 
 // AgentSubset is what the WhatsApp assistant may use: every read-only tool,
-// create_task (the one write that only reaches the coach, run at once) and
+// create_task and draft_weekly_plan (writes that only reach the coach: a
+// task, a draft that plans nothing, run at once) and
 // the writes it may only propose (AgentProposals), which run when the
 // coach confirms them. Nothing in it deletes, messages a trainee, freezes,
 // cancels or invites.
 func AgentSubset() []Tool {
 	var subset []Tool
 	for _, t := range all {
-		if t.ReadOnly || t.Name == "create_task" || NeedsConfirmation(t.Name) {
+		if t.ReadOnly || t.Name == "create_task" || t.Name == "draft_weekly_plan" || NeedsConfirmation(t.Name) {
 			subset = append(subset, t)
 		}
 	}
@@ -101,7 +102,7 @@ func AgentSubset() []Tool {
 // waits for the coach's yes.
 var AgentProposals = []string{
 	"update_trainee", "assign_plan", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
-	"modify_session", "record_injury",
+	"modify_session", "record_injury", "apply_weekly_plan",
 }
 
 // NeedsConfirmation reports whether the assistant only proposes the tool.

@@ -41,6 +41,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"get_my_plan", "GET /trainees/{id}/plan", auth.ScopeProfileRead},
 	{"list_my_forms", "GET /trainees/{id}/forms", auth.ScopeProfileRead},
 	{"answer_form", "POST /trainees/{id}/form-responses", auth.ScopeTrainingWrite},
+	{"generate_weekly_plan", "POST /trainees/{id}/plan-drafts", auth.ScopeTrainingWrite},
 }
 
 func TestTheTraineeSetIsTheTable(t *testing.T) {

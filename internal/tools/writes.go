@@ -3,19 +3,19 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a trainee, optionally with a plan; one trainee per phone (check find_trainee_by_phone first). Nothing is sent to them. Answers the profile.",
+			description: "Add a trainee, optionally with a plan; one per phone (check find_trainee_by_phone first). Nothing is sent. Answers the profile.",
 			forced:      map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",
 				"lastName":  "Last name.",
-				"phone":     "Any usual form (+972 50 123 4567, 050-123-4567).",
+				"phone":     "Any usual form (050-123-4567).",
 				"status":    "Default active.",
 				"productId": "A plan to start, from list_plans.",
-				"startedOn": "Also the plan's first day. Default today.",
+				"startedOn": "The plan's first day; default today.",
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
-			description: "Change the given fields of a trainee's profile; tags and coachIds replace the whole list (read get_trainee first).",
+			description: "Change the given fields of a trainee's profile; tags and coachIds replace the whole list.",
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
@@ -30,13 +30,13 @@ func writes() []spec {
 			args: map[string]string{
 				"productId":    "From list_plans.",
 				"startedOn":    "Default: the day after the last live or scheduled plan ends, else today.",
-				"price":        "Overrides the list price; needed when the plan's price is null.",
+				"price":        "Overrides the list price; needed when it is null.",
 				"durationDays": "Overrides the plan's duration.",
 			}},
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
 			description: "Give a trainee a program from a template, beside the current ones; not notified. " +
-				"A structured template lays out planned sessions from startsOn (the answer counts them).",
+				"A structured template plans its sessions from startsOn.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
 				"templateId": "From list_program_templates.",
@@ -44,24 +44,24 @@ func writes() []spec {
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
-			description: "Ask a trainee to fill in a form, with an optional due date and prompt; notify says how it is announced.",
+			description: "Ask a trainee to fill in a form, with an optional due date and prompt.",
 			args: map[string]string{
 				"formTemplateId": "From list_forms.",
 				"dueAt":          "When the answers are due.",
 				"prompt":         "A note shown with the form.",
-				"notify":         "Omit (recommended): announced once within the hour; false: never; true: now.",
-				"fieldValues":    "Answers filled in ahead, by field key; each fits its field's type (scale: 1–10).",
+				"notify":         "Omit: announced within the hour; false: never; true: now.",
+				"fieldValues":    "Answers filled in ahead, by field key.",
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
 			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); it never reaches the trainee.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
-				"clientId": "The trainee it is about, from search_trainees.",
+				"clientId": "From search_trainees.",
 				"detail":   "More detail for the coach.",
 				"dueAt":    "",
 				"priority": "0 none (default) to 5 most urgent.",
-				"coachId":  "From list_coaches; default you if a coach signed in, else no one.",
+				"coachId":  "From list_coaches; default: you, if a coach signed in.",
 			}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
@@ -69,7 +69,7 @@ func writes() []spec {
 			args: map[string]string{
 				"taskId":      "From list_tasks or create_task.",
 				"status":      "",
-				"snoozeUntil": "Sent alone it snoozes the task; status snoozed needs one, sent or already set.",
+				"snoozeUntil": "Snoozes the task until then.",
 				"priority":    "0 none to 5 most urgent.",
 			}},
 

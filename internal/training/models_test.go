@@ -43,23 +43,23 @@ func TestPosition(t *testing.T) {
 	// 11 Nov is a Wednesday of the week from Monday 9 Nov; 2 Dec's week
 	// starts Monday 30 Nov, 21 days later: 21/7 = 3 weeks done, so week 4;
 	// weeks 1–2 are Base, 3–5 Build, so Build's week 4−2 = 2.
-	pos := programNow(p, st, today)
+	pos := ProgramAt(p, st, today)
 	if pos.Week != 4 || *pos.TotalWeeks != 5 || *pos.Phase != "Build" || *pos.PhaseWeek != 2 || pos.Finished {
 		t.Fatalf("Position = %s", jsonOf(pos))
 	}
 	// 16 Dec's Monday is 14 Dec, 35 days after 9 Nov: 35/7 + 1 = week 6 of 5, finished.
-	if pos := programNow(p, st, "2026-12-16"); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
+	if pos := ProgramAt(p, st, "2026-12-16"); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
 		t.Fatalf("Position after the end = %s", jsonOf(pos))
 	}
 	// Before the start: week 0.
-	if pos := programNow(p, st, "2026-11-10"); pos.Week != 0 || pos.Phase != nil {
+	if pos := ProgramAt(p, st, "2026-11-10"); pos.Week != 0 || pos.Phase != nil {
 		t.Fatalf("Position before the start = %s", jsonOf(pos))
 	}
 	// Sunday 15 Nov is still week 1; Monday 16 Nov starts week 2.
-	if pos := programNow(p, nil, "2026-11-15"); pos.Week != 1 || pos.TotalWeeks != nil {
+	if pos := ProgramAt(p, nil, "2026-11-15"); pos.Week != 1 || pos.TotalWeeks != nil {
 		t.Fatalf("Position without a structure = %s", jsonOf(pos))
 	}
-	if pos := programNow(p, st, "2026-11-16"); pos.Week != 2 || *pos.Phase != "Base" || *pos.PhaseWeek != 2 {
+	if pos := ProgramAt(p, st, "2026-11-16"); pos.Week != 2 || *pos.Phase != "Base" || *pos.PhaseWeek != 2 {
 		t.Fatalf("Position on the second Monday = %s", jsonOf(pos))
 	}
 }

@@ -36,9 +36,9 @@ type ProgramNow struct {
 	Finished bool `json:"finished"`
 }
 
-// programNow places today in program p laid out by structure s (nil for a
+// ProgramAt places today in program p laid out by structure s (nil for a
 // template that is only a name).
-func programNow(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
+func ProgramAt(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
 	pos := ProgramNow{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
 	if today >= p.StartsOn {
 		pos.Week = dayDiff(WeekStart(p.StartsOn), WeekStart(today))/7 + 1
@@ -141,7 +141,7 @@ func BuildOverview(in OverviewInput) Overview {
 	o := Overview{From: from, To: in.Today, Sessions: []SessionLine{}, LatestCheckIns: []domain.CheckIn{},
 		ActiveInjuries: []domain.Injury{}, ActiveGoals: []GoalLine{}}
 	if in.Program != nil {
-		pos := programNow(*in.Program, in.Structure, in.Today)
+		pos := ProgramAt(*in.Program, in.Structure, in.Today)
 		o.Program = &pos
 	}
 	var window []domain.Session

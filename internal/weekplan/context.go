@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
 )
 
 // InputError is input the core cannot plan from, with the sentence that
@@ -130,7 +131,7 @@ func prepare(in Input) (*week, error) {
 		return nil, inputErr("week", "the week of %s ended on %s, before today (%s): plan this week or a coming one", in.WeekStart, end, in.Today)
 	}
 	if len(in.Days) == 0 {
-		return nil, inputErr("days", "no training days are known: set the trainee's availability in her training profile (ISO weekdays, 1 Monday … 7 Sunday), or give days")
+		return nil, inputErr("days", "no training days are known: give days, or set the availability of her training profile (update_training_profile; ISO weekdays, 1 Monday … 7 Sunday)")
 	}
 	for _, d := range in.Days {
 		if d < 1 || d > 7 {
@@ -151,8 +152,9 @@ func prepare(in Input) (*week, error) {
 		return nil, inputErr("minutes", "a session of %d minutes cannot be planned: set the trainee's session length between 25 and 240 minutes", in.Minutes)
 	}
 	if len(in.Equipment) == 0 {
-		return nil, inputErr("equipment", "the training profile names no equipment: set it (\"none\" alone for body weight only), so the plan uses only what she has")
+		return nil, inputErr("equipment", "the training profile names no equipment: set it (update_training_profile; \"none\" alone for body weight only), so the plan uses only what she has")
 	}
+	w.in.Equipment = equipmentNames(in.Equipment)
 	for _, inj := range in.Injuries {
 		if !slices.Contains(domain.BodyAreas, inj.Area) {
 			return nil, inputErr("injuries", "injury %s has no body area the plan can avoid (%q): set its area to one of %s first", inj.ID, inj.Area, strings.Join(domain.BodyAreas, ", "))
@@ -192,6 +194,21 @@ func weekdayName(d int) string {
 		return fmt.Sprint(d)
 	}
 	return time.Weekday(d % 7).String()
+}
+
+// equipmentNames reads a profile's equipment in the catalogue's words:
+// lower case, and "bands" or "dumbbells" as the catalogue's "band" and
+// "dumbbell"; a name the catalogue does not know is kept as written.
+func equipmentNames(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, e := range in {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if !slices.Contains(exercises.Equipment, e) && slices.Contains(exercises.Equipment, strings.TrimSuffix(e, "s")) {
+			e = strings.TrimSuffix(e, "s")
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Stations are equipment an exercise needs besides its implement (a squat

@@ -190,9 +190,8 @@ func (a *Area) updateInjury(c *lane.Call, in *updateInjuryInput) (injuryAnswer, 
 	return out, err
 }
 
-// tellCoachesOfInjury opens a task for each active coach of trainee t about
-// the injury they reported themselves, or one studio task when t has no
-// active coach. Tasks never reach the trainee; nothing goes to the outbox.
+// tellCoachesOfInjury opens a task for the coaches of trainee t about the
+// injury they reported themselves.
 func tellCoachesOfInjury(c *lane.Call, ss store.StudioStore, t domain.Trainee, inj domain.Injury) error {
 	title := fmt.Sprintf("%s reported %s, severity %d", t.FirstName, injuryPhrase(inj), inj.Severity)
 	detail := "Onset " + inj.OnsetOn + "; status " + inj.Status + "."
@@ -202,6 +201,14 @@ func tellCoachesOfInjury(c *lane.Call, ss store.StudioStore, t domain.Trainee, i
 	if inj.Notes != nil {
 		detail += " Their note: " + text.Truncate(*inj.Notes, 500)
 	}
+	return TellCoaches(c, ss, t, title, detail, inj.Severity)
+}
+
+// TellCoaches opens a task for each active coach of trainee t, or one
+// studio task when t has no active coach: how what a trainee does herself
+// (an injury, a drafted week) reaches her coach. Tasks never reach the
+// trainee; nothing goes to the outbox.
+func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, detail string, priority int) error {
 	var coaches []*string
 	for _, id := range t.CoachIDs {
 		co, err := ss.GetCoach(c.Ctx, id)
@@ -217,7 +224,7 @@ func tellCoachesOfInjury(c *lane.Call, ss store.StudioStore, t domain.Trainee, i
 	}
 	now := c.Now().UTC()
 	for _, coachID := range coaches {
-		task := domain.Task{ID: ids.New(ids.Task), Title: title, ClientID: &t.ID, Detail: &detail, Priority: inj.Severity, CoachID: coachID,
+		task := domain.Task{ID: ids.New(ids.Task), Title: title, ClientID: &t.ID, Detail: &detail, Priority: priority, CoachID: coachID,
 			Status: domain.TaskOpen, Source: c.P.Source, CreatedAt: now, UpdatedAt: now}
 		if err := ss.CreateTask(c.Ctx, &task); err != nil {
 			return err

@@ -1,0 +1,222 @@
+package lane_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/areas/weekplans"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/weekplan"
+)
+
+type draftAnswer struct {
+	ID          string          `json:"id"`
+	Status      string          `json:"status"`
+	WeekStart   string          `json:"weekStart"`
+	RequestedBy string          `json:"requestedBy"`
+	Existing    bool            `json:"existing"`
+	Next        string          `json:"next"`
+	Plan        weekplan.Plan   `json:"plan"`
+	Report      weekplan.Report `json:"report"`
+	SessionIDs  []string        `json:"sessionIds"`
+}
+
+type applyAnswer struct {
+	Summary        string      `json:"summary"`
+	AlreadyApplied bool        `json:"alreadyApplied"`
+	Draft          draftAnswer `json:"draft"`
+}
+
+// profileAndKnee gives f's trainee three days, a gym and a left knee injury.
+func profileAndKnee(e *env, f fixture) {
+	e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID+"/training-profile", map[string]any{
+		"availability": []int{1, 3, 5}, "equipment": []string{"barbell", "rack", "bench", "dumbbell", "cable"}, "sessionMinutes": 60, "experience": "intermediate"}))
+	e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 3}))
+}
+
+// TestAWeekIsDraftedAppliedAndPlanned is the issue's path: the trainee
+// drafts her week (no model: the rules' own), her coach is told, sees it,
+// applies it once (twice answers the same), and her planned sessions are
+// the draft's days; the knee is spared and the draft says why.
+func TestAWeekIsDraftedAppliedAndPlanned(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan")
+		profileAndKnee(e, f)
+		tok := e.traineeToken(f)
+
+		var mine draftAnswer
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true})).into(t, &mine)
+		if mine.RequestedBy != "trainee" || mine.Status != domain.DraftPending || !strings.Contains(mine.Next, "coach") {
+			t.Fatalf("the trainee's draft: %+v", mine)
+		}
+		if !mine.Report.Fallback || !mine.Report.Valid || mine.Report.PromptVersion == "" || len(mine.Plan.Sessions) != 3 {
+			t.Fatalf("no model: the rules' own week, valid, on her three days; got %d sessions, report %+v", len(mine.Plan.Sessions), mine.Report)
+		}
+		for _, s := range mine.Plan.Sessions {
+			for _, it := range s.Items {
+				if ex, _ := exercises.Get(it.ExerciseID); slices.Contains(ex.Loads, "knee") {
+					t.Errorf("%s on %s loads the injured knee", it.ExerciseID, s.Date)
+				}
+			}
+		}
+		said := false
+		for _, a := range mine.Plan.Adjustments {
+			said = said || a.Kind == weekplan.AdjustInjury && strings.Contains(a.Reason, "knee")
+		}
+		if !said {
+			t.Errorf("the draft does not say why the knee is spared: %+v", mine.Plan.Adjustments)
+		}
+
+		// Her coach was told, with the draft's id.
+		var tasks struct{ Items []domain.Task }
+		e.ok(200, e.call(f.key, "GET", "/tasks?clientId="+f.trainee.ID, nil)).into(t, &tasks)
+		told := false
+		for _, task := range tasks.Items {
+			told = told || task.Detail != nil && strings.Contains(*task.Detail, mine.ID)
+		}
+		if !told {
+			t.Errorf("no task tells the coach of draft %s: %+v", mine.ID, tasks.Items)
+		}
+
+		// The coach's draft_weekly_plan answers her pending draft.
+		var seen draftAnswer
+		e.ok(200, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{})).into(t, &seen)
+		if seen.ID != mine.ID || !seen.Existing || !strings.Contains(seen.Next, "apply_weekly_plan") {
+			t.Fatalf("the coach should see her draft %s: %+v", mine.ID, seen)
+		}
+		// The trainee cannot apply it herself.
+		e.fails(403, "FORBIDDEN", e.call(tok, "POST", "/plan-drafts/"+mine.ID+"/apply", nil))
+
+		var applied, again applyAnswer
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+mine.ID+"/apply", nil)).into(t, &applied)
+		if len(applied.Draft.SessionIDs) != 3 || applied.Draft.Status != domain.DraftApplied || applied.AlreadyApplied {
+			t.Fatalf("applied: %+v", applied)
+		}
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+mine.ID+"/apply", nil)).into(t, &again)
+		if !again.AlreadyApplied || !slices.Equal(again.Draft.SessionIDs, applied.Draft.SessionIDs) {
+			t.Fatalf("a second apply should answer the first's sessions: %+v", again)
+		}
+
+		// Her list_sessions shows the planned week, loads and all.
+		var planned struct {
+			Items []struct {
+				ID, Date, Status, Title string
+			}
+		}
+		e.ok(200, e.call(tok, "GET", "/trainees/me/sessions?status=planned&from="+mine.WeekStart, nil)).into(t, &planned)
+		if len(planned.Items) != 3 {
+			t.Fatalf("her planned sessions: %+v", planned.Items)
+		}
+		for i, s := range planned.Items {
+			if s.Date != mine.Plan.Sessions[i].Date || s.Title != mine.Plan.Sessions[i].Title {
+				t.Errorf("session %d: %+v, want the draft's %s %s", i, s, mine.Plan.Sessions[i].Date, mine.Plan.Sessions[i].Title)
+			}
+		}
+		var first domain.Session
+		e.ok(200, e.call(tok, "GET", "/sessions/"+planned.Items[0].ID, nil)).into(t, &first)
+		want := mine.Plan.Sessions[0].Items[0]
+		if got := first.Exercises[0]; got.ExerciseID != want.ExerciseID || got.Target == nil || *got.Target.Sets != want.Sets ||
+			(want.LoadKg != nil) != (got.Target.LoadKg != nil) || (got.Target.RIR == nil && got.Target.RPE == nil) {
+			t.Errorf("the planned exercise %+v does not carry the draft's %+v", got, want)
+		}
+
+		// Both the draft and its application are audited.
+		e.audit.Flush()
+		l, err := st.ListAudit(t.Context(), f.studio.ID, store.Page{Limit: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for _, ev := range l.Items {
+			if ev.ResourceID == mine.ID {
+				events = append(events, ev.Method+" "+ev.Route)
+			}
+		}
+		if len(events) < 2 {
+			t.Errorf("audit events of draft %s: %v", mine.ID, events)
+		}
+	})
+}
+
+// TestDraftsAreTheTraineesOwn: another trainee's draft is not found, for
+// reading as for drafting on her behalf.
+func TestDraftsAreTheTraineesOwn(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-own")
+		profileAndKnee(e, f)
+		other := e.secondTrainee(f)
+		e.ok(200, e.call(f.key, "PATCH", "/trainees/"+other.trainee+"/training-profile", map[string]any{"availability": []int{2, 4}, "equipment": []string{"none"}}))
+		var theirs draftAnswer
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+other.trainee+"/plan-drafts", map[string]any{})).into(t, &theirs)
+		tok := e.traineeToken(f)
+		e.fails(404, "NOT_FOUND", e.call(tok, "GET", "/plan-drafts/"+theirs.ID, nil))
+		e.fails(404, "NOT_FOUND", e.call(tok, "POST", "/trainees/"+other.trainee+"/plan-drafts", map[string]any{}))
+		e.ok(200, e.call(f.key, "GET", "/plan-drafts/"+theirs.ID, nil))
+	})
+}
+
+// TestBadDraftInputGetsSentences: what the core cannot plan from is a 422
+// that says how to fix it.
+func TestBadDraftInputGetsSentences(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-bad")
+		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"fresh": true})); !strings.Contains(a.message(), "availability") {
+			t.Errorf("no days: %s", a.message())
+		}
+		e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID+"/training-profile", map[string]any{"availability": []int{1, 4}}))
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"fresh": true})); !strings.Contains(a.message(), "no equipment") {
+			t.Errorf("no equipment: %s", a.message())
+		}
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"week": "2026-01-07", "days": []int{1}})); !strings.Contains(a.message(), "ended on") {
+			t.Errorf("a week in the past: %s", a.message())
+		}
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"week": "soon"})); !strings.Contains(a.message(), "next, this") {
+			t.Errorf("an unreadable week: %s", a.message())
+		}
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"days": []int{8}}))
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"rule": "wave"}))
+		e.fails(404, "NOT_FOUND", e.call(f.key, "POST", "/plan-drafts/pld_00000000000000000000000000/apply", nil))
+	})
+}
+
+// TestDraftsAreLimitedAndExpire: drafting counts per trainee whoever asks;
+// a draft past its life cannot be applied and left no session behind.
+func TestDraftsAreLimitedAndExpire(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		now := time.Now()
+		clock := func() time.Time { return now }
+		e := newTraineeEnv(t, st, traineeEnvOptions{now: clock, weekPlans: weekplans.Options{Drafts: ratelimit.NewMemory(2, time.Hour)}})
+		f := e.seed("weekplan-limit")
+		profileAndKnee(e, f)
+		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
+		var d draftAnswer
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &d)
+		e.ok(201, e.call(e.traineeToken(f), "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true}))
+		a := e.fails(429, "RATE_LIMITED", e.call(f.key, "POST", path, map[string]any{"fresh": true}))
+		if !strings.Contains(a.message(), "without fresh") {
+			t.Errorf("the limit should say how to read the latest draft: %s", a.message())
+		}
+		// A pending draft is still answered: reading costs nothing.
+		e.ok(200, e.call(f.key, "POST", path, map[string]any{}))
+
+		now = now.Add(weekplans.DraftLife + time.Minute)
+		a = e.fails(409, "CONFLICT", e.call(f.key, "POST", "/plan-drafts/"+d.ID+"/apply", nil))
+		if !strings.Contains(a.message(), "expired") {
+			t.Errorf("an expired draft: %s", a.message())
+		}
+		var planned struct{ Total int }
+		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/sessions?status=planned&from="+d.WeekStart, nil)).into(t, &planned)
+		if planned.Total != 0 {
+			t.Errorf("an unapplied draft left %d planned sessions", planned.Total)
+		}
+	})
+}
