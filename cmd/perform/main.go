@@ -160,7 +160,7 @@ func printHelp(w io.Writer) {
 	for _, c := range commands() {
 		printCommand(w, c)
 	}
-	fmt.Fprintln(w, "\nConfiguration is read from the environment (PORT, PERFORM_DATABASE_URL, PERFORM_REDIS_URL, …; see README.md); flags override it.")
+	fmt.Fprintln(w, "\nConfiguration is read from the environment (PORT, PERFORM_DATABASE_URL, PERFORM_REDIS_URL, …; see docs/configuration.md); flags override it.")
 }
 
 // printCommand prints a command's summary, synopsis and every flag.

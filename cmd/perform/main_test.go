@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -330,19 +329,16 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-// TestKeyListHelpNamesEveryColumn: perform key list -h (and the README's
-// command table) name the columns key list prints, scopes among them.
+// TestKeyListHelpNamesEveryColumn: perform key list -h (and the CLI
+// reference in docs/operations.md) name the columns key list prints, scopes
+// among them.
 func TestKeyListHelpNamesEveryColumn(t *testing.T) {
 	const columns = "prefix, id, name, scopes, created, last used, live or revoked."
 	r := perform(t, sqliteURL(t), "key", "list", "-h")
 	if r.code != 0 || !strings.Contains(r.stdout, "one a line: "+columns) {
 		t.Errorf("key list -h does not name the columns %q:\n%s", columns, r.stdout)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(readme), "| `perform key list --studio SLUG` | One key a line: "+columns+" |") {
-		t.Errorf("the README's row of perform key list does not name the columns %q", columns)
+	if !strings.Contains(readDoc(t, "docs/operations.md"), "| `perform key list --studio SLUG` | One key a line: "+columns+" |") {
+		t.Errorf("the row of perform key list in docs/operations.md's CLI reference does not name the columns %q", columns)
 	}
 }

@@ -68,7 +68,7 @@ type Limits struct {
 	SessionMax  time.Duration // a session ends this long after sign-in: 7 days
 }
 
-// DefaultLimits are the rules the README states.
+// DefaultLimits are the rules docs/sign-in.md states.
 var DefaultLimits = Limits{
 	CodeTTL: 10 * time.Minute, MaxTries: 5,
 	PhoneCodes: 5, PhoneWindow: time.Hour,

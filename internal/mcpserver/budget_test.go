@@ -18,7 +18,7 @@ const (
 )
 
 // The whole coach catalogue stays small: a tool or a description that
-// pushes tools/list over the budget fails here, and the README states
+// pushes tools/list over the budget fails here, and docs/mcp.md states
 // the figure this test logs.
 func TestToolsListFitsTheBudget(t *testing.T) {
 	f := mcptest.New(t)
