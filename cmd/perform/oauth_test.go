@@ -32,8 +32,8 @@ import (
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/webui"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/webui"
 )
 
 // testClock is a clock the tests move by hand.
