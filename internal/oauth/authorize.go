@@ -271,7 +271,7 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, a *authRequ
 	}
 	v.Scopes = scopes
 	v.Kind = webui.Text(webui.Language(r), "role."+p.Kind)
-	s.page(w, r, http.StatusOK, consentPage, v, "title.connect", text.Truncate(a.client.Name, 40))
+	s.page(w, r, http.StatusOK, consentPage, v, "title.connect", webui.Name(text.Truncate(a.client.Name, 40)))
 }
 
 // page draws p in r's language; title is a catalogue key.

@@ -40,6 +40,12 @@ func NewPage(content string) Page {
 // left-to-right isolate).
 type LTR string
 
+// Name is text a person typed (an app's or a studio's name): as a
+// message's argument it reads in its own direction, in <bdi dir="auto">
+// (in plain text, in Unicode's first-strong isolate), so "Test App?"
+// keeps its question mark at the end of a Hebrew title.
+type Name string
+
 // funcs are the template functions of a page in l:
 //
 //	t "key" args…   the catalogue's message, escaped, args filled in
@@ -101,6 +107,8 @@ func Text(l Lang, key string, args ...any) string {
 		switch v := a.(type) {
 		case LTR:
 			plain[i] = "\u2066" + string(v) + "\u2069"
+		case Name:
+			plain[i] = "\u2068" + string(v) + "\u2069"
 		case template.HTML:
 			plain[i] = string(v)
 		default:
@@ -123,6 +131,8 @@ func HTML(l Lang, key string, args ...any) template.HTML {
 		switch v := a.(type) {
 		case LTR:
 			safe[i] = string(ltrHTML(string(v)))
+		case Name:
+			safe[i] = string(Auto(string(v)))
 		case template.HTML:
 			safe[i] = string(v)
 		case string:
