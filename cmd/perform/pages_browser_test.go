@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -56,9 +55,6 @@ func TestPagesInBrowser(t *testing.T) {
 					}
 					for _, p := range got.Problems {
 						t.Errorf("%s at %s: %s", page, size.name, p)
-					}
-					if os.Getenv("DEBUG_LAYOUT") != "" {
-						t.Logf("%s %s: %s", page, size.name, browsertest.Eval[string](br, `JSON.stringify({iw: innerWidth, vv: visualViewport.width, sx: scrollX, cw: document.documentElement.clientWidth, sw: document.documentElement.scrollWidth, main: document.querySelector("main").getBoundingClientRect(), body: document.body.getBoundingClientRect()})`))
 					}
 					br.Screenshot(shots, fmt.Sprintf("%s-%s-%s", page, l, size.name))
 				}
