@@ -93,6 +93,15 @@ func TestPagesInBrowser(t *testing.T) {
 			if strings.Contains(br.Text(), "training:read") {
 				t.Error("the consent page shows the scope's code, not only its words")
 			}
+			// The switch on the consent page keeps the app's request: the
+			// same consent in the other language, and back.
+			for _, to := range []webui.Lang{otherLang(l), l} {
+				br.Click(`header nav a[lang="` + string(to) + `"]`)
+				if got := browsertest.Eval[string](br, `document.documentElement.lang`); got != string(to) {
+					t.Fatalf("the switch to %s gave lang=%q", to, got)
+				}
+				br.MustShow("Test App", webui.Text(to, "consent.allow"), webui.ScopeWords(to, "health:write"))
+			}
 			br.Click(`button[value="approve"]`)
 			landed, err := url.Parse(br.URL())
 			must(t, err)
@@ -116,6 +125,13 @@ func TestPagesInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+func otherLang(l webui.Lang) webui.Lang {
+	if l == webui.Hebrew {
+		return webui.English
+	}
+	return webui.Hebrew
 }
 
 // waitCode is the sign-in code the server logs after the before-th.
