@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -36,7 +37,6 @@ func TestPagesInBrowser(t *testing.T) {
 	defer app.Close()
 	shots := browsertest.ScreenshotDir(t)
 	t.Logf("screenshots in %s", shots)
-	zone := w.studioA.TimeZone()
 
 	for _, l := range webui.Langs {
 		t.Run(string(l), func(t *testing.T) {
@@ -112,6 +112,15 @@ func TestPagesInBrowser(t *testing.T) {
 			br.Open(w.url + "/login")
 			check("signedin", "נועה", text("role.trainee"), text("login.signout"))
 
+			// The Hebrew run shows the default zone (Asia/Jerusalem); the
+			// English one a zone the studio set.
+			zone := w.studioA.TimeZone()
+			if l == webui.English {
+				must(t, w.st.UpdateStudioSettings(context.Background(), w.studioA.ID, json.RawMessage(`{"timeZone":"America/New_York"}`)))
+				ny, err := time.LoadLocation("America/New_York")
+				must(t, err)
+				zone = ny
+			}
 			br.Open(w.url + "/apps")
 			grants, err := w.st.OAuth().PersonOAuthGrants(context.Background(), w.studioA.ID, w.trainee.ID)
 			must(t, err)

@@ -2,8 +2,8 @@ package oauth
 
 import (
 	"net/http"
-	"time"
 
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/webui"
 )
 
@@ -39,12 +39,13 @@ func (s *Server) apps(w http.ResponseWriter, r *http.Request) {
 		s.internalPage(w, r, "listing the connected apps", err)
 		return
 	}
-	// Times are shown in the studio's time zone.
-	zone := time.UTC
+	// Times are shown in the studio's time zone (the default zone, should
+	// the studio not be read).
+	zone := domain.Studio{}.TimeZone()
 	if st, err := s.store.StudioByID(r.Context(), p.StudioID); err == nil {
 		zone = st.TimeZone()
 	} else {
-		s.logger.Warn("oauth: reading the studio's time zone failed; connected apps shows UTC", "err", err)
+		s.logger.Warn("oauth: reading the studio's time zone failed; connected apps shows the default zone", "err", err)
 	}
 	l := webui.Language(r)
 	v := appsView{Person: p.Name, CSRF: s.browser.CSRFToken(r), Revoked: r.URL.Query().Get("revoked") == "1"}
