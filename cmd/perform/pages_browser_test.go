@@ -23,7 +23,7 @@ var pageSizes = []struct {
 
 // TestPagesInBrowser walks every browser page in Hebrew and in English,
 // in headless Chromium, at a desktop's and a phone's width: the front
-// page, privacy, terms, sign-in, the code, the consent, signed in and
+// page, privacy, terms, sign-in, the code (and a wrong one), the consent, signed in and
 // connected apps. On each it checks the language and direction, that
 // nothing scrolls sideways, that every button and field stays inside its
 // card and is at least 44 px high, and the page's key sentences; and it
@@ -86,6 +86,11 @@ func TestPagesInBrowser(t *testing.T) {
 				t.Errorf("the code page's phone is not in a left-to-right isolate: %q", got)
 			}
 			code := w.waitCode(before)
+			// A wrong code first: the code page again, saying so.
+			wrong := string('0'+(code[0]-'0'+1)%10) + code[1:]
+			br.Type("#code", wrong)
+			br.Click("button[type=submit]")
+			check("code-wrong", text("login.err.wrong", 4))
 			br.Type("#code", code)
 			br.Click("button[type=submit]")
 			check("consent", "Test App", "נועה", text("consent.able"),
