@@ -55,7 +55,7 @@ func TestOAuthInBrowser(t *testing.T) {
 	br.MustShow("error=access_denied", "state="+p2.Get("state"))
 
 	br.Open(w.url + "/apps")
-	br.MustShow("Connected apps", "Test App", "studio:read, studio:write")
+	br.MustShow("Connected apps", "Test App", "See the studio's trainees", "Add and change trainees")
 	at := tok["access_token"].(string)
 	if status, _, _ := w.mcpStatus(at, toolsList); status != 200 {
 		t.Fatalf("before disconnecting: %d", status)

@@ -33,6 +33,7 @@ import (
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/webui"
 )
 
 // testClock is a clock the tests move by hand.
@@ -69,6 +70,9 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 	cfg := config.Defaults()
 	cfg.DatabaseURL = dbURL
 	cfg.RateLimitMax = 10_000
+	// The tests read the pages' English; a browser that asks for no
+	// language gets it here (the pages' own tests cover Hebrew).
+	cfg.DefaultLanguage = webui.English
 	w := &asWorld{t: t, clock: &testClock{t: time.Now()}, logs: &syncBuffer{}, sessions: map[string]*http.Client{}}
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o := oauth.Options{Now: w.clock.Now, AllowLoopbackMetadata: true, MetadataTimeout: 500 * time.Millisecond}
@@ -417,7 +421,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 			t.Fatalf("unsigned: %d %q", res.StatusCode, loc)
 		}
 		q, page := w.consent(params, "coach", "approve")
-		for _, want := range []string{"Test App", "127.0.0.1:54321", "dynamic registration", "See the studio", "studio:write", `dir="auto"`} {
+		for _, want := range []string{"Test App", "127.0.0.1:54321", "dynamic registration", "See the studio", "Add and change trainees", `dir="auto"`} {
 			if !strings.Contains(page, want) {
 				t.Errorf("the consent page lacks %q", want)
 			}
@@ -657,7 +661,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 
 	t.Run("ConnectedAppsRevoke", func(t *testing.T) {
 		page := readAll(t, w.do("GET", "/apps", "coach", nil))
-		if !strings.Contains(page, "Test App") || !strings.Contains(page, "studio:read, studio:write") {
+		if !strings.Contains(page, "Test App") || !strings.Contains(page, "See the studio&#39;s trainees") || !strings.Contains(page, "Add and change trainees") {
 			t.Fatalf("connected apps: %s", page)
 		}
 		grants, err := w.st.OAuth().PersonOAuthGrants(context.Background(), w.studioA.ID, w.coach.ID)

@@ -8,9 +8,11 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -151,4 +153,99 @@ func (b *Browser) MustShow(want ...string) {
 			b.t.Fatalf("the page at %s does not show %q; it shows:\n%s", b.URL(), w, text)
 		}
 	}
+}
+
+// Size sets the page's viewport to width × height CSS pixels (1280 a
+// desktop, 390 a phone); the open page lays itself out again.
+func (b *Browser) Size(width, height int) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		b.t.Fatalf("set the viewport to %d×%d: %v", width, height, err)
+	}
+}
+
+// Eval is the value of a JavaScript expression on b's page.
+func Eval[T any](b *Browser, js string) T {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		b.t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// Screenshot saves the whole page as a PNG in dir (created if need be)
+// under name, and answers the file's path. It stretches the viewport to
+// the page's height for the shot and back after (Chromium's shot beyond
+// the viewport shifts a right-to-left page sideways).
+func (b *Browser) Screenshot(dir, name string) string {
+	b.t.Helper()
+	width, height := Eval[int](b, `innerWidth`), Eval[int](b, `innerHeight`)
+	full := max(Eval[int](b, `document.documentElement.scrollHeight`), height)
+	b.Size(width, full)
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	b.Size(width, height)
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	return path
+}
+
+// ScreenshotDir is where a test keeps its screenshots:
+// $PERFORM_SCREENSHOTS when set (CI keeps that directory as an artifact),
+// else a directory of the test's own.
+func ScreenshotDir(t testing.TB) string {
+	if d := os.Getenv("PERFORM_SCREENSHOTS"); d != "" {
+		return d
+	}
+	return t.TempDir()
+}
+
+// Layout is what CheckLayout measured of a page.
+type Layout struct {
+	Lang, Dir   string
+	ScrollWidth int
+	InnerWidth  int
+	// Problems are sentences, one for each element out of place: a
+	// button outside its card, form or page, a touch target under 44 px.
+	Problems []string
+}
+
+// layoutJS measures the page: the document's width against the window's,
+// every button, field and navigation link against its card (.card, else
+// its form, else main) and against the 44 px a finger needs.
+const layoutJS = `(() => {
+  const out = {Lang: document.documentElement.lang, Dir: document.documentElement.dir,
+    ScrollWidth: document.documentElement.scrollWidth, InnerWidth: window.innerWidth, Problems: []};
+  const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + " \"" + (el.innerText || el.value || el.getAttribute("href") || "").trim().slice(0, 30) + "\"";
+  for (const el of document.querySelectorAll("button, input:not([type=hidden]):not([type=radio]), select, header a, footer a")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.height < 44) out.Problems.push(name(el) + " is " + r.height.toFixed(1) + " px high, under 44");
+    if (r.left < -0.5 || r.right > window.innerWidth + 0.5) out.Problems.push(name(el) + " runs off the screen (" + r.left.toFixed(1) + " to " + r.right.toFixed(1) + ")");
+    const box = el.closest(".card") || el.closest("form") || el.closest("main, header, footer");
+    if (box) {
+      const b = box.getBoundingClientRect();
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
+        out.Problems.push(name(el) + " spills out of its " + box.tagName.toLowerCase() + (box.className ? "." + box.className : ""));
+    }
+  }
+  return JSON.stringify(out);
+})()`
+
+// CheckLayout measures the page now shown.
+func (b *Browser) CheckLayout() Layout {
+	b.t.Helper()
+	var l Layout
+	if err := json.Unmarshal([]byte(Eval[string](b, layoutJS)), &l); err != nil {
+		b.t.Fatalf("read the layout: %v", err)
+	}
+	return l
 }

@@ -48,3 +48,38 @@ func TestBrowser(t *testing.T) {
 	}
 	b.MustShow("שלום hello")
 }
+
+// TestCheckLayout: the layout check finds what it looks for on a page
+// made to have it (a table wider than a phone, a button spilling out of
+// its card, a button under 44 px), and nothing on a page without it.
+func TestCheckLayout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/bad" {
+			io.WriteString(w, `<!doctype html><html lang="en" dir="ltr"><meta name="viewport" content="width=device-width, initial-scale=1">
+<main><div class="card" style="width:200px"><table style="width:900px"><tr><td>wide</td><td><button style="height:30px;margin-left:700px">Disconnect</button></td></tr></table></div></main>`)
+			return
+		}
+		io.WriteString(w, `<!doctype html><html lang="he" dir="rtl"><meta name="viewport" content="width=device-width, initial-scale=1">
+<main><div class="card"><button style="min-height:44px;width:100%">ניתוק</button></div></main>`)
+	}))
+	defer srv.Close()
+	b := browsertest.New(t)
+	b.Size(390, 844)
+	b.Open(srv.URL + "/bad")
+	bad := b.CheckLayout()
+	if bad.ScrollWidth <= bad.InnerWidth {
+		t.Errorf("a 900 px table in a 390 px window: scrollWidth %d, innerWidth %d", bad.ScrollWidth, bad.InnerWidth)
+	}
+	problems := strings.Join(bad.Problems, "\n")
+	for _, want := range []string{"under 44", "spills out of its div.card", "runs off the screen"} {
+		if !strings.Contains(problems, want) {
+			t.Errorf("the problems lack %q:\n%s", want, problems)
+		}
+	}
+	b.Open(srv.URL + "/good")
+	good := b.CheckLayout()
+	if good.Lang != "he" || good.Dir != "rtl" || good.ScrollWidth > good.InnerWidth || len(good.Problems) > 0 {
+		t.Errorf("a good page: %+v", good)
+	}
+}

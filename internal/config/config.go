@@ -19,6 +19,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/webui"
 )
 
 // DefaultAgentModel is the model the WhatsApp agent asks when AGENT_MODEL is unset.
@@ -95,6 +96,16 @@ type Config struct {
 	// port: for a platform developer trying the callback on a laptop.
 	// CheckCallbackLoopback refuses it with an https PublicURL.
 	AgentPlatformCallbackLoopback bool
+
+	// DefaultLanguage (PERFORM_DEFAULT_LANGUAGE, he or en; he when unset,
+	// the language of Perform's home region, Israel) is the language of
+	// the browser pages for a browser that asks for neither.
+	DefaultLanguage webui.Lang
+	// PrivacyText and TermsText (read from PERFORM_PRIVACY_FILE and
+	// PERFORM_TERMS_FILE) replace Perform's own text of /privacy and
+	// /terms; empty shows Perform's own. Plain text (webui.ParseDoc).
+	PrivacyText string
+	TermsText   string
 }
 
 // CheckCallbackLoopback refuses PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK
@@ -121,6 +132,7 @@ func Defaults() Config {
 		AgentModel:           DefaultAgentModel,
 		AgentDebounce:        8 * time.Second,
 		AgentProposalTTL:     30 * time.Minute,
+		DefaultLanguage:      webui.Hebrew,
 	}
 }
 
@@ -171,6 +183,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
 	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
 	c.AgentPlatformCallbackLoopback = r.oneOf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK", "0", "1") == "1"
+	if v := r.oneOf("PERFORM_DEFAULT_LANGUAGE", "he", "en"); v != "" {
+		c.DefaultLanguage = webui.Lang(v)
+	}
+	c.PrivacyText = r.doc("PERFORM_PRIVACY_FILE")
+	c.TermsText = r.doc("PERFORM_TERMS_FILE")
 
 	if r.err != nil {
 		return Config{}, r.err
@@ -354,6 +371,31 @@ func (r *reader) secret(name string) []byte {
 		return nil
 	}
 	return k
+}
+
+// doc reads the plain-text file the variable names (a studio's privacy
+// or terms text); unset is "".
+func (r *reader) doc(name string) string {
+	path := r.str(name)
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		r.fail("%s names a file that cannot be read: %v.", name, err)
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, webui.MaxDocBytes+1))
+	if err != nil {
+		r.fail("%s names a file that cannot be read: %v.", name, err)
+		return ""
+	}
+	if _, err := webui.ParseDoc(string(b)); err != nil {
+		r.fail("%s must name a plain-text file (paragraphs apart by a blank line, \"# \" headings, \"- \" list items); %s: %v.", name, path, err)
+		return ""
+	}
+	return string(b)
 }
 
 func (r *reader) oneOf(name string, allowed ...string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"slices"
 	"strconv"
@@ -18,16 +19,16 @@ import (
 	"github.com/otherwise/perform/internal/webui"
 )
 
-// The sentences the pages say. Each is the same whoever the phone
-// belongs to, or whether it belongs to anyone.
+// The sentences the pages say (keys of webui's catalogue). Each is the
+// same whoever the phone belongs to, or whether it belongs to anyone.
 const (
-	msgPhoneInvalid = "Type the phone number on your coach or trainee record, like 050-123-4567 or +972 50 123 4567."
-	msgExpired      = "This page has expired. Open the sign-in page again."
-	msgThrottled    = "Too many sign-in attempts. Wait %d minutes and try again."
-	msgCodeGone     = "This code no longer works: it expired, was used, or was typed wrong too often. Ask for a new code."
-	msgCodeWrong    = "That code is not right. %d tries left."
-	msgChoose       = "Choose one of the records."
-	msgFailed       = "Signing in failed on our side. Try again in a minute."
+	msgPhoneInvalid = "login.err.phone"
+	msgExpired      = "login.err.expired"
+	msgThrottled    = "login.err.throttled"
+	msgCodeGone     = "login.err.gone"
+	msgCodeWrong    = "login.err.wrong"
+	msgChoose       = "login.err.choose"
+	msgFailed       = "login.err.failed"
 )
 
 // resendAfter is how soon the same browser may ask for a new code for the
@@ -44,7 +45,7 @@ func (s *Service) getLogin(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, next, http.StatusSeeOther)
 			return
 		}
-		webui.Render(w, http.StatusOK, signedInPage, "Signed in", signedInView{CSRF: s.CSRFToken(r), Name: p.Name, Role: roleOf(p.Kind), StudioName: p.StudioName})
+		webui.Render(w, r, http.StatusOK, signedInPage, signedInView{CSRF: s.CSRFToken(r), Name: p.Name, Role: roleOf(r, p.Kind), StudioName: p.StudioName}, "title.signedin")
 		return
 	}
 	tok, ok := cookieToken(r, s.signinCookie)
@@ -52,7 +53,7 @@ func (s *Service) getLogin(w http.ResponseWriter, r *http.Request) {
 		tok = newToken()
 		s.setCookie(w, s.signinCookie, tok, time.Hour)
 	}
-	webui.Render(w, http.StatusOK, phonePage, title, phoneView{CSRF: csrfOf(tok), Next: next})
+	webui.Render(w, r, http.StatusOK, phonePage, phoneView{CSRF: csrfOf(tok), Next: next}, title)
 }
 
 func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
@@ -68,7 +69,8 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	next := CleanNext(r.PostFormValue("next"))
 	e164, people, err := s.lookup(ctx, raw)
 	if errors.Is(err, phone.ErrInvalid) {
-		webui.Render(w, http.StatusUnprocessableEntity, phonePage, title, phoneView{CSRF: csrfOf(tok), Next: next, Phone: raw, Error: msgPhoneInvalid})
+		webui.Render(w, r, http.StatusUnprocessableEntity, phonePage, phoneView{CSRF: csrfOf(tok), Next: next, Phone: raw,
+			Error: say(r, msgPhoneInvalid, webui.LTR("050-123-4567"), webui.LTR("+972 50 123 4567"))}, title)
 		return
 	}
 	if err != nil {
@@ -95,7 +97,7 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	issued, err := s.codes.Issue(ctx, req)
 	var refusal *otc.Refusal
 	if errors.As(err, &refusal) && errors.Is(err, otc.ErrThrottled) {
-		s.throttled(w, refusal.RetryAfter)
+		s.throttled(w, r, refusal.RetryAfter)
 		return
 	}
 	if err != nil {
@@ -156,11 +158,11 @@ func (s *Service) getCode(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login/choose", http.StatusSeeOther)
 		return
 	}
-	s.codeForm(w, http.StatusOK, tok, c, "")
+	s.codeForm(w, r, http.StatusOK, tok, c, "")
 }
 
-func (s *Service) codeForm(w http.ResponseWriter, status int, tok string, c store.LoginChallenge, errText string) {
-	webui.Render(w, status, codePage, title, codeView{CSRF: csrfOf(tok), Phone: phone.Masked(c.Phone), Error: errText, Minutes: int(s.limits.CodeTTL / time.Minute)})
+func (s *Service) codeForm(w http.ResponseWriter, r *http.Request, status int, tok string, c store.LoginChallenge, errText template.HTML) {
+	webui.Render(w, r, status, codePage, codeView{CSRF: csrfOf(tok), Phone: phone.Masked(c.Phone), Error: errText, Minutes: int(s.limits.CodeTTL / time.Minute)}, title)
 }
 
 func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
@@ -174,7 +176,7 @@ func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
 	}
 	_, c, ok := s.challenge(r)
 	if !ok {
-		message(w, http.StatusBadRequest, msgCodeGone)
+		message(w, r, http.StatusBadRequest, msgCodeGone)
 		return
 	}
 	if c.VerifiedAt != nil {
@@ -187,18 +189,18 @@ func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
 	var refusal *otc.Refusal
 	switch {
 	case errors.Is(err, otc.ErrWrong) && errors.As(err, &refusal) && refusal.TriesLeft > 0:
-		s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, refusal.TriesLeft))
+		s.codeForm(w, r, http.StatusUnprocessableEntity, tok, c, say(r, msgCodeWrong, refusal.TriesLeft))
 		return
 	case errors.As(err, &refusal): // locked now or before, expired, used
 		s.forget(ctx, c.Hash)
-		message(w, http.StatusBadRequest, msgCodeGone)
+		message(w, r, http.StatusBadRequest, msgCodeGone)
 		return
 	case err != nil:
 		s.fail(w, r, "checking a sign-in code failed", err)
 		return
 	case res.Data != c.Phone: // a code of another phone than this sign-in's
 		s.forget(ctx, c.Hash)
-		message(w, http.StatusBadRequest, msgCodeGone)
+		message(w, r, http.StatusBadRequest, msgCodeGone)
 		return
 	}
 	people, err := s.st.PeopleByPhone(ctx, c.Phone)
@@ -210,11 +212,11 @@ func (s *Service) postCode(w http.ResponseWriter, r *http.Request) {
 		// The code nobody was sent was guessed, or the record is gone:
 		// answered as a wrong code, so it tells nothing.
 		if left := s.limits.MaxTries - res.Tries; left > 0 {
-			s.codeForm(w, http.StatusUnprocessableEntity, tok, c, fmt.Sprintf(msgCodeWrong, left))
+			s.codeForm(w, r, http.StatusUnprocessableEntity, tok, c, say(r, msgCodeWrong, left))
 			return
 		}
 		s.forget(ctx, c.Hash)
-		message(w, http.StatusBadRequest, msgCodeGone)
+		message(w, r, http.StatusBadRequest, msgCodeGone)
 		return
 	}
 	if len(people) == 1 {
@@ -241,7 +243,7 @@ func (s *Service) getChoose(w http.ResponseWriter, r *http.Request) {
 	s.chooseForm(w, r, http.StatusOK, tok, c, "")
 }
 
-func (s *Service) chooseForm(w http.ResponseWriter, r *http.Request, status int, tok string, c store.LoginChallenge, errText string) {
+func (s *Service) chooseForm(w http.ResponseWriter, r *http.Request, status int, tok string, c store.LoginChallenge, errText template.HTML) {
 	people, err := s.st.PeopleByPhone(r.Context(), c.Phone)
 	if err != nil {
 		s.fail(w, r, "looking a phone up failed", err)
@@ -249,9 +251,9 @@ func (s *Service) chooseForm(w http.ResponseWriter, r *http.Request, status int,
 	}
 	v := chooseView{CSRF: csrfOf(tok), Error: errText}
 	for _, p := range people {
-		v.Choices = append(v.Choices, choice{SubjectID: p.SubjectID, StudioName: p.StudioName, Role: roleOf(p.Kind), Name: p.Name})
+		v.Choices = append(v.Choices, choice{SubjectID: p.SubjectID, StudioName: p.StudioName, Role: roleOf(r, p.Kind), Name: p.Name})
 	}
-	webui.Render(w, status, choosePage, title, v)
+	webui.Render(w, r, status, choosePage, v, title)
 }
 
 func (s *Service) postChoose(w http.ResponseWriter, r *http.Request) {
@@ -261,7 +263,7 @@ func (s *Service) postChoose(w http.ResponseWriter, r *http.Request) {
 	}
 	_, c, ok := s.challenge(r)
 	if !ok || c.VerifiedAt == nil {
-		message(w, http.StatusBadRequest, msgCodeGone)
+		message(w, r, http.StatusBadRequest, msgCodeGone)
 		return
 	}
 	people, err := s.st.PeopleByPhone(r.Context(), c.Phone)
@@ -276,7 +278,7 @@ func (s *Service) postChoose(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.chooseForm(w, r, http.StatusUnprocessableEntity, tok, c, msgChoose)
+	s.chooseForm(w, r, http.StatusUnprocessableEntity, tok, c, say(r, msgChoose))
 }
 
 // signIn starts the browser's session as p, ends its pending sign-in and
@@ -309,7 +311,7 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request, c store.LoginCh
 func (s *Service) postLogout(w http.ResponseWriter, r *http.Request) {
 	if tok, ok := cookieToken(r, s.sessionCookie); ok {
 		if !csrfMatches(tok, r.PostFormValue("csrf")) {
-			message(w, http.StatusForbidden, msgExpired)
+			message(w, r, http.StatusForbidden, msgExpired)
 			return
 		}
 		if err := s.st.DeleteSession(r.Context(), hashOf(tok)); err != nil {
@@ -326,7 +328,7 @@ func (s *Service) postLogout(w http.ResponseWriter, r *http.Request) {
 func (s *Service) signinForm(w http.ResponseWriter, r *http.Request) (string, bool) {
 	tok, ok := cookieToken(r, s.signinCookie)
 	if !ok || !csrfMatches(tok, r.PostFormValue("csrf")) {
-		message(w, http.StatusForbidden, msgExpired)
+		message(w, r, http.StatusForbidden, msgExpired)
 		return "", false
 	}
 	return tok, true
@@ -371,15 +373,15 @@ func (s *Service) allow(w http.ResponseWriter, r *http.Request, l ratelimit.Limi
 		return false
 	}
 	if !d.Allowed {
-		s.throttled(w, d.RetryAfter)
+		s.throttled(w, r, d.RetryAfter)
 	}
 	return d.Allowed
 }
 
 // throttled answers 429 with Retry-After.
-func (s *Service) throttled(w http.ResponseWriter, wait time.Duration) {
+func (s *Service) throttled(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(wait)))
-	message(w, http.StatusTooManyRequests, fmt.Sprintf(msgThrottled, max(int((wait+time.Minute-1)/time.Minute), 1)))
+	message(w, r, http.StatusTooManyRequests, msgThrottled, max(int((wait+time.Minute-1)/time.Minute), 1))
 }
 
 // dbLimiter is a ratelimit.Limiter on the database's fixed-window
@@ -414,7 +416,7 @@ func addrOf(r *http.Request) string {
 
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
 	s.logger.ErrorContext(r.Context(), what, "err", err)
-	message(w, http.StatusInternalServerError, msgFailed)
+	message(w, r, http.StatusInternalServerError, msgFailed)
 }
 
 // sendCode is the sign-in's otc.Sender: the code over WhatsApp, or,

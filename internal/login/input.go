@@ -7,6 +7,7 @@ import (
 
 	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/text"
+	"github.com/otherwise/perform/internal/webui"
 )
 
 // maxFormBytes bounds a sign-in form's body: a phone, a code, a choice.
@@ -22,11 +23,11 @@ func checkInput(next http.Handler) http.Handler {
 			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 		}
 		if err := r.ParseForm(); err != nil {
-			message(w, http.StatusBadRequest, "This form could not be read: send it as a form of at most 16 KiB. Open the sign-in page again.")
+			message(w, r, http.StatusBadRequest, "login.err.form")
 			return
 		}
 		if name, p := text.ValuesProblem(r.Form); p != "" {
-			message(w, http.StatusBadRequest, inputMessage(name, p)+" Open the sign-in page again.")
+			message(w, r, http.StatusBadRequest, "login.err.input", webui.LTR(inputMessage(name, p)))
 			return
 		}
 		next.ServeHTTP(w, r)

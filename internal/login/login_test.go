@@ -63,7 +63,7 @@ func TestSignInByCode(t *testing.T) {
 		}
 		// The signed-in page names the person, right-to-left safe.
 		a = b.get("/login")
-		if a.status != http.StatusOK || !strings.Contains(a.body, `<strong dir="auto">דנה לוי</strong>`) || !strings.Contains(a.body, `<span dir="auto">`+w.studio.Name+`</span>`) {
+		if a.status != http.StatusOK || !strings.Contains(a.body, `<strong><bdi dir="auto">דנה לוי</bdi></strong>`) || !strings.Contains(a.body, `<bdi dir="auto">`+w.studio.Name+`</bdi>`) {
 			t.Fatalf("signed-in page = %d: %s", a.status, a.body)
 		}
 		// Signed in, /login?next= goes straight on.

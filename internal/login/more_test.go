@@ -46,7 +46,7 @@ func TestChooseStudio(t *testing.T) {
 			t.Fatalf("the right code = %d %q", a.status, a.header.Get("Location"))
 		}
 		page := b.get("/login/choose")
-		for _, want := range []string{w.studio.Name, "Other studio", w.coach.ID, tr.ID, `<span dir="auto">דנה לוי</span>`} {
+		for _, want := range []string{w.studio.Name, "Other studio", w.coach.ID, tr.ID, `<bdi dir="auto">דנה לוי</bdi>`} {
 			if !strings.Contains(page.body, want) {
 				t.Fatalf("the choice lacks %q: %s", want, page.body)
 			}

@@ -1,95 +1,109 @@
 package login
 
 import (
+	"html/template"
 	"net/http"
 
 	"github.com/otherwise/perform/internal/webui"
 )
 
-// The sign-in pages. Names a person typed (a Hebrew name, a studio's
-// name) sit in dir="auto" so they read right inside the English page.
+// The sign-in pages, in the request's language (webui's catalogue). Names
+// a person typed (a Hebrew name, a studio's name) sit in dir="auto", and
+// phones and codes in dir="ltr", so each reads right inside either page.
 
 var phonePage = webui.NewPage(`{{define "content"}}
-<p>Sign in with the phone number on your coach or trainee record. We send a 6-digit code to it over WhatsApp.</p>
+<p>{{t "login.intro"}}</p>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 <form method="post" action="/login">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
 {{if .Next}}<input type="hidden" name="next" value="{{.Next}}">{{end}}
-<label for="phone">Phone</label>
+<label for="phone">{{t "login.phone"}}</label>
 <input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" dir="ltr" required value="{{.Phone}}" placeholder="050-123-4567">
-<button type="submit">Send me a code</button>
+<button type="submit">{{t "login.send"}}</button>
 </form>
 {{end}}`)
 
 var codePage = webui.NewPage(`{{define "content"}}
-<p>If <span dir="ltr">{{.Phone}}</span> is on a coach or trainee record, a 6-digit code is on its way to it over WhatsApp. It works for {{.Minutes}} minutes.</p>
+<p>{{t "login.sent" (ltr .Phone) .Minutes}}</p>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 <form method="post" action="/login/code">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<label for="code">Code</label>
+<label for="code">{{t "login.code"}}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="12" dir="ltr" required>
-<button type="submit">Sign in</button>
+<button type="submit">{{t "login.submit"}}</button>
 </form>
-<p class="muted"><a href="/login">Use another number or ask for a new code</a></p>
+<p class="muted">{{link "/login" "login.another"}}</p>
 {{end}}`)
 
 var choosePage = webui.NewPage(`{{define "content"}}
-<p>Your number is on more than one record. Which one do you sign in as?</p>
+<p>{{t "login.choose"}}</p>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 <form method="post" action="/login/choose">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
 {{range $i, $c := .Choices}}
-<label><input type="radio" name="person" value="{{$c.SubjectID}}" style="width:auto" {{if eq $i 0}}checked{{end}}>
-<span dir="auto">{{$c.StudioName}}</span> — {{$c.Role}} <span dir="auto">{{$c.Name}}</span></label>
+<label class="choice"><input type="radio" name="person" value="{{$c.SubjectID}}" {{if eq $i 0}}checked{{end}}>
+<span><bdi dir="auto">{{$c.Name}}</bdi> · {{t "role.in" $c.Role (auto $c.StudioName)}}</span></label>
 {{end}}
-<button type="submit">Continue</button>
+<button type="submit">{{t "login.continue"}}</button>
 </form>
 {{end}}`)
 
 var signedInPage = webui.NewPage(`{{define "content"}}
-<p>You are signed in as <strong dir="auto">{{.Name}}</strong>, {{.Role}} at <span dir="auto">{{.StudioName}}</span>.</p>
+<p>{{t "login.who" (strong (auto .Name)) .Role (auto .StudioName)}}</p>
+<p>{{link "/apps" "nav.apps"}}</p>
 <form method="post" action="/logout">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<button type="submit" class="secondary">Sign out</button>
+<button type="submit" class="secondary">{{t "login.signout"}}</button>
 </form>
 {{end}}`)
 
 var messagePage = webui.NewPage(`{{define "content"}}
 <p{{if .Error}} class="error" role="alert"{{end}}>{{.Text}}</p>
-<p><a href="/login">Back to sign-in</a></p>
+<p>{{link "/login" "login.back"}}</p>
 {{end}}`)
 
-type phoneView struct{ CSRF, Next, Phone, Error string }
+type phoneView struct {
+	CSRF, Next, Phone string
+	Error             template.HTML
+}
 
 type codeView struct {
-	CSRF, Phone, Error string
-	Minutes            int
+	CSRF, Phone string
+	Error       template.HTML
+	Minutes     int
 }
 
 type choice struct{ SubjectID, StudioName, Role, Name string }
 
 type chooseView struct {
-	CSRF, Error string
-	Choices     []choice
+	CSRF    string
+	Error   template.HTML
+	Choices []choice
 }
 
 type signedInView struct{ CSRF, Name, Role, StudioName string }
 
 type messageView struct {
-	Text  string
+	Text  template.HTML
 	Error bool
 }
 
-const title = "Sign in"
+// title is the sign-in pages' title (a catalogue key).
+const title = "title.signin"
 
-func roleOf(kind string) string {
+func roleOf(r *http.Request, kind string) string {
 	if kind == PersonCoach {
-		return "coach"
+		return webui.Text(webui.Language(r), "role.coach")
 	}
-	return "trainee"
+	return webui.Text(webui.Language(r), "role.trainee")
+}
+
+// say is the catalogue's message key in r's language, as HTML.
+func say(r *http.Request, key string, args ...any) template.HTML {
+	return webui.HTML(webui.Language(r), key, args...)
 }
 
 // message draws a one-sentence page with a link back to the start.
-func message(w http.ResponseWriter, status int, text string) {
-	webui.Render(w, status, messagePage, title, messageView{Text: text, Error: status >= 400})
+func message(w http.ResponseWriter, r *http.Request, status int, key string, args ...any) {
+	webui.Render(w, r, status, messagePage, messageView{Text: say(r, key, args...), Error: status >= 400}, title)
 }

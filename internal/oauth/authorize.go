@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"html/template"
 	"net/http"
 	"net/url"
 
@@ -112,7 +113,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p := inputProblem(r); p != "" {
-		s.page(w, http.StatusBadRequest, errorPage, "This app cannot be connected", errorView{Message: p, Code: "invalid_request"})
+		s.page(w, r, http.StatusBadRequest, errorPage, errorView{Message: s.say(r, "err.cannot"), Detail: p, Code: "invalid_request"}, "title.cannot")
 		return
 	}
 	a, problem := s.parseAuthRequest(r.Context(), iss, r.URL.Query())
@@ -121,7 +122,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.browser == nil {
-		s.page(w, http.StatusServiceUnavailable, errorPage, "Sign-in is not available", errorView{Message: "Signing in is not set up on this server, so apps cannot be connected yet."})
+		s.page(w, r, http.StatusServiceUnavailable, errorPage, errorView{Message: s.say(r, "err.notsetup.apps")}, "title.unavailable")
 		return
 	}
 	person, ok := s.browser.RequireSignIn(w, r)
@@ -139,7 +140,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.internalPage(w, "reading the consent", err)
+		s.internalPage(w, r, "reading the consent", err)
 		return
 	}
 	s.showConsent(w, r, a, person, scopes)
@@ -153,21 +154,21 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.browser == nil {
-		s.page(w, http.StatusServiceUnavailable, errorPage, "Sign-in is not available", errorView{Message: "Signing in is not set up on this server."})
+		s.page(w, r, http.StatusServiceUnavailable, errorPage, errorView{Message: s.say(r, "err.notsetup")}, "title.unavailable")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
-		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: "Go back to the app and connect again."})
+		s.page(w, r, http.StatusBadRequest, errorPage, errorView{Message: s.say(r, "err.connectagain")}, "title.formunread")
 		return
 	}
 	if p := inputProblem(r); p != "" {
-		s.page(w, http.StatusBadRequest, errorPage, "This form could not be read", errorView{Message: p, Code: "invalid_request"})
+		s.page(w, r, http.StatusBadRequest, errorPage, errorView{Message: s.say(r, "err.connectagain"), Detail: p, Code: "invalid_request"}, "title.formunread")
 		return
 	}
 	person, ok := s.browser.Person(r)
 	if !ok || !s.browser.CheckCSRF(r) {
-		s.page(w, http.StatusForbidden, errorPage, "This form has expired", errorView{Message: "The page was open too long or came from elsewhere. Go back to the app and connect again."})
+		s.page(w, r, http.StatusForbidden, errorPage, errorView{Message: s.say(r, "err.consentexpired")}, "title.formexpired")
 		return
 	}
 	a, problem := s.parseAuthRequest(r.Context(), iss, r.PostForm)
@@ -185,7 +186,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.OAuth().PutOAuthConsent(r.Context(), person.StudioID, person.SubjectID, a.client.ID, scopes, s.now()); err != nil {
-		s.internalPage(w, "saving the consent", err)
+		s.internalPage(w, r, "saving the consent", err)
 		return
 	}
 	s.issueCode(w, r, iss, a, person, scopes)
@@ -201,7 +202,7 @@ func (s *Server) issueCode(w http.ResponseWriter, r *http.Request, iss string, a
 		RedirectURI: a.redirectURI, CodeChallenge: a.challenge, Resource: a.resource, CreatedAt: now, ExpiresAt: now.Add(CodeTTL),
 	})
 	if err != nil {
-		s.internalPage(w, "issuing the code", err)
+		s.internalPage(w, r, "issuing the code", err)
 		return
 	}
 	s.sweep(r.Context(), now)
@@ -220,7 +221,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, iss string, a *a
 	if p.code == "server_error" {
 		status = http.StatusInternalServerError
 	}
-	s.page(w, status, errorPage, "This app cannot be connected", errorView{Message: p.desc, Code: p.code})
+	s.page(w, r, status, errorPage, errorView{Message: s.say(r, "err.cannot"), Detail: p.desc, Code: p.code}, "title.cannot")
 }
 
 // redirectBack sends the browser to uri with params, state and iss added
@@ -249,16 +250,14 @@ type consentView struct {
 	MetadataURL  string
 	Person       string
 	Kind         string
-	Scopes       []scopeView
+	Scopes       []string
 	Params       url.Values
 	CSRF         string
 }
 
-type scopeView struct{ Name, Words string }
-
 func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, a *authRequest, p Person, scopes []string) {
 	v := consentView{
-		ClientName: a.client.Name, Source: a.client.Source, Person: p.Name, Kind: p.Kind,
+		ClientName: a.client.Name, Source: a.client.Source, Person: p.Name,
 		Params: a.params, CSRF: s.browser.CSRFToken(r),
 	}
 	if u, err := url.Parse(a.redirectURI); err == nil {
@@ -270,39 +269,53 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, a *authRequ
 	if a.client.Source == store.ClientFromMetadata {
 		v.MetadataURL = a.client.ID
 	}
-	for _, sc := range scopes {
-		v.Scopes = append(v.Scopes, scopeView{Name: sc, Words: ScopeWords(sc)})
-	}
-	s.page(w, http.StatusOK, consentPage, "Connect "+text.Truncate(a.client.Name, 40)+"?", v)
+	v.Scopes = scopes
+	v.Kind = webui.Text(webui.Language(r), "role."+p.Kind)
+	s.page(w, r, http.StatusOK, consentPage, v, "title.connect", webui.Name(text.Truncate(a.client.Name, 40)))
 }
 
-func (s *Server) page(w http.ResponseWriter, status int, p webui.Page, title string, data any) {
-	webui.Render(w, status, p, title, data)
+// page draws p in r's language; title is a catalogue key.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, status int, p webui.Page, data any, title string, titleArgs ...any) {
+	webui.Render(w, r, status, p, data, title, titleArgs...)
 }
 
-func (s *Server) internalPage(w http.ResponseWriter, doing string, err error) {
+// say is the catalogue's message key in r's language, as HTML.
+func (s *Server) say(r *http.Request, key string, args ...any) template.HTML {
+	return webui.HTML(webui.Language(r), key, args...)
+}
+
+func (s *Server) internalPage(w http.ResponseWriter, r *http.Request, doing string, err error) {
 	s.logger.Error("oauth: "+doing+" failed", "err", err)
-	s.page(w, http.StatusInternalServerError, errorPage, "Something went wrong", errorView{Message: "Perform could not finish this just now; go back to the app and try again."})
+	s.page(w, r, http.StatusInternalServerError, errorPage, errorView{Message: s.say(r, "err.internal")}, "title.wrong")
 }
 
-type errorView struct{ Message, Code string }
+// errorView is an error page: a sentence in the page's language, and for
+// the app's developer the protocol's own description and error code (in
+// English, as the redirect to the app carries them).
+type errorView struct {
+	Message      template.HTML
+	Detail, Code string
+}
 
-var errorPage = webui.NewPage(`{{define "content"}}<p class="error">{{.Message}}</p>{{if .Code}}<p class="muted">Error: {{.Code}}</p>{{end}}{{end}}`)
+var errorPage = webui.NewPage(`{{define "content"}}<p class="error" role="alert">{{.Message}}</p>
+{{if .Detail}}<p class="muted">{{t "err.details" (ltr .Detail)}}</p>{{end}}
+{{if .Code}}<p class="muted">{{t "err.code" (ltr .Code)}}</p>{{end}}{{end}}`)
 
 var consentPage = webui.NewPage(`{{define "content"}}
-<p><strong dir="auto">{{.ClientName}}</strong> wants to reach your Perform account
-(<span dir="auto">{{.Person}}</span>, {{.Kind}}).</p>
-<p class="muted">It will send you back to <strong>{{.RedirectHost}}</strong>.
-{{if eq .Source "metadata"}}It describes itself in the client metadata document at <code>{{.MetadataURL}}</code>.
-{{else if eq .Source "cli"}}It was added by the server's operator.
-{{else}}It registered itself with this server (dynamic registration): its name is its own claim.{{end}}</p>
-<p>It will be able to:</p>
-<ul>{{range .Scopes}}<li>{{.Words}} <span class="muted">({{.Name}})</span></li>{{end}}</ul>
+<p>{{t "consent.wants" (strong (auto .ClientName)) (auto .Person) .Kind}}</p>
+<p class="muted">{{t "consent.back" (strong (ltr .RedirectHost))}}
+{{if eq .Source "metadata"}}{{t "consent.metadata" (ltr .MetadataURL)}}
+{{else if eq .Source "cli"}}{{t "consent.cli"}}
+{{else}}{{t "consent.registered"}}{{end}}</p>
+<p>{{t "consent.able"}}</p>
+<ul>{{range .Scopes}}<li>{{scope .}}</li>{{end}}</ul>
 <form method="post" action="/authorize">
 {{range $k, $vs := .Params}}{{range $vs}}<input type="hidden" name="{{$k}}" value="{{.}}">{{end}}{{end}}
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<button type="submit" name="decision" value="approve">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<div class="buttons">
+<button type="submit" name="decision" value="approve">{{t "consent.allow"}}</button>
+<button type="submit" name="decision" value="deny" class="secondary">{{t "consent.deny"}}</button>
+</div>
 </form>
-<p class="muted">You can disconnect it at any time on <a href="/apps">Connected apps</a>.</p>
+<p class="muted">{{t "consent.later" (link "/apps" "nav.apps")}}</p>
 {{end}}`)

@@ -28,6 +28,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -76,6 +77,8 @@ type Browser interface {
 // rotate a refresh token in.
 type Store interface {
 	OAuth() store.OAuthStore
+	// StudioByID is the studio of a signed-in person, for its time zone.
+	StudioByID(ctx context.Context, id string) (domain.Studio, error)
 	InTx(ctx context.Context, fn func(tx store.Store) error) error
 }
 

@@ -28,25 +28,9 @@ var CoachScopes = []string{auth.ScopeStudioRead, auth.ScopeStudioWrite}
 // Scopes are every scope the server knows, coach ones first.
 var Scopes = append(slices.Clone(CoachScopes), TraineeScopes...)
 
-// scopeWords says what each scope lets an app do, for the consent page.
-var scopeWords = map[string]string{
-	auth.ScopeStudioRead:  "See the studio's trainees, plans, programs, forms, weights and tasks",
-	auth.ScopeStudioWrite: "Add and change trainees, plans, programs, notes and tasks (never delete, never message a trainee)",
-	ScopeProfileRead:      "See your profile, plans and form answers",
-	ScopeTrainingRead:     "See your programs and training history",
-	ScopeTrainingWrite:    "Log your training sessions and sets",
-	ScopeHealthRead:       "See your weights, measurements, check-ins and injuries",
-	ScopeHealthWrite:      "Record weights, measurements, check-ins and injuries",
-	ScopeCoachRead:        "See your coach's insights and resources",
-}
-
-// ScopeWords is the plain sentence for scope on the consent page.
-func ScopeWords(scope string) string {
-	if w, ok := scopeWords[scope]; ok {
-		return w
-	}
-	return scope
-}
+// What each scope lets an app do is said in words, in Hebrew and in
+// English, by webui's catalogue (webui.ScopeWords): every page that shows
+// a scope shows those words.
 
 // ParseScope reads an OAuth scope parameter (space-separated, RFC 6749
 // section 3.3): each scope known, each once, in the order of Scopes. An

@@ -37,6 +37,7 @@ import (
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/webui"
 )
 
 // Timeouts bound how long one connection may take over each part of a
@@ -67,6 +68,7 @@ const (
 // serve Handler yourself and Close it).
 type Server struct {
 	cfg     config.Config
+	docs    docs // the texts of /privacy and /terms
 	logger  *slog.Logger
 	store   store.Store
 	audit   *audit.Writer
@@ -223,6 +225,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, logger: logger, mux: http.NewServeMux(), timeouts: DefaultTimeouts}
+	docs, err := loadDocs(cfg.PrivacyText, cfg.TermsText)
+	if err != nil {
+		return nil, err
+	}
+	s.docs = docs
 	if o.timeouts != nil {
 		s.timeouts = *o.timeouts
 	}
@@ -334,8 +341,12 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", metrics.Handler())
 	s.mux.HandleFunc("GET /{$}", s.index)
+	s.mux.HandleFunc("GET /privacy", s.privacy)
+	s.mux.HandleFunc("GET /terms", s.terms)
 	s.mux.HandleFunc("/", s.noRoute)
-	s.handler = s.observe(s.mux)
+	// The browser pages speak the configured language to a browser that
+	// asks for neither of theirs.
+	s.handler = webui.WithDefault(s.observe(s.mux), cfg.DefaultLanguage)
 	return s, nil
 }
 
@@ -544,7 +555,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 // index tells a person who opens the root URL where things are.
-func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	// A browser gets the front page; every other client the JSON, as ever.
+	if webui.WantsHTML(r) {
+		s.home(w, r)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"ok":      true,
 		"name":    "Perform",
