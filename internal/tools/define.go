@@ -29,7 +29,11 @@ type spec struct {
 	// openWorld: the tool reaches people or systems outside the studio's
 	// own data (a message to a phone); every other tool acts only inside
 	// the studio's database.
-	openWorld   bool
+	openWorld bool
+	// destructive: the tool's change cannot be undone (a deletion, a
+	// cancellation that cannot be restored). A create or an update that
+	// another call can set back is not destructive; no tool is today.
+	destructive bool
 	description string
 	// route is the lane route the tool calls, "GET /trainees/{id}", as the
 	// lane serves it; the tool set does not build if the lane disagrees.
@@ -192,6 +196,9 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 			panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
 		}
 	}
+	if s.destructive && s.readOnly {
+		panic(fmt.Sprintf("tool %s: a read cannot be destructive", s.name))
+	}
 	input, order := derive(s, c, set.descriptions, set.renames)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
@@ -215,6 +222,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		Scope:       scope,
 		Idempotent:  s.readOnly || s.idempotent,
 		OpenWorld:   s.openWorld,
+		Destructive: s.destructive,
 		Method:      c.Method,
 		Path:        c.Path,
 		InputSchema: input,

@@ -95,7 +95,7 @@ func NewServer(opts Options) *mcp.Server {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: t.InputSchema,
-			Annotations: annotations(t),
+			Annotations: Annotations(t),
 		}, handler(t, ex, opts, logger))
 	}
 	s.AddReceivingMiddleware(unknownTools(ex, opts))
@@ -186,15 +186,17 @@ func allowed(opts Options, scope string) bool {
 	return opts.Scopes == nil || slices.Contains(opts.Scopes, scope)
 }
 
-// annotations are the tool's hints, every one explicit (the directories
-// refuse a tool whose readOnlyHint, destructiveHint or openWorldHint is
-// left to its default): nothing a tool does deletes data or messages a
-// trainee, so none is destructive; only a tool that sends a message to a
-// phone reaches beyond the studio's own database. The title is the tool's
-// own (Tool.title, which clients prefer), not repeated here.
-func annotations(t tools.Tool) *mcp.ToolAnnotations {
+// Annotations are the tool's hints as every server of this package lists
+// them, every one explicit (the directories refuse a tool whose
+// readOnlyHint, destructiveHint or openWorldHint is left to its default):
+// read-only for a read; idempotent for every read and the writes that set
+// values; destructive only for a change that cannot be undone (no tool
+// deletes or cancels, so none is today); open world only for a tool that
+// sends a message to a phone, outside the studio's own database. The title
+// is the tool's own (Tool.title, which clients prefer), not repeated here.
+func Annotations(t tools.Tool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent,
-		DestructiveHint: new(false), OpenWorldHint: new(t.OpenWorld)}
+		DestructiveHint: new(t.Destructive), OpenWorldHint: new(t.OpenWorld)}
 }
 
 // capabilities are declared rather than inferred: the tool list never
