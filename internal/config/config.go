@@ -95,6 +95,12 @@ type Config struct {
 	// port: for a platform developer trying the callback on a laptop.
 	// CheckCallbackLoopback refuses it with an https PublicURL.
 	AgentPlatformCallbackLoopback bool
+
+	// OpenAIAppsChallenge (PERFORM_OPENAI_APPS_CHALLENGE) is the token the
+	// ChatGPT apps directory asks the server to answer at
+	// /.well-known/openai-apps-challenge, proving the domain is the
+	// submitter's; empty: that path is 404.
+	OpenAIAppsChallenge string
 }
 
 // CheckCallbackLoopback refuses PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK
@@ -172,6 +178,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
 	c.AgentPlatformCallbackLoopback = r.oneOf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK", "0", "1") == "1"
 
+	c.OpenAIAppsChallenge = r.token("PERFORM_OPENAI_APPS_CHALLENGE")
+
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -227,6 +235,21 @@ func (r *reader) fail(format string, args ...any) {
 }
 
 func (r *reader) str(name string) string { return strings.TrimSpace(r.getenv(name)) }
+
+// token is one word of printable ASCII (a verification token, answered
+// as it is), at most 1,024 characters; empty when unset.
+func (r *reader) token(name string) string {
+	v := r.str(name)
+	switch {
+	case len(v) > 1024:
+		r.fail("%s must be the token as given, at most 1,024 characters; got %d.", name, len(v))
+	case strings.IndexFunc(v, func(c rune) bool { return c <= ' ' || c > '~' }) >= 0:
+		r.fail("%s must be the token as given, one word of printable ASCII (no spaces); got %q.", name, v)
+	default:
+		return v
+	}
+	return ""
+}
 
 // maxSetting bounds the open-ended numeric settings (about 24 days in ms),
 // so a duration cannot overflow.
