@@ -124,7 +124,7 @@ func run(ctx context.Context, getenv func(string) string, transport mcp.Transpor
 
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	fmt.Fprintf(stderr, "perform-mcp: serving studio %s (%s) from %s\n", studio.Name, studio.Slug, root)
-	server := toolset.NewServer(toolset.Options{Client: client, APIKey: key, Logger: logger})
+	server := toolset.NewServer(toolset.Options{Client: client, APIKey: key, Logger: logger, SiteURL: root})
 	if err := server.Run(ctx, transport); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return fail("%v", err)
 	}

@@ -135,6 +135,10 @@ func TestStdioServesTheToolsWithTheKeysStudio(t *testing.T) {
 	if err != nil || len(list.Tools) != len(tools.All()) {
 		t.Fatalf("tools/list: %v (%d tools)", err, len(list.Tools))
 	}
+	// The server info names the Perform server's icon and site.
+	if info := cs.InitializeResult().ServerInfo; info.WebsiteURL != f.URL || len(info.Icons) != 1 || info.Icons[0].Source != f.URL+"/icon.png" {
+		t.Errorf("server info %+v", info)
+	}
 	for _, pasted := range []string{f.URL + "/v1/automation/", f.URL + "/mcp"} {
 		var errOut bytes.Buffer
 		other := connectStdio(t, pasted, f.A.Key, &errOut)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -19,14 +20,7 @@ import (
 // it links to. Paths are relative to the repository's root.
 const repoRoot = "../.."
 
-// pendingPages are pages the README and the docs link to that other
-// branches are adding; while one is missing its links are not a failure.
-// Once it exists its links and anchors are checked like any other's, and
-// its entry here should go.
-var pendingPages = map[string]bool{
-	"docs/listing.md": true,
-	"docs/pages.md":   true,
-}
+var pendingPages = map[string]bool{}
 
 // docFiles lists README.md and every docs/*.md, relative to the root.
 func docFiles(t *testing.T) []string {
@@ -238,3 +232,143 @@ func TestReadmeSlug(t *testing.T) {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// TestReadmeShowsTheHints: the hints column of the README's tables of the
+// coach tools (one row a tool) and the trainee tools (one row a scope) is
+// what the server lists for each tool (toolset.Annotations), so a hint
+// changed in a definition fails here until the table says it too.
+func TestReadmeShowsTheHints(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+
+	coach := tableRows(t, readme, "### The tools")
+	seen := map[string]bool{}
+	for _, cells := range coach {
+		name := strings.Trim(cells[0], "`")
+		tl, ok := tools.ByName(name)
+		if !ok {
+			t.Errorf("README's coach table has a row for %s, which is no coach tool", name)
+			continue
+		}
+		seen[name] = true
+		if want := hintCell([]tools.Tool{tl}); cells[len(cells)-1] != want {
+			t.Errorf("README's coach table gives %s the hints %q; the server lists %q", name, cells[len(cells)-1], want)
+		}
+	}
+	for _, tl := range tools.All() {
+		if !seen[tl.Name] {
+			t.Errorf("README's coach table has no row for %s", tl.Name)
+		}
+	}
+
+	seen = map[string]bool{}
+	parenthesis := regexp.MustCompile(`\([^)]*\)`)
+	names := regexp.MustCompile("`([a-z_]+)`")
+	for _, cells := range tableRows(t, readme, "### The trainee tools") {
+		var row []tools.Tool
+		for _, m := range names.FindAllStringSubmatch(parenthesis.ReplaceAllString(cells[1], ""), -1) {
+			tl, ok := tools.TraineeByName(m[1])
+			if !ok {
+				t.Errorf("README's trainee table names %s, which is no trainee tool", m[1])
+				continue
+			}
+			seen[tl.Name] = true
+			row = append(row, tl)
+		}
+		if want := hintCell(row); cells[len(cells)-1] != want {
+			t.Errorf("README's trainee table gives %s the hints %q; the server lists %q", cells[0], cells[len(cells)-1], want)
+		}
+	}
+	for _, tl := range tools.Trainee() {
+		if !seen[tl.Name] {
+			t.Errorf("README's trainee table names no %s", tl.Name)
+		}
+	}
+}
+
+// tableRows are the cells of the rows of the first table under heading
+// whose first cell is code (a tool or a scope), trimmed.
+func tableRows(t *testing.T, readme, heading string) [][]string {
+	t.Helper()
+	_, section, ok := strings.Cut(readme, "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("README has no %q", heading)
+	}
+	var rows [][]string
+	started := false
+	for line := range strings.SplitSeq(section, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if started {
+				break
+			}
+			continue
+		}
+		started = true
+		if !strings.HasPrefix(line, "| `") {
+			continue // the header and its rule
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("README has no table of tools under %q", heading)
+	}
+	return rows
+}
+
+// hints says a tool's annotations in the README's words: read, write or
+// destructive; idempotent for a write that is (every read is); open world
+// for a tool that reaches outside the studio.
+func hints(tl tools.Tool) string {
+	a := toolset.Annotations(tl)
+	words := []string{"write"}
+	switch {
+	case a.ReadOnlyHint:
+		words[0] = "read"
+	case *a.DestructiveHint:
+		words[0] = "destructive"
+	}
+	if a.IdempotentHint && !a.ReadOnlyHint {
+		words = append(words, "idempotent")
+	}
+	if *a.OpenWorldHint {
+		words = append(words, "open world")
+	}
+	return strings.Join(words, ", ")
+}
+
+// hintCell is a row's hints: those most of its tools share, then each
+// other group's tools with theirs ("write; `get_body_analysis`: read").
+func hintCell(row []tools.Tool) string {
+	var order []string
+	groups := map[string][]string{}
+	for _, tl := range row {
+		h := hints(tl)
+		if groups[h] == nil {
+			order = append(order, h)
+		}
+		groups[h] = append(groups[h], "`"+tl.Name+"`")
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	most := order[0]
+	for _, h := range order {
+		if len(groups[h]) > len(groups[most]) {
+			most = h
+		}
+	}
+	cell := []string{most}
+	for _, h := range order {
+		if h != most {
+			cell = append(cell, strings.Join(groups[h], ", ")+": "+h)
+		}
+	}
+	return strings.Join(cell, "; ")
+}

@@ -7,6 +7,11 @@ import (
 	"strings"
 )
 
+// Version is Perform's release version, exact semver: what its MCP
+// servers report at initialize and what server.json (the MCP Registry's
+// entry) lists; a release changes it.
+const Version = "1.0.0"
+
 // String is "NAME VERSION (commit REV, TIME[, modified]; GOVERSION)" from
 // what the Go toolchain stamped into the binary. A build from a clone has
 // a pseudo-version made from the commit; `go run` may have no commit.

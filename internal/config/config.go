@@ -106,6 +106,11 @@ type Config struct {
 	// /terms; empty shows Perform's own. Plain text (webui.ParseDoc).
 	PrivacyText string
 	TermsText   string
+	// OpenAIAppsChallenge (PERFORM_OPENAI_APPS_CHALLENGE) is the token the
+	// ChatGPT apps directory asks the server to answer at
+	// /.well-known/openai-apps-challenge, proving the domain is the
+	// submitter's; empty: that path is 404.
+	OpenAIAppsChallenge string
 }
 
 // CheckCallbackLoopback refuses PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK
@@ -189,6 +194,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.PrivacyText = r.doc("PERFORM_PRIVACY_FILE")
 	c.TermsText = r.doc("PERFORM_TERMS_FILE")
 
+	c.OpenAIAppsChallenge = r.token("PERFORM_OPENAI_APPS_CHALLENGE")
+
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -244,6 +251,21 @@ func (r *reader) fail(format string, args ...any) {
 }
 
 func (r *reader) str(name string) string { return strings.TrimSpace(r.getenv(name)) }
+
+// token is one word of printable ASCII (a verification token, answered
+// as it is), at most 1,024 characters; empty when unset.
+func (r *reader) token(name string) string {
+	v := r.str(name)
+	switch {
+	case len(v) > 1024:
+		r.fail("%s must be the token as given, at most 1,024 characters; got %d.", name, len(v))
+	case strings.IndexFunc(v, func(c rune) bool { return c <= ' ' || c > '~' }) >= 0:
+		r.fail("%s must be the token as given, one word of printable ASCII (no spaces); got %q.", name, v)
+	default:
+		return v
+	}
+	return ""
+}
 
 // maxSetting bounds the open-ended numeric settings (about 24 days in ms),
 // so a duration cannot overflow.

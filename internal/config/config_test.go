@@ -79,6 +79,7 @@ func TestEverythingSet(t *testing.T) {
 		"AGENT_PRICE_OUTPUT":                    "4",
 		"AGENT_PROPOSAL_TTL_MINUTES":            "45",
 		"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS": " API.Perfox.example , hooks.perfox.example:8443,",
+		"PERFORM_OPENAI_APPS_CHALLENGE":         " oai-Zk3_9q.Tq-1 ",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "127.0.0.1/32" {
 		t.Errorf("TrustedProxies %v", c.TrustedProxies)
+	}
+	if c.OpenAIAppsChallenge != "oai-Zk3_9q.Tq-1" {
+		t.Errorf("OpenAIAppsChallenge %q", c.OpenAIAppsChallenge)
 	}
 	if c.DatabaseMaxConns != 12 {
 		t.Errorf("DatabaseMaxConns %d", c.DatabaseMaxConns)
@@ -179,6 +183,8 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "https://api.perfox.example", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "https://api.perfox.example" is not one.`},
 		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "ok.example,*.perfox.example", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "*.perfox.example" is not one.`},
 		{"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS", "a.example:0", `PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; "a.example:0" is not one.`},
+		{"PERFORM_OPENAI_APPS_CHALLENGE", "two words", `PERFORM_OPENAI_APPS_CHALLENGE must be the token as given, one word of printable ASCII (no spaces); got "two words".`},
+		{"PERFORM_OPENAI_APPS_CHALLENGE", strings.Repeat("t", 1025), `PERFORM_OPENAI_APPS_CHALLENGE must be the token as given, at most 1,024 characters; got 1025.`},
 		{"AGENT_PHONE_COACHES", "12=coa_abc", `AGENT_PHONE_COACHES must be a comma-separated list of phone=coachId pairs; "12" is not a phone number.`},
 	} {
 		_, err := FromEnv(env(map[string]string{tc.name: tc.value}))

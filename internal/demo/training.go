@@ -328,7 +328,9 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 		if g.Status == "" {
 			g.Status = domain.GoalActive
 		}
-		g.CreatedAt = dayAt(start, 12, zone).AddDate(0, 0, 2)
+		// A minute apart, in this order: goals list by when they were
+		// made, and equal times would fall back on their random ids.
+		g.CreatedAt = dayAt(start, 12, zone).AddDate(0, 0, 2).Add(time.Duration(i) * time.Minute)
 		g.UpdatedAt = g.CreatedAt
 		if err := ss.CreateGoal(ctx, g); err != nil {
 			return fmt.Errorf("goal %s: %w", g.Title, err)

@@ -51,6 +51,10 @@ type world struct {
 	trainee                  domain.Trainee   // the trainee who asks
 	coachEx, traineeEx       executor.Executor
 	coachToken, traineeToken string
+	// authn and lane are the lane's authenticator and its client, for
+	// the hosted MCP endpoint the listing's prompts go through.
+	authn auth.Authenticator
+	lane  *laneclient.Client
 }
 
 // step is one tool call; its arguments may read the answers before it.
@@ -142,7 +146,7 @@ func newWorld(t *testing.T) *world {
 	srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Authenticator: authn, Now: func() time.Time { return now }}))
 	t.Cleanup(srv.Close)
 	client := laneclient.New(srv.URL, nil, "mcp")
-	w := &world{t: t, ctx: ctx, ss: st.Studio(studio.ID), zone: studio.TimeZone()}
+	w := &world{t: t, ctx: ctx, ss: st.Studio(studio.ID), zone: studio.TimeZone(), authn: authn, lane: client}
 	w.today = now.In(w.zone).Format(time.DateOnly)
 	w.monday = "2026-11-30"
 	w.coachEx, w.traineeEx = *executor.New(client, tools.All()), *executor.New(client, tools.Trainee())

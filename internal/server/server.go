@@ -340,6 +340,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", metrics.Handler())
+	s.mux.HandleFunc("GET "+IconPath, serveIcon)
+	s.mux.HandleFunc("GET "+OpenAIAppsChallengePath, s.openAIAppsChallenge)
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.mux.HandleFunc("GET /privacy", s.privacy)
 	s.mux.HandleFunc("GET /terms", s.terms)

@@ -29,7 +29,11 @@ type spec struct {
 	// openWorld: the tool reaches people or systems outside the studio's
 	// own data (a message to a phone); every other tool acts only inside
 	// the studio's database.
-	openWorld   bool
+	openWorld bool
+	// destructive: the tool's change cannot be undone (a deletion, a
+	// cancellation that cannot be restored). A create or an update that
+	// another call can set back is not destructive; no tool is today.
+	destructive bool
 	description string
 	// route is the lane route the tool calls, "GET /trainees/{id}", as the
 	// lane serves it; the tool set does not build if the lane disagrees.
@@ -192,6 +196,9 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 			panic(fmt.Sprintf("tool %s calls %s, but the lane serves it at %s with the scope %q", s.name, s.route, got, c.Scope))
 		}
 	}
+	if s.destructive && s.readOnly {
+		panic(fmt.Sprintf("tool %s: a read cannot be destructive", s.name))
+	}
 	input, order := derive(s, c, set.descriptions, set.renames)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
@@ -215,6 +222,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		Scope:       scope,
 		Idempotent:  s.readOnly || s.idempotent,
 		OpenWorld:   s.openWorld,
+		Destructive: s.destructive,
 		Method:      c.Method,
 		Path:        c.Path,
 		InputSchema: input,
@@ -502,100 +510,6 @@ func (e *ArgumentError) Error() string { return e.Sentence }
 
 func argumentError(tool, problem string) *ArgumentError {
 	return &ArgumentError{Tool: tool, Sentence: "Invalid arguments for " + tool + ": " + problem}
-}
-
-// validator checks arguments property by property (internal/schema) and,
-// when they fail, says in one sentence what to fix.
-type validator struct {
-	tool   string
-	object *schema.Object
-}
-
-func newValidator(tool string, s *jsonschema.Schema) (*validator, error) {
-	if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
-		return nil, fmt.Errorf("resolving the input schema: %w", err)
-	}
-	o, err := schema.NewObject(s)
-	if err != nil {
-		return nil, err
-	}
-	return &validator{tool: tool, object: o}, nil
-}
-
-// decode reads the arguments as one JSON object. An argument sent as null
-// is read as left out: models send null for "none", and no tool clears a
-// field with null.
-func (v *validator) decode(args json.RawMessage) (map[string]json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
-	if !isNull(args) {
-		if err := json.Unmarshal(args, &m); err != nil || m == nil {
-			return nil, &ArgumentError{Tool: v.tool, Sentence: fmt.Sprintf("The arguments for %s must be one JSON object of named fields (%s).", v.tool, v.argumentList())}
-		}
-	}
-	for name, raw := range m {
-		if isNull(raw) {
-			delete(m, name)
-		}
-	}
-	return m, nil
-}
-
-func (v *validator) check(m map[string]json.RawMessage) error {
-	if problems := v.object.Check(m); len(problems) > 0 {
-		return argumentError(v.tool, v.diagnose(problems))
-	}
-	return nil
-}
-
-// diagnose names the first problem: unknown arguments (all of them), else
-// an unknown field inside one (with the fields of the object it is in),
-// else the first missing one with its description, else the first bad
-// value in the order of the schema's properties.
-func (v *validator) diagnose(problems []schema.Problem) string {
-	var unknown []string
-	var nested *schema.Problem
-	for i, p := range problems {
-		switch {
-		case p.Kind != schema.Unknown:
-		case strings.ContainsAny(p.Path, ".["):
-			if nested == nil {
-				nested = &problems[i]
-			}
-		default:
-			unknown = append(unknown, p.Path)
-		}
-	}
-	if len(unknown) > 0 {
-		return fmt.Sprintf("there is no argument %s; the arguments are: %s.", quoteList(unknown), v.argumentList())
-	}
-	if nested != nil {
-		return nested.Message // a field inside an argument: the sentence lists that object's fields
-	}
-	for _, p := range problems {
-		if p.Kind == schema.Missing {
-			if prop := v.object.Property(p.Path); prop != nil && prop.Schema.Description != "" {
-				return p.Message + " " + prop.Schema.Description
-			}
-			return p.Message
-		}
-	}
-	return problems[0].Message
-}
-
-func (v *validator) argumentList() string {
-	names := v.object.Names()
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
-}
-
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }
 
 // segment escapes one path segment of a lane path.

@@ -42,6 +42,10 @@ type Tool struct {
 	// OpenWorld: the tool reaches outside the studio's own data (it sends
 	// a message to a phone). A directory reads openWorldHint from it.
 	OpenWorld bool
+	// Destructive: the tool's change cannot be undone (deleting or
+	// cancelling what cannot be restored); creates and updates are not.
+	// A directory reads destructiveHint from it.
+	Destructive bool
 	// Method and Path are the lane route the tool calls (Path with its
 	// {id} or {phone} wildcard).
 	Method, Path string

@@ -20,13 +20,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/buildinfo"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
 
-// Version is what the server reports at initialize.
-const Version = "1.0.0"
+// Version is what the server reports at initialize: the release's.
+const Version = buildinfo.Version
 
 // Instructions are sent to the client at initialize, for the model.
 const Instructions = `These tools read and change one coaching studio in Perform. The credential chose the studio and who is asking: a coach's own sign-in speaks for her (coachId me, and the default of every coachId filter: her trainees, her tasks); a studio API key speaks for the whole studio.
@@ -57,6 +58,24 @@ type Options struct {
 	// (tools.Platform: the public ones, and with Trainee sign_out and the
 	// trainee tools of a verified conversation), never the coach tools.
 	Platform bool
+	// SiteURL, when set, is the Perform server's root URL (an origin): the
+	// server info names it as websiteUrl and its IconPath as the icon.
+	SiteURL string
+}
+
+// IconPath is where a Perform server serves its icon, a 256×256 PNG.
+const IconPath = "/icon.png"
+
+// implementation is the server info sent at initialize: the name, the
+// title and the version, and with a site URL the icon and the website
+// (what a client shows beside the connection).
+func implementation(opts Options) *mcp.Implementation {
+	impl := &mcp.Implementation{Name: "perform", Title: "Perform", Version: Version}
+	if opts.SiteURL != "" {
+		impl.WebsiteURL = opts.SiteURL
+		impl.Icons = []mcp.Icon{{Source: opts.SiteURL + IconPath, MIMEType: "image/png", Sizes: []string{"256x256"}}}
+	}
+	return impl
 }
 
 // Outcomes of a tool call, as OnToolCall receives them.
@@ -86,7 +105,7 @@ func NewServer(opts Options) *mcp.Server {
 	case opts.Trainee:
 		instructions = TraineeInstructions
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "perform", Title: "Perform", Version: Version},
+	s := mcp.NewServer(implementation(opts),
 		&mcp.ServerOptions{Instructions: instructions, Logger: logger, Capabilities: capabilities()})
 	ex := Executor(opts)
 	for _, t := range ex.Tools() {
@@ -95,7 +114,7 @@ func NewServer(opts Options) *mcp.Server {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: t.InputSchema,
-			Annotations: annotations(t),
+			Annotations: Annotations(t),
 		}, handler(t, ex, opts, logger))
 	}
 	s.AddReceivingMiddleware(unknownTools(ex, opts))
@@ -186,15 +205,17 @@ func allowed(opts Options, scope string) bool {
 	return opts.Scopes == nil || slices.Contains(opts.Scopes, scope)
 }
 
-// annotations are the tool's hints, every one explicit (the directories
-// refuse a tool whose readOnlyHint, destructiveHint or openWorldHint is
-// left to its default): nothing a tool does deletes data or messages a
-// trainee, so none is destructive; only a tool that sends a message to a
-// phone reaches beyond the studio's own database. The title is the tool's
-// own (Tool.title, which clients prefer), not repeated here.
-func annotations(t tools.Tool) *mcp.ToolAnnotations {
+// Annotations are the tool's hints as every server of this package lists
+// them, every one explicit (the directories refuse a tool whose
+// readOnlyHint, destructiveHint or openWorldHint is left to its default):
+// read-only for a read; idempotent for every read and the writes that set
+// values; destructive only for a change that cannot be undone (no tool
+// deletes or cancels, so none is today); open world only for a tool that
+// sends a message to a phone, outside the studio's own database. The title
+// is the tool's own (Tool.title, which clients prefer), not repeated here.
+func Annotations(t tools.Tool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent,
-		DestructiveHint: new(false), OpenWorldHint: new(t.OpenWorld)}
+		DestructiveHint: new(t.Destructive), OpenWorldHint: new(t.OpenWorld)}
 }
 
 // capabilities are declared rather than inferred: the tool list never
