@@ -46,6 +46,8 @@ func coachRequests(w *world) []request {
 	}
 	tr := w.trainee
 	return []request{
+		{ask: fmt.Sprintf("Draft next week for %s", tr.FirstName), steps: []step{find(tr), then("draft_weekly_plan", nil)},
+			check: func(w *world, a []string) error { return weekDrafted(w, tr.ID, a[1]) }},
 		{ask: "Who hasn't trained this week?", steps: []step{call("roster", map[string]any{"question": "not_trained"})},
 			check: func(w *world, a []string) error {
 				return names(a[0], w.mineWhere(func(tr domain.Trainee) bool { return len(w.sessions(tr.ID, mon, today, domain.SessionCompleted)) == 0 }))

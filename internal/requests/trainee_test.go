@@ -1,9 +1,12 @@
 package requests_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -25,6 +28,8 @@ func traineeRequests(w *world) []request {
 		return s, s.Exercises[0].ExerciseID
 	}
 	return []request{
+		{trainee: true, ask: "Plan my next week", steps: []step{call("generate_weekly_plan", nil)},
+			check: func(w *world, a []string) error { return weekDrafted(w, me.ID, a[0]) }},
 		{trainee: true, ask: "What did I do this week?", steps: []step{call("list_sessions", map[string]any{"from": mon})},
 			check: func(w *world, a []string) error { return contains(a[0], total(len(w.sessions(me.ID, mon, today, "")))) }},
 		{trainee: true, ask: "What did I do last month?", steps: []step{call("list_sessions", map[string]any{"from": "2026-11-01", "to": "2026-11-30", "status": "completed"})},
@@ -147,4 +152,42 @@ func traineeRequests(w *world) []request {
 				return contains(a[1], s.ID, exercise)
 			}},
 	}
+}
+
+// weekDrafted checks a drafted week against the trainee's records: on her
+// training days, and nothing that loads an area she has injured.
+func weekDrafted(w *world, traineeID, answer string) error {
+	var d struct {
+		Status string `json:"status"`
+		Plan   struct {
+			Sessions []struct {
+				Weekday   int `json:"weekday"`
+				Exercises []struct {
+					ExerciseID string `json:"exerciseId"`
+				} `json:"exercises"`
+			} `json:"sessions"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(answer), &d); err != nil || d.Status != domain.DraftPending || len(d.Plan.Sessions) == 0 {
+		return fmt.Errorf("not a pending draft with sessions: %.200s", answer)
+	}
+	prof, err := w.ss.GetTrainingProfile(w.ctx, traineeID)
+	if err != nil {
+		return err
+	}
+	injuries, _ := w.ss.ListInjuries(w.ctx, traineeID, "")
+	for _, s := range d.Plan.Sessions {
+		if !slices.Contains(prof.Availability, s.Weekday) {
+			return fmt.Errorf("a session on weekday %d, not one of %v", s.Weekday, prof.Availability)
+		}
+		for _, e := range s.Exercises {
+			ex, ok := exercises.Get(e.ExerciseID)
+			for _, inj := range injuries {
+				if ok && inj.Status != domain.InjuryResolved && slices.Contains(ex.Loads, inj.Area) {
+					return fmt.Errorf("%s loads the injured %s", e.ExerciseID, inj.Area)
+				}
+			}
+		}
+	}
+	return nil
 }
