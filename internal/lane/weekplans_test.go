@@ -220,3 +220,31 @@ func TestDraftsAreLimitedAndExpire(t *testing.T) {
 		}
 	})
 }
+
+// TestParallelAppliesPlanOnce: applies racing on one draft lay its week out
+// once; every other answers the same sessions or says it was applied.
+func TestParallelAppliesPlanOnce(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-race")
+		profileAndKnee(e, f)
+		var d draftAnswer
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{"fresh": true})).into(t, &d)
+		const n = 8
+		answers := make(chan answer, n)
+		for range n {
+			go func() { answers <- e.call(f.key, "POST", "/plan-drafts/"+d.ID+"/apply", nil) }()
+		}
+		for range n {
+			a := <-answers
+			if !a.OK && !(a.Status == 409 && strings.Contains(a.message(), "applied already")) {
+				t.Errorf("a racing apply: %d %s", a.Status, a.message())
+			}
+		}
+		var planned struct{ Total int }
+		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/sessions?status=planned&from="+d.WeekStart, nil)).into(t, &planned)
+		if planned.Total != len(d.Plan.Sessions) {
+			t.Errorf("%d applies planned %d sessions; the draft has %d", n, planned.Total, len(d.Plan.Sessions))
+		}
+	})
+}
