@@ -196,8 +196,12 @@ func TestDraftsAreLimitedAndExpire(t *testing.T) {
 		clock := func() time.Time { return now }
 		e := newTraineeEnv(t, st, traineeEnvOptions{now: clock, weekPlans: weekplans.Options{Drafts: ratelimit.NewMemory(2, time.Hour)}})
 		f := e.seed("weekplan-limit")
-		profileAndKnee(e, f)
 		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
+		// Refusals draft nothing and cost nothing: three before the profile is set.
+		for range 3 {
+			e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"fresh": true}))
+		}
+		profileAndKnee(e, f)
 		var d draftAnswer
 		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &d)
 		e.ok(201, e.call(e.traineeToken(f), "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true}))

@@ -156,6 +156,9 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 	plan, rep, err := weekplan.Generate(c.Ctx, pin, model, a.o.Prices)
 	var ie *weekplan.InputError
 	if errors.As(err, &ie) {
+		if !c.DryRun() {
+			a.refund(c, t.ID) // a refusal drafted nothing
+		}
 		return draftView{}, lane.InvalidField(ie.Field, ie.Message+".")
 	}
 	if err != nil {
@@ -205,7 +208,7 @@ func (a *Area) admit(c *lane.Call, traineeID string) error {
 	if a.o.Drafts == nil {
 		return nil
 	}
-	d, err := a.o.Drafts.Allow(c.Ctx, "weekplan:"+c.P.StudioID+":"+traineeID)
+	d, err := a.o.Drafts.Allow(c.Ctx, draftsKey(c, traineeID))
 	if err != nil {
 		c.Logger().Warn("weekplans: the draft limit could not be read; drafting all the same", "error", err)
 		return nil
@@ -216,6 +219,21 @@ func (a *Area) admit(c *lane.Call, traineeID string) error {
 	wait := ratelimit.RetryAfterSeconds(d.RetryAfter)
 	return &lane.Error{Status: http.StatusTooManyRequests, Code: lane.CodeRateLimited, RetryAfterSeconds: wait,
 		Message: fmt.Sprintf("This trainee's weeks were drafted %d times within the hour, the most there may be. Apply or read the latest draft (draft_weekly_plan without fresh answers it), or draft again in %d minutes.", d.Limit, (wait+59)/60)}
+}
+
+// draftsKey names one trainee's drafts for the limit.
+func draftsKey(c *lane.Call, traineeID string) string {
+	return "weekplan:" + c.P.StudioID + ":" + traineeID
+}
+
+// refund gives back a draft the limit counted that drafted nothing.
+func (a *Area) refund(c *lane.Call, traineeID string) {
+	if a.o.Drafts == nil {
+		return
+	}
+	if err := ratelimit.Refund(c.Ctx, a.o.Drafts, draftsKey(c, traineeID)); err != nil {
+		c.Logger().Warn("weekplans: a refused draft stays counted", "error", err)
+	}
 }
 
 // input gathers what the core plans from.
