@@ -51,6 +51,11 @@ func TestPlanQuality(t *testing.T) {
 		for _, r := range fake.Requests() {
 			if len(r.Messages) > 1 {
 				repairs++
+				// The repair round reads the first call's prefix (tools, brief,
+				// context) from the prompt cache.
+				if r.Usage.CacheReadInputTokens == 0 {
+					t.Errorf("a repair round read nothing from the prompt cache: %+v", r.Usage)
+				}
 			}
 			if strings.Contains(string(r.Raw), `"tool_choice":{"name":"lay_out_week","type":"tool"}`) {
 				forced++
