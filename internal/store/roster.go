@@ -181,20 +181,37 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 				[]any{s.studioID}, []any{&value}, func(f *domain.RosterFacts) { v := value; f.WeightGoalKg = &v })
 		},
 		// Weigh-ins of the last 28 local days summed by week, only of
-		// trainees with a goal weight: four rows a trainee at most.
+		// trainees with a goal weight: one row a trainee, its four weeks'
+		// sums and counts side by side (the trainee's index rows come in
+		// its order, so no sort; a row a week was a sort and four times
+		// the rows).
 		func() error {
-			var week, n int
-			var sum float64
+			var sums [4]sql.Null[float64]
+			var counts [4]int
 			b := weekStarts(q)
-			return each(`SELECT w.trainee_id, CASE WHEN w.recorded_at >= ? THEN 3 WHEN w.recorded_at >= ? THEN 2 WHEN w.recorded_at >= ? THEN 1 ELSE 0 END AS week,
-				sum(w.weight_kg), count(*) FROM weights w
+			var cols strings.Builder
+			var wargs []any
+			for i := range 4 {
+				cond := `w.recorded_at >= ?`
+				bounds := []any{ms(b[i])}
+				if i < 3 {
+					cond += ` AND w.recorded_at < ?`
+					bounds = append(bounds, ms(b[i+1]))
+				}
+				cols.WriteString(`, sum(CASE WHEN ` + cond + ` THEN w.weight_kg END), count(CASE WHEN ` + cond + ` THEN 1 END)`)
+				wargs = append(append(wargs, bounds...), bounds...)
+			}
+			return each(`SELECT w.trainee_id`+cols.String()+` FROM weights w
 				WHERE w.studio_id = ? AND w.recorded_at >= ? AND w.recorded_at <= ?
 				AND w.trainee_id IN (SELECT g.trainee_id `+weightGoals+`)
-				GROUP BY w.trainee_id, week`,
-				[]any{ms(b[3]), ms(b[2]), ms(b[1]), s.studioID, ms(b[0]), ms(q.Now), s.studioID}, []any{&week, &sum, &n},
+				GROUP BY w.trainee_id`,
+				append(wargs, s.studioID, ms(b[0]), ms(q.Now), s.studioID),
+				[]any{&sums[0], &counts[0], &sums[1], &counts[1], &sums[2], &counts[2], &sums[3], &counts[3]},
 				func(f *domain.RosterFacts) {
-					if week >= 0 && week < len(f.WeightWeeks) {
-						f.WeightWeeks[week] = domain.WeekWeight{SumKg: sum, Count: n}
+					for i := range f.WeightWeeks {
+						if counts[i] > 0 {
+							f.WeightWeeks[i] = domain.WeekWeight{SumKg: sums[i].V, Count: counts[i]}
+						}
 					}
 				})
 		},
