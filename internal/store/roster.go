@@ -17,8 +17,9 @@ import (
 // active programs, recent sessions, coaches, forms, this week's sessions,
 // readiness, injuries, goal weights, weigh-ins, feedback, tasks), grouped
 // by trainee and merged here, a few at once; only the latest completed
-// session of a trainee idle for two weeks is a seek of its own. Rows of trainees outside the roster
-// asked (not active, another coach's) are dropped in the merge.
+// session is a seek a trainee (on SQLite; on PostgreSQL only of a trainee
+// idle for two weeks). Rows of trainees outside the roster asked (not
+// active, another coach's) are dropped in the merge.
 
 // rosterReadinessDays is how far back readiness is read: a run of three
 // low days the triage reads ends today or yesterday, so it lies within
@@ -116,19 +117,27 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 			return each(`SELECT DISTINCT trainee_id FROM programs WHERE studio_id = ? AND status = 'active'`,
 				[]any{s.studioID}, nil, func(f *domain.RosterFacts) { f.ActiveProgram = true })
 		},
-		// The latest completed session: within the last two weeks the
-		// latest of one range read (no session before it is later), else
-		// one seek (coalesce makes it only when needed). A seek a trainee
-		// touches a page of the date index each, more at 5,000 than
-		// SQLite's page cache keeps.
+		// The latest completed session. PostgreSQL: within the last two
+		// weeks the latest of one range read (no session before it is
+		// later), else one seek (coalesce makes it only when needed); a
+		// seek a trainee costs it more than the range. SQLite: one seek a
+		// trainee into the index of completed sessions (sessions_logged),
+		// which costs it less than sorting the range by trainee and the
+		// join (at 5,000 trainees 35 ms of CPU against 46).
 		func() error {
 			var last sql.Null[string]
-			return each(`SELECT t.id, coalesce(r.last, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
+			query := `SELECT t.id, coalesce(r.last, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
 					AND s.status = 'completed' ORDER BY s.date DESC LIMIT 1))
 				FROM trainees t LEFT JOIN (SELECT trainee_id, max(date) AS last FROM sessions
 					WHERE studio_id = ? AND date >= ? AND status = 'completed' GROUP BY trainee_id) r ON r.trainee_id = t.id
-				WHERE `+where, append([]any{s.studioID, addDays(q.Today, -rosterRecentDays)}, args...), []any{&last},
-				func(f *domain.RosterFacts) { f.LastCompletedOn = valueOrNil(last) })
+				WHERE ` + where
+			qargs := append([]any{s.studioID, addDays(q.Today, -rosterRecentDays)}, args...)
+			if s.engine == EngineSQLite {
+				query = `SELECT t.id, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
+					AND s.status = 'completed' ORDER BY s.date DESC LIMIT 1) FROM trainees t WHERE ` + where
+				qargs = args
+			}
+			return each(query, qargs, []any{&last}, func(f *domain.RosterFacts) { f.LastCompletedOn = valueOrNil(last) })
 		},
 		func() error {
 			var coach string
