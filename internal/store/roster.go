@@ -159,7 +159,7 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		},
 		// Readiness of the last 4 days, only of trainees with 3 low days
 		// among them: no one else can have a run (the inner count reads
-		// the index alone).
+		// the index of low check-ins alone, checkins_low).
 		func() error {
 			var day string
 			var value float64
