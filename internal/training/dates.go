@@ -27,14 +27,76 @@ func dayAdd(day string, n int) string {
 	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }
 
-// dayDiff is b − a in days (0 when either does not parse).
+// dayDiff is b − a in days (0 when either does not parse). The roster
+// triage calls it a few times a trainee, so the days are read by dayNumber,
+// not time.Parse. A difference beyond ±106,752 days is that bound, as it
+// was when it came from a time.Duration, which saturates there.
 func dayDiff(a, b string) int {
-	ta, ok1 := parseDay(a)
-	tb, ok2 := parseDay(b)
+	na, ok1 := dayNumber(a)
+	nb, ok2 := dayNumber(b)
 	if !ok1 || !ok2 {
 		return 0
 	}
-	return int(math.Round(tb.Sub(ta).Hours() / 24))
+	return min(max(nb-na, -maxDayDiff), maxDayDiff)
+}
+
+// maxDayDiff is the days in the longest time.Duration, rounded.
+const maxDayDiff = 106752
+
+// dayNumber reads a local day "YYYY-MM-DD" as the days since 1970-01-01;
+// it accepts exactly what time.Parse(time.DateOnly, day) accepts: four
+// digits of year, two of month (01–12), two of day (01 to the month's last
+// day, 29 February in a leap year only).
+func dayNumber(day string) (int, bool) {
+	if len(day) != 10 || day[4] != '-' || day[7] != '-' {
+		return 0, false
+	}
+	digits := func(s string) (int, bool) {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	y, ok1 := digits(day[0:4])
+	m, ok2 := digits(day[5:7])
+	d, ok3 := digits(day[8:10])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m) {
+		return 0, false
+	}
+	return daysFromCivil(y, m, d), true
+}
+
+func daysInMonth(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the days from 1970-01-01 to y-m-d in the proleptic
+// Gregorian calendar (H. Hinnant's days_from_civil; y ≥ 0 here, so the
+// divisions need no flooring).
+func daysFromCivil(y, m, d int) int {
+	if m <= 2 {
+		y--
+	}
+	era := (y+400)/400 - 1 // floor(y/400) for y ≥ −1
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 // WeekStart is the Monday of day's ISO week.

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -97,16 +98,29 @@ func Triage(facts []domain.RosterFacts, today string, zone *time.Location, reaso
 		}
 		out = append(out, a)
 	}
-	slices.SortFunc(out, func(a, b Attention) int {
-		if a.Score != b.Score {
-			return b.Score - a.Score
+	// The sort moves small keys built once, each with its trainee's
+	// index, not the Attentions; names are compared one by one, with no
+	// string built a comparison (the sort makes n·log n of them).
+	type key struct{ score, top, i int }
+	keys := make([]key, len(out))
+	for i, a := range out {
+		keys[i] = key{a.Score, a.Reasons[0].Severity, i}
+	}
+	slices.SortFunc(keys, func(x, y key) int {
+		if x.score != y.score {
+			return y.score - x.score
 		}
-		if a.Reasons[0].Severity != b.Reasons[0].Severity {
-			return b.Reasons[0].Severity - a.Reasons[0].Severity
+		if x.top != y.top {
+			return y.top - x.top
 		}
-		return strings.Compare(a.LastName+"\x00"+a.FirstName+"\x00"+a.TraineeID, b.LastName+"\x00"+b.FirstName+"\x00"+b.TraineeID)
+		a, b := &out[x.i], &out[y.i]
+		return cmp.Or(strings.Compare(a.LastName, b.LastName), strings.Compare(a.FirstName, b.FirstName), strings.Compare(a.TraineeID, b.TraineeID))
 	})
-	return out
+	sorted := make([]Attention, len(out))
+	for i, k := range keys {
+		sorted[i] = out[k.i]
+	}
+	return sorted
 }
 
 // ReasonsFor is one trainee's reasons, most severe first.

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +128,33 @@ func TestTriageOrderAndFilter(t *testing.T) {
 		if Severities[r] == 0 {
 			t.Fatalf("reason %s has no severity", r)
 		}
+	}
+}
+
+// The order over many trainees, ties on score and top severity among
+// them: score, then the most severe reason, then last name, first name and
+// id, as one key compares them.
+func TestTriageOrderOfMany(t *testing.T) {
+	got := Triage(benchFacts(600), today, nil, "")
+	if len(got) < 100 {
+		t.Fatalf("%d need attention; want more to sort", len(got))
+	}
+	if !slices.IsSortedFunc(got, func(a, b Attention) int {
+		if a.Score != b.Score {
+			return b.Score - a.Score
+		}
+		if a.Reasons[0].Severity != b.Reasons[0].Severity {
+			return b.Reasons[0].Severity - a.Reasons[0].Severity
+		}
+		return strings.Compare(a.LastName+"\x00"+a.FirstName+"\x00"+a.TraineeID, b.LastName+"\x00"+b.FirstName+"\x00"+b.TraineeID)
+	}) {
+		t.Error("the triage is out of order")
+	}
+	seen := map[string]bool{}
+	for _, a := range got {
+		if seen[a.TraineeID] {
+			t.Fatalf("%s twice", a.TraineeID)
+		}
+		seen[a.TraineeID] = true
 	}
 }
