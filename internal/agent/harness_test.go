@@ -268,8 +268,10 @@ func addCoach(t testing.TB, st store.Store, studioID, name, phone string, active
 	return c
 }
 
-// forEngine runs f on each engine, in parallel.
+// forEngine runs f on each engine, in parallel, and the test beside the
+// package's other tests: each run owns its store, so nothing is shared.
 func forEngine(t *testing.T, f func(t *testing.T, st store.Store)) {
+	t.Parallel()
 	for name, open := range storetest.Engines(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
