@@ -59,6 +59,7 @@ func newEnv(t *testing.T, st store.Store, opts ...envOptions) *env {
 // side by side: each run owns its store (a storetest copy or schema), so
 // fn must share nothing else between them.
 func eachEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
+	t.Parallel() // each run owns its store: the test runs beside the package's others
 	for name, open := range storetest.Engines(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
