@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden MCP transcripts under testdata/")
@@ -101,21 +101,8 @@ func TestGoldenTranscripts(t *testing.T) {
 		cs.Close()
 		got := rec.transcript(t)
 		path := filepath.Join("testdata", "golden", set.name+".json")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v; run go test ./internal/mcpserver -run Golden -update", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("the %s set's MCP exchange differs from %s:\n%s\nIf the change is meant, run go test ./internal/mcpserver -run Golden -update and review the diff.", set.name, path, firstDifference(want, got))
+		if d := testkit.Golden(t, path, got, *update, "go test ./internal/mcpserver -run Golden -update"); d != "" {
+			t.Errorf("the %s set's MCP exchange differs from %s:\n%s\nIf the change is meant, run go test ./internal/mcpserver -run Golden -update and review the diff.", set.name, path, d)
 		}
 	}
 }
@@ -248,22 +235,4 @@ func decode(b []byte) (any, bool) {
 		return nil, false
 	}
 	return v, true
-}
-
-// firstDifference shows the first line that differs, with its neighbours.
-func firstDifference(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want %s\n  got  %s", i+1, wl, gl)
-		}
-	}
-	return ""
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the listing's golden transcripts under testdata/listing/")
@@ -150,21 +151,8 @@ func TestListingExamplePrompts(t *testing.T) {
 		}
 		got := transcript.normalized(t)
 		path := filepath.Join("testdata", "listing", ex.file+".json")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v; run go test ./internal/requests -run Listing -update", err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("%q: the transcript differs from %s:\n%s\nIf the change is meant, run go test ./internal/requests -run Listing -update and review the diff.", ex.ask, path, firstDiff(string(want), string(got)))
+		if d := testkit.Golden(t, path, got, *update, "go test ./internal/requests -run Listing -update"); d != "" {
+			t.Errorf("%q: the transcript differs from %s:\n%s\nIf the change is meant, run go test ./internal/requests -run Listing -update and review the diff.", ex.ask, path, d)
 		}
 	}
 	if answered < 5 || refused < 3 {
@@ -252,21 +240,4 @@ func (tr *transcript) normalized(t *testing.T) []byte {
 		return seen[id]
 	})
 	return []byte(listingTime.ReplaceAllString(out, "<time>") + "\n")
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n want %s\n got  %s", i+1, wl, gl)
-		}
-	}
-	return ""
 }

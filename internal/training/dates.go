@@ -27,11 +27,11 @@ func dayAdd(day string, n int) string {
 	return t.AddDate(0, 0, n).Format(time.DateOnly)
 }
 
-// dayDiff is b − a in days (0 when either does not parse). The roster
+// DayDiff is b − a in days (0 when either does not parse). The roster
 // triage calls it a few times a trainee, so the days are read by dayNumber,
 // not time.Parse. A difference beyond ±106,752 days is that bound, as it
 // was when it came from a time.Duration, which saturates there.
-func dayDiff(a, b string) int {
+func DayDiff(a, b string) int {
 	na, ok1 := dayNumber(a)
 	nb, ok2 := dayNumber(b)
 	if !ok1 || !ok2 {

@@ -131,8 +131,8 @@ func TestDayNumber(t *testing.T) {
 		{"1970-01-01", "2262-04-11", 106751},
 		{"1970-01-01", "2262-04-12", 106752},
 	} {
-		if got := dayDiff(tc.a, tc.b); got != tc.want || got != dayDiffByTime(tc.a, tc.b) {
-			t.Errorf("dayDiff(%q, %q) = %d; want %d (time.Parse: %d)", tc.a, tc.b, got, tc.want, dayDiffByTime(tc.a, tc.b))
+		if got := DayDiff(tc.a, tc.b); got != tc.want || got != dayDiffByTime(tc.a, tc.b) {
+			t.Errorf("DayDiff(%q, %q) = %d; want %d (time.Parse: %d)", tc.a, tc.b, got, tc.want, dayDiffByTime(tc.a, tc.b))
 		}
 	}
 }
@@ -148,8 +148,8 @@ func FuzzDayNumber(f *testing.F) {
 		if wn, wok := dayNumberByTime(a); n != wn || ok != wok {
 			t.Fatalf("dayNumber(%q) = %d, %v; time.Parse reads %d, %v", a, n, ok, wn, wok)
 		}
-		if got, want := dayDiff(a, b), dayDiffByTime(a, b); got != want {
-			t.Fatalf("dayDiff(%q, %q) = %d; time.Parse gives %d", a, b, got, want)
+		if got, want := DayDiff(a, b), dayDiffByTime(a, b); got != want {
+			t.Fatalf("DayDiff(%q, %q) = %d; time.Parse gives %d", a, b, got, want)
 		}
 	})
 }

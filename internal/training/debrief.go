@@ -248,7 +248,7 @@ func lowReadinessRun(checkIns []domain.CheckIn, from, to string) []domain.DayVal
 			cur = nil
 			continue
 		}
-		if len(cur) > 0 && dayDiff(cur[len(cur)-1].Day, d.Day) != 1 {
+		if len(cur) > 0 && DayDiff(cur[len(cur)-1].Day, d.Day) != 1 {
 			cur = nil
 		}
 		cur = append(cur, d)

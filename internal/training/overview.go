@@ -41,7 +41,7 @@ type ProgramNow struct {
 func ProgramAt(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
 	pos := ProgramNow{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
 	if today >= p.StartsOn {
-		pos.Week = dayDiff(WeekStart(p.StartsOn), WeekStart(today))/7 + 1
+		pos.Week = DayDiff(WeekStart(p.StartsOn), WeekStart(today))/7 + 1
 	}
 	if s == nil {
 		return pos

@@ -138,11 +138,11 @@ func ReasonsFor(f domain.RosterFacts, today string, zone *time.Location) []Reaso
 			"Readiness %d or lower %d days running: %s.", lowReadiness, len(run), strings.Join(vals, ", "))
 	}
 	for _, i := range f.ActiveInjuries {
-		add(ReasonActiveInjury, map[string]any{"injuryId": i.ID, "area": i.Area, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": dayDiff(i.OnsetOn, today)},
-			"Active injury: %s (%s), severity %d/5, since %s (%d days).", i.Area, i.Side, i.Severity, i.OnsetOn, dayDiff(i.OnsetOn, today))
+		add(ReasonActiveInjury, map[string]any{"injuryId": i.ID, "area": i.Area, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": DayDiff(i.OnsetOn, today)},
+			"Active injury: %s (%s), severity %d/5, since %s (%d days).", i.Area, i.Side, i.Severity, i.OnsetOn, DayDiff(i.OnsetOn, today))
 	}
 	if f.PlanEndsOn != nil {
-		left := dayDiff(today, *f.PlanEndsOn)
+		left := DayDiff(today, *f.PlanEndsOn)
 		switch {
 		case *f.PlanEndsOn < today:
 			add(ReasonPlanEnded, map[string]any{"endsOn": *f.PlanEndsOn, "daysAgo": -left},
@@ -157,8 +157,8 @@ func ReasonsFor(f domain.RosterFacts, today string, zone *time.Location) []Reaso
 		case f.LastCompletedOn == nil:
 			add(ReasonNoRecentSession, map[string]any{"lastCompletedOn": nil},
 				"A program is active and no session has been completed yet.")
-		case dayDiff(*f.LastCompletedOn, today) >= noSessionDays:
-			d := dayDiff(*f.LastCompletedOn, today)
+		case DayDiff(*f.LastCompletedOn, today) >= noSessionDays:
+			d := DayDiff(*f.LastCompletedOn, today)
 			add(ReasonNoRecentSession, map[string]any{"lastCompletedOn": *f.LastCompletedOn, "days": d},
 				"A program is active and the last completed session was on %s, %d days ago.", *f.LastCompletedOn, d)
 		}
@@ -207,11 +207,11 @@ func readinessRun(newestFirst []domain.DayValue, today string) []domain.DayValue
 		return nil
 	}
 	run := slices.Clone(newestFirst[:lowRun])
-	if d := dayDiff(run[0].Day, today); d < 0 || d > 1 {
+	if d := DayDiff(run[0].Day, today); d < 0 || d > 1 {
 		return nil
 	}
 	for i, v := range run {
-		if v.Value > lowReadiness || (i > 0 && dayDiff(v.Day, run[i-1].Day) != 1) {
+		if v.Value > lowReadiness || (i > 0 && DayDiff(v.Day, run[i-1].Day) != 1) {
 			return nil
 		}
 	}

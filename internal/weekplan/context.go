@@ -10,6 +10,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // InputError is input the core cannot plan from, with the sentence that
@@ -363,16 +364,7 @@ func (w *week) digestHistory() {
 // weeksBefore is how many weeks before weekStart day's week is (1: the
 // week just before).
 func weeksBefore(day, weekStart string) int {
-	return (dayGap(day, weekStart) + 6) / 7
-}
-
-func dayGap(a, b string) int {
-	ta, err1 := time.Parse(time.DateOnly, a)
-	tb, err2 := time.Parse(time.DateOnly, b)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return int(math.Round(tb.Sub(ta).Hours() / 24))
+	return (training.DayDiff(day, weekStart) + 6) / 7
 }
 
 // decide sets the week's deload, caps and adjustments from the history,
@@ -388,7 +380,7 @@ func (w *week) decide() {
 	if w.weekSets[1]+w.weekSets[2]+w.weekSets[3] == 0 && w.lastLogged() != "" {
 		w.returning = true
 		w.adjust = append(w.adjust, Adjustment{Kind: AdjustReturn,
-			Reason: fmt.Sprintf("Back after %d days without a logged session (the last on %s): two sets an exercise, loads 15%% under the last ones, 3 reps in reserve.", dayGap(w.lastLogged(), w.in.WeekStart), w.lastLogged())})
+			Reason: fmt.Sprintf("Back after %d days without a logged session (the last on %s): two sets an exercise, loads 15%% under the last ones, 3 reps in reserve.", training.DayDiff(w.lastLogged(), w.in.WeekStart), w.lastLogged())})
 	}
 	// Overreaching: last week far above the three before, or every session very hard.
 	if rpe, n := w.lastWeekRPE(); (prev > 0 && last*10 > prev*13) || (n >= 2 && rpe >= 9) {
@@ -491,7 +483,7 @@ func (w *week) readiness() (float64, int) {
 	slices.SortFunc(cs, func(a, b domain.CheckIn) int { return strings.Compare(b.Day, a.Day) })
 	sum, n := 0, 0
 	for _, c := range cs {
-		if c.Readiness == nil || dayGap(c.Day, w.in.Today) > 7 || c.Day > w.in.Today {
+		if c.Readiness == nil || training.DayDiff(c.Day, w.in.Today) > 7 || c.Day > w.in.Today {
 			continue
 		}
 		sum += *c.Readiness

@@ -109,8 +109,6 @@ func step(ex domain.Exercise) (inc, round float64) {
 
 func roundTo(v, to float64) float64 { return math.Round(v/to) * to }
 
-func ptr[T any](v T) *T { return &v }
-
 // prescribe is the rules' prescription for ex in a role: sets, reps, the
 // load and the intensity. The same week and exercise always give the same
 // prescription; a plan's loads are checked against it.
@@ -127,7 +125,7 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 				it.Seconds, it.Basis = sec+5, "held for time: 5 s more than last time"
 			}
 		}
-		it.RIR = ptr(max(rir, 2))
+		it.RIR = new(max(rir, 2))
 	case ex.Measure != domain.MeasureRepsLoad || ex.Category == domain.CategoryCore:
 		it.Reps, it.Basis = lo, fmt.Sprintf("body weight, no logged sets yet: %d reps", lo)
 		if len(xs) > 0 {
@@ -136,16 +134,16 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 				it.Basis = "body weight: one rep more than the best set last time"
 			}
 		}
-		it.RIR = ptr(max(rir, 2))
+		it.RIR = new(max(rir, 2))
 	default:
 		w.prescribeLoad(&it, ex, role, xs, lo, hi, max(rir, 2))
 	}
 	if w.deload || w.returning {
 		if it.RIR != nil {
-			it.RIR = ptr(max(*it.RIR, 3))
+			it.RIR = new(max(*it.RIR, 3))
 		}
 		if it.RPE != nil {
-			it.RPE, it.RIR, it.Percent1RM = nil, ptr(3), nil
+			it.RPE, it.RIR, it.Percent1RM = nil, new(3), nil
 		}
 	}
 	return it
@@ -168,7 +166,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 		it.RepsMax = hi
 	}
 	if load == 0 {
-		it.RIR = ptr(max(rir, 3))
+		it.RIR = new(max(rir, 3))
 		it.Basis = "no logged load yet: choose one that leaves 3 reps in reserve"
 		return
 	}
@@ -211,7 +209,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 		const rpe = 8.0
 		pct := 1 / (1 + (float64(lo)+(10-rpe))/30)
 		next = roundTo(e1rm*pct, rnd)
-		it.RPE, it.Percent1RM = ptr(rpe), ptr(math.Round(pct*1000)/10)
+		it.RPE, it.Percent1RM = new(rpe), new(math.Round(pct*1000)/10)
 		it.Basis = fmt.Sprintf("%.0f%% of an estimated 1RM of %.1f kg for %d reps at RPE 8", pct*100, e1rm, lo)
 	default: // double progression
 		if reps >= hi {
@@ -226,9 +224,9 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 		next = roundTo(next*0.9, rnd)
 		it.Basis += "; deload: 90% of it"
 	}
-	it.LoadKg = ptr(max(next, rnd))
+	it.LoadKg = new(max(next, rnd))
 	if it.RPE == nil {
-		it.RIR = ptr(rir)
+		it.RIR = new(rir)
 	}
 }
 

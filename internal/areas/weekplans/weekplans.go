@@ -264,8 +264,8 @@ func (a *Area) input(c *lane.Call, ss store.StudioStore, t domain.Trainee, week 
 		if b, err := time.Parse(time.DateOnly, *t.BirthDate); err == nil {
 			now, _ := time.Parse(time.DateOnly, today)
 			age := now.Year() - b.Year()
-			if now.YearDay() < b.YearDay() {
-				age--
+			if now.Month() < b.Month() || now.Month() == b.Month() && now.Day() < b.Day() {
+				age-- // the birthday is still ahead this year
 			}
 			pin.Age = &age
 		}
@@ -420,17 +420,15 @@ func sessionOf(d domain.PlanDraft, s weekplan.Session, now time.Time) *domain.Se
 		out.Notes = &note
 	}
 	for _, it := range s.Items {
-		tg := domain.ExerciseTarget{Sets: ptr(it.Sets), LoadKg: it.LoadKg, PercentRM: it.Percent1RM, RPE: it.RPE, RIR: it.RIR, RestSeconds: ptr(it.RestSeconds)}
+		tg := domain.ExerciseTarget{Sets: new(it.Sets), LoadKg: it.LoadKg, PercentRM: it.Percent1RM, RPE: it.RPE, RIR: it.RIR, RestSeconds: new(it.RestSeconds)}
 		if it.Reps > 0 {
-			tg.Reps = ptr(it.Reps)
+			tg.Reps = new(it.Reps)
 		}
 		if it.Seconds > 0 {
-			tg.Seconds = ptr(it.Seconds)
+			tg.Seconds = new(it.Seconds)
 		}
 		basis := it.Basis
 		out.Exercises = append(out.Exercises, domain.SessionExercise{ExerciseID: it.ExerciseID, Name: it.Name, Target: &tg, Sets: []domain.SetEntry{}, Notes: &basis})
 	}
 	return out
 }
-
-func ptr[T any](v T) *T { return &v }
