@@ -157,3 +157,22 @@ func CoachFrom(ctx context.Context) (string, bool) {
 	id, ok := ctx.Value(speaksForKey{}).(string)
 	return id, ok && id != ""
 }
+
+type speaksForTraineeKey struct{}
+
+// WithTrainee records that the in-process caller of ctx speaks for one
+// trainee of the studio its studio key opens (the WhatsApp assistant, for
+// the trainee whose phone wrote). The lane then treats the call exactly as
+// her own OAuth grant's: her subject, the trainee scopes, her records only,
+// scrubbed answers and her per-person limits. Unlike WithCoach it never
+// falls back to the studio key: a trainee the studio does not have is
+// refused. Like WithSource, only code in this process can set it.
+func WithTrainee(ctx context.Context, traineeID string) context.Context {
+	return context.WithValue(ctx, speaksForTraineeKey{}, traineeID)
+}
+
+// TraineeFrom returns the trainee WithTrainee recorded, if any.
+func TraineeFrom(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(speaksForTraineeKey{}).(string)
+	return id, ok
+}

@@ -240,7 +240,9 @@ const (
 	SourceAPI   = "api"
 	SourceMCP   = "mcp"
 	SourceAgent = "agent"
-	SourceJob   = "job"
+	// SourceWhatsApp is a trainee's own turn on the WhatsApp assistant.
+	SourceWhatsApp = "whatsapp"
+	SourceJob      = "job"
 	SourceCLI   = "cli" // the operator's perform commands (key create)
 )
 

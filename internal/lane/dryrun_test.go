@@ -334,6 +334,14 @@ var dryRunCases = map[string]dryRunCase{
 			return "/trainees/" + f.trainee.ID + "/weights", map[string]any{"weightKg": -3}
 		},
 	},
+	"POST /trainees/{id}/withdraw": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/withdraw", map[string]any{"recordId": f.weight.ID}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/withdraw", map[string]any{"recordId": noSession}
+		},
+	},
 	"POST /trainees/{id}/whatsapp-invite": {
 		good: func(f fixture) (string, any) { return "/trainees/" + f.trainee.ID + "/whatsapp-invite", nil },
 		bad:  func(f fixture) (string, any) { return "/trainees/" + noTrainee + "/whatsapp-invite", nil },

@@ -22,6 +22,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -270,6 +271,9 @@ func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 // own grant. Any other principal, or a coach of another studio, is left as
 // it is.
 func (l *Lane) speakingFor(ctx context.Context, p *auth.Principal) (*auth.Principal, error) {
+	if id, ok := auth.TraineeFrom(ctx); ok && p != nil {
+		return l.speakingForTrainee(ctx, p, id)
+	}
 	id, ok := auth.CoachFrom(ctx)
 	if !ok || p == nil || p.Kind != auth.KindStudioKey || p.Subject != "" || !ids.Valid(id, ids.Coach) {
 		return p, nil
@@ -281,6 +285,32 @@ func (l *Lane) speakingFor(ctx context.Context, p *auth.Principal) (*auth.Princi
 	}
 	cp := *p
 	cp.Subject = id
+	return &cp, nil
+}
+
+// errNotTheStudiosTrainee refuses a call that speaks for a trainee the
+// studio key's studio does not have (or has archived).
+var errNotTheStudiosTrainee = &auth.Refusal{Message: "This call speaks for a trainee this studio does not have (or has archived)."}
+
+// speakingForTrainee gives a studio key's principal the trainee its
+// in-process caller speaks for (auth.WithTrainee): her subject and the
+// trainee scopes, so every trainee rule (her records only, scrubbing, her
+// per-person limits) applies as to her own grant. A trainee the studio does
+// not have, or any other credential, is refused: speaking for a trainee
+// never widens what a call may do.
+func (l *Lane) speakingForTrainee(ctx context.Context, p *auth.Principal, id string) (*auth.Principal, error) {
+	if p.Kind != auth.KindStudioKey || p.Subject != "" || !ids.Valid(id, ids.Trainee) {
+		return nil, errNotTheStudiosTrainee
+	}
+	t, err := l.store.Studio(p.StudioID).GetTrainee(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && t.Status == domain.TraineeArchived {
+		return nil, errNotTheStudiosTrainee
+	}
+	if err != nil {
+		return nil, err
+	}
+	cp := *p
+	cp.Subject, cp.Scopes = id, slices.Clone(auth.TraineeScopes)
 	return &cp, nil
 }
 
@@ -316,8 +346,11 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 		l.internal(w, r, "authenticating the request", err)
 		return r, false
 	}
-	if p, err = l.speakingFor(r.Context(), p); err != nil {
-		l.internal(w, r, "reading the coach a studio key speaks for", err)
+	if p, err = l.speakingFor(r.Context(), p); errors.As(err, &refusal) {
+		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
+		return r, false
+	} else if err != nil {
+		l.internal(w, r, "reading the person a studio key speaks for", err)
 		return r, false
 	}
 	ri.principal = p
@@ -346,7 +379,7 @@ func (l *Lane) admit(w http.ResponseWriter, r *http.Request, key string) bool {
 // in-process transport; anything else (every network request) is api.
 func sourceOf(ctx context.Context) string {
 	switch s, _ := auth.SourceFrom(ctx); s {
-	case domain.SourceMCP, domain.SourceAgent:
+	case domain.SourceMCP, domain.SourceAgent, domain.SourceWhatsApp:
 		return s
 	default:
 		return domain.SourceAPI

@@ -82,6 +82,9 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"PATCH", bt + "/training-profile", map[string]any{"units": "imperial"}},
 		{"POST", bt + "/goals/manage", map[string]any{"action": "list"}},
 		{"POST", bt + "/feedback", map[string]any{"text": "taken over"}},
+		{"POST", bt + "/withdraw", map[string]any{"recordId": b.weight.ID}},
+		// B's fresh weigh-in through A's own trainee.
+		{"POST", at + "/withdraw", map[string]any{"recordId": b.weight.ID}},
 		{"GET", bt + "/plan", nil},
 		{"GET", bt + "/forms", nil},
 		{"GET", "/programs/" + b.program.ID, nil},

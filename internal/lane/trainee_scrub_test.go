@@ -66,8 +66,15 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 		var body any
 		if c.Method != "GET" && c.Method != "DELETE" {
 			body = traineeBodies[route]
-			if route == "POST /trainees/{id}/form-responses" {
+			switch route {
+			case "POST /trainees/{id}/form-responses":
 				body = map[string]any{"assignmentId": sent.ID, "answers": map[string]any{"notes": "ask Coach own, 050-123-4567"}}
+			case "POST /trainees/{id}/withdraw":
+				var fresh struct {
+					ID string `json:"id"`
+				}
+				e.ok(201, e.call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70.1})).into(t, &fresh)
+				body = map[string]any{"recordId": fresh.ID}
 			}
 			if body == nil {
 				body = map[string]any{}

@@ -98,6 +98,14 @@ func New(rootURL string, rt http.RoundTripper, source string) *Client {
 	}
 }
 
+// WithSource is a client of the same lane that names another calling
+// surface (the assistant's trainee turns are "whatsapp").
+func (c *Client) WithSource(source string) *Client {
+	cp := *c
+	cp.source = source
+	return &cp
+}
+
 // BaseURL is the lane's URL, root + /v1/automation.
 func (c *Client) BaseURL() string { return c.base }
 

@@ -6,4 +6,4 @@ import "github.com/otherwise/perform/internal/lane"
 type Area struct{}
 
 // Routes adds the health routes.
-func (a *Area) Routes(rs *lane.Routes) { a.healthRoutes(rs) }
+func (a *Area) Routes(rs *lane.Routes) { a.healthRoutes(rs); a.withdrawRoutes(rs) }
