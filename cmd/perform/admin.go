@@ -106,6 +106,36 @@ func cmdStudioCreate(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
+func cmdStudioSettings(ctx context.Context, e env, args []string) error {
+	fs := newFlags("studio settings")
+	slug := fs.String("studio", "", "the studio's slug")
+	assistant := fs.String("trainee-assistant", "", "on or off: whether the studio's trainees may use the WhatsApp assistant")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := errors.Join(noArgs("studio settings", rest), required("studio", *slug)); err != nil {
+		return firstUsage(err)
+	}
+	studio, err := studioBySlug(ctx, st, *slug)
+	if err != nil {
+		return err
+	}
+	switch *assistant {
+	case "":
+	case "on", "off":
+		if studio, err = store.PatchStudioSettings(ctx, st, studio.ID, map[string]any{"traineeAssistant": *assistant == "on"}); err != nil {
+			return err
+		}
+	default:
+		return usagef("--trainee-assistant must be on or off; got %q", *assistant)
+	}
+	onOff := map[bool]string{true: "on", false: "off"}
+	fmt.Fprintf(e.stdout, "Studio %s: time zone %s, trainee assistant %s.\n", studio.Slug, studio.TimeZone(), onOff[studio.TraineeAssistant()])
+	return nil
+}
+
 // firstUsage reports only the first of joined usage errors: one sentence.
 func firstUsage(err error) error {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {

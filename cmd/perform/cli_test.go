@@ -179,3 +179,26 @@ func TestKeyCreatePlatformKind(t *testing.T) {
 		t.Fatalf("stored key: %+v, %v", k, err)
 	}
 }
+
+// studio settings shows a studio's settings and turns the trainees'
+// WhatsApp assistant on and off, keeping the other settings.
+func TestStudioSettingsTurnsTheTraineeAssistantOnAndOff(t *testing.T) {
+	t.Parallel()
+	db := sqliteURL(t)
+	perform(t, db, "studio", "create", "--name", "Set", "--slug", "set")
+	if r := perform(t, db, "studio", "settings", "--studio", "set"); r.code != 0 || !strings.Contains(r.stdout, "trainee assistant off") {
+		t.Fatalf("show: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--trainee-assistant", "maybe"); r.code != 2 || !strings.Contains(r.stderr, "must be on or off") {
+		t.Fatalf("a bad value: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "nope", "--trainee-assistant", "on"); r.code != 1 || !strings.Contains(r.stderr, "no studio has the slug") {
+		t.Fatalf("an unknown studio: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--trainee-assistant", "on"); r.code != 0 || !strings.Contains(r.stdout, "time zone Asia/Jerusalem, trainee assistant on") {
+		t.Fatalf("on: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--trainee-assistant", "off"); r.code != 0 || !strings.Contains(r.stdout, "trainee assistant off") {
+		t.Fatalf("off: %+v", r)
+	}
+}

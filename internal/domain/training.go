@@ -491,3 +491,12 @@ type RosterRow struct {
 	Topic      *string `json:"topic,omitempty"`
 	Text       string  `json:"text,omitempty"`
 }
+
+// TraineeAssistant reports whether the studio lets its trainees use the
+// WhatsApp assistant (settings.traineeAssistant; off unless set).
+func (s Studio) TraineeAssistant() bool {
+	var set struct {
+		TraineeAssistant bool `json:"traineeAssistant"`
+	}
+	return len(s.Settings) > 0 && json.Unmarshal(s.Settings, &set) == nil && set.TraineeAssistant
+}

@@ -331,3 +331,35 @@ func (s *sqlStore) ActiveCoachByID(ctx context.Context, coachID string) (CoachRe
 		FROM coaches c JOIN studios s ON s.id = c.studio_id
 		WHERE c.id = ? AND c.active = ?`, []any{coachID, true}, scanCoachRef)
 }
+
+// PatchStudioSettings sets the given top-level keys of a studio's settings
+// and keeps every other key as it is (the assistant's, the time zone), in
+// one transaction; it returns the studio as it now is. The lane's PATCH
+// /studio/settings and the perform studio settings command both write
+// through it.
+func PatchStudioSettings(ctx context.Context, st Store, studioID string, patch map[string]any) (domain.Studio, error) {
+	var out domain.Studio
+	err := st.InTx(ctx, func(tx Store) error {
+		studio, err := tx.StudioByID(ctx, studioID)
+		if err != nil {
+			return err
+		}
+		all := map[string]json.RawMessage{}
+		if len(studio.Settings) > 0 && string(studio.Settings) != "null" {
+			if err := json.Unmarshal(studio.Settings, &all); err != nil {
+				return fmt.Errorf("the studio's settings are not a JSON object: %w", err)
+			}
+		}
+		for k, v := range patch {
+			if all[k], err = json.Marshal(v); err != nil {
+				return err
+			}
+		}
+		if studio.Settings, err = json.Marshal(all); err != nil {
+			return err
+		}
+		out = studio
+		return tx.UpdateStudioSettings(ctx, studioID, studio.Settings)
+	})
+	return out, err
+}

@@ -1,7 +1,6 @@
 package studio
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,10 +100,11 @@ type tasksQuery struct {
 }
 
 func (a *Area) studioRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/studio/settings", "The studio's settings the lane reads: its time zone.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
-		return studioSettings{TimeZone: c.Zone().String()}, nil
+	lane.Add(rs, "GET", "/studio/settings", "The studio's settings: its time zone and whether its trainees may use the WhatsApp assistant.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
+		st, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
+		return settingsOf(st), err
 	}, lane.Admin())
-	lane.Add(rs, "PATCH", "/studio/settings", "Set the studio's time zone: the zone its local days (session dates, check-in days, weeks) are in.", a.updateStudioSettings, lane.Admin())
+	lane.Add(rs, "PATCH", "/studio/settings", "Change the studio's settings given: its time zone (the zone its local days, session dates, check-in days and weeks are in) and whether its trainees may use the WhatsApp assistant.", a.updateStudioSettings, lane.Admin())
 	lane.Add(rs, "GET", "/validate", "Check the credential: the studio it belongs to, and who is asking.", func(c *lane.Call, _ *lane.NoInput) (studioInfo, error) {
 		info := studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
 			Credential: string(c.P.Kind), Scopes: c.P.Scopes, CoachID: c.Coach()}
@@ -360,40 +360,40 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// The studio's time zone.
+// The studio's settings: its time zone, and whether its trainees may use
+// the WhatsApp assistant.
 
 type studioSettings struct {
-	TimeZone string `json:"timeZone"`
+	TimeZone         string `json:"timeZone"`
+	TraineeAssistant bool   `json:"traineeAssistant"`
+}
+
+func settingsOf(st domain.Studio) studioSettings {
+	return studioSettings{TimeZone: st.TimeZone().String(), TraineeAssistant: st.TraineeAssistant()}
 }
 
 type studioSettingsInput struct {
-	TimeZone string `json:"timeZone" jsonschema:"An IANA time zone name, such as Asia/Jerusalem, Europe/London or America/New_York." lane:"minLength=1,maxLength=100"`
+	TimeZone         *string `json:"timeZone,omitempty" jsonschema:"An IANA time zone name, such as Asia/Jerusalem, Europe/London or America/New_York." lane:"minLength=1,maxLength=100"`
+	TraineeAssistant *bool   `json:"traineeAssistant,omitempty" jsonschema:"Whether the studio's trainees may log workouts, check-ins, weigh-ins and measurements by writing to the WhatsApp assistant (off until turned on; each trainee agrees on her first message)."`
 }
 
 func (a *Area) updateStudioSettings(c *lane.Call, in *studioSettingsInput) (studioSettings, error) {
-	name := strings.TrimSpace(in.TimeZone)
-	loc, err := domain.LoadZone(name)
-	if err != nil {
-		return studioSettings{}, lane.InvalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
+	patch := map[string]any{}
+	if in.TimeZone != nil {
+		name := strings.TrimSpace(*in.TimeZone)
+		loc, err := domain.LoadZone(name)
+		if err != nil {
+			return studioSettings{}, lane.InvalidField("timeZone", fmt.Sprintf("timeZone must be an IANA time zone name such as Asia/Jerusalem or Europe/London; %q is not one.", text.Truncate(name, 100)))
+		}
+		patch["timeZone"] = loc.String()
+	}
+	if in.TraineeAssistant != nil {
+		patch["traineeAssistant"] = *in.TraineeAssistant
+	}
+	if len(patch) == 0 {
+		return studioSettings{}, lane.InvalidField("timeZone", "Send at least one setting: timeZone or traineeAssistant.")
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
-	err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
-		st, err := tx.StudioByID(c.Ctx, c.P.StudioID)
-		if err != nil {
-			return err
-		}
-		all := map[string]json.RawMessage{}
-		if len(st.Settings) > 0 && string(st.Settings) != "null" {
-			if err := json.Unmarshal(st.Settings, &all); err != nil {
-				return fmt.Errorf("the studio's settings are not a JSON object: %w", err)
-			}
-		}
-		all["timeZone"], _ = json.Marshal(loc.String())
-		raw, err := json.Marshal(all)
-		if err != nil {
-			return err
-		}
-		return tx.UpdateStudioSettings(c.Ctx, c.P.StudioID, raw)
-	})
-	return studioSettings{TimeZone: loc.String()}, err
+	st, err := store.PatchStudioSettings(c.Ctx, c.DB(), c.P.StudioID, patch)
+	return settingsOf(st), err
 }
