@@ -15,7 +15,7 @@ import (
 )
 
 // cmdAgentCost reports what the WhatsApp agent's model calls of the last
-// hours cost, per studio: turns, model calls, tokens by kind and an
+// hours cost, per studio and whose turns they were (coaches' or trainees'): turns, model calls, tokens by kind and an
 // estimate in US dollars, then how the turns were spaced (which the cache
 // lifetimes are chosen from).
 func cmdAgentCost(ctx context.Context, e env, args []string) error {
@@ -46,7 +46,7 @@ func cmdAgentCost(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "studio\tmodel\tturns\tcalls\tinput\tcache write\tcache read\toutput\tcost USD\tper turn\t")
+	fmt.Fprintln(tw, "studio\twho\tmodel\tturns\tcalls\tinput\tcache write\tcache read\toutput\tcost USD\tper turn\t")
 	var total float64
 	var turns int64
 	unpriced := map[string]bool{}
@@ -65,10 +65,10 @@ func cmdAgentCost(ctx context.Context, e env, args []string) error {
 			unpriced[r.Model] = true
 		}
 		turns += r.Turns
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", printable(studio), printable(r.Model), r.Turns, r.Steps,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", printable(studio), whose[r.Role], printable(r.Model), r.Turns, r.Steps,
 			r.Input, r.CacheWrite, r.CacheRead, r.Output, cost, perTurn)
 	}
-	fmt.Fprintf(tw, "all\t\t%d\t\t\t\t\t\t%.4f\t\t\n", turns, total)
+	fmt.Fprintf(tw, "all\t\t\t%d\t\t\t\t\t\t%.4f\t\t\n", turns, total)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -89,6 +89,9 @@ func cmdAgentCost(ctx context.Context, e env, args []string) error {
 	}
 	return nil
 }
+
+// whose names a role's turns in the report.
+var whose = map[string]string{"coach": "coaches", "trainee": "trainees"}
 
 // agentPrices are the prices of model: AGENT_MODEL's list price with the
 // configured overrides, any other model's list price.

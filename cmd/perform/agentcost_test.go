@@ -60,6 +60,11 @@ func TestAgentCost(t *testing.T) {
 			agentTurn(t, st, "tur_a2", "+972500000001", studios[0].ID, now.Add(-time.Minute), step)
 			agentTurn(t, st, "tur_b1", "+972500000002", studios[1].ID, now.Add(-2*time.Minute), step)
 			agentTurn(t, st, "tur_old", "+972500000002", studios[1].ID, now.Add(-30*time.Hour), step)
+			// A trainee's turn is reported apart from the coaches'.
+			agentTurn(t, st, "tur_a3", "+972500000003", studios[0].ID, now.Add(-30*time.Second), step)
+			if err := st.Agent().MarkTraineeTurn(ctx, "tur_a3"); err != nil {
+				t.Fatal(err)
+			}
 			st.Close()
 
 			r := perform(t, db, "agent", "cost")
@@ -69,13 +74,14 @@ func TestAgentCost(t *testing.T) {
 			// One step at Sonnet 4.5's list prices: 1000×3 + 200×15 +
 			// 1000×3.75 + 4000×6 + 10000×0.3 = 36,750 µ$.
 			lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-			if len(lines) != 4 {
+			if len(lines) != 5 {
 				t.Fatalf("stdout:\n%s", r.stdout)
 			}
 			for i, want := range [][]string{
-				{"Alpha", "claude-sonnet-4-5", " 2 ", " 3 ", "3000", "15000", "30000", "600", "0.1103", "0.0551"},
-				{"Beta", "claude-sonnet-4-5", " 1 ", "1000", "5000", "10000", "200", "0.0367"},
-				{"all", " 3 ", "0.1470"},
+				{"Alpha", "coaches", "claude-sonnet-4-5", " 2 ", " 3 ", "3000", "15000", "30000", "600", "0.1103", "0.0551"},
+				{"Alpha", "trainees", "claude-sonnet-4-5", " 1 ", "1000", "5000", "10000", "200", "0.0367"},
+				{"Beta", "coaches", "claude-sonnet-4-5", " 1 ", "1000", "5000", "10000", "200", "0.0367"},
+				{"all", " 4 ", "0.1837"},
 			} {
 				for _, w := range want {
 					if !strings.Contains(lines[i+1], w) {
@@ -94,7 +100,7 @@ func TestAgentCost(t *testing.T) {
 			if code := run(ctx, []string{"agent", "cost", "--hours", "1"}, &out, &errOut, func(k string) string { return env[k] }); code != 0 {
 				t.Fatalf("agent cost with prices: %d %s", code, errOut.String())
 			}
-			if !strings.Contains(out.String(), "0.0735") || !strings.Contains(errOut.String(), "input 1.50, output 7.50, cache write 1.875 (1 h: 3.00), cache read 0.15 (") {
+			if !strings.Contains(out.String(), "0.0919") || !strings.Contains(errOut.String(), "input 1.50, output 7.50, cache write 1.875 (1 h: 3.00), cache read 0.15 (") {
 				t.Errorf("with half the prices:\n%s%s", out.String(), errOut.String())
 			}
 			if r := perform(t, db, "agent", "cost", "--hours", "0"); r.code != 2 || !strings.Contains(r.stderr, "--hours must be from 1 to 48") {

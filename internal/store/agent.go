@@ -102,6 +102,8 @@ type AgentStore interface {
 
 	// The model's usage (agent_usage.go).
 	AgentUsage
+	// The trainees who write to it (agent_trainees.go).
+	AgentTrainees
 }
 
 // AgentMessage is an accepted inbound message.
@@ -193,6 +195,10 @@ func (s agentStore) LinkPhone(ctx context.Context, l PhoneLink) error {
 			if isForeignKeyViolation(err) {
 				return fmt.Errorf("%w: no coach %s in studio %s to link the phone to", ErrNotFound, l.CoachID, l.StudioID)
 			}
+			return err
+		}
+		// Choosing a coach's record ends talking as a trainee.
+		if _, err := q.ExecContext(ctx, s.q(`DELETE FROM agent_trainee_links WHERE phone = ?`), l.Phone); err != nil {
 			return err
 		}
 		_, err := q.ExecContext(ctx, s.q(`DELETE FROM agent_studio_choices WHERE phone = ?`), l.Phone)

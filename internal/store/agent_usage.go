@@ -13,8 +13,8 @@ type AgentUsage interface {
 	RecordStep(ctx context.Context, s AgentStep) error
 	// TurnSteps are a turn's recorded model calls, in the order made.
 	TurnSteps(ctx context.Context, turnID string) ([]AgentStep, error)
-	// UsageByStudio sums the steps made since since, per studio and model,
-	// by studio name. Turns not yet given a studio (decided nothing, or
+	// UsageByStudio sums the steps made since since, per studio, role
+	// (coach or trainee turns) and model, by studio name. Turns not yet given a studio (decided nothing, or
 	// abandoned) are summed under StudioID "".
 	UsageByStudio(ctx context.Context, since time.Time) ([]AgentStudioUsage, error)
 	// TurnTimes are when each turn with a model call since since began, by
@@ -38,6 +38,7 @@ type AgentStep struct {
 // AgentStudioUsage is a studio's usage of one model over a period.
 type AgentStudioUsage struct {
 	StudioID, StudioName, Model string
+	Role                        string // coach or trainee: whose turns
 	Turns, Steps                int64
 	Input, Output               int64
 	CacheWrite, CacheWrite1h    int64
@@ -81,15 +82,15 @@ func (s agentStore) TurnSteps(ctx context.Context, turnID string) ([]AgentStep, 
 }
 
 func (s agentStore) UsageByStudio(ctx context.Context, since time.Time) ([]AgentStudioUsage, error) {
-	rows, err := s.query(ctx, `SELECT COALESCE(t.studio_id, ''), COALESCE(MAX(st.name), ''), u.model,
+	rows, err := s.query(ctx, `SELECT COALESCE(t.studio_id, ''), COALESCE(MAX(st.name), ''), t.role, u.model,
 			COUNT(DISTINCT u.turn_id), COUNT(*), SUM(u.input_tokens), SUM(u.output_tokens),
 			SUM(u.cache_write_tokens), SUM(u.cache_write_1h_tokens), SUM(u.cache_read_tokens)
 		FROM agent_turn_steps u
 		JOIN agent_turns t ON t.id = u.turn_id
 		LEFT JOIN studios st ON st.id = t.studio_id
 		WHERE u.created_at >= ?
-		GROUP BY COALESCE(t.studio_id, ''), u.model
-		ORDER BY COALESCE(MAX(st.name), ''), COALESCE(t.studio_id, ''), u.model`, ms(since))
+		GROUP BY COALESCE(t.studio_id, ''), t.role, u.model
+		ORDER BY COALESCE(MAX(st.name), ''), COALESCE(t.studio_id, ''), t.role, u.model`, ms(since))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func (s agentStore) UsageByStudio(ctx context.Context, since time.Time) ([]Agent
 	var out []AgentStudioUsage
 	for rows.Next() {
 		var u AgentStudioUsage
-		if err := rows.Scan(&u.StudioID, &u.StudioName, &u.Model, &u.Turns, &u.Steps, &u.Input, &u.Output,
+		if err := rows.Scan(&u.StudioID, &u.StudioName, &u.Role, &u.Model, &u.Turns, &u.Steps, &u.Input, &u.Output,
 			&u.CacheWrite, &u.CacheWrite1h, &u.CacheRead); err != nil {
 			return nil, err
 		}
