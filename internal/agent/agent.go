@@ -108,6 +108,7 @@ type Agent struct {
 	pins         map[string]string
 	box          *secret.Box
 	model        *model
+	traineeModel *model // a trainee's turns: her tools, her brief
 	debounce     time.Duration
 	leaseTTL     time.Duration
 	now          func() time.Time
@@ -192,7 +193,10 @@ func New(o Options) (*Agent, error) {
 	if toolSet == nil {
 		toolSet = tools.AgentSubset()
 	}
-	if a.model, err = newModel(o.LLM, toolSet, a.log); err != nil {
+	if a.model, err = newModel(o.LLM, toolSet, promptRules, a.log); err != nil {
+		return nil, err
+	}
+	if a.traineeModel, err = newModel(o.LLM, tools.TraineeAssistantSubset(), traineeRules, a.log); err != nil {
 		return nil, err
 	}
 	a.intake = newIntake(a, o.Store.Engine())

@@ -15,9 +15,19 @@ func (a *Agent) decide(ctx context.Context, t *turn) (decision, error) {
 	if !a.inPilot(t.Phone) {
 		return decision{outcome: "not_in_pilot"}, nil // queued before the allowlist shrank
 	}
+	// A phone that talks as a trainee (trainee.go), else its coach.
+	tr, stop, isTrainee, err := a.asTrainee(ctx, t)
+	switch {
+	case err != nil:
+		return decision{}, err
+	case stop != nil:
+		return *stop, nil
+	case isTrainee:
+		return a.decideTrainee(ctx, t, tr)
+	}
 	coach, stop, link, err := a.resolveCoach(ctx, t)
 	if errors.Is(err, errNoCoach) {
-		return decision{messages: []string{msgNotLinked}, outcome: "not_linked"}, nil
+		return a.noCoach(ctx, t)
 	}
 	if err != nil {
 		return decision{}, err
@@ -49,7 +59,7 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 	case count > a.dailyCap:
 		return decision{outcome: "capped"}, nil // silent until tomorrow
 	}
-	apiKey, d, stop, err := a.studioKey(ctx, t, coach)
+	apiKey, d, stop, err := a.studioKey(ctx, t, coach.StudioID, true)
 	if err != nil || stop {
 		return d, err
 	}

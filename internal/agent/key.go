@@ -34,9 +34,13 @@ type agentSettings struct {
 // studio, a reconnect, the plan's key limit) it returns stop with the
 // decision to send. Key changes of one studio are serialised on a lease, so
 // two coaches of a studio writing at once mint one key.
-func (a *Agent) studioKey(ctx context.Context, t *turn, coach store.CoachRef) (apiKey string, d decision, stop bool, err error) {
-	err = a.waitLease(ctx, "studio:"+coach.StudioID, t.ID, func(ctx context.Context) error {
-		studio, err := a.st.StudioByID(ctx, coach.StudioID)
+//
+// Only a coach reconnects a revoked studio (coach true): a trainee's turn
+// meets a revoked studio as unavailable.
+func (a *Agent) studioKey(ctx context.Context, t *turn, studioID string, coach bool) (apiKey string, d decision, stop bool, err error) {
+	reconnect := coach && t.Text == ReconnectCommand
+	err = a.waitLease(ctx, "studio:"+studioID, t.ID, func(ctx context.Context) error {
+		studio, err := a.st.StudioByID(ctx, studioID)
 		if err != nil {
 			return err
 		}
@@ -45,7 +49,7 @@ func (a *Agent) studioKey(ctx context.Context, t *turn, coach store.CoachRef) (a
 			return err
 		}
 		switch {
-		case s.RevokedAt != nil && t.Text == ReconnectCommand:
+		case s.RevokedAt != nil && reconnect:
 			if apiKey, d, stop, err = a.mint(ctx, studio, all); err != nil || stop {
 				return err
 			}
@@ -67,7 +71,7 @@ func (a *Agent) studioKey(ctx context.Context, t *turn, coach store.CoachRef) (a
 					}
 				}
 				apiKey, d, stop, err = a.mint(ctx, studio, all)
-			} else if t.Text == ReconnectCommand {
+			} else if reconnect {
 				d, stop = decision{messages: []string{msgAlreadyConnected}, outcome: "reconnected"}, true
 			}
 		}

@@ -22,9 +22,10 @@ var errKeyRevoked = errors.New("the agent's studio key was revoked")
 type model struct {
 	provider llm.Provider
 	set      []tools.Tool
+	rules    string // the static brief: promptRules, or traineeRules
 }
 
-func newModel(cfg LLM, set []tools.Tool, log *slog.Logger) (*model, error) {
+func newModel(cfg LLM, set []tools.Tool, rules string, log *slog.Logger) (*model, error) {
 	name := cfg.Model
 	if name == "" {
 		name = DefaultModel
@@ -33,7 +34,7 @@ func newModel(cfg LLM, set []tools.Tool, log *slog.Logger) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &model{provider: p, set: set}, nil
+	return &model{provider: p, set: set, rules: rules}, nil
 }
 
 // historyEntry is one remembered message: role "user" or "assistant".
@@ -47,11 +48,11 @@ type historyEntry struct {
 type toolCaller func(ctx context.Context, name string, input json.RawMessage) (string, bool, error)
 
 // run is the tool loop: at most eight model calls of at most 1200 output
-// tokens; the reply is the text of the last one. The system prompt is
-// promptRules (the same for everyone, so it is cached with the tools) then
-// coachContext (promptContext). Each step's usage goes to the turn's meter.
+// tokens; the reply is the text of the last one. The system prompt is the
+// model's rules (the same for every coach, or every trainee, so it is cached
+// with the tools) then coachContext (promptContext or traineeContext). Each step's usage goes to the turn's meter.
 func (m *model) run(ctx context.Context, coachContext string, history []historyEntry, text string, call toolCaller) (string, error) {
-	req := llm.Request{Rules: promptRules, Context: coachContext, Messages: conversation(history, text), MaxTokens: maxOutputTokens}
+	req := llm.Request{Rules: m.rules, Context: coachContext, Messages: conversation(history, text), MaxTokens: maxOutputTokens}
 	var reply string
 	for step := 0; step < maxModelSteps; step++ {
 		res, err := m.provider.Step(ctx, req)

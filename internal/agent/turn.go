@@ -124,7 +124,13 @@ type decision struct {
 	outcome  string
 	studioID string           // the studio the turn ran in; "" before one is chosen
 	link     *store.PhoneLink // the phone's new studio link, if the turn made one
-	ask      []string         // the coach ids of a studio question the turn asks
+	ask      []string         // the coach (or trainee) ids of a studio question the turn asks
+
+	role        string             // roleTrainee for a trainee's turn, "" for a coach's
+	traineeLink *store.TraineeLink // the phone's new trainee link, if the turn made one
+	// also are the turn's other records (a trainee's consent, her logs),
+	// written with its reply.
+	also []func(ctx context.Context, tx store.Store) error
 }
 
 // commitDecision writes the reply's chunks and the history in one
@@ -141,6 +147,21 @@ func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 		}
 		if d.link != nil {
 			if err := ag.LinkPhone(ctx, *d.link); err != nil {
+				return err
+			}
+		}
+		if d.traineeLink != nil {
+			if err := ag.LinkTrainee(ctx, *d.traineeLink); err != nil {
+				return err
+			}
+		}
+		if d.role == roleTrainee {
+			if err := ag.MarkTraineeTurn(ctx, t.ID); err != nil {
+				return err
+			}
+		}
+		for _, write := range d.also {
+			if err := write(ctx, tx); err != nil {
 				return err
 			}
 		}
@@ -161,7 +182,11 @@ func (a *Agent) commitDecision(ctx context.Context, t *turn, d decision) error {
 			for i, h := range d.history {
 				entries[i] = store.AgentHistoryEntry(h)
 			}
-			if err := ag.AppendHistory(ctx, t.Phone, d.studioID, entries, now, historyEntries); err != nil {
+			conversation := t.Phone
+			if d.role == roleTrainee {
+				conversation = traineeConversation(t.Phone)
+			}
+			if err := ag.AppendHistory(ctx, conversation, d.studioID, entries, now, historyEntries); err != nil {
 				return err
 			}
 		}

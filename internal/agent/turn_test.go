@@ -604,7 +604,7 @@ func TestStudioKeyEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		key, _, stop, err := other.studioKey(ctx, &turn{ID: "amg_x", Text: "q"}, coach)
+		key, _, stop, err := other.studioKey(ctx, &turn{ID: "amg_x", Text: "q"}, coach.StudioID, true)
 		if err != nil || stop || key == "" {
 			t.Fatalf("studioKey under a new secret: %q %v %v", key, stop, err)
 		}

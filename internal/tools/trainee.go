@@ -228,3 +228,20 @@ func TraineeByName(name string) (Tool, bool) {
 	}
 	return Tool{}, false
 }
+
+// TraineeAssistantSubset is what a trainee's turns on the WhatsApp
+// assistant may use: the trainee tools less those that change her plan
+// (planning, modifying or swapping a session). On WhatsApp a plan change
+// is a request to her coach (log_feedback), whom it is for to decide.
+func TraineeAssistantSubset() []Tool {
+	var set []Tool
+	for _, t := range trainee() {
+		if !slices.Contains(planChanges, t.Name) {
+			set = append(set, t)
+		}
+	}
+	return set
+}
+
+// planChanges are the trainee tools that change her planned sessions.
+var planChanges = []string{"create_planned_session", "modify_training_session", "swap_exercise"}
