@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -282,4 +284,148 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Trainees of different studios share the cached prefix (their tools and
+// their rules, the same bytes for every trainee of every studio); who she
+// is and her studio come after it, and the second trainee reads what the
+// first wrote.
+func TestTraineesShareTheirCachedPrefix(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, storetestSQLite(t))
+	var phones []string
+	for i, name := range []string{"Alpha Gym", "Beta Fit"} {
+		s := domain.Studio{Name: name, Slug: fmt.Sprintf("cache-%d", i), Settings: json.RawMessage(`{"traineeAssistant":true}`)}
+		if err := h.st.CreateStudio(context.Background(), &s); err != nil {
+			t.Fatal(err)
+		}
+		tr := domain.Trainee{FirstName: []string{"Dana", "Noa"}[i], LastName: "X", Phone: fmt.Sprintf("+97250333000%d", i), Status: "active"}
+		if err := h.st.Studio(s.ID).CreateTrainee(context.Background(), &tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.st.Agent().SetTraineeConsent(context.Background(), s.ID, tr.ID, phoneKey(tr.Phone), true, h.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		phones = append(phones, strings.TrimPrefix(tr.Phone, "+"))
+	}
+	for _, p := range phones {
+		h.send(p, "c-"+p, "שקילה 70")
+		h.waitIdle()
+	}
+	reqs := h.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model calls; want 2", len(reqs))
+	}
+	a, b := layoutOf(t, reqs[0]), layoutOf(t, reqs[1])
+	if string(a.Tools) != string(b.Tools) || string(a.System[0]) != string(b.System[0]) || reqs[0].System[0].Text != traineeRules {
+		t.Fatal("the cached prefix differs between trainees of two studios")
+	}
+	if !strings.Contains(reqs[0].System[1].Text, "Dana") || !strings.Contains(reqs[1].System[1].Text, "Beta Fit") {
+		t.Fatalf("the context lacks her name or studio: %q / %q", reqs[0].System[1].Text, reqs[1].System[1].Text)
+	}
+	if got := breakpoints(reqs[0]); len(got) == 0 || got[0] != "system[0]:1h" {
+		t.Fatalf("breakpoints %v; want the rules' 1 h one first", got)
+	}
+	if reqs[1].Usage.CacheReadInputTokens == 0 || reqs[1].Usage.CacheReadInputTokens != reqs[0].Usage.CacheCreation.Ephemeral1h {
+		t.Fatalf("usage %+v then %+v; want the second trainee to read the first's write", reqs[0].Usage, reqs[1].Usage)
+	}
+}
+
+// A flood of trainee messages, 2,000 from 200 phones of two studios in
+// bursts of 10: every message is stored, each phone's burst gets its
+// replies, every weigh-in lands on the writer's own record, and no reply
+// names anyone but the trainee it went to.
+func TestTraineeFloodStaysWithEachPerson(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st, func(o *Options) { o.Debounce = 1500 * time.Millisecond })
+		ctx := context.Background()
+		names := map[string]string{} // phone → her first name
+		owner := map[string]string{} // trainee id → phone
+		for si := range 2 {
+			s := domain.Studio{Name: fmt.Sprintf("Flood %d", si), Slug: fmt.Sprintf("flood-%d", si), Settings: json.RawMessage(`{"traineeAssistant":true}`)}
+			if err := st.CreateStudio(ctx, &s); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 100 {
+				tr := domain.Trainee{FirstName: fmt.Sprintf("T%d-%03d", si, i), LastName: "Flood", Phone: fmt.Sprintf("+972524%d%05d", si, i), Status: "active"}
+				if err := st.Studio(s.ID).CreateTrainee(ctx, &tr); err != nil {
+					t.Fatal(err)
+				}
+				p := strings.TrimPrefix(tr.Phone, "+")
+				if err := st.Agent().SetTraineeConsent(ctx, s.ID, tr.ID, tr.Phone, true, h.clock.Now()); err != nil {
+					t.Fatal(err)
+				}
+				names[p], owner[tr.ID] = tr.FirstName, p
+			}
+		}
+		// The model weighs her in once per burst and greets the person its
+		// brief names.
+		h.setScript(func(_ int, req fakes.MessagesRequest) fakes.Reply {
+			name := strings.Fields(req.System[1].Text)[3] // "את/ה מדבר/ת עם NAME, …"
+			if len(req.ToolResults()) > 0 {
+				return fakes.Text("רשמתי, " + strings.TrimSuffix(name, ","))
+			}
+			return fakes.CallTool("log_weight", map[string]any{"weightKg": 70})
+		})
+		var phones []string
+		for p := range names {
+			phones = append(phones, p)
+		}
+		slices.Sort(phones)
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(phones); i += 8 {
+					for j := range 10 {
+						h.send(phones[i], "c-"+phones[i], fmt.Sprintf("שקילה %d", 70+j))
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		h.waitIdle()
+
+		var stored int
+		if err := st.DB().QueryRow(`SELECT count(*) FROM agent_messages`).Scan(&stored); err != nil || stored != 2000 {
+			t.Fatalf("%d messages stored (%v), want 2000", stored, err)
+		}
+		replies := map[string][]string{}
+		for _, m := range h.sms.Sent() {
+			replies[strings.TrimPrefix(m.ConversationID, "c-")] = append(replies[strings.TrimPrefix(m.ConversationID, "c-")], m.Text)
+		}
+		for _, p := range phones {
+			got := replies[p]
+			if len(got) == 0 || len(got)%2 != 0 {
+				t.Fatalf("%s got %d messages, want a reply and its echo per burst: %q", p, len(got), got)
+			}
+			for _, r := range got {
+				if strings.HasPrefix(r, "רשמתי") && r != "רשמתי, "+names[p] {
+					t.Fatalf("%s (%s) was told %q", p, names[p], r)
+				}
+			}
+		}
+		// Each weigh-in is on the record of the phone that wrote it, one per
+		// turn that phone had.
+		rows, err := st.DB().Query(`SELECT trainee_id, count(*) FROM weights GROUP BY trainee_id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		total := 0
+		for rows.Next() {
+			var id string
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				t.Fatal(err)
+			}
+			p, ok := owner[id]
+			if !ok || n != len(replies[p])/2 {
+				t.Fatalf("trainee %s has %d weigh-ins; her phone %q had %d turns", id, n, p, len(replies[p])/2)
+			}
+			total += n
+		}
+		t.Logf("2000 messages from 200 phones: %d turns", total)
+	})
 }

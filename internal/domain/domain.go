@@ -243,7 +243,7 @@ const (
 	// SourceWhatsApp is a trainee's own turn on the WhatsApp assistant.
 	SourceWhatsApp = "whatsapp"
 	SourceJob      = "job"
-	SourceCLI   = "cli" // the operator's perform commands (key create)
+	SourceCLI      = "cli" // the operator's perform commands (key create)
 )
 
 type AuditEvent struct {

@@ -123,7 +123,14 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	if derived {
 		keep = RepeatWindow
 	}
-	rec, started, err := ss.BeginIdempotent(r.Context(), key, hash, l.now(), idempotencyStaleAfter, keep)
+	// A key is its speaker's: the people one credential speaks for (the
+	// assistant's studio key, for each coach or trainee whose phone wrote)
+	// never share a key, so none is answered with another's record.
+	speakersKey := key
+	if c.P.Subject != "" {
+		speakersKey = c.P.Subject + "/" + key
+	}
+	rec, started, err := ss.BeginIdempotent(r.Context(), speakersKey, hash, l.now(), idempotencyStaleAfter, keep)
 	if err != nil {
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return

@@ -1,12 +1,18 @@
 package lane_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // A trainee withdraws what she logged within 15 minutes, and nothing else:
@@ -77,5 +83,46 @@ func TestTraineeWithdrawsAFreshLog(t *testing.T) {
 		e.fails(404, "NOT_FOUND", withdraw(rec.ID))
 		ahead.Store(0)
 		e.ok(200, withdraw(rec.ID))
+	})
+}
+
+// One credential speaking for two people (the assistant's studio key, for
+// each trainee or coach whose phone wrote): the same Idempotency-Key and
+// the same request are two writes, each answered with its own record.
+func TestAKeyIsItsSpeakersOwn(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("spk")
+		other := e.secondTrainee(f)
+		lc := laneclient.New("http://perform.internal", laneclient.HandlerTransport(e.lane), domain.SourceWhatsApp)
+		weigh := func(ctx context.Context) string {
+			raw, err := lc.Do(ctx, f.key, tools.Request{Method: "POST", Path: "/trainees/me/weights", Body: map[string]any{"weightKg": 70}, IdempotencyKey: "repeat:same"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w struct{ ID string }
+			if err := json.Unmarshal(raw, &w); err != nil {
+				t.Fatal(err)
+			}
+			return w.ID
+		}
+		ctx := context.Background()
+		a, b := weigh(auth.WithTrainee(ctx, f.trainee.ID)), weigh(auth.WithTrainee(ctx, other.trainee))
+		if a == b {
+			t.Fatalf("the second trainee was answered with the first's weigh-in %s", a)
+		}
+		if again := weigh(auth.WithTrainee(ctx, f.trainee.ID)); again != a {
+			t.Fatalf("her own repeat was not replayed: %s, then %s", a, again)
+		}
+		for _, id := range []string{f.trainee.ID, other.trainee} {
+			list, err := st.Studio(f.studio.ID).ListWeights(ctx, id, store.Page{Limit: 10})
+			if err != nil || list.Total != map[string]int{f.trainee.ID: 2, other.trainee: 1}[id] {
+				t.Errorf("%s has %d weigh-ins (%v)", id, list.Total, err)
+			}
+		}
+		// A trainee the studio does not have is refused, never the studio key.
+		if _, err := lc.Do(auth.WithTrainee(ctx, "trn_00000000000000000000000000"), f.key, tools.Request{Method: "GET", Path: "/trainees/me"}); err == nil || !strings.Contains(err.Error(), "does not have") {
+			t.Errorf("speaking for a stranger answered %v", err)
+		}
 	})
 }
