@@ -208,7 +208,9 @@ func New(o Options) (*Agent, error) {
 // cap_reached, capped, revoked, disconnected, reconnected, key_limit,
 // choose_studio (the coach was asked which studio), studio_chosen, and
 // for answers to proposed writes proposals_executed, proposals_declined,
-// proposal_expired, proposal_unclear.
+// proposal_expired, proposal_unclear; and for a trainee's turns
+// trainee_asked (consent asked), trainee_agreed, trainee_stopped,
+// trainee_undone, trainee_undo_none, trainee_undo_late, trainee_cut_off.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers. Call it before the River

@@ -429,3 +429,43 @@ func TestTraineeFloodStaysWithEachPerson(t *testing.T) {
 		t.Logf("2000 messages from 200 phones: %d turns", total)
 	})
 }
+
+// A phone on trainee records of two studios that turned the assistant on
+// chooses which, and then talks to that studio only.
+func TestTraineeOnTwoStudiosChooses(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		ctx := context.Background()
+		var studios []domain.Studio
+		for i, name := range []string{"Alpha Gym", "Beta Fit", "Gamma Off"} {
+			settings := json.RawMessage(`{"traineeAssistant":true}`)
+			if i == 2 {
+				settings = nil // has not turned it on: never offered
+			}
+			s := domain.Studio{Name: name, Slug: fmt.Sprintf("two-%d", i), Settings: settings}
+			if err := st.CreateStudio(ctx, &s); err != nil {
+				t.Fatal(err)
+			}
+			tr := domain.Trainee{FirstName: "Dana", LastName: "Two", Phone: "+972526666666", Status: "active"}
+			if err := st.Studio(s.ID).CreateTrainee(ctx, &tr); err != nil {
+				t.Fatal(err)
+			}
+			studios = append(studios, s)
+		}
+		e := &traineeEnv{harness: h}
+		got := joined(e.say("972526666666", "היי"))
+		if !strings.Contains(got, "1. Alpha Gym (מתאמן/ת)") || !strings.Contains(got, "2. Beta Fit (מתאמן/ת)") || strings.Contains(got, "Gamma") {
+			t.Fatalf("the question listed %q", got)
+		}
+		if got := joined(e.say("972526666666", "2")); !strings.Contains(got, `"Beta Fit"`) {
+			t.Fatalf("choosing 2 answered %q", got)
+		}
+		if got := joined(e.say("972526666666", "היי")); !strings.Contains(got, `הסטודיו "Beta Fit"`) {
+			t.Fatalf("after choosing Beta Fit she got %q", got)
+		}
+		link, err := st.Agent().TraineeLink(ctx, "+972526666666")
+		if err != nil || link.StudioID != studios[1].ID {
+			t.Fatalf("the phone is linked to %+v (%v), want Beta Fit", link, err)
+		}
+	})
+}
