@@ -58,7 +58,7 @@ func (c *clock) Advance(d time.Duration) {
 // harness is one agent on a real store, a real River client, the real lane
 // behind a real HTTP server, and the two fakes.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	st      store.Store
 	agent   *Agent
 	llm     *fakes.Anthropic
@@ -77,7 +77,7 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
-func newHarness(t *testing.T, st store.Store, opts ...harnessOption) *harness {
+func newHarness(t testing.TB, st store.Store, opts ...harnessOption) *harness {
 	t.Helper()
 	h := &harness{t: t, st: st, clock: newClock()}
 	h.script = func(int, fakes.MessagesRequest) fakes.Reply { return fakes.Text("תשובה") }
@@ -123,7 +123,7 @@ func newHarness(t *testing.T, st store.Store, opts ...harnessOption) *harness {
 }
 
 // startJobs builds and starts a River client that works the agent's jobs.
-func startJobs(t *testing.T, st store.Store, agents ...*Agent) *river.Client[*sql.Tx] {
+func startJobs(t testing.TB, st store.Store, agents ...*Agent) *river.Client[*sql.Tx] {
 	t.Helper()
 	workers := river.NewWorkers()
 	agents[0].Register(workers)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -156,14 +157,16 @@ func (in *intake) write(batch []*pendingMessage) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	a := in.a
-	jobs := a.jobs.Load()
+	client := a.jobs.Load()
 	msgs := make([]store.AgentMessage, len(batch))
 	for i, m := range batch {
 		msgs[i] = store.AgentMessage{Phone: m.phone, ConversationID: m.conversationID, Text: m.text, ReceivedAt: time.UnixMilli(m.receivedAt)}
 	}
-	var scheduled time.Time
+	// The reply is due when the debounce ends, on the real clock; its job
+	// is available at once and held by its worker until then (turn.go).
+	var due int64
 	if a.debounce > 0 {
-		scheduled = time.Now().Add(a.debounce) // River schedules on the real clock
+		due = time.Now().Add(a.debounce).UnixMilli()
 	}
 	return a.st.InTx(ctx, func(tx store.Store) error {
 		refs, err := tx.Agent().InsertMessages(ctx, msgs)
@@ -173,11 +176,11 @@ func (in *intake) write(batch []*pendingMessage) error {
 		params := make([]river.InsertManyParams, len(refs))
 		for i, r := range refs {
 			params[i] = river.InsertManyParams{
-				Args:       replyArgs{Phone: r.Phone, Seq: r.Seq},
-				InsertOpts: &river.InsertOpts{MaxAttempts: jobMaxAttempts, ScheduledAt: scheduled},
+				Args:       replyArgs{Phone: r.Phone, Seq: r.Seq, Due: due},
+				InsertOpts: &river.InsertOpts{MaxAttempts: jobMaxAttempts, Queue: jobs.QueueHolding},
 			}
 		}
-		if _, err := jobs.InsertManyFastTx(ctx, tx.SQLTx(), params); err != nil {
+		if _, err := client.InsertManyFastTx(ctx, tx.SQLTx(), params); err != nil {
 			return fmt.Errorf("scheduling the replies: %w", err)
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -445,7 +446,12 @@ func TestAKeyStillInProgressIsRetriedNotFailed(t *testing.T) {
 						if err := rows.Scan(&id); err != nil {
 							return err
 						}
-						rec, started, err := ss.BeginIdempotent(ctx, "proposal:"+id, "earlier", time.Now(), time.Minute, store.IdempotencyTTL)
+						// Kept under the coach the proposal's call speaks for.
+						var coachID string
+						if err := st.DB().QueryRow(`SELECT id FROM coaches WHERE studio_id = `+placeholder(st), e.studio.ID).Scan(&coachID); err != nil {
+							return err
+						}
+						rec, started, err := ss.BeginIdempotent(ctx, lane.SpeakersKey(coachID, "proposal:"+id), "earlier", time.Now(), time.Minute, store.IdempotencyTTL)
 						if err != nil || !started {
 							return fmt.Errorf("claiming proposal:%s: %v %v", id, started, err)
 						}

@@ -12,10 +12,12 @@ import (
 	"github.com/otherwise/perform/internal/store"
 )
 
-// replyArgs is the reply job: the phone and the message that scheduled it.
+// replyArgs is the reply job: the phone and the message that scheduled
+// it, and when the reply is due (Unix ms, real clock; 0: at once).
 type replyArgs struct {
 	Phone string `json:"phone"`
 	Seq   int64  `json:"seq"`
+	Due   int64  `json:"due,omitempty"`
 }
 
 func (replyArgs) Kind() string { return "agent_reply" }
@@ -32,7 +34,32 @@ const turnTimeout = 90 * time.Second
 
 func (w *replyWorker) Timeout(*river.Job[replyArgs]) time.Duration { return turnTimeout }
 
+// maxHold is the longest a worker holds a reply job for its debounce; a
+// job due later is snoozed until closer to its time.
+const maxHold = 15 * time.Second
+
 func (w *replyWorker) Work(ctx context.Context, job *river.Job[replyArgs]) error {
+	if wait := time.Until(time.UnixMilli(job.Args.Due)); job.Args.Due > 0 && wait > 0 {
+		if wait > maxHold {
+			return river.JobSnooze(wait - maxHold/2)
+		}
+		// A newer message of the phone has its own job, which answers the
+		// whole burst: nothing to hold this one for.
+		seqs, err := w.a.st.Agent().PendingSeqs(ctx, job.Args.Phone)
+		if err != nil {
+			return err
+		}
+		if len(seqs) == 0 || seqs[len(seqs)-1] > job.Args.Seq {
+			return nil
+		}
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	// The attempt is part of the owner: a rescued job must not take over a
 	// lease its crashed earlier attempt still holds until it expires.
 	owner := fmt.Sprintf("job:%d:%d", job.ID, job.Attempt)

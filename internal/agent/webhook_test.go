@@ -13,6 +13,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
@@ -129,18 +130,18 @@ func TestWebhookStoresAndSchedulesInOneTransaction(t *testing.T) {
 		if phone != "+972501234567" || conv != "c1" || text != "hello there" || state != "pending" {
 			t.Fatalf("stored %q %q %q %q", phone, conv, text, state)
 		}
-		res, err := h.jobs.JobList(context.Background(), river.NewJobListParams().Kinds("agent_reply").States(rivertype.JobStateScheduled))
-		if err != nil || len(res.Jobs) != 1 {
-			t.Fatalf("scheduled reply jobs: %v, %v", res, err)
+		res, err := h.jobs.JobList(context.Background(), river.NewJobListParams().Kinds("agent_reply").
+			States(rivertype.JobStateAvailable, rivertype.JobStateRunning, rivertype.JobStateScheduled))
+		if err != nil || len(res.Jobs) != 1 || res.Jobs[0].Queue != jobs.QueueHolding {
+			t.Fatalf("reply jobs: %v, %v; want one in the holding queue", res, err)
 		}
 		job := res.Jobs[0]
 		var ra replyArgs
 		if err := json.Unmarshal(job.EncodedArgs, &ra); err != nil || ra.Phone != "+972501234567" || ra.Seq == 0 {
 			t.Fatalf("job args %s", job.EncodedArgs)
 		}
-		scheduled := job.ScheduledAt
-		if until := time.Until(scheduled); until < 50*time.Minute {
-			t.Fatalf("job scheduled %s from now; want the debounce of an hour", until)
+		if until := time.Until(time.UnixMilli(ra.Due)); until < 50*time.Minute {
+			t.Fatalf("the reply is due %s from now; want the debounce of an hour", until)
 		}
 	})
 }

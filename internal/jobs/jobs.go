@@ -44,12 +44,23 @@ const (
 	DefaultMaxWorkers           = 10
 )
 
+// QueueHolding is the queue of jobs that mostly wait: a WhatsApp reply is
+// held by its worker until its burst's debounce ends, so it leaves within
+// a poll of that moment rather than of River's scheduler (which promotes
+// scheduled jobs every 5 s). A held job costs a goroutine, not a
+// connection, so the queue has many workers.
+const (
+	QueueHolding      = "holding"
+	HoldingMaxWorkers = 200
+)
+
 // Config configures the client. Zero values take the defaults above.
 type Config struct {
 	Workers      *river.Workers
 	PeriodicJobs []*river.PeriodicJob
 	Logger       *slog.Logger
-	// Queues defaults to the default queue with DefaultMaxWorkers workers.
+	// Queues defaults to the default queue with DefaultMaxWorkers workers
+	// and QueueHolding with HoldingMaxWorkers.
 	Queues map[string]river.QueueConfig
 
 	JobTimeout           time.Duration
@@ -90,7 +101,10 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 	if !cfg.InsertOnly {
 		rc.Queues = cfg.Queues
 		if len(rc.Queues) == 0 {
-			rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: DefaultMaxWorkers}}
+			rc.Queues = map[string]river.QueueConfig{
+				river.QueueDefault: {MaxWorkers: DefaultMaxWorkers},
+				QueueHolding:       {MaxWorkers: HoldingMaxWorkers},
+			}
 		}
 		if rc.Workers == nil {
 			rc.Workers = river.NewWorkers()

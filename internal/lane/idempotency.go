@@ -98,6 +98,15 @@ func keepsAnswer(status int) bool {
 	}
 }
 
+// SpeakersKey is how an Idempotency-Key is kept: under the person the
+// call speaks for (a coach's or trainee's id), when it names one.
+func SpeakersKey(subject, key string) string {
+	if subject == "" {
+		return key
+	}
+	return subject + "/" + key
+}
+
 // idempotent serves a write that carries an Idempotency-Key: the first
 // request with a key runs and its answer is stored; a retry with the same
 // request gets that answer again; a different request with the key, or a
@@ -126,11 +135,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	// A key is its speaker's: the people one credential speaks for (the
 	// assistant's studio key, for each coach or trainee whose phone wrote)
 	// never share a key, so none is answered with another's record.
-	speakersKey := key
-	if c.P.Subject != "" {
-		speakersKey = c.P.Subject + "/" + key
-	}
-	rec, started, err := ss.BeginIdempotent(r.Context(), speakersKey, hash, l.now(), idempotencyStaleAfter, keep)
+	rec, started, err := ss.BeginIdempotent(r.Context(), SpeakersKey(c.P.Subject, key), hash, l.now(), idempotencyStaleAfter, keep)
 	if err != nil {
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return
