@@ -12,8 +12,8 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/jobs"
+	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
