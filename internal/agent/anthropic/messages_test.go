@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -460,5 +461,26 @@ func TestBackoffIsBounded(t *testing.T) {
 	}
 	if c.url != "https://api.anthropic.com/v1/messages" {
 		t.Fatalf("default endpoint %q", c.url)
+	}
+}
+
+// An answer cut short (max_tokens, a refusal) is still returned, and
+// logged with its stop reason.
+func TestAnAnswerCutShortIsLogged(t *testing.T) {
+	fake := fakes.NewAnthropic(func(int, fakes.MessagesRequest) fakes.Reply {
+		return fakes.Reply{Text: "The plan for Mon", StopReason: "max_tokens"}
+	})
+	defer fake.Close()
+	var logs strings.Builder
+	p, err := New(Config{APIKey: "k", BaseURL: fake.URL, Model: "claude-test", Logger: slog.New(slog.NewTextHandler(&logs, nil))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Step(context.Background(), llm.Request{Rules: "r", MaxTokens: 8, Messages: []llm.Message{userText("q")}})
+	if err != nil || len(res.Blocks) != 1 || res.Blocks[0].Text != "The plan for Mon" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if !strings.Contains(logs.String(), "stop_reason=max_tokens") {
+		t.Fatalf("log %q", logs.String())
 	}
 }
