@@ -18,7 +18,7 @@ import (
 var errKeyRevoked = errors.New("the agent's studio key was revoked")
 
 // model is the agent's tool loop on a provider (the Messages API, from
-// internal/agent/anthropic: the one package that imports the SDK).
+// internal/agent/anthropic: the one package that calls it).
 type model struct {
 	provider llm.Provider
 	set      []tools.Tool

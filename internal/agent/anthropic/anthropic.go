@@ -1,7 +1,10 @@
 // Package anthropic is the agent's model provider: the Anthropic Messages
-// API through the official Go SDK. It is the one package that imports the
-// SDK (the heaviest compile in the project; see imports_test.go), and it
-// owns the request's layout for the prompt cache.
+// API (POST /v1/messages), spoken by a client of its own (messages.go)
+// rather than through an SDK: the one endpoint needs tools, strict tools,
+// a forced tool, both cache lifetimes and the usage counters, and a
+// general SDK was a quarter of the first build's compile time. It is the
+// one package that speaks to the model over HTTP (see imports_test.go),
+// and it owns the request's layout for the prompt cache.
 //
 // The layout, in the API's cache order (tools, system, messages):
 //
@@ -28,9 +31,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
 	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/tools"
 )
@@ -54,8 +54,8 @@ import (
 // hour, which is the whole downside. The API requires 1 h entries before
 // 5 min ones, which this layout keeps.
 const (
-	sharedTTL       = anthropic.CacheControlEphemeralTTLTTL1h
-	conversationTTL = anthropic.CacheControlEphemeralTTLTTL5m
+	sharedTTL       = ttl1h
+	conversationTTL = ttl5m
 )
 
 // Config configures the provider.
@@ -69,12 +69,11 @@ type Config struct {
 
 // Provider is llm.Provider on the Messages API.
 type Provider struct {
-	client    *anthropic.Client // nil without an API key
-	model     string
-	workspace string
-	log       *slog.Logger
-	strict    []anthropic.ToolUnionParam // with strict schemas where allowed
-	plain     []anthropic.ToolUnionParam // no tool strict
+	client *client // nil without an API key
+	model  string
+	log    *slog.Logger
+	strict []wireTool // with strict schemas where allowed
+	plain  []wireTool // no tool strict
 	// noStrict is set when the API refused strict tools for this model: it
 	// is remembered, so one refusal costs one extra call per process.
 	noStrict atomic.Bool
@@ -85,7 +84,7 @@ var _ llm.Provider = (*Provider)(nil)
 // New builds the provider for the tool set; the tool definitions are
 // turned into the API's once, so every request carries the same bytes.
 func New(cfg Config, set []tools.Tool) (*Provider, error) {
-	p := &Provider{model: cfg.Model, workspace: cfg.WorkspaceID, log: cfg.Logger}
+	p := &Provider{model: cfg.Model, log: cfg.Logger}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -101,14 +100,9 @@ func New(cfg Config, set []tools.Tool) (*Provider, error) {
 		p.noStrict.Store(true)
 	}
 	if cfg.APIKey != "" {
-		// Only our configuration counts: no credentials or base URL from the
-		// environment behind the operator's back.
-		opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithAPIKey(cfg.APIKey), option.WithMaxRetries(2)}
-		if cfg.BaseURL != "" {
-			opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-		}
-		c := anthropic.NewClient(opts...)
-		p.client = &c
+		// Only our configuration counts: no credentials or base URL are
+		// read from the environment behind the operator's back.
+		p.client = newClient(cfg.APIKey, cfg.BaseURL, cfg.WorkspaceID)
 	}
 	return p, nil
 }
@@ -123,20 +117,24 @@ func (p *Provider) Step(ctx context.Context, req llm.Request) (llm.Result, error
 		return llm.Result{}, llm.ErrNotConfigured
 	}
 	strict := !p.noStrict.Load()
-	msg, err := p.client.Messages.New(ctx, p.params(req, strict))
+	msg, err := p.client.create(ctx, p.params(req, strict))
 	if strict && refusesStrict(err) {
 		p.noStrict.Store(true)
 		p.log.WarnContext(ctx, "agent: the model refused strict tools; asking without them from now on", "model", p.model, "err", err)
-		msg, err = p.client.Messages.New(ctx, p.params(req, false))
+		msg, err = p.client.create(ctx, p.params(req, false))
 	}
 	if err != nil {
 		return llm.Result{}, fmt.Errorf("model call: %w", err)
+	}
+	switch msg.StopReason {
+	case "max_tokens", "refusal", "model_context_window_exceeded":
+		p.log.WarnContext(ctx, "agent: the model's answer stopped short", "model", p.model, "stop_reason", msg.StopReason, "id", msg.ID)
 	}
 	out := llm.Result{Usage: llm.Usage{
 		Input:        msg.Usage.InputTokens,
 		Output:       msg.Usage.OutputTokens,
 		CacheWrite:   msg.Usage.CacheCreationInputTokens,
-		CacheWrite1h: msg.Usage.CacheCreation.Ephemeral1hInputTokens,
+		CacheWrite1h: msg.Usage.CacheCreation.Ephemeral1h,
 		CacheRead:    msg.Usage.CacheReadInputTokens,
 	}}
 	for _, b := range msg.Content {
@@ -153,14 +151,14 @@ func (p *Provider) Step(ctx context.Context, req llm.Request) (llm.Result, error
 // refusesStrict is the API's 400 for a request whose strict tools it does
 // not take (a model without structured outputs, a schema it cannot compile).
 func refusesStrict(err error) bool {
-	var apiErr *anthropic.Error
+	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest &&
-		strings.Contains(strings.ToLower(apiErr.RawJSON()+apiErr.Error()), "strict")
+		strings.Contains(strings.ToLower(apiErr.Message), "strict")
 }
 
 // params lays req out as the Messages API request (see the package
 // comment for where the breakpoints sit).
-func (p *Provider) params(req llm.Request, strict bool) anthropic.MessageNewParams {
+func (p *Provider) params(req llm.Request, strict bool) *messagesRequest {
 	toolSet := p.plain
 	if strict && p.strict != nil {
 		toolSet = p.strict
@@ -169,56 +167,62 @@ func (p *Provider) params(req llm.Request, strict bool) anthropic.MessageNewPara
 	if len(req.Tools) > 0 {
 		toolSet, ttl = requestTools(req.Tools, strict), conversationTTL
 	}
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(p.model),
-		MaxTokens: int64(req.MaxTokens),
+	params := &messagesRequest{
+		Model:     p.model,
+		MaxTokens: req.MaxTokens,
 		Tools:     toolSet,
-		System: []anthropic.TextBlockParam{
-			{Text: req.Rules, CacheControl: anthropic.CacheControlEphemeralParam{TTL: ttl}},
-		},
-		Messages: messages(req.Messages),
+		System:    []textBlock{{Type: "text", Text: req.Rules, CacheControl: ephemeral(ttl)}},
+		Messages:  messages(req.Messages),
 	}
 	if req.ForceTool != "" {
-		params.ToolChoice = anthropic.ToolChoiceParamOfTool(req.ForceTool)
+		params.ToolChoice = &toolChoice{Type: "tool", Name: req.ForceTool}
 	}
 	if req.Context != "" {
-		params.System = append(params.System, anthropic.TextBlockParam{Text: req.Context})
-	}
-	if p.workspace != "" {
-		params.WorkspaceID = anthropic.String(p.workspace)
+		params.System = append(params.System, textBlock{Type: "text", Text: req.Context})
 	}
 	return params
 }
 
 // messages converts the conversation, with the second breakpoint on the
 // last block of the last message.
-
-func messages(in []llm.Message) []anthropic.MessageParam {
-	out := make([]anthropic.MessageParam, 0, len(in))
+func messages(in []llm.Message) []wireMessage {
+	out := make([]wireMessage, 0, len(in))
 	for i, m := range in {
-		var blocks []anthropic.ContentBlockParamUnion
+		var kept []llm.Block
 		for _, b := range m.Blocks {
 			switch b.Type {
 			case llm.TextBlock:
 				if b.Text != "" { // the API refuses empty text blocks
-					blocks = append(blocks, anthropic.NewTextBlock(b.Text))
+					kept = append(kept, b)
 				}
+			case llm.ToolUseBlock, llm.ToolResultBlock:
+				kept = append(kept, b)
+			}
+		}
+		blocks := make([]any, len(kept))
+		for j, b := range kept {
+			var cc *cacheControl
+			if i == len(in)-1 && j == len(kept)-1 {
+				cc = ephemeral(conversationTTL)
+			}
+			switch b.Type {
+			case llm.TextBlock:
+				blocks[j] = textBlock{Type: "text", Text: b.Text, CacheControl: cc}
 			case llm.ToolUseBlock:
-				blocks = append(blocks, anthropic.NewToolUseBlock(b.ID, b.Input, b.Name))
+				input := b.Input
+				if len(input) == 0 {
+					input = json.RawMessage(`{}`)
+				}
+				blocks[j] = toolUseBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: input, CacheControl: cc}
 			case llm.ToolResultBlock:
-				blocks = append(blocks, anthropic.NewToolResultBlock(b.ID, b.Text, b.IsError))
+				blocks[j] = toolResultBlock{Type: "tool_result", ToolUseID: b.ID, Content: b.Text, IsError: b.IsError, CacheControl: cc}
 			}
 		}
-		if i == len(in)-1 && len(blocks) > 0 {
-			if cc := blocks[len(blocks)-1].GetCacheControl(); cc != nil {
-				*cc = anthropic.CacheControlEphemeralParam{TTL: conversationTTL}
-			}
-		}
+		role := "user"
 		if m.Role == "assistant" {
-			out = append(out, anthropic.NewAssistantMessage(blocks...))
-		} else {
-			out = append(out, anthropic.NewUserMessage(blocks...))
+			role = "assistant"
 		}
+		out = append(out, wireMessage{Role: role, Content: blocks})
 	}
 	return out
 }
@@ -232,7 +236,7 @@ var strictModels = regexp.MustCompile(`^claude-(?:(?:opus|sonnet|haiku)-4-[5-9]|
 func StrictSupported(model string) bool { return strictModels.MatchString(model) }
 
 // toolParams turns the tool set into the API's tools, in the set's order.
-func toolParams(set []tools.Tool, strict bool) ([]anthropic.ToolUnionParam, error) {
+func toolParams(set []tools.Tool, strict bool) ([]wireTool, error) {
 	schemas := make([]map[string]any, len(set))
 	for i, t := range set {
 		schema, err := schemaOf(t)
@@ -245,30 +249,26 @@ func toolParams(set []tools.Tool, strict bool) ([]anthropic.ToolUnionParam, erro
 	if strict {
 		chosen = chooseStrict(set, schemas)
 	}
-	out := make([]anthropic.ToolUnionParam, 0, len(set))
+	out := make([]wireTool, 0, len(set))
 	for i, t := range set {
 		schema := schemas[i]
-		tp := anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description)}
+		tp := wireTool{Name: t.Name, Description: t.Description}
 		if chosen[i] {
 			schema = StrictSchema(schema)
-			tp.Strict = anthropic.Bool(true)
+			tp.Strict = true
 		}
 		tp.InputSchema = inputSchema(schema)
-		out = append(out, anthropic.ToolUnionParam{OfTool: &tp})
+		out = append(out, tp)
 	}
 	return out, nil
 }
 
 // requestTools are a request's own tools (see llm.Request.Tools), strict
 // where asked and where the model takes it.
-func requestTools(specs []llm.ToolSpec, strict bool) []anthropic.ToolUnionParam {
-	out := make([]anthropic.ToolUnionParam, 0, len(specs))
+func requestTools(specs []llm.ToolSpec, strict bool) []wireTool {
+	out := make([]wireTool, 0, len(specs))
 	for _, t := range specs {
-		tp := anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description), InputSchema: inputSchema(t.Schema)}
-		if strict && t.Strict {
-			tp.Strict = anthropic.Bool(true)
-		}
-		out = append(out, anthropic.ToolUnionParam{OfTool: &tp})
+		out = append(out, wireTool{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t.Schema), Strict: strict && t.Strict})
 	}
 	return out
 }
@@ -285,21 +285,17 @@ func schemaOf(t tools.Tool) (map[string]any, error) {
 	return schema, json.Unmarshal(b, &schema)
 }
 
-func inputSchema(schema map[string]any) anthropic.ToolInputSchemaParam {
-	in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
-	if req, ok := schema["required"].([]any); ok {
-		for _, r := range req {
-			if s, ok := r.(string); ok {
-				in.Required = append(in.Required, s)
-			}
-		}
-	}
+// inputSchema is schema as a tool's input_schema: an object (the API's
+// requirement), without the keywords that only identify a schema document.
+func inputSchema(schema map[string]any) map[string]any {
+	in := make(map[string]any, len(schema)+1)
 	for k, v := range schema {
 		switch k {
-		case "type", "properties", "required", "$schema", "$id":
+		case "$schema", "$id":
 		default:
-			in.ExtraFields[k] = v
+			in[k] = v
 		}
 	}
+	in["type"] = "object"
 	return in
 }

@@ -19,9 +19,8 @@ func TestStrictToolsFitTheLimits(t *testing.T) {
 	}
 	var strict, optional, unions int
 	var sawWrite bool
-	for i, p := range params {
-		tp := p.OfTool
-		if !tp.Strict.Valid() || !tp.Strict.Value {
+	for i, tp := range params {
+		if !tp.Strict {
 			continue
 		}
 		strict++

@@ -12,18 +12,32 @@ import (
 	"testing"
 )
 
-const sdkPath = "github.com/anthropics/anthropic-sdk-go"
+// modelSDKs are the import paths of model SDKs: none is imported, for
+// their size (the Anthropic SDK alone was a quarter of the first build's
+// compile time and peaked at 2.8 GB of memory). This package speaks the
+// Messages API itself.
+var modelSDKs = []string{
+	"github.com/anthropics/anthropic-sdk-go",
+	"github.com/openai/openai-go",
+	"github.com/sashabaranov/go-openai",
+	"google.golang.org/genai",
+}
 
-// Only this package imports the Anthropic SDK, the heaviest compile in the
-// project: every other package (tests included) talks to the model through
-// internal/agent/llm. Read from the source, so it holds for files of any
-// build tag.
-func TestOnlyThisPackageImportsTheSDK(t *testing.T) {
+// apiMarkers are strings only a client of the Messages API writes: its
+// path and its version header.
+var apiMarkers = []string{"/v1/messages", "anthropic-version"}
+
+// No Go file of the module (tests and any build tag included) imports a
+// model SDK, and outside this package only the test fake knows the
+// Messages API's wire format: every other package talks to the model
+// through internal/agent/llm.
+func TestNoModelSDKAndOneClientOfTheAPI(t *testing.T) {
 	root := moduleRoot(t)
 	here, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
+	fake := filepath.Join(root, "internal", "agent", "fakes")
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -35,17 +49,33 @@ func TestOnlyThisPackageImportsTheSDK(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || filepath.Dir(path) == here {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
+		rel, _ := filepath.Rel(root, path)
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
 		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(p, sdkPath) {
-				rel, _ := filepath.Rel(root, path)
-				t.Errorf("%s imports %s; only internal/agent/anthropic may", rel, p)
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, sdk := range modelSDKs {
+				if strings.HasPrefix(p, sdk) {
+					t.Errorf("%s imports %s; the model is spoken to by internal/agent/anthropic", rel, p)
+				}
+			}
+		}
+		dir := filepath.Dir(path)
+		if dir == here || dir == fake || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range apiMarkers {
+			if strings.Contains(string(src), m) {
+				t.Errorf("%s writes %q: only internal/agent/anthropic calls the Messages API", rel, m)
 			}
 		}
 		return nil
@@ -55,16 +85,27 @@ func TestOnlyThisPackageImportsTheSDK(t *testing.T) {
 	}
 }
 
-// The agent's model interface does not pull the SDK in, even indirectly.
-func TestTheModelInterfaceDoesNotDependOnTheSDK(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/otherwise/perform/internal/agent/llm").CombinedOutput()
+// The module requires no model SDK, so none is downloaded or compiled.
+func TestGoModRequiresNoModelSDK(t *testing.T) {
+	mod, err := os.ReadFile(filepath.Join(moduleRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sdk := range modelSDKs {
+		if strings.Contains(string(mod), sdk) {
+			t.Errorf("go.mod requires %s", sdk)
+		}
+	}
+}
+
+// The agent's model interface imports nothing but the standard library.
+func TestTheModelInterfaceIsStandardLibraryOnly(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "github.com/otherwise/perform/internal/agent/llm").CombinedOutput()
 	if err != nil {
 		t.Skipf("go list: %v: %s", err, out)
 	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.HasPrefix(dep, sdkPath) {
-			t.Fatalf("internal/agent/llm depends on %s", dep)
-		}
+	if deps := strings.Fields(string(out)); len(deps) != 1 || deps[0] != "github.com/otherwise/perform/internal/agent/llm" {
+		t.Fatalf("internal/agent/llm depends on %v", deps)
 	}
 }
 

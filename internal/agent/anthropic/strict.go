@@ -82,7 +82,7 @@ func complexity(schema map[string]any) (optional, unions int) {
 }
 
 // strictKeys are the JSON Schema keywords strict tool use compiles (as the
-// SDK's own schema transform lists them); strictFormats the string formats.
+// API documents them for structured outputs); strictFormats the string formats.
 var (
 	strictKeys = []string{"$ref", "$defs", "type", "anyOf", "oneOf", "allOf", "description", "title",
 		"enum", "const", "properties", "additionalProperties", "required", "items", "minItems", "format", "pattern"}

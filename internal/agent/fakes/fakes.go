@@ -166,6 +166,13 @@ type Reply struct {
 	ToolUses []ToolUse
 	Status   int    // non-zero: answer this status with an API error body
 	Message  string // the error's message; "" means "scripted failure"
+	// Header is added to the answer's headers, replacing the fake's own
+	// (an error is sent with x-should-retry: false unless Header says
+	// otherwise; a retry-after goes here too); a key with no values
+	// removes the header.
+	Header http.Header
+	// StopReason replaces the one the fake derives (tool_use or end_turn).
+	StopReason string
 }
 
 type ToolUse struct {
@@ -248,15 +255,13 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 	a.mu.Unlock()
 
 	reply := a.Script(n, req)
+	w.Header().Set("Request-Id", fmt.Sprintf("req_%d", n))
 	if reply.Status != 0 {
-		msg, typ := reply.Message, "api_error"
+		msg := reply.Message
 		if msg == "" {
 			msg = "scripted failure"
 		}
-		if reply.Status == http.StatusBadRequest {
-			typ = "invalid_request_error"
-		}
-		apiError(w, reply.Status, typ, msg)
+		apiError(w, reply.Status, errorType(reply.Status), msg, reply.Header)
 		return
 	}
 	usage, err := a.bill(body)
@@ -273,12 +278,16 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", n, i), "name": tu.Name, "input": tu.Input})
 		stop = "tool_use"
 	}
+	if reply.StopReason != "" {
+		stop = reply.StopReason
+	}
 	out, _ := json.Marshal(content)
 	usage.OutputTokens = int64(llm.EstimateTokens(string(out)))
 	a.mu.Lock()
 	a.reqs[n].Usage = usage
 	a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
+	setHeaders(w, reply.Header)
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id":            fmt.Sprintf("msg_%d", n),
 		"type":          "message",
@@ -291,11 +300,52 @@ func (a *Anthropic) serve(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func apiError(w http.ResponseWriter, status int, typ, msg string) {
+// apiError answers the API's error envelope; header, when set, is added
+// to (and replaces) the fake's own headers.
+func apiError(w http.ResponseWriter, status int, typ, msg string, header ...http.Header) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Should-Retry", "false")
+	for _, h := range header {
+		setHeaders(w, h)
+	}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}})
+	body := map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}}
+	if id := w.Header().Get("Request-Id"); id != "" {
+		body["request_id"] = id
+	}
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func setHeaders(w http.ResponseWriter, h http.Header) {
+	for k, v := range h {
+		if len(v) == 0 {
+			w.Header().Del(k)
+		} else {
+			w.Header()[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+}
+
+// errorType is the API's error type for an HTTP status.
+func errorType(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "invalid_request_error"
+	case http.StatusUnauthorized:
+		return "authentication_error"
+	case http.StatusForbidden:
+		return "permission_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusRequestEntityTooLarge:
+		return "request_too_large"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case 529:
+		return "overloaded_error"
+	default:
+		return "api_error"
+	}
 }
 
 // Sent is one message SmartSend accepted.

@@ -2,8 +2,8 @@
 // own terms: one step of a tool loop (a request laid out as rules, context
 // and conversation; an answer of blocks with the tokens it used) and what
 // those tokens cost. The provider lives in a leaf package of its own
-// (internal/agent/anthropic), so the SDK it needs is compiled and imported
-// in one place only; this package imports nothing heavy.
+// (internal/agent/anthropic), the one client of the model's API; this
+// package imports only the standard library.
 package llm
 
 import (
