@@ -11,6 +11,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/training"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // The health routes, body measurements and analysis, and daily check-ins;
@@ -39,7 +40,7 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_measurement"),
 		lane.Allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
 	lane.Add(rs, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", a.bodyAnalysis, lane.Tool("get_body_analysis"),
-		lane.Trainee(auth.ScopeHealthRead), lane.TraineeTool("get_body_analysis"), lane.Allow("from", "to", "metrics"))
+		lane.Trainee(auth.ScopeHealthRead), lane.TraineeTool("get_body_analysis"), lane.Allow("from", "to", "metrics"), lane.View(views.BodyTrend))
 
 	lane.Add(rs, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", a.checkIn, lane.Created(),
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("daily_check_in"), lane.Allow(CheckInFields...), lane.Allow("updated"))

@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/training"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // Benchmarks: named measures with their history, each answered with its
@@ -80,7 +81,7 @@ func (a *Area) benchmarkRoutes(rs *lane.Routes) {
 			views[i] = viewOf(b, now, recentEntries)
 		}
 		return lane.PageSlice(views, q.Page()), nil
-	}, lane.Tool("get_trainee_benchmarks"), lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_benchmarks"),
+	}, lane.Tool("get_trainee_benchmarks"), lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_benchmarks"), lane.View(views.Benchmarks),
 		lane.Allow(lane.Under("items", BenchmarkFields...)...), lane.Allow("total", "nextOffset"))
 	lane.Add(rs, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *lane.Call, _ *lane.NoInput) (benchmarkView, error) {
 		b, err := lane.Lookup(c.Ctx, ids.Benchmark, c.ID(), c.Studio().GetBenchmark)
