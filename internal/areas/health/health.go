@@ -3,6 +3,7 @@ package health
 import (
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
@@ -106,6 +107,7 @@ type bodyAnalysisQuery struct {
 
 type bodyAnalysis struct {
 	TraineeID string `json:"traineeId"`
+	Name      string `json:"name" jsonschema:"The trainee's name."`
 	From      string `json:"from"`
 	To        string `json:"to"`
 	training.BodyAnalysis
@@ -117,7 +119,8 @@ func (a *Area) bodyAnalysis(c *lane.Call, q *bodyAnalysisQuery) (bodyAnalysis, e
 		return bodyAnalysis{}, e
 	}
 	ss := c.Studio()
-	if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
+	t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
+	if err != nil {
 		return bodyAnalysis{}, err
 	}
 	start, end := dayStart(from, c.Zone()), dayStart(lane.AddDays(to, 1), c.Zone())
@@ -129,7 +132,7 @@ func (a *Area) bodyAnalysis(c *lane.Call, q *bodyAnalysisQuery) (bodyAnalysis, e
 	if err != nil {
 		return bodyAnalysis{}, err
 	}
-	return bodyAnalysis{TraineeID: c.ID(), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms)}, nil
+	return bodyAnalysis{TraineeID: c.ID(), Name: strings.TrimSpace(t.FirstName + " " + t.LastName), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms, c.Zone())}, nil
 }
 
 // Check-ins.
