@@ -22,7 +22,8 @@ App.draw = function (main, d) {
   var el = App.el;
   var items = Array.isArray(d.items) ? d.items : [];
   main.appendChild(el("header", null, el("h1", null, App.t("title")),
-    d.total !== undefined && d.total > items.length ? el("div", { class: "sub" }, App.num(items.length, ""), " ", App.t("of"), " ", App.num(d.total, "")) : null));
+    el("div", { class: "sub" }, el("span", { class: "legend", "aria-hidden": "true" }, "◯ "), App.t("pr"),
+      d.total !== undefined && d.total > items.length ? [" · ", App.num(items.length, ""), " ", App.t("of"), " ", App.num(d.total, "")] : null)));
   if (!items.length) { main.appendChild(el("p", { class: "empty" }, App.t("none"))); return; }
   items.forEach(function (b) {
     var card = el("section", { class: "card benchmark" });

@@ -22,7 +22,7 @@ App.draw = function (main, d) {
     var reasons = Array.isArray(a.reasons) ? a.reasons : [];
     var li = el("li", { class: "card trainee", "data-score": a.score },
       el("div", { class: "row" },
-        el("h2", null, el("span", { class: "num rank", dir: "ltr" }, String(i + 1) + ". "), el("bdi", { class: "name" }, [a.firstName, a.lastName].filter(Boolean).join(" "))),
+        el("h2", null, el("span", { class: "num rank", dir: "ltr" }, String(i + 1) + "."), el("bdi", { class: "name" }, [a.firstName, a.lastName].filter(Boolean).join(" "))),
         el("span", { class: "sub" }, App.t("score"), " ", App.num(a.score, "", 0))),
       el("div", { class: "bar", style: "height:6px;border-radius:3px;background:var(--line);margin:4px 0 6px" },
         el("div", { style: "height:6px;border-radius:3px;background:var(--warn);width:" + Math.round(100 * (a.score || 0) / top) + "%" })));
