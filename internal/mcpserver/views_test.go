@@ -298,6 +298,7 @@ func viewCases(traineeID, week string) []viewCase {
 // error. Screenshots go to $PERFORM_SCREENSHOTS (and with
 // PERFORM_VIEW_DOCS=docs/views, the English ones to the docs).
 func TestViewsInAnMCPAppsHost(t *testing.T) {
+	t.Parallel()
 	host := newViewHostPage(t)
 	ctx := context.Background()
 	st := storetest.OpenSQLite(t)
@@ -348,6 +349,7 @@ func TestViewsInAnMCPAppsHost(t *testing.T) {
 // coach's tools and by the trainee's (whose answers the lane scrubs): no
 // element is made of it and no script of it runs.
 func TestViewsDrawHostileNamesAsText(t *testing.T) {
+	t.Parallel()
 	host := newViewHostPage(t)
 	f := mcptest.New(t)
 	key := f.A.Key

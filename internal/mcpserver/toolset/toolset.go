@@ -116,7 +116,7 @@ func NewServer(opts Options) *mcp.Server {
 			Description: t.Description,
 			InputSchema: t.InputSchema,
 			Annotations: Annotations(t),
-			Meta:        ViewMeta(t),
+			Meta:        viewMeta(t),
 		}, handler(t, ex, opts, logger))
 	}
 	addViews(s, ex)

@@ -10,10 +10,10 @@ import (
 	"github.com/otherwise/perform/internal/views"
 )
 
-// ViewMeta is a tool's _meta naming the view that draws its answer (MCP
+// viewMeta is a tool's _meta naming the view that draws its answer (MCP
 // Apps): ui.resourceUri, and the flat ui/resourceUri key hosts written
 // before the extension was stable still read. nil for a tool without one.
-func ViewMeta(t tools.Tool) mcp.Meta {
+func viewMeta(t tools.Tool) mcp.Meta {
 	if t.View == "" {
 		return nil
 	}
