@@ -17,7 +17,12 @@ type benchmarkAnswer struct {
 	Best, Latest                         *struct{ Value float64 }
 	Change4Weeks, Change12Weeks          *float64
 	Entries                              int
-	Recent                               []domain.BenchmarkEntry
+	Recent                               []recentAnswer
+}
+
+type recentAnswer struct {
+	domain.BenchmarkEntry
+	PR bool
 }
 
 func TestBenchmarks(t *testing.T) {
@@ -43,12 +48,18 @@ func TestBenchmarks(t *testing.T) {
 		if rec.Created || !rec.Best || rec.Benchmark.ID != id {
 			t.Fatalf("second value %+v", rec)
 		}
+		rec.Benchmark.Recent = nil // pr is left out when false: decode afresh
 		e.ok(201, e.call(k, "POST", tp+"/benchmarks", map[string]any{"benchmarkId": id, "value": 1470, "recordedAt": ago(1), "notes": "windy"})).into(t, &rec)
 		b := rec.Benchmark
 		// Best 1440; latest 1470; 4 weeks back the latest was 1440 (+30);
 		// 12 weeks back it was 1500 (-30).
 		if rec.Best || b.Best.Value != 1440 || b.Latest.Value != 1470 || *b.Change4Weeks != 30 || *b.Change12Weeks != -30 || b.Entries != 3 || b.Recent[0].Value != 1470 || *b.Recent[0].Notes != "windy" {
 			t.Fatalf("third value %+v", rec)
+		}
+		// 1500 was the first value and 1440 beat it: both personal records;
+		// 1470 beat neither.
+		if prs := []bool{b.Recent[0].PR, b.Recent[1].PR, b.Recent[2].PR}; !slices.Equal(prs, []bool{false, true, true}) {
+			t.Fatalf("personal records newest first = %v, want false, true, true", prs)
 		}
 		// A lift by exercise, so logged sets find it.
 		e.ok(201, e.call(k, "POST", tp+"/benchmarks", map[string]any{"name": "Squat max", "unit": "kg", "direction": "higher", "exerciseId": "back-squat", "value": 140})).into(t, &rec)

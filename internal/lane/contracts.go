@@ -24,6 +24,8 @@ type Contract struct {
 	Path         string   `json:"path"`
 	Scope        string   `json:"scope,omitempty"` // what the credential must hold; "" for any key
 	IDKind       ids.Kind `json:"idKind,omitempty"`
+	// View is the ui:// address of the view that draws the answer (View).
+	View string `json:"view,omitempty"`
 	// Order is the input's property order (JSON objects keep none).
 	Order []string           `json:"order"`
 	Input *jsonschema.Schema `json:"input"`
@@ -35,7 +37,7 @@ func (l *Lane) Contracts() []Contract {
 	out := make([]Contract, 0, len(l.routes))
 	for _, rt := range l.routes {
 		out = append(out, Contract{
-			Tool: rt.tool, TraineeTools: rt.traineeTools, TraineeScope: rt.traineeScope, Method: rt.method, Path: rt.path, Scope: rt.scope, IDKind: rt.idKind,
+			Tool: rt.tool, TraineeTools: rt.traineeTools, TraineeScope: rt.traineeScope, Method: rt.method, Path: rt.path, Scope: rt.scope, IDKind: rt.idKind, View: rt.view,
 			Order: rt.input.object.Names(), Input: rt.input.schema.CloneSchemas(),
 		})
 	}

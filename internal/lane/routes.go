@@ -38,6 +38,9 @@ type route struct {
 	// traineeTools are the trainee tools (internal/tools, the trainee set)
 	// that call this endpoint; they need traineeScope.
 	traineeTools []string
+	// view is the ui:// address of the view (an MCP App) that draws the
+	// route's answer, for every tool that calls it (see View).
+	view string
 	// allow is what a trainee principal's answer may hold (see allow).
 	allow []string
 	// shared: open to trainees without naming one (see shared).
@@ -130,6 +133,21 @@ func TraineeTool(names ...string) Opt {
 	return func(r *route) { r.traineeTools = append(r.traineeTools, names...) }
 }
 
+// ViewScheme is how a view's address starts.
+const ViewScheme = "ui://perform/"
+
+// View names the view that draws the route's answer: an HTML document at
+// uri (ui://perform/NAME) an MCP client that renders views shows beside
+// the answer of every tool that calls the route, the coach's and the
+// trainee's. The answer itself is unchanged: a client without views reads
+// the same data as text.
+func View(uri string) Opt {
+	if !strings.HasPrefix(uri, ViewScheme) || len(uri) == len(ViewScheme) {
+		panic("lane: view " + uri + " is not " + ViewScheme + "NAME")
+	}
+	return func(r *route) { r.view = uri }
+}
+
 // allow lists the fields a trainee principal's answer keeps: dotted paths
 // through objects, lists passed through ("items.date" keeps the date of
 // every item), an entry keeping its whole subtree. Everything else is
@@ -153,6 +171,9 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 		o(rt)
 	}
 	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
+	if rt.view != "" && rt.tool == "" && len(rt.traineeTools) == 0 {
+		panic("lane: " + method + " " + path + " has a view but no tool calls it")
+	}
 	checkTraineeRoute(rt)
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
 	refs := refFieldsOf(reflect.TypeFor[In]())

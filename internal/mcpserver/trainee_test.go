@@ -15,6 +15,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/tools"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // traineeWorld is the fixture with a trainee of studio A connected through
@@ -107,10 +108,17 @@ func TestATraineeSeesOnlyTheTraineeSet(t *testing.T) {
 			t.Errorf("a trainee sees the coach tool %s", name)
 		}
 	}
-	// Resources and prompts are the trainee server's: a studio key lists none.
+	// Resources and prompts are the trainee server's: a studio key lists
+	// only the views of its tools (ui://), no document of the trainee's.
 	coachSession := w.connect(t, w.f.A.Key)
-	if r, err := coachSession.ListResources(context.Background(), nil); err != nil || len(r.Resources) != 0 {
-		t.Errorf("a studio key lists resources %v (%v)", r, err)
+	if r, err := coachSession.ListResources(context.Background(), nil); err != nil || len(r.Resources) != 4 {
+		t.Errorf("a studio key lists resources %v (%v), want its 4 views", r, err)
+	} else {
+		for _, res := range r.Resources {
+			if !strings.HasPrefix(res.URI, "ui://perform/") {
+				t.Errorf("a studio key lists the resource %s", res.URI)
+			}
+		}
 	}
 	if p, err := coachSession.ListPrompts(context.Background(), nil); err != nil || len(p.Prompts) != 0 {
 		t.Errorf("a studio key lists prompts %v (%v)", p, err)
@@ -203,7 +211,8 @@ func structuredError(t *testing.T, res *mcp.CallToolResult) toolset.ErrorContent
 }
 
 // The trainee server's resources: two documents and two templates, each
-// read through the lane with the trainee's own token.
+// read through the lane with the trainee's own token, and the views of its
+// tools (ui://perform/…, from the binary).
 func TestTraineeResources(t *testing.T) {
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
@@ -216,7 +225,8 @@ func TestTraineeResources(t *testing.T) {
 	for _, r := range list.Resources {
 		uris = append(uris, r.URI)
 	}
-	if !slices.Equal(uris, []string{toolset.PersonaURI, toolset.MethodologiesURI}) && !slices.Equal(uris, []string{toolset.MethodologiesURI, toolset.PersonaURI}) {
+	slices.Sort(uris)
+	if !slices.Equal(uris, []string{toolset.PersonaURI, toolset.MethodologiesURI, views.Benchmarks, views.BodyTrend, views.WeekAdherence}) {
 		t.Fatalf("resources %v", uris)
 	}
 	templates, err := cs.ListResourceTemplates(ctx, nil)

@@ -103,6 +103,7 @@ type Contract struct {
 	Path         string             `json:"path"`
 	Scope        string             `json:"scope,omitempty"`
 	IDKind       ids.Kind           `json:"idKind,omitempty"`
+	View         string             `json:"view,omitempty"`
 	Order        []string           `json:"order"`
 	Input        *jsonschema.Schema `json:"input"`
 }
@@ -225,6 +226,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		Destructive: s.destructive,
 		Method:      c.Method,
 		Path:        c.Path,
+		View:        c.View,
 		InputSchema: input,
 		Build: func(args json.RawMessage) (Request, error) {
 			m, err := v.decode(args)

@@ -12,11 +12,11 @@ func healthTools() []spec {
 		{name: "get_body_analysis", title: "Body analysis", readOnly: true, route: "GET /trainees/{id}/body-analysis", pathArg: "traineeId",
 			description: "A trainee's weight and body measurements over a range: first, latest and change of each.",
 			args: map[string]string{
-				"from": "YYYY-MM-DD; default 365 days before to.",
-				"to":   "YYYY-MM-DD; default today.",
+				"from": "Default: 365 days before to.",
+				"to":   "Default today.",
 			}},
 		{name: "record_injury", title: "Record an injury", route: "POST /trainees/{id}/injuries", pathArg: "traineeId",
-			description: "Record a trainee's injury. Answers the planned exercises of the next 14 days that load it, with alternatives. Not notified.",
+			description: "Record a trainee's injury; answers the next 14 days' planned exercises that load it, with alternatives.",
 			args: map[string]string{
 				"side":              "Default none (a midline area).",
 				"area":              "",

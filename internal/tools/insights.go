@@ -5,10 +5,10 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "get_trainee_overview", title: "Trainee overview", readOnly: true, route: "GET /trainees/{id}/overview", pathArg: "traineeId",
-			description: "Start here for one trainee, summary first: program week, 14 days of sessions, completion, check-ins, injuries, goals. " +
-				"Drill down with get_session."},
+			description: "One trainee at a glance, summary first: program week, 14 days of sessions, completion, check-ins, injuries, goals; " +
+				"get_session drills down."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
-			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
+			description: "One ISO week, summary first: planned vs done by day, volume and time vs the week before, PRs, check-in averages, flags, next week.",
 			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default now."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
 			description: "Trends with numbers: consistency, fatigue (readiness, soreness, RPE: 7 days vs 21 before), progress (benchmarks, stalled lifts)."},

@@ -11,7 +11,7 @@ var argDescriptions = map[string]string{
 	"email":     "",
 	"birthDate": "",
 	"gender":    "",
-	"heightCm":  "Centimetres.",
+	"heightCm":  "",
 	"weightKg":  "Kg; recorded as today's weigh-in.",
 	"goal":      "In the coach's words.",
 	"stepsGoal": "Daily steps goal.",
@@ -22,13 +22,13 @@ var argDescriptions = map[string]string{
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "From list_coaches, me or all; default: yours, else all."
+const coachScopeArg = "From list_coaches, me or all; default yours, else all."
 
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: the way to a traineeId. " +
-				"When q matches nobody, nearMatches lists similar names, closest first: not matches, so ask the coach.",
+			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: gives traineeIds. " +
+				"No match for q: nearMatches lists similar names, closest first (not matches: ask the coach).",
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",
 				"status":       "",
@@ -40,7 +40,7 @@ func reads() []spec {
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
-			description: "Find the trainee with a phone number, in any form people type. Answers the profile.",
+			description: "The profile of the trainee with a phone number, in any form people type.",
 			args: map[string]string{
 				"phone": "As given, international or local (050-123-4567).",
 			}},
@@ -61,7 +61,7 @@ func reads() []spec {
 			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null is open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
-			description: "The plans the studio sells, for a productId; price null: priced per trainee; durationDays null: open-ended."},
+			description: "The plans the studio sells (productId); price null: priced per trainee; durationDays null: open-ended."},
 
 		{name: "list_program_templates", title: "List program templates", readOnly: true, route: "GET /program-templates",
 			description: "Program templates, for assign_program's templateId."},

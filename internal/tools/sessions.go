@@ -14,7 +14,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_session", title: "Get a workout session", readOnly: true, route: "GET /sessions/{id}", pathArg: "sessionId",
-			description: "One workout session in full: each exercise's target and the sets done, and totals.",
+			description: "One session in full: each exercise's target, the sets done, totals.",
 			args: map[string]string{
 				"sessionId": "From list_trainee_sessions.",
 			}},
@@ -23,13 +23,13 @@ func sessionTools() []spec {
 			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, 4- and 12-week change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout and its sets, new or completing a planned one (sessionId); one workout per date, sport and duration (alreadyLogged). " +
-				"PRs come back as prs. Not notified.",
+			description: "Record a workout and its sets, new or completing a planned one (sessionId); one per date, sport and duration (alreadyLogged). " +
+				"PRs come back as prs.",
 			args: map[string]string{
 				"sessionId":   "A planned one to complete, from list_trainee_sessions.",
 				"date":        "Default: the planned date, else today.",
 				"sport":       "strength, running…; required without sessionId.",
-				"durationMin": "Minutes.",
+				"durationMin": "",
 				"exercises":   "In order, with sets.",
 				"title":       "Default: the planned title, else the sport.",
 				"startTime":   "HH:MM, local.",
@@ -38,18 +38,19 @@ func sessionTools() []spec {
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "Plan a session with exercise targets, outside any program; complete it later with log_workout. Not notified.",
+			description: "Plan a session with exercise targets, outside any program; complete it later with log_workout.",
 			args: map[string]string{
-				"date":      "Local day.",
-				"sport":     "strength, running, cycling, mobility…",
-				"exercises": "In order, with targets.",
-				"title":     "Default: the sport.",
-				"startTime": "HH:MM, local.",
-				"notes":     "For the trainee.",
+				"date":        "Local day.",
+				"durationMin": "",
+				"sport":       "strength, running, cycling, mobility…",
+				"exercises":   "In order, with targets.",
+				"title":       "Default: the sport.",
+				"startTime":   "HH:MM, local.",
+				"notes":       "For the trainee.",
 			}},
 
 		{name: "modify_session", title: "Change a planned session", route: "POST /sessions/{id}/modify", pathArg: "sessionId",
-			description: "Change a planned session by operation (each argument names its own). Not notified.",
+			description: "Change a planned session by operation (each argument names its own).",
 			args: map[string]string{
 				"sessionId":     "A planned one, from list_trainee_sessions.",
 				"operation":     "",
@@ -64,7 +65,7 @@ func sessionTools() []spec {
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",
 			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +
-				"answers her pending draft unless fresh. apply_weekly_plan plans it.",
+				"her pending draft unless fresh. apply_weekly_plan plans it.",
 			args: map[string]string{
 				"week":  "next (default), this, or a day of it.",
 				"days":  "Default: her availability.",
@@ -73,7 +74,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "apply_weekly_plan", title: "Apply a drafted week", route: "POST /plan-drafts/{id}/apply", pathArg: "draftId", idempotent: true,
-			description: "Plan a draft's sessions; a repeat answers the same. Not notified.",
+			description: "Plan a draft's sessions; a repeat answers the same.",
 			args:        map[string]string{"draftId": "From draft_weekly_plan."}},
 	}
 }

@@ -51,7 +51,11 @@ type Tool struct {
 	Method, Path string
 	// Scope is what the caller's credential must hold for the route:
 	// studio:read for a read, studio:write for a write, never studio:admin.
-	Scope       string
+	Scope string
+	// View, when set, is the ui:// address of the view that draws the
+	// tool's answer: the lane declares it on the route (lane.View), so the
+	// coach's and the trainee's tools of one route share it.
+	View        string
 	InputSchema *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)

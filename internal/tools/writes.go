@@ -3,7 +3,7 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a trainee, optionally with a plan; one per phone (check find_trainee_by_phone first). Nothing is sent. Answers the profile.",
+			description: "Add a trainee, optionally with a plan; one per phone (check find_trainee_by_phone first). Answers the profile.",
 			forced:      map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",
@@ -15,7 +15,7 @@ func writes() []spec {
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
-			description: "Change the given fields of a trainee's profile; tags and coachIds replace the whole list.",
+			description: "Change the given fields of a trainee's profile; tags and coachIds replace the lists.",
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
@@ -25,18 +25,18 @@ func writes() []spec {
 			}},
 
 		{name: "assign_plan", title: "Assign a plan", route: "POST /trainees/{id}/subscription", pathArg: "traineeId",
-			description: "Start a plan for a trainee, by default the day after the current one ends (a renewal). Not notified. Answers the subscription.",
+			description: "Start a plan for a trainee, or renew one (startedOn). Answers the subscription.",
 			forced:      map[string]any{"notify": false},
 			args: map[string]string{
 				"productId":    "From list_plans.",
-				"startedOn":    "Default: the day after the last live or scheduled plan ends, else today.",
+				"startedOn":    "Default: after the last live or scheduled plan ends, else today.",
 				"price":        "Overrides the list price; needed when it is null.",
 				"durationDays": "Overrides the plan's duration.",
 			}},
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
-			description: "Give a trainee a program from a template, beside the current ones; not notified. " +
-				"A structured template plans its sessions from startsOn.",
+			description: "Give a trainee a program from a template, beside the current ones; " +
+				"a structured one plans its sessions from startsOn.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
 				"templateId": "From list_program_templates.",
@@ -54,7 +54,7 @@ func writes() []spec {
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
-			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); it never reaches the trainee.",
+			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); the trainee never sees it.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
 				"clientId": "From search_trainees.",
@@ -69,7 +69,7 @@ func writes() []spec {
 			args: map[string]string{
 				"taskId":      "From list_tasks or create_task.",
 				"status":      "",
-				"snoozeUntil": "Snoozes the task until then.",
+				"snoozeUntil": "Snoozed until then.",
 				"priority":    "0 none to 5 most urgent.",
 			}},
 

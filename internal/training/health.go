@@ -84,8 +84,8 @@ func Series(metric string, weights []domain.Weight, measurements []domain.Measur
 	return out
 }
 
-// MetricChange is one metric over a range: its first and latest values
-// and the change between them (latest − first).
+// MetricChange is one metric over a range: its first and latest values,
+// the change between them (latest − first) and its trend.
 type MetricChange struct {
 	Metric string  `json:"metric"`
 	Unit   string  `json:"unit"`
@@ -93,15 +93,33 @@ type MetricChange struct {
 	First  Point   `json:"first"`
 	Latest Point   `json:"latest"`
 	Change float64 `json:"change" jsonschema:"latest − first, in the metric's unit."`
+	// TrendBy is week, or month when the values span more weeks than
+	// maxTrendWeeks.
+	TrendBy string       `json:"trendBy" jsonschema:"week or month: the period of each trend value."`
+	Trend   []TrendPoint `json:"trend" jsonschema:"The mean of each week (month over 26 weeks) with values, oldest first."`
 }
+
+// TrendPoint is the mean of a metric's values over one period.
+type TrendPoint struct {
+	From  string  `json:"from" jsonschema:"The period's first day: a Monday, or a month's 1st."`
+	Value float64 `json:"value"`
+}
+
+// maxTrendWeeks is the most weeks a trend is drawn by; a longer span is
+// drawn by month, so the trend has at most 26 values over a range.
+const maxTrendWeeks = 26
 
 // BodyAnalysis lists every metric with at least one value in the range.
 type BodyAnalysis struct {
 	Metrics []MetricChange `json:"metrics"`
 }
 
-// AnalyseBody is the body analysis of the weigh-ins and measurements given.
-func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement) BodyAnalysis {
+// AnalyseBody is the body analysis of the weigh-ins and measurements
+// given, its trends by the weeks (or months) of zone.
+func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement, zone *time.Location) BodyAnalysis {
+	if zone == nil {
+		zone = time.UTC
+	}
 	out := BodyAnalysis{Metrics: []MetricChange{}}
 	for _, m := range BodyMetrics {
 		s := Series(m.Name, weights, measurements)
@@ -109,8 +127,42 @@ func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement) Bod
 			continue
 		}
 		first, latest := s[0], s[len(s)-1]
-		out.Metrics = append(out.Metrics, MetricChange{Metric: m.Name, Unit: m.Unit, Count: len(s), First: first, Latest: latest, Change: round(latest.Value-first.Value, 2)})
+		by, trend := "week", meansBy(s, zone, weekOf)
+		if len(trend) > maxTrendWeeks {
+			by, trend = "month", meansBy(s, zone, monthOf)
+		}
+		out.Metrics = append(out.Metrics, MetricChange{Metric: m.Name, Unit: m.Unit, Count: len(s), First: first, Latest: latest,
+			Change: round(latest.Value-first.Value, 2), TrendBy: by, Trend: trend})
 	}
+	return out
+}
+
+func weekOf(d time.Time) time.Time  { return Monday(d) }
+func monthOf(d time.Time) time.Time { return time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC) }
+
+// meansBy is the mean of s (oldest first) in each period period names,
+// by the local day of each value in zone, oldest first.
+func meansBy(s []Point, zone *time.Location, period func(time.Time) time.Time) []TrendPoint {
+	var out []TrendPoint
+	var sum float64
+	n := 0
+	flush := func() {
+		if n > 0 {
+			out[len(out)-1].Value = round(sum/float64(n), 1)
+		}
+	}
+	for _, p := range s {
+		l := p.At.In(zone)
+		from := period(time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)).Format(time.DateOnly)
+		if len(out) == 0 || out[len(out)-1].From != from {
+			flush()
+			out = append(out, TrendPoint{From: from})
+			sum, n = 0, 0
+		}
+		sum += p.Value
+		n++
+	}
+	flush()
 	return out
 }
 

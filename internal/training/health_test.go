@@ -24,20 +24,55 @@ func TestAnalyseBody(t *testing.T) {
 		{RecordedAt: day(8), WaistCm: ptr(88.5), BodyFatPct: ptr(22.0)},
 		{RecordedAt: day(15), WaistCm: ptr(87.25), RestingHR: ptr(58)},
 	}
-	got := AnalyseBody(weights, measurements)
+	got := AnalyseBody(weights, measurements, time.UTC)
 	// By hand: weight 80.0 → 79.1 is −0.9 over 3 values; waist 90 → 87.25 is
 	// −2.75; body fat has one value (change 0); resting HR 62 → 58 is −4.
+	// Each value falls in a week of its own (Mondays 2, 9 and 16 March).
+	w := func(from string, v float64) TrendPoint { return TrendPoint{From: from, Value: v} }
 	want := []MetricChange{
-		{"weightKg", "kg", 3, Point{80, day(0)}, Point{79.1, day(14)}, -0.9},
-		{"bodyFatPct", "%", 1, Point{22, day(8)}, Point{22, day(8)}, 0},
-		{"waistCm", "cm", 3, Point{90, day(1)}, Point{87.25, day(15)}, -2.75},
-		{"restingHr", "bpm", 2, Point{62, day(1)}, Point{58, day(15)}, -4},
+		{"weightKg", "kg", 3, Point{80, day(0)}, Point{79.1, day(14)}, -0.9, "week", []TrendPoint{w("2026-03-02", 80), w("2026-03-09", 79.5), w("2026-03-16", 79.1)}},
+		{"bodyFatPct", "%", 1, Point{22, day(8)}, Point{22, day(8)}, 0, "week", []TrendPoint{w("2026-03-09", 22)}},
+		{"waistCm", "cm", 3, Point{90, day(1)}, Point{87.25, day(15)}, -2.75, "week", []TrendPoint{w("2026-03-02", 90), w("2026-03-09", 88.5), w("2026-03-16", 87.3)}},
+		{"restingHr", "bpm", 2, Point{62, day(1)}, Point{58, day(15)}, -4, "week", []TrendPoint{w("2026-03-02", 62), w("2026-03-16", 58)}},
 	}
 	if !reflect.DeepEqual(got.Metrics, want) {
 		t.Fatalf("AnalyseBody =\n%+v\nwant\n%+v", got.Metrics, want)
 	}
-	if empty := AnalyseBody(nil, nil); empty.Metrics == nil || len(empty.Metrics) != 0 {
+	if empty := AnalyseBody(nil, nil, nil); empty.Metrics == nil || len(empty.Metrics) != 0 {
 		t.Fatalf("no data: %+v, want an empty, non-nil list", empty)
+	}
+}
+
+// A trend is the mean of each local week; past 26 weeks, of each month.
+func TestBodyTrend(t *testing.T) {
+	jerusalem, err := time.LoadLocation("Asia/Jerusalem")
+	if err != nil {
+		t.Skip("no time zone data:", err)
+	}
+	// Sunday 1 March 22:30 UTC is Monday 2 March in Jerusalem: its week is
+	// the one of the two weigh-ins after it, whose mean is (80+81+82)/3.
+	weights := []domain.Weight{
+		{WeightKg: 80, RecordedAt: time.Date(2026, 3, 1, 22, 30, 0, 0, time.UTC)},
+		{WeightKg: 81, RecordedAt: day(2)},
+		{WeightKg: 82, RecordedAt: day(4)},
+		{WeightKg: 83, RecordedAt: day(7)},
+	}
+	got := AnalyseBody(weights, nil, jerusalem).Metrics[0]
+	if got.TrendBy != "week" || !reflect.DeepEqual(got.Trend, []TrendPoint{{"2026-03-02", 81}, {"2026-03-09", 83}}) {
+		t.Fatalf("weekly trend = %s %+v", got.TrendBy, got.Trend)
+	}
+	if utc := AnalyseBody(weights, nil, time.UTC).Metrics[0].Trend; len(utc) != 3 || utc[0] != (TrendPoint{"2026-02-23", 80}) {
+		t.Fatalf("in UTC the first weigh-in is a week of its own: %+v", utc)
+	}
+	// 30 weekly weigh-ins (1 to 30 kg above 60) span 30 weeks: by month.
+	var long []domain.Weight
+	for i := range 30 {
+		long = append(long, domain.Weight{WeightKg: float64(61 + i), RecordedAt: day(7 * i)})
+	}
+	m := AnalyseBody(long, nil, time.UTC).Metrics[0]
+	// March has the weigh-ins of the 2nd, 9th, 16th, 23rd and 30th: 61 to 65.
+	if m.TrendBy != "month" || len(m.Trend) != 7 || m.Trend[0] != (TrendPoint{"2026-03-01", 63}) || m.Trend[6].From != "2026-09-01" {
+		t.Fatalf("monthly trend = %s %+v", m.TrendBy, m.Trend)
 	}
 }
 

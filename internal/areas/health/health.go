@@ -3,6 +3,7 @@ package health
 import (
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
@@ -11,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/training"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // The health routes, body measurements and analysis, and daily check-ins;
@@ -39,7 +41,7 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_measurement"),
 		lane.Allow("id", "recordedAt", "bodyFatPct", "waistCm", "hipsCm", "chestCm", "armCm", "thighCm", "restingHr", "notes"))
 	lane.Add(rs, "GET", "/trainees/{id}/body-analysis", "A trainee's weight and body measurements over a range: first, latest and change of each.", a.bodyAnalysis, lane.Tool("get_body_analysis"),
-		lane.Trainee(auth.ScopeHealthRead), lane.TraineeTool("get_body_analysis"), lane.Allow("from", "to", "metrics"))
+		lane.Trainee(auth.ScopeHealthRead), lane.TraineeTool("get_body_analysis"), lane.Allow("from", "to", "metrics"), lane.View(views.BodyTrend))
 
 	lane.Add(rs, "POST", "/trainees/{id}/check-ins", "Record a trainee's daily check-in; a second one the same local day updates the first.", a.checkIn, lane.Created(),
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("daily_check_in"), lane.Allow(CheckInFields...), lane.Allow("updated"))
@@ -105,6 +107,7 @@ type bodyAnalysisQuery struct {
 
 type bodyAnalysis struct {
 	TraineeID string `json:"traineeId"`
+	Name      string `json:"name" jsonschema:"The trainee's name."`
 	From      string `json:"from"`
 	To        string `json:"to"`
 	training.BodyAnalysis
@@ -116,7 +119,8 @@ func (a *Area) bodyAnalysis(c *lane.Call, q *bodyAnalysisQuery) (bodyAnalysis, e
 		return bodyAnalysis{}, e
 	}
 	ss := c.Studio()
-	if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
+	t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
+	if err != nil {
 		return bodyAnalysis{}, err
 	}
 	start, end := dayStart(from, c.Zone()), dayStart(lane.AddDays(to, 1), c.Zone())
@@ -128,7 +132,7 @@ func (a *Area) bodyAnalysis(c *lane.Call, q *bodyAnalysisQuery) (bodyAnalysis, e
 	if err != nil {
 		return bodyAnalysis{}, err
 	}
-	return bodyAnalysis{TraineeID: c.ID(), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms)}, nil
+	return bodyAnalysis{TraineeID: c.ID(), Name: strings.TrimSpace(t.FirstName + " " + t.LastName), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms, c.Zone())}, nil
 }
 
 // Check-ins.

@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
 	"github.com/otherwise/perform/internal/training"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // The read models: computed here from the store's rows by internal/training,
@@ -27,12 +28,12 @@ func (a *Area) insightRoutes(rs *lane.Routes) {
 		lane.Allow(lane.Under("latestCheckIns", health.CheckInFields...)...),
 		lane.Allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
 	lane.Add(rs, "GET", "/trainees/{id}/debrief", "One ISO week of a trainee in the studio's time zone, summary first: planned against completed, volume and minutes against the week before, PRs, check-in averages, flags, next week's planned sessions.", a.weeklyDebrief, lane.Tool("get_weekly_debrief"),
-		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_weekly_debrief"),
+		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_weekly_debrief"), lane.View(views.WeekAdherence),
 		lane.Allow("summary", "week", "from", "to", "planned", "completed", "skipped", "missed", "remaining", "volumeKg", "minutes", "prs", "checkIns", "flags", "sessions", "nextWeek"))
 	lane.Add(rs, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", a.coachingInsights, lane.Tool("get_coaching_insights"),
 		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_coach_insight"),
 		lane.Allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
-	lane.Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", a.needsAttention, lane.Tool("needs_attention"))
+	lane.Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", a.needsAttention, lane.Tool("needs_attention"), lane.View(views.Triage))
 }
 
 type needsAttentionQuery struct {

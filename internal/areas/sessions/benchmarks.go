@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/training"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // Benchmarks: named measures with their history, each answered with its
@@ -33,14 +34,28 @@ type benchmarkView struct {
 	Direction  string    `json:"direction" jsonschema:"higher or lower: which way is better."`
 	CreatedAt  time.Time `json:"createdAt"`
 	training.BenchmarkStats
-	Recent []domain.BenchmarkEntry `json:"recent"`
+	Recent []recentEntry `json:"recent"`
+}
+
+// recentEntry is one value of a benchmark, marked when it was a personal
+// record: better than every value before it, the first value included.
+type recentEntry struct {
+	domain.BenchmarkEntry
+	PR bool `json:"pr,omitempty" jsonschema:"true when the value beat every earlier one (a personal record)."`
 }
 
 func viewOf(b domain.Benchmark, now time.Time, keep int) benchmarkView {
 	v := benchmarkView{ID: b.ID, TraineeID: b.TraineeID, Name: b.Name, ExerciseID: b.ExerciseID, Unit: b.Unit, Direction: b.Direction,
-		CreatedAt: b.CreatedAt, BenchmarkStats: training.Stats(b, now), Recent: []domain.BenchmarkEntry{}}
+		CreatedAt: b.CreatedAt, BenchmarkStats: training.Stats(b, now), Recent: []recentEntry{}}
+	pr := make([]bool, len(b.Entries)) // entries are oldest first
+	var best float64
+	for i, e := range b.Entries {
+		if pr[i] = i == 0 || training.Better(b.Direction, e.Value, best); pr[i] {
+			best = e.Value
+		}
+	}
 	for i := len(b.Entries) - 1; i >= 0 && (keep <= 0 || len(v.Recent) < keep); i-- {
-		v.Recent = append(v.Recent, b.Entries[i])
+		v.Recent = append(v.Recent, recentEntry{b.Entries[i], pr[i]})
 	}
 	return v
 }
@@ -80,7 +95,7 @@ func (a *Area) benchmarkRoutes(rs *lane.Routes) {
 			views[i] = viewOf(b, now, recentEntries)
 		}
 		return lane.PageSlice(views, q.Page()), nil
-	}, lane.Tool("get_trainee_benchmarks"), lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_benchmarks"),
+	}, lane.Tool("get_trainee_benchmarks"), lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_benchmarks"), lane.View(views.Benchmarks),
 		lane.Allow(lane.Under("items", BenchmarkFields...)...), lane.Allow("total", "nextOffset"))
 	lane.Add(rs, "GET", "/benchmarks/{id}", "One benchmark with its whole history, newest first, and its figures.", func(c *lane.Call, _ *lane.NoInput) (benchmarkView, error) {
 		b, err := lane.Lookup(c.Ctx, ids.Benchmark, c.ID(), c.Studio().GetBenchmark)

@@ -24,6 +24,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
+	"github.com/otherwise/perform/internal/views"
 )
 
 // Version is what the server reports at initialize: the release's.
@@ -115,8 +116,10 @@ func NewServer(opts Options) *mcp.Server {
 			Description: t.Description,
 			InputSchema: t.InputSchema,
 			Annotations: Annotations(t),
+			Meta:        viewMeta(t),
 		}, handler(t, ex, opts, logger))
 	}
+	addViews(s, ex)
 	s.AddReceivingMiddleware(unknownTools(ex, opts))
 	if opts.Trainee {
 		addTraineeResources(s, opts, ex)
@@ -221,15 +224,18 @@ func Annotations(t tools.Tool) *mcp.ToolAnnotations {
 // capabilities are declared rather than inferred: the tool list never
 // changes while a server runs (no listChanged), and the SDK answers
 // prompts/list and resources/list (with empty lists), so those are declared
-// too. Logging stays, as go-sdk servers accept logging/setLevel.
+// too. Logging stays, as go-sdk servers accept logging/setLevel. The MCP
+// Apps extension is declared with the one MIME type of its views.
 func capabilities() *mcp.ServerCapabilities {
-	return &mcp.ServerCapabilities{
+	c := &mcp.ServerCapabilities{
 		//lint:ignore SA1019 clients on protocols before 2026-07-28 still call logging/setLevel.
 		Logging:   &mcp.LoggingCapabilities{},
 		Tools:     &mcp.ToolCapabilities{},
 		Prompts:   &mcp.PromptCapabilities{},
 		Resources: &mcp.ResourceCapabilities{},
 	}
+	c.AddExtension(views.Extension, map[string]any{"mimeTypes": []string{views.MIMEType}})
+	return c
 }
 
 // rpcError is a failed result as a JSON-RPC error, the one mapping of the
