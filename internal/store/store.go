@@ -98,6 +98,8 @@ type Store interface {
 	// Codes are the one-time codes of every door that verifies a phone
 	// (codes.go, internal/otc).
 	Codes() CodeStore
+	// Digests are the coaches' morning digests on WhatsApp (digest.go).
+	Digests() DigestStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error
