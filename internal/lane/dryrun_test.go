@@ -143,8 +143,18 @@ var dryRunCases = map[string]dryRunCase{
 		bad:  func(f fixture) (string, any) { return "/plan-drafts/pld_00000000000000000000000000/apply", nil },
 	},
 	"PATCH /studio/settings": {
-		good: func(f fixture) (string, any) { return "/studio/settings", map[string]any{"timeZone": "Europe/London"} },
-		bad:  func(f fixture) (string, any) { return "/studio/settings", map[string]any{"timeZone": "Mars/Olympus"} },
+		good: func(f fixture) (string, any) {
+			return "/studio/settings", map[string]any{"timeZone": "Europe/London", "digestTemplate": "morning_digest"}
+		},
+		bad: func(f fixture) (string, any) { return "/studio/settings", map[string]any{"timeZone": "Mars/Olympus"} },
+	},
+	"PUT /coaches/{id}/digest": {
+		good: func(f fixture) (string, any) {
+			return "/coaches/" + f.coach.ID + "/digest", map[string]any{"enabled": true, "hour": 6}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/coaches/" + f.coach.ID + "/digest", map[string]any{"enabled": true, "hour": 24}
+		},
 	},
 	"POST /subscriptions/{id}/cancel": {
 		good: func(f fixture) (string, any) { return "/subscriptions/" + f.subscription.ID + "/cancel", nil },

@@ -47,6 +47,8 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"POST", "/subscriptions/" + b.subscription.ID + "/cancel", nil},
 		{"PATCH", "/products/" + b.product.ID, map[string]any{"name": "taken over"}},
 		{"PATCH", "/coaches/" + b.coach.ID, map[string]any{"name": "taken over"}},
+		{"GET", "/coaches/" + b.coach.ID + "/digest", nil},
+		{"PUT", "/coaches/" + b.coach.ID + "/digest", map[string]any{"enabled": true, "hour": 5}},
 		{"DELETE", "/tags/" + b.tag.ID, nil},
 		{"PATCH", "/tasks/" + b.task.ID, map[string]any{"status": "done"}},
 		{"DELETE", "/keys/" + b.keyID, nil},

@@ -6,4 +6,7 @@ import "github.com/otherwise/perform/internal/lane"
 type Area struct{}
 
 // Routes adds the studio's routes.
-func (a *Area) Routes(rs *lane.Routes) { a.studioRoutes(rs) }
+func (a *Area) Routes(rs *lane.Routes) {
+	a.studioRoutes(rs)
+	a.digestRoutes(rs)
+}
