@@ -213,11 +213,12 @@ func New(o Options) (*Agent, error) {
 // trainee_undone, trainee_undo_none, trainee_undo_late, trainee_cut_off.
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
-// Register adds the reply and recovery workers. Call it before the River
-// client is built.
+// Register adds the reply and recovery workers, and the morning digest's
+// (digest.go). Call it before the River client is built.
 func (a *Agent) Register(workers *river.Workers) {
 	river.AddWorker(workers, &replyWorker{a: a})
 	river.AddWorker(workers, &recoverWorker{a: a})
+	a.registerDigest(workers)
 }
 
 // SetJobs hands the agent the River client it schedules replies on, and
@@ -231,6 +232,7 @@ func (a *Agent) SetJobs(c *river.Client[*sql.Tx]) {
 			a.log.Warn("agent: the recovery job could not be added; crashed turns wait for River's rescue", "err", err)
 		}
 	}
+	a.addDigestJob(c)
 }
 
 // Close stops the intake: a message arriving from now on is refused (the

@@ -27,6 +27,13 @@ type DigestStore interface {
 	ClaimDigest(ctx context.Context, coachID, studioID, day string, at time.Time) (bool, error)
 	// Digest is the day's row of the coach; ErrNotFound without one.
 	Digest(ctx context.Context, coachID, day string) (DigestRecord, error)
+	// StartDigest moves a claimed row to sending and keeps plan, unless
+	// the row has one from an earlier attempt; false when the row is not
+	// claimed (another worker has it).
+	StartDigest(ctx context.Context, coachID, day, plan string) (bool, error)
+	// DigestProgress records that the gateway has taken the plan's first
+	// sent messages.
+	DigestProgress(ctx context.Context, coachID, day string, sent int) error
 	// MoveDigest changes the row's state from from to to, with detail; a
 	// final state (any but claimed and sending) also sets finished_at.
 	// False when the row is not in from (another worker moved it).
@@ -65,6 +72,8 @@ type DigestRecord struct {
 	Day        string
 	State      string
 	Detail     string
+	Plan       string // what it sends (JSON), "" until it first moved to sending
+	Sent       int    // how many of the plan's messages the gateway has taken
 	ClaimedAt  time.Time
 	FinishedAt *time.Time
 }
@@ -156,13 +165,30 @@ func (s digestStore) Digest(ctx context.Context, coachID, day string) (DigestRec
 	r := DigestRecord{CoachID: coachID, Day: day}
 	var claimed int64
 	var finished sql.NullInt64
-	err := s.queryRow(ctx, `SELECT studio_id, state, detail, claimed_at, finished_at FROM agent_digests WHERE coach_id = ? AND day = ?`,
-		coachID, day).Scan(&r.StudioID, &r.State, &r.Detail, &claimed, &finished)
+	var plan sql.Null[string]
+	err := s.queryRow(ctx, `SELECT studio_id, state, detail, plan, sent, claimed_at, finished_at FROM agent_digests WHERE coach_id = ? AND day = ?`,
+		coachID, day).Scan(&r.StudioID, &r.State, &r.Detail, &plan, &r.Sent, &claimed, &finished)
+	r.Plan = plan.V
 	if err != nil {
 		return r, notFound(err)
 	}
 	r.ClaimedAt, r.FinishedAt = fromMS(claimed), fromNullMS(finished)
 	return r, nil
+}
+
+func (s digestStore) StartDigest(ctx context.Context, coachID, day, plan string) (bool, error) {
+	res, err := s.exec(ctx, `UPDATE agent_digests SET state = ?, plan = COALESCE(plan, ?) WHERE coach_id = ? AND day = ? AND state = ?`,
+		DigestSending, plan, coachID, day, DigestClaimed)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (s digestStore) DigestProgress(ctx context.Context, coachID, day string, sent int) error {
+	_, err := s.exec(ctx, `UPDATE agent_digests SET sent = ? WHERE coach_id = ? AND day = ?`, sent, coachID, day)
+	return err
 }
 
 func (s digestStore) MoveDigest(ctx context.Context, coachID, day, from, to, detail string, at time.Time) (bool, error) {

@@ -357,7 +357,7 @@ type Sent struct {
 }
 
 // SmartSend is a fake SmartSend: POST /v1/conversations/{id}/messages with
-// a bearer key and {"conversationId","text"}. Fail decides, per request, to
+// a bearer key and {"conversationId","text"}, and templates (template.go). Fail decides, per request, to
 // answer an error status instead of accepting (0 accepts).
 type SmartSend struct {
 	URL  string
@@ -367,6 +367,8 @@ type SmartSend struct {
 	mu   sync.Mutex
 	n    int
 	sent []Sent
+	// templates are the accepted template messages (template.go).
+	templates []TemplateSent
 }
 
 // NewSmartSend starts the fake on 127.0.0.1.
@@ -374,6 +376,7 @@ func NewSmartSend() *SmartSend {
 	s := &SmartSend{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/conversations/{id}/messages", s.serve)
+	mux.HandleFunc("POST /v1/messages/template", s.serveTemplate)
 	s.srv = newLocalServer(mux)
 	s.URL = s.srv.URL
 	return s

@@ -1,7 +1,6 @@
 package studio
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -99,18 +98,7 @@ func digestAnswer(c *lane.Call, s store.DigestSetting) (digestSetting, error) {
 	if err != nil {
 		return digestSetting{}, err
 	}
-	return digestSetting{CoachID: s.CoachID, Enabled: s.Enabled, Hour: s.Hour, TimeZone: c.Zone().String(), Template: DigestTemplateOf(st.Settings)}, nil
-}
-
-// DigestTemplateOf is the studio's digestTemplate setting ("" without one).
-func DigestTemplateOf(settings json.RawMessage) string {
-	var s struct {
-		DigestTemplate string `json:"digestTemplate"`
-	}
-	if len(settings) == 0 || json.Unmarshal(settings, &s) != nil {
-		return ""
-	}
-	return s.DigestTemplate
+	return digestSetting{CoachID: s.CoachID, Enabled: s.Enabled, Hour: s.Hour, TimeZone: c.Zone().String(), Template: st.DigestTemplate()}, nil
 }
 
 // validTemplateName: WhatsApp template names are lowercase letters, digits

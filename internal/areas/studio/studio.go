@@ -372,7 +372,7 @@ type studioSettings struct {
 }
 
 func settingsOf(st domain.Studio) studioSettings {
-	return studioSettings{TimeZone: st.TimeZone().String(), TraineeAssistant: st.TraineeAssistant(), DigestTemplate: DigestTemplateOf(st.Settings)}
+	return studioSettings{TimeZone: st.TimeZone().String(), TraineeAssistant: st.TraineeAssistant(), DigestTemplate: st.DigestTemplate()}
 }
 
 type studioSettingsInput struct {

@@ -14,16 +14,21 @@ CREATE INDEX coach_digests_enabled ON coach_digests (enabled, coach_id);
 
 -- One row per coach and local day: the claim that makes the digest go out
 -- once across instances, and then its outcome. state is claimed (its job
--- is queued or running), sending (handed to the gateway; a retry that
--- finds it so does not send again), or one of sent, template,
+-- is queued or running), sending (a message is being handed to the
+-- gateway; a run that finds the row so knows an earlier one died there and
+-- does not send again), or one of sent, template,
 -- skipped_window, skipped_off, skipped_pilot, skipped_disconnected,
--- skipped_empty, failed.
+-- skipped_empty, failed. plan is what the digest sends (JSON), written when
+-- it first moves to sending, so a retry sends the same messages; sent counts
+-- the messages the gateway has taken, so a retry sends only the rest.
 CREATE TABLE agent_digests (
     coach_id    TEXT NOT NULL REFERENCES coaches (id) ON DELETE CASCADE,
     day         TEXT NOT NULL,
     studio_id   TEXT NOT NULL,
     state       TEXT NOT NULL,
     detail      TEXT NOT NULL DEFAULT '',
+    plan        TEXT,
+    sent        INTEGER NOT NULL DEFAULT 0,
     claimed_at  BIGINT NOT NULL,
     finished_at BIGINT,
     PRIMARY KEY (coach_id, day)
