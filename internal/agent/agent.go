@@ -206,7 +206,8 @@ func New(o Options) (*Agent, error) {
 // ObserveTurns sets a hook called once per finished turn with its outcome
 // (for metrics): replied, welcome, failed, not_linked, not_in_pilot,
 // cap_reached, capped, revoked, disconnected, reconnected, key_limit,
-// choose_studio (the coach was asked which studio), studio_chosen, and
+// choose_studio (the coach was asked which studio), studio_chosen,
+// digest_set (the morning digest's command, digest_command.go), and
 // for answers to proposed writes proposals_executed, proposals_declined,
 // proposal_expired, proposal_unclear; and for a trainee's turns
 // trainee_asked (consent asked), trainee_agreed, trainee_stopped,

@@ -63,6 +63,9 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 	if err != nil || stop {
 		return d, err
 	}
+	if d, handled, err := a.digestTurn(ctx, t, coach, apiKey); handled {
+		return d, err // the morning digest's command (digest_command.go)
+	}
 	// An answer to proposed writes runs them; anything else is a normal
 	// turn that sees what is pending (proposals.go).
 	answered, handled, pending, err := a.proposalTurn(ctx, t, coach.StudioID, apiKey)

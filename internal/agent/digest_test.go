@@ -383,3 +383,40 @@ func TestDigestDue(t *testing.T) {
 		}
 	}
 }
+
+// TestDigestCommand: the coach sets her digest from WhatsApp, through the
+// lane as her, without a model call; anything else goes to the model.
+func TestDigestCommand(t *testing.T) {
+	forEngine(t, func(t *testing.T, st store.Store) {
+		h := newHarness(t, st)
+		ctx := context.Background()
+		s, c := digestCoach(t, st, "Cmd", "0505000001", 1, "")
+		h.send("972505000001", "conv-cmd", "שלום") // the welcome
+		h.waitIdle()
+		models := len(h.llm.Requests())
+
+		h.send("972505000001", "conv-cmd", " בוקר 07:00 ")
+		h.waitIdle()
+		got, err := st.Digests().DigestSetting(ctx, s.ID, c.ID)
+		if err != nil || !got.Enabled || got.Hour != 7 {
+			t.Fatalf("after the command: %+v %v", got, err)
+		}
+		sent := h.sms.Sent()
+		if last := sent[len(sent)-1].Text; !strings.Contains(last, "07:00") || !strings.Contains(last, "בוקר כבוי") {
+			t.Errorf("reply %q", last)
+		}
+		h.send("972505000001", "conv-cmd", "בוקר כבוי")
+		h.waitIdle()
+		if got, _ := st.Digests().DigestSetting(ctx, s.ID, c.ID); got.Enabled || got.Hour != 7 {
+			t.Fatalf("after turning it off: %+v", got)
+		}
+		if n := len(h.llm.Requests()); n != models {
+			t.Errorf("the commands asked the model %d times", n-models)
+		}
+		for _, text := range []string{"בוקר 24", "בוקר טוב", "בוקר 7 ו-8"} {
+			if _, _, ok := digestCommand(text); ok {
+				t.Errorf("%q read as a command", text)
+			}
+		}
+	})
+}
