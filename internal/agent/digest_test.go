@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -55,7 +56,7 @@ func optIn(t *testing.T, st store.Store, studioID, coachID string, enabled bool,
 func digestState(t *testing.T, st store.Store, coachID, day string) string {
 	t.Helper()
 	rec, err := st.Digests().Digest(context.Background(), coachID, day)
-	if err == store.ErrNotFound {
+	if errors.Is(err, store.ErrNotFound) {
 		return ""
 	}
 	if err != nil {
