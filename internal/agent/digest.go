@@ -50,7 +50,6 @@ const (
 	digestWindow      = 24 * time.Hour // WhatsApp's customer service window
 	digestKeep        = 60 * 24 * time.Hour
 	digestMaxAttempts = 6
-	digestTimeout     = 60 * time.Second
 )
 
 type digestScanArgs struct{}
@@ -74,12 +73,13 @@ func (w *digestScanWorker) Work(ctx context.Context, _ *river.Job[digestScanArgs
 	return w.a.scanDigests(ctx)
 }
 
+// digestWorker runs with River's default timeout (jobs.DefaultJobTimeout),
+// below the time after which River takes a running job for a crashed one,
+// so two runs of one digest never overlap.
 type digestWorker struct {
 	river.WorkerDefaults[digestArgs]
 	a *Agent
 }
-
-func (w *digestWorker) Timeout(*river.Job[digestArgs]) time.Duration { return digestTimeout }
 
 func (w *digestWorker) Work(ctx context.Context, job *river.Job[digestArgs]) error {
 	return w.a.runDigest(ctx, job.Args.CoachID, job.Args.Day, job.Attempt >= job.MaxAttempts)

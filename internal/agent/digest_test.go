@@ -92,20 +92,22 @@ func TestDigestRules(t *testing.T) {
 		s, off := digestCoach(t, st, "Off", "0501000002", 1, "")
 		optIn(t, st, s.ID, off.ID, false, 8)
 		s, early := digestCoach(t, st, "Early", "0501000003", 1, "")
-		optIn(t, st, s.ID, early.ID, true, 12) // it is 11:00 there
+		optIn(t, st, s.ID, early.ID, true, 13)
 		s, late := digestCoach(t, st, "Late", "0501000004", 1, "")
 		optIn(t, st, s.ID, late.ID, true, 7) // due 07:00 to 10:00: missed today
 		s, silent := digestCoach(t, st, "Silent", "0501000005", 2, "")
-		optIn(t, st, s.ID, silent.ID, true, 10)
+		optIn(t, st, s.ID, silent.ID, true, 12)
 		s, tmpl := digestCoach(t, st, "Tmpl", "0501000006", 7, `{"digestTemplate":"morning_digest"}`)
-		optIn(t, st, s.ID, tmpl.ID, true, 11)
+		optIn(t, st, s.ID, tmpl.ID, true, 12)
 		s, talk := digestCoach(t, st, "Talk", "0501000007", 7, "")
-		optIn(t, st, s.ID, talk.ID, true, 10)
+		optIn(t, st, s.ID, talk.ID, true, 12)
+		// It is 11:00 there: no one is due yet, so the scan River runs
+		// when it starts finds nothing to do.
 
-		// Talk wrote an hour ago (the assistant answered her then).
+		// Talk writes at 11:00 (the assistant answers her).
 		h.send("972501000007", "conv-talk", "שלום")
 		h.waitIdle()
-		h.clock.Advance(time.Hour) // 12:00 local: Early is due too now, Tmpl and Talk still are
+		h.clock.Advance(time.Hour) // 12:00 local
 		before := len(h.sms.Sent())
 
 		if err := h.agent.scanDigests(ctx); err != nil {
@@ -122,7 +124,7 @@ func TestDigestRules(t *testing.T) {
 			{"silent for 24 hours, no template", silent.ID, store.DigestSkippedWindow},
 			{"silent, with a template", tmpl.ID, store.DigestTemplate},
 			{"wrote within 24 hours", talk.ID, store.DigestSent},
-			{"at her hour now", early.ID, store.DigestSkippedWindow},
+			{"before her hour", early.ID, ""},
 		} {
 			if got := digestState(t, st, c.id, digestDay); got != c.want {
 				t.Errorf("%s: digest %q, want %q", c.name, got, c.want)
@@ -179,7 +181,7 @@ func TestDigestRules(t *testing.T) {
 		}
 
 		// Tomorrow at her hour, again; Talk last wrote over 24 hours ago.
-		h.clock.Advance(23 * time.Hour) // 2026-03-11 11:30 local
+		h.clock.Advance(24 * time.Hour) // 2026-03-11 12:30 local
 		if err := h.agent.scanDigests(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -211,11 +213,12 @@ func TestDigestOnceAcrossInstances(t *testing.T) {
 		var ids []string
 		for i := range coaches {
 			s, c := digestCoach(t, st, fmt.Sprint("Multi", i), fmt.Sprintf("05020000%02d", i), 2, "")
-			optIn(t, st, s.ID, c.ID, true, 11)
+			optIn(t, st, s.ID, c.ID, true, 12)
 			h.send(fmt.Sprintf("9725020000%02d", i), fmt.Sprint("conv-", i), "שלום")
 			ids = append(ids, c.ID)
 		}
 		h.waitIdle()
+		h.clock.Advance(time.Hour) // 12:00 local: all are due
 
 		var wg sync.WaitGroup
 		for round := range 3 {
@@ -270,9 +273,10 @@ func TestDigestRetriesAndCrash(t *testing.T) {
 		h := newHarness(t, st)
 		ctx := context.Background()
 		s, c := digestCoach(t, st, "Retry", "0503000001", 2, "")
-		optIn(t, st, s.ID, c.ID, true, 11)
+		optIn(t, st, s.ID, c.ID, true, 12)
 		h.send("972503000001", "conv-retry", "שלום")
 		h.waitIdle()
+		h.clock.Advance(time.Hour) // 12:00 local
 
 		var mu sync.Mutex
 		refused := 0
@@ -299,9 +303,9 @@ func TestDigestRetriesAndCrash(t *testing.T) {
 			t.Fatalf("after %d refusals the coach got %q; want the list and two drafts, once each", refused, got)
 		}
 
-		// A digest a dead worker left in sending.
+		// A digest a dead worker left in sending (she opts in afterwards,
+		// so no scan claims her day first).
 		s2, c2 := digestCoach(t, st, "Crash", "0503000002", 1, "")
-		optIn(t, st, s2.ID, c2.ID, true, 11)
 		h.send("972503000002", "conv-crash", "שלום")
 		h.waitIdle()
 		ds := st.Digests()
@@ -318,6 +322,7 @@ func TestDigestRetriesAndCrash(t *testing.T) {
 			t.Errorf("half-sent digest: %q, want failed", got)
 		}
 		// The scan does not claim the day again.
+		optIn(t, st, s2.ID, c2.ID, true, 12)
 		if err := h.agent.scanDigests(ctx); err != nil {
 			t.Fatal(err)
 		}
