@@ -148,7 +148,7 @@ func TestLogsHoldStill(t *testing.T) {
 }
 
 // With the assistant off no job of its kind is ever scheduled; with it on,
-// its recovery job runs at start. The form announcer's run-on-start job is
+// its recovery job and the morning digest's scan run at start. The form announcer's run-on-start job is
 // the event that shows River has scheduled its start-up jobs.
 func TestAssistantOffSchedulesNoJob(t *testing.T) {
 	for _, tc := range []struct {
@@ -176,14 +176,16 @@ func TestAssistantOffSchedulesNoJob(t *testing.T) {
 				return n
 			}
 			deadline := time.Now().Add(60 * time.Second)
-			for count("perform_form_announce") == 0 || (tc.want > 0 && count("agent_recover") == 0) {
+			for count("perform_form_announce") == 0 || (tc.want > 0 && (count("agent_recover") == 0 || count("agent_digest_scan") == 0)) {
 				if time.Now().After(deadline) {
 					t.Fatalf("River scheduled no start-up job: %s", r.stderr.String())
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
-			if got := min(count("agent_recover"), 1); got != tc.want {
-				t.Errorf("assistant %s: agent_recover jobs %d, want %d", tc.name, got, tc.want)
+			for _, kind := range []string{"agent_recover", "agent_digest_scan"} {
+				if got := min(count(kind), 1); got != tc.want {
+					t.Errorf("assistant %s: %s jobs %d, want %d", tc.name, kind, got, tc.want)
+				}
 			}
 		})
 	}
