@@ -110,6 +110,7 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 	fs := newFlags("studio settings")
 	slug := fs.String("studio", "", "the studio's slug")
 	assistant := fs.String("trainee-assistant", "", "on or off: whether the studio's trainees may use the WhatsApp assistant")
+	template := fs.String("digest-template", "", "the approved WhatsApp template the coaches' morning digest goes out as outside the 24-hour window, or none to remove it")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {
 		return err
@@ -122,6 +123,18 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	switch name := strings.TrimSpace(*template); {
+	case name == "":
+	case name == "none" || domain.ValidTemplateName(name):
+		if name == "none" {
+			name = ""
+		}
+		if studio, err = store.PatchStudioSettings(ctx, st, studio.ID, map[string]any{"digestTemplate": name}); err != nil {
+			return err
+		}
+	default:
+		return usagef("--digest-template must be a WhatsApp template's name (lowercase letters, digits and _, such as morning_digest) or none; got %q", name)
+	}
 	switch *assistant {
 	case "":
 	case "on", "off":
@@ -132,7 +145,11 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 		return usagef("--trainee-assistant must be on or off; got %q", *assistant)
 	}
 	onOff := map[bool]string{true: "on", false: "off"}
-	fmt.Fprintf(e.stdout, "Studio %s: time zone %s, trainee assistant %s.\n", studio.Slug, studio.TimeZone(), onOff[studio.TraineeAssistant()])
+	digest := studio.DigestTemplate()
+	if digest == "" {
+		digest = "none"
+	}
+	fmt.Fprintf(e.stdout, "Studio %s: time zone %s, trainee assistant %s, morning digest template %s.\n", studio.Slug, studio.TimeZone(), onOff[studio.TraineeAssistant()], digest)
 	return nil
 }
 

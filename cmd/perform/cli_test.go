@@ -201,4 +201,14 @@ func TestStudioSettingsTurnsTheTraineeAssistantOnAndOff(t *testing.T) {
 	if r := perform(t, db, "studio", "settings", "--studio", "set", "--trainee-assistant", "off"); r.code != 0 || !strings.Contains(r.stdout, "trainee assistant off") {
 		t.Fatalf("off: %+v", r)
 	}
+	// The morning digest's template.
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--digest-template", "Morning Digest"); r.code != 2 || !strings.Contains(r.stderr, "--digest-template must be") {
+		t.Fatalf("a bad template name: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--digest-template", "morning_digest"); r.code != 0 || !strings.Contains(r.stdout, "trainee assistant off, morning digest template morning_digest") {
+		t.Fatalf("a template: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--digest-template", "none"); r.code != 0 || !strings.Contains(r.stdout, "morning digest template none") {
+		t.Fatalf("no template: %+v", r)
+	}
 }

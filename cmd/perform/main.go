@@ -64,7 +64,7 @@ func commands() []command {
 		{"demo", "[serve flags]", "Seed the demo studio (once), mint a fresh API key named demo, print the URLs and serve.", cmdDemo},
 		{"migrate", "[--database-url URL]", "Apply pending database migrations.", cmdMigrate},
 		{"studio create", "--name NAME --slug SLUG [--region IL] [--tier free|pro|business]", "Create a studio.", cmdStudioCreate},
-		{"studio settings", "--studio SLUG [--trainee-assistant on|off]", "Show a studio's settings, or turn the WhatsApp assistant on or off for its trainees.", cmdStudioSettings},
+		{"studio settings", "--studio SLUG [--trainee-assistant on|off] [--digest-template NAME|none]", "Show a studio's settings, turn the WhatsApp assistant on or off for its trainees, or name the template of the coaches' morning digest.", cmdStudioSettings},
 		{"key create", "--studio SLUG --name NAME [--kind studio|platform]", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
 		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, scopes, created, last used, live or revoked.", cmdKeyList},
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},

@@ -14,3 +14,17 @@ func (s Studio) DigestTemplate() string {
 	}
 	return set.DigestTemplate
 }
+
+// ValidTemplateName reports whether name can name a WhatsApp template:
+// lowercase letters, digits and underscores.
+func ValidTemplateName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}

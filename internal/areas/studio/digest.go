@@ -101,20 +101,6 @@ func digestAnswer(c *lane.Call, s store.DigestSetting) (digestSetting, error) {
 	return digestSetting{CoachID: s.CoachID, Enabled: s.Enabled, Hour: s.Hour, TimeZone: c.Zone().String(), Template: st.DigestTemplate()}, nil
 }
 
-// validTemplateName: WhatsApp template names are lowercase letters, digits
-// and underscores.
-func validTemplateName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // templateSetting reads digestTemplate from a settings PATCH: ok false
 // when the field was not sent; name "" clears it.
 func templateSetting(c *lane.Call, in *studioSettingsInput) (name string, ok bool, err error) {
@@ -125,7 +111,7 @@ func templateSetting(c *lane.Call, in *studioSettingsInput) (name string, ok boo
 		return "", true, nil
 	}
 	name = strings.TrimSpace(*in.DigestTemplate)
-	if name != "" && !validTemplateName(name) {
+	if name != "" && !domain.ValidTemplateName(name) {
 		return "", false, lane.InvalidField("digestTemplate", fmt.Sprintf("digestTemplate must be the name of an approved WhatsApp template: lowercase letters, digits and underscores, such as morning_digest; %q is not one. Send null or \"\" to remove it.", text.Truncate(name, 100)))
 	}
 	return name, true, nil
