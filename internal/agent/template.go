@@ -39,7 +39,7 @@ type smartSendTemplate struct {
 // SendTemplate sends an approved template to a phone (international
 // digits, no plus):
 //
-//	POST {SMARTSEND_API_URL}/v1/messages/template
+//	POST {SMARTSEND_API_URL}/v1/templates/send
 //	Authorization: Bearer {AGENT_SMARTSEND_API_KEY}
 //	Content-Type: application/json
 //
@@ -58,7 +58,7 @@ func (s *SmartSend) SendTemplate(ctx context.Context, phone string, t Template) 
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.baseURL+"/v1/messages/template", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.baseURL+"/v1/templates/send", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -376,7 +376,7 @@ func NewSmartSend() *SmartSend {
 	s := &SmartSend{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/conversations/{id}/messages", s.serve)
-	mux.HandleFunc("POST /v1/messages/template", s.serveTemplate)
+	mux.HandleFunc("POST /v1/templates/send", s.serveTemplate)
 	s.srv = newLocalServer(mux)
 	s.URL = s.srv.URL
 	return s

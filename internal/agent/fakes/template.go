@@ -9,7 +9,7 @@ import (
 )
 
 // TemplateSent is one template message SmartSend accepted:
-// POST /v1/messages/template with a bearer key and
+// POST /v1/templates/send with a bearer key and
 // {"phone","template","language","parameters"}.
 type TemplateSent struct {
 	Authorization string   `json:"-"`
