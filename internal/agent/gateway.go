@@ -51,12 +51,17 @@ func (s *SmartSend) Send(ctx context.Context, conversationID, text string) error
 	if s.baseURL == "" {
 		return fmt.Errorf("SMARTSEND_API_URL is not set, so the reply cannot be sent")
 	}
-	body, err := json.Marshal(smartSendMessage{ConversationID: conversationID, Text: text})
+	return s.post(ctx, "/v1/conversations/"+url.PathEscape(conversationID)+"/messages", smartSendMessage{ConversationID: conversationID, Text: text})
+}
+
+// post is one SmartSend call: v as the JSON body, the bearer key, and any
+// 2xx an accept.
+func (s *SmartSend) post(ctx context.Context, path string, v any) error {
+	body, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	u := s.baseURL + "/v1/conversations/" + url.PathEscape(conversationID) + "/messages"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.baseURL+path, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,8 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 )
 
@@ -54,24 +50,5 @@ func (s *SmartSend) SendTemplate(ctx context.Context, phone string, t Template) 
 	if params == nil {
 		params = []string{}
 	}
-	body, err := json.Marshal(smartSendTemplate{Phone: strings.TrimPrefix(phone, "+"), Template: t.Name, Language: t.Language, Parameters: params})
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.baseURL+"/v1/templates/send", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+s.apiKey)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("SmartSend could not be reached: %w", err)
-	}
-	defer resp.Body.Close()
-	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 != 2 {
-		return &SendError{Status: resp.StatusCode, Body: strings.TrimSpace(string(snippet))}
-	}
-	return nil
+	return s.post(ctx, "/v1/templates/send", smartSendTemplate{Phone: strings.TrimPrefix(phone, "+"), Template: t.Name, Language: t.Language, Parameters: params})
 }
