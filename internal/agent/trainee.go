@@ -193,7 +193,10 @@ func (a *Agent) noCoach(ctx context.Context, t *turn) (decision, error) {
 		return d, err
 	}
 	_, d, _, err := a.askRecord(ctx, t)
-	return *d, err
+	if err != nil {
+		return decision{}, err
+	}
+	return *d, nil
 }
 
 // decideTrainee is a trainee's turn, once her record is known: consent,
