@@ -74,37 +74,45 @@ type Attention struct {
 
 // Triage turns roster facts into the trainees who need attention, most
 // urgent first (score, then the most severe reason, then name and id).
-// today is the local day, zone the studio's (weigh-ins are instants);
-// reason, when not "", keeps only trainees with that reason.
+// reason, when set, keeps only trainees with that reason.
 func Triage(facts []domain.RosterFacts, today string, zone *time.Location, reason string) []Attention {
+	return TriagePage(facts, today, zone, reason, 0, len(facts)).Items
+}
+
+// TriageResult is one page of the triage with what is true of all of it:
+// how many need attention and how many of them have each reason.
+type TriageResult struct {
+	Items  []Attention
+	Total  int
+	Counts map[string]int // reason code → trainees with it
+}
+
+// TriagePage is the limit trainees from offset of Triage's list, and the
+// list's total and reason counts. Every trainee's reasons are weighed, but
+// only the page's are explained (their messages and numbers): at
+// thousands of trainees that is most of the work.
+func TriagePage(facts []domain.RosterFacts, today string, zone *time.Location, reason string, offset, limit int) TriageResult {
 	if zone == nil {
 		zone = time.UTC
 	}
-	out := []Attention{}
-	for _, f := range facts {
-		rs := ReasonsFor(f, today, zone)
-		if len(rs) == 0 {
-			continue
-		}
-		if reason != "" && !slices.ContainsFunc(rs, func(r Reason) bool { return r.Code == reason }) {
-			continue
-		}
-		a := Attention{TraineeID: f.TraineeID, FirstName: f.FirstName, LastName: f.LastName, CoachIDs: f.CoachIDs, Reasons: rs}
-		if a.CoachIDs == nil {
-			a.CoachIDs = []string{}
-		}
-		for _, r := range rs {
-			a.Score += r.Severity
-		}
-		out = append(out, a)
-	}
-	// The sort moves small keys built once, each with its trainee's
-	// index, not the Attentions; names are compared one by one, with no
-	// string built a comparison (the sort makes n·log n of them).
+	// The sort moves small keys, each with its trainee's index, not the
+	// trainees; names are compared one by one, with no string built a
+	// comparison (the sort makes n·log n of them).
 	type key struct{ score, top, i int }
-	keys := make([]key, len(out))
-	for i, a := range out {
-		keys[i] = key{a.Score, a.Reasons[0].Severity, i}
+	var keys []key
+	counts := map[string]int{}
+	var buf []Reason
+	for i := range facts {
+		buf = reasonsFor(facts[i], today, zone, false, buf[:0])
+		if len(buf) == 0 || reason != "" && !slices.ContainsFunc(buf, func(r Reason) bool { return r.Code == reason }) {
+			continue
+		}
+		k := key{top: buf[0].Severity, i: i}
+		for _, r := range buf {
+			k.score += r.Severity
+			counts[r.Code]++
+		}
+		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(x, y key) int {
 		if x.score != y.score {
@@ -113,86 +121,126 @@ func Triage(facts []domain.RosterFacts, today string, zone *time.Location, reaso
 		if x.top != y.top {
 			return y.top - x.top
 		}
-		a, b := &out[x.i], &out[y.i]
+		a, b := &facts[x.i], &facts[y.i]
 		return cmp.Or(strings.Compare(a.LastName, b.LastName), strings.Compare(a.FirstName, b.FirstName), strings.Compare(a.TraineeID, b.TraineeID))
 	})
-	sorted := make([]Attention, len(out))
-	for i, k := range keys {
-		sorted[i] = out[k.i]
+	start := min(max(offset, 0), len(keys))
+	page := keys[start:min(start+max(limit, 0), len(keys))]
+	items := make([]Attention, len(page))
+	for j, k := range page {
+		f := &facts[k.i]
+		coaches := f.CoachIDs
+		if coaches == nil {
+			coaches = []string{}
+		}
+		items[j] = Attention{TraineeID: f.TraineeID, FirstName: f.FirstName, LastName: f.LastName, CoachIDs: coaches,
+			Score: k.score, Reasons: reasonsFor(*f, today, zone, true, nil)}
 	}
-	return sorted
+	return TriageResult{Items: items, Total: len(keys), Counts: counts}
 }
 
 // ReasonsFor is one trainee's reasons, most severe first.
 func ReasonsFor(f domain.RosterFacts, today string, zone *time.Location) []Reason {
-	var rs []Reason
-	add := func(code string, numbers map[string]any, format string, args ...any) {
-		rs = append(rs, Reason{Code: code, Severity: Severities[code], Message: fmt.Sprintf(format, args...), Numbers: numbers})
+	return reasonsFor(f, today, zone, true, nil)
+}
+
+// reasonsFor is ReasonsFor; without explain each reason has its code and
+// severity only (no message, no numbers: what ranking and counting need,
+// without building what only a page shows), appended to into.
+func reasonsFor(f domain.RosterFacts, today string, zone *time.Location, explain bool, into []Reason) []Reason {
+	rs := into
+	add := func(code string, why func() (map[string]any, string)) {
+		r := Reason{Code: code, Severity: Severities[code]}
+		if explain {
+			r.Numbers, r.Message = why()
+		}
+		rs = append(rs, r)
 	}
 	if run := readinessRun(f.Readiness, today); run != nil {
-		var vals []string
-		for _, v := range run {
-			vals = append(vals, fmt.Sprintf("%s %g", v.Day, v.Value))
-		}
-		add(ReasonLowReadiness, map[string]any{"days": len(run), "readiness": run},
-			"Readiness %d or lower %d days running: %s.", lowReadiness, len(run), strings.Join(vals, ", "))
+		add(ReasonLowReadiness, func() (map[string]any, string) {
+			var vals []string
+			for _, v := range run {
+				vals = append(vals, fmt.Sprintf("%s %g", v.Day, v.Value))
+			}
+			return map[string]any{"days": len(run), "readiness": run},
+				fmt.Sprintf("Readiness %d or lower %d days running: %s.", lowReadiness, len(run), strings.Join(vals, ", "))
+		})
 	}
 	for _, i := range f.ActiveInjuries {
-		add(ReasonActiveInjury, map[string]any{"injuryId": i.ID, "area": i.Area, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": DayDiff(i.OnsetOn, today)},
-			"Active injury: %s (%s), severity %d/5, since %s (%d days).", i.Area, i.Side, i.Severity, i.OnsetOn, DayDiff(i.OnsetOn, today))
+		add(ReasonActiveInjury, func() (map[string]any, string) {
+			days := DayDiff(i.OnsetOn, today)
+			return map[string]any{"injuryId": i.ID, "area": i.Area, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": days},
+				fmt.Sprintf("Active injury: %s (%s), severity %d/5, since %s (%d days).", i.Area, i.Side, i.Severity, i.OnsetOn, days)
+		})
 	}
 	if f.PlanEndsOn != nil {
-		left := DayDiff(today, *f.PlanEndsOn)
+		ends := *f.PlanEndsOn
+		left := DayDiff(today, ends)
 		switch {
-		case *f.PlanEndsOn < today:
-			add(ReasonPlanEnded, map[string]any{"endsOn": *f.PlanEndsOn, "daysAgo": -left},
-				"The plan ended on %s (%d days ago) and was not renewed.", *f.PlanEndsOn, -left)
+		case ends < today:
+			add(ReasonPlanEnded, func() (map[string]any, string) {
+				return map[string]any{"endsOn": ends, "daysAgo": -left},
+					fmt.Sprintf("The plan ended on %s (%d days ago) and was not renewed.", ends, -left)
+			})
 		case left <= planEndingDays:
-			add(ReasonPlanEnding, map[string]any{"endsOn": *f.PlanEndsOn, "daysLeft": left},
-				"The plan ends on %s (in %d days) with no renewal yet.", *f.PlanEndsOn, left)
+			add(ReasonPlanEnding, func() (map[string]any, string) {
+				return map[string]any{"endsOn": ends, "daysLeft": left},
+					fmt.Sprintf("The plan ends on %s (in %d days) with no renewal yet.", ends, left)
+			})
 		}
 	}
 	if f.ActiveProgram {
 		switch {
 		case f.LastCompletedOn == nil:
-			add(ReasonNoRecentSession, map[string]any{"lastCompletedOn": nil},
-				"A program is active and no session has been completed yet.")
+			add(ReasonNoRecentSession, func() (map[string]any, string) {
+				return map[string]any{"lastCompletedOn": nil}, "A program is active and no session has been completed yet."
+			})
 		case DayDiff(*f.LastCompletedOn, today) >= noSessionDays:
-			d := DayDiff(*f.LastCompletedOn, today)
-			add(ReasonNoRecentSession, map[string]any{"lastCompletedOn": *f.LastCompletedOn, "days": d},
-				"A program is active and the last completed session was on %s, %d days ago.", *f.LastCompletedOn, d)
+			last := *f.LastCompletedOn
+			add(ReasonNoRecentSession, func() (map[string]any, string) {
+				d := DayDiff(last, today)
+				return map[string]any{"lastCompletedOn": last, "days": d},
+					fmt.Sprintf("A program is active and the last completed session was on %s, %d days ago.", last, d)
+			})
 		}
 	}
 	if f.MissedThisWeek >= missedThreshold {
-		add(ReasonMissedSessions, map[string]any{"missed": f.MissedThisWeek},
-			"%d sessions missed this week.", f.MissedThisWeek)
+		add(ReasonMissedSessions, func() (map[string]any, string) {
+			return map[string]any{"missed": f.MissedThisWeek}, fmt.Sprintf("%d sessions missed this week.", f.MissedThisWeek)
+		})
 	}
 	if avgs, ok := weightAway(f.WeightWeeks, f.WeightGoalKg); ok {
-		var vals []string
-		for _, v := range avgs {
-			vals = append(vals, fmtNum(v))
-		}
-		add(ReasonWeightOffGoal, map[string]any{"goalKg": *f.WeightGoalKg, "weeklyAveragesKg": avgs},
-			"Weight moved away from the goal of %s kg for 3 weeks: weekly averages %s kg.", fmtNum(*f.WeightGoalKg), strings.Join(vals, ", "))
+		add(ReasonWeightOffGoal, func() (map[string]any, string) {
+			var vals []string
+			for _, v := range avgs {
+				vals = append(vals, fmtNum(v))
+			}
+			return map[string]any{"goalKg": *f.WeightGoalKg, "weeklyAveragesKg": avgs},
+				fmt.Sprintf("Weight moved away from the goal of %s kg for 3 weeks: weekly averages %s kg.", fmtNum(*f.WeightGoalKg), strings.Join(vals, ", "))
+		})
 	}
 	if f.OverdueTasks > 0 {
-		add(ReasonOverdueTasks, map[string]any{"overdue": f.OverdueTasks},
-			"%d overdue %s.", f.OverdueTasks, plural(f.OverdueTasks, "task", "tasks"))
+		add(ReasonOverdueTasks, func() (map[string]any, string) {
+			return map[string]any{"overdue": f.OverdueTasks}, fmt.Sprintf("%d overdue %s.", f.OverdueTasks, plural(f.OverdueTasks, "task", "tasks"))
+		})
 	}
 	if f.FormsPastDue > 0 {
-		add(ReasonFormPastDue, map[string]any{"pastDue": f.FormsPastDue},
-			"%d %s past due.", f.FormsPastDue, plural(f.FormsPastDue, "form", "forms"))
+		add(ReasonFormPastDue, func() (map[string]any, string) {
+			return map[string]any{"pastDue": f.FormsPastDue}, fmt.Sprintf("%d %s past due.", f.FormsPastDue, plural(f.FormsPastDue, "form", "forms"))
+		})
 	}
 	if n := len(f.Feedback); n > 0 {
-		latest := f.Feedback[0]
-		rating := ""
-		if latest.Rating != nil {
-			rating = fmt.Sprintf(" (rated %d/5)", *latest.Rating)
-		}
-		add(ReasonFeedback, map[string]any{"count": n, "latestId": latest.ID, "latestOn": localDay(latest.CreatedAt, zone), "rating": latest.Rating},
-			"%d %s to the studio in the last 7 days; the latest on %s%s: %q.", n, plural(n, "feedback", "feedbacks"), localDay(latest.CreatedAt, zone), rating, text.Truncate(latest.Text, feedbackQuote))
+		add(ReasonFeedback, func() (map[string]any, string) {
+			latest := f.Feedback[0]
+			rating := ""
+			if latest.Rating != nil {
+				rating = fmt.Sprintf(" (rated %d/5)", *latest.Rating)
+			}
+			return map[string]any{"count": n, "latestId": latest.ID, "latestOn": localDay(latest.CreatedAt, zone), "rating": latest.Rating},
+				fmt.Sprintf("%d %s to the studio in the last 7 days; the latest on %s%s: %q.", n, plural(n, "feedback", "feedbacks"), localDay(latest.CreatedAt, zone), rating, text.Truncate(latest.Text, feedbackQuote))
+		})
 	}
-	slices.SortStableFunc(rs, func(a, b Reason) int { return b.Severity - a.Severity })
+	slices.SortStableFunc(rs[len(into):], func(a, b Reason) int { return b.Severity - a.Severity })
 	return rs
 }
 

@@ -2,6 +2,8 @@ package training
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"testing"
 	"time"
 
@@ -63,7 +65,9 @@ func benchFacts(n int) []domain.RosterFacts {
 }
 
 // The triage of 5,000 trainees' facts, the part of GET
-// /trainees/needs-attention after the store's reads.
+// /trainees/needs-attention after the store's reads: the first page of 50
+// explained (page), and the whole list explained (all), as it was built
+// before only the page was.
 //
 //	go test -run '^$' -bench Triage -benchmem ./internal/training/
 func BenchmarkTriage(b *testing.B) {
@@ -71,10 +75,49 @@ func BenchmarkTriage(b *testing.B) {
 	zone, _ := domain.LoadZone("Asia/Jerusalem")
 	want := len(Triage(facts, "2026-12-02", zone, ""))
 	b.Logf("%d of %d need attention", want, len(facts))
-	b.ReportAllocs()
-	for b.Loop() {
-		if got := Triage(facts, "2026-12-02", zone, ""); len(got) != want {
-			b.Fatalf("triage: %d, want %d", len(got), want)
+	b.Run("page", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if got := TriagePage(facts, "2026-12-02", zone, "", 0, 50); got.Total != want || len(got.Items) != min(50, want) {
+				b.Fatalf("triage: %d of %d, want %d", len(got.Items), got.Total, want)
+			}
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if got := Triage(facts, "2026-12-02", zone, ""); len(got) != want {
+				b.Fatalf("triage: %d, want %d", len(got), want)
+			}
+		}
+	})
+}
+
+// A page of the triage is that slice of the whole, explained the same,
+// and its counts are the whole list's, for every filter.
+func TestTriagePageIsASliceOfTheWhole(t *testing.T) {
+	t.Parallel()
+	facts := benchFacts(600)
+	zone, _ := domain.LoadZone("Asia/Jerusalem")
+	for _, reason := range append([]string{""}, Reasons...) {
+		all := Triage(facts, "2026-12-02", zone, reason)
+		counts := map[string]int{}
+		for _, a := range all {
+			for _, r := range a.Reasons {
+				counts[r.Code]++
+				if r.Message == "" || r.Numbers == nil {
+					t.Fatalf("%s: a reason of %s is not explained: %+v", reason, a.TraineeID, r)
+				}
+			}
+		}
+		for _, p := range [][2]int{{0, 50}, {37, 25}, {len(all) - 3, 50}, {len(all) + 5, 10}, {0, 0}} {
+			got := TriagePage(facts, "2026-12-02", zone, reason, p[0], p[1])
+			start := min(max(p[0], 0), len(all))
+			want := all[start:min(start+p[1], len(all))]
+			if got.Total != len(all) || !reflect.DeepEqual(got.Items, want) || !maps.Equal(got.Counts, counts) {
+				t.Fatalf("reason %q, offset %d limit %d: %d items of %d, counts %v; want %d of %d, counts %v",
+					reason, p[0], p[1], len(got.Items), got.Total, got.Counts, len(want), len(all), counts)
+			}
 		}
 	}
 }

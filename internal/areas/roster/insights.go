@@ -58,28 +58,23 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionLi
 	if err != nil {
 		return attentionList{}, err
 	}
-	all := training.Triage(facts, today, c.Zone(), q.Reason)
-	page := lane.PageSlice(all, q.Page())
-	return attentionList{Summary: triageSummary(all, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
+	p := q.Page()
+	t := training.TriagePage(facts, today, c.Zone(), q.Reason, p.Offset, p.Limit)
+	page := lane.PageOf(store.List[training.Attention]{Items: t.Items, Total: t.Total}, p)
+	return attentionList{Summary: triageSummary(t, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
 }
 
-func triageSummary(all []training.Attention, roster int) string {
-	if len(all) == 0 {
+func triageSummary(t training.TriageResult, roster int) string {
+	if t.Total == 0 {
 		return fmt.Sprintf("None of the %d active trainees asked about needs attention now.", roster)
-	}
-	counts := map[string]int{}
-	for _, a := range all {
-		for _, r := range a.Reasons {
-			counts[r.Code]++
-		}
 	}
 	var parts []string
 	for _, code := range training.Reasons {
-		if n := counts[code]; n > 0 {
+		if n := t.Counts[code]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", code, n))
 		}
 	}
-	return fmt.Sprintf("%d of %d active trainees need attention (%s).", len(all), roster, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d of %d active trainees need attention (%s).", t.Total, roster, strings.Join(parts, ", "))
 }
 
 // Bounds of what the read models read, whatever the history holds.
