@@ -216,9 +216,12 @@ func (h *harness) waitIdle() {
 	waitJobsIdle(h.t, h.st)
 }
 
-func waitJobsIdle(t testing.TB, st store.Store) {
+func waitJobsIdle(t testing.TB, st store.Store) { t.Helper(); waitJobsIdleFor(t, st, 60*time.Second) }
+
+// waitJobsIdleFor is waitJobsIdle with its own deadline.
+func waitJobsIdleFor(t testing.TB, st store.Store, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(within)
 	q := `SELECT count(*) FROM river_job WHERE kind = 'agent_reply' AND state NOT IN ('completed', 'discarded', 'cancelled')`
 	for {
 		var n int
@@ -229,7 +232,7 @@ func waitJobsIdle(t testing.TB, st store.Store) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d reply jobs still unfinished after 60s", n)
+			t.Fatalf("%d reply jobs still unfinished after %s", n, within)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -334,100 +335,119 @@ func TestTraineesShareTheirCachedPrefix(t *testing.T) {
 // A flood of trainee messages, 2,000 from 200 phones of two studios in
 // bursts of 10: every message is stored, each phone's burst gets its
 // replies, every weigh-in lands on the writer's own record, and no reply
-// names anyone but the trainee it went to.
+// names anyone but the trainee it went to. Under -race, which makes each
+// turn several times slower, it runs on SQLite only with 50 phones a
+// studio's 25 (500 messages); go test without -race runs the whole flood
+// on both engines.
 func TestTraineeFloodStaysWithEachPerson(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
-		h := newHarness(t, st, func(o *Options) { o.Debounce = 1500 * time.Millisecond })
-		ctx := context.Background()
-		names := map[string]string{} // phone → her first name
-		owner := map[string]string{} // trainee id → phone
-		for si := range 2 {
-			s := domain.Studio{Name: fmt.Sprintf("Flood %d", si), Slug: fmt.Sprintf("flood-%d", si), Settings: json.RawMessage(`{"traineeAssistant":true}`)}
-			if err := st.CreateStudio(ctx, &s); err != nil {
-				t.Fatal(err)
-			}
-			for i := range 100 {
-				tr := domain.Trainee{FirstName: fmt.Sprintf("T%d-%03d", si, i), LastName: "Flood", Phone: fmt.Sprintf("+972524%d%05d", si, i), Status: "active"}
-				if err := st.Studio(s.ID).CreateTrainee(ctx, &tr); err != nil {
-					t.Fatal(err)
-				}
-				p := strings.TrimPrefix(tr.Phone, "+")
-				if err := st.Agent().SetTraineeConsent(ctx, s.ID, tr.ID, tr.Phone, true, h.clock.Now()); err != nil {
-					t.Fatal(err)
-				}
-				names[p], owner[tr.ID] = tr.FirstName, p
-			}
-		}
-		// The model weighs her in once per burst and greets the person its
-		// brief names.
-		h.setScript(func(_ int, req fakes.MessagesRequest) fakes.Reply {
-			name := strings.Fields(req.System[1].Text)[3] // "את/ה מדבר/ת עם NAME, …"
-			if len(req.ToolResults()) > 0 {
-				return fakes.Text("רשמתי, " + strings.TrimSuffix(name, ","))
-			}
-			return fakes.CallTool("log_weight", map[string]any{"weightKg": 70})
+	t.Parallel()
+	engines := storetest.Engines(t)
+	if raceOn {
+		engines = map[string]func(*testing.T) store.Store{store.EngineSQLite: engines[store.EngineSQLite]}
+	}
+	for name, open := range engines {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			flood(t, open(t))
 		})
-		var phones []string
-		for p := range names {
-			phones = append(phones, p)
-		}
-		slices.Sort(phones)
-		var wg sync.WaitGroup
-		for w := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := w; i < len(phones); i += 8 {
-					for j := range 10 {
-						h.send(phones[i], "c-"+phones[i], fmt.Sprintf("שקילה %d", 70+j))
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		h.waitIdle()
+	}
+}
 
-		var stored int
-		if err := st.DB().QueryRow(`SELECT count(*) FROM agent_messages`).Scan(&stored); err != nil || stored != 2000 {
-			t.Fatalf("%d messages stored (%v), want 2000", stored, err)
-		}
-		replies := map[string][]string{}
-		for _, m := range h.sms.Sent() {
-			replies[strings.TrimPrefix(m.ConversationID, "c-")] = append(replies[strings.TrimPrefix(m.ConversationID, "c-")], m.Text)
-		}
-		for _, p := range phones {
-			got := replies[p]
-			if len(got) == 0 || len(got)%2 != 0 {
-				t.Fatalf("%s got %d messages, want a reply and its echo per burst: %q", p, len(got), got)
-			}
-			for _, r := range got {
-				if strings.HasPrefix(r, "רשמתי") && r != "רשמתי, "+names[p] {
-					t.Fatalf("%s (%s) was told %q", p, names[p], r)
-				}
-			}
-		}
-		// Each weigh-in is on the record of the phone that wrote it, one per
-		// turn that phone had.
-		rows, err := st.DB().Query(`SELECT trainee_id, count(*) FROM weights GROUP BY trainee_id`)
-		if err != nil {
+func flood(t *testing.T, st store.Store) {
+	perStudio := 100 // two studios' trainees, each sending a burst of 10
+	if raceOn {
+		perStudio = 25
+	}
+	h := newHarness(t, st, func(o *Options) { o.Debounce = 1500 * time.Millisecond })
+	ctx := context.Background()
+	names := map[string]string{} // phone → her first name
+	owner := map[string]string{} // trainee id → phone
+	for si := range 2 {
+		s := domain.Studio{Name: fmt.Sprintf("Flood %d", si), Slug: fmt.Sprintf("flood-%d", si), Settings: json.RawMessage(`{"traineeAssistant":true}`)}
+		if err := st.CreateStudio(ctx, &s); err != nil {
 			t.Fatal(err)
 		}
-		defer rows.Close()
-		total := 0
-		for rows.Next() {
-			var id string
-			var n int
-			if err := rows.Scan(&id, &n); err != nil {
+		for i := range perStudio {
+			tr := domain.Trainee{FirstName: fmt.Sprintf("T%d-%03d", si, i), LastName: "Flood", Phone: fmt.Sprintf("+972524%d%05d", si, i), Status: "active"}
+			if err := st.Studio(s.ID).CreateTrainee(ctx, &tr); err != nil {
 				t.Fatal(err)
 			}
-			p, ok := owner[id]
-			if !ok || n != len(replies[p])/2 {
-				t.Fatalf("trainee %s has %d weigh-ins; her phone %q had %d turns", id, n, p, len(replies[p])/2)
+			p := strings.TrimPrefix(tr.Phone, "+")
+			if err := st.Agent().SetTraineeConsent(ctx, s.ID, tr.ID, tr.Phone, true, h.clock.Now()); err != nil {
+				t.Fatal(err)
 			}
-			total += n
+			names[p], owner[tr.ID] = tr.FirstName, p
 		}
-		t.Logf("2000 messages from 200 phones: %d turns", total)
+	}
+	// The model weighs her in once per burst and greets the person its
+	// brief names.
+	h.setScript(func(_ int, req fakes.MessagesRequest) fakes.Reply {
+		name := strings.Fields(req.System[1].Text)[3] // "את/ה מדבר/ת עם NAME, …"
+		if len(req.ToolResults()) > 0 {
+			return fakes.Text("רשמתי, " + strings.TrimSuffix(name, ","))
+		}
+		return fakes.CallTool("log_weight", map[string]any{"weightKg": 70})
 	})
+	var phones []string
+	for p := range names {
+		phones = append(phones, p)
+	}
+	slices.Sort(phones)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(phones); i += 8 {
+				for j := range 10 {
+					h.send(phones[i], "c-"+phones[i], fmt.Sprintf("שקילה %d", 70+j))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	waitJobsIdleFor(t, st, 5*time.Minute)
+
+	var stored int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM agent_messages`).Scan(&stored); err != nil || stored != 10*len(phones) {
+		t.Fatalf("%d messages stored (%v), want %d", stored, err, 10*len(phones))
+	}
+	replies := map[string][]string{}
+	for _, m := range h.sms.Sent() {
+		replies[strings.TrimPrefix(m.ConversationID, "c-")] = append(replies[strings.TrimPrefix(m.ConversationID, "c-")], m.Text)
+	}
+	for _, p := range phones {
+		got := replies[p]
+		if len(got) == 0 || len(got)%2 != 0 {
+			t.Fatalf("%s got %d messages, want a reply and its echo per burst: %q", p, len(got), got)
+		}
+		for _, r := range got {
+			if strings.HasPrefix(r, "רשמתי") && r != "רשמתי, "+names[p] {
+				t.Fatalf("%s (%s) was told %q", p, names[p], r)
+			}
+		}
+	}
+	// Each weigh-in is on the record of the phone that wrote it, one per
+	// turn that phone had.
+	rows, err := st.DB().Query(`SELECT trainee_id, count(*) FROM weights GROUP BY trainee_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	total := 0
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			t.Fatal(err)
+		}
+		p, ok := owner[id]
+		if !ok || n != len(replies[p])/2 {
+			t.Fatalf("trainee %s has %d weigh-ins; her phone %q had %d turns", id, n, p, len(replies[p])/2)
+		}
+		total += n
+	}
+	t.Logf("%d messages from %d phones: %d turns", stored, len(phones), total)
 }
 
 // A phone on trainee records of two studios that turned the assistant on

@@ -1,0 +1,6 @@
+//go:build race
+
+package agent
+
+// raceOn: this binary was built with -race (see TestTraineeFloodStaysWithEachPerson).
+const raceOn = true
