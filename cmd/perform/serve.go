@@ -280,6 +280,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 	})
 	if cfg.AgentSmartSendAPIKey != "" {
 		a.Register(p.Workers)
+		p.UseHoldingQueue() // the reply jobs wait there for their debounce
 		p.OnJobs(a.SetJobs)
 	}
 	p.Handle("POST /v1/agent/webhook", a.Webhook(), true)

@@ -96,7 +96,8 @@ type Options struct {
 }
 
 // Agent is the WhatsApp assistant. Build it with New, add its worker with
-// Register before the River client is built, hand it the client with SetJobs,
+// Register before the River client is built (one that works
+// jobs.QueueHolding: jobs.Config.Holding), hand it the client with SetJobs,
 // and serve Webhook at POST /v1/agent/webhook.
 type Agent struct {
 	st           store.Store

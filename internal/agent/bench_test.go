@@ -40,7 +40,7 @@ func benchIntake(b *testing.B, st store.Store) {
 	}
 	workers := river.NewWorkers()
 	a.Register(workers)
-	client, err := jobs.NewClient(st, jobs.Config{Workers: workers, Logger: quietLogger()})
+	client, err := jobs.NewClient(st, jobs.Config{Workers: workers, Holding: true, Logger: quietLogger()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func startJobs(t testing.TB, st store.Store, agents ...*Agent) *river.Client[*sq
 	t.Helper()
 	workers := river.NewWorkers()
 	agents[0].Register(workers)
-	client, err := jobs.NewClient(st, jobs.Config{Workers: workers, Logger: quietLogger()})
+	client, err := jobs.NewClient(st, jobs.Config{Workers: workers, Holding: true, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,8 @@ const (
 // held by its worker until its burst's debounce ends, so it leaves within
 // a poll of that moment rather than of River's scheduler (which promotes
 // scheduled jobs every 5 s). A held job costs a goroutine, not a
-// connection, so the queue has many workers.
+// connection, so the queue has many workers. A client works it only when
+// its Config says Holding: an idle queue still polls the database.
 const (
 	QueueHolding      = "holding"
 	HoldingMaxWorkers = 200
@@ -59,9 +60,10 @@ type Config struct {
 	Workers      *river.Workers
 	PeriodicJobs []*river.PeriodicJob
 	Logger       *slog.Logger
-	// Queues defaults to the default queue with DefaultMaxWorkers workers
-	// and QueueHolding with HoldingMaxWorkers.
-	Queues map[string]river.QueueConfig
+	// Queues defaults to the default queue with DefaultMaxWorkers workers,
+	// and QueueHolding with HoldingMaxWorkers when Holding.
+	Queues  map[string]river.QueueConfig
+	Holding bool
 
 	JobTimeout           time.Duration
 	RescueStuckJobsAfter time.Duration
@@ -101,9 +103,9 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 	if !cfg.InsertOnly {
 		rc.Queues = cfg.Queues
 		if len(rc.Queues) == 0 {
-			rc.Queues = map[string]river.QueueConfig{
-				river.QueueDefault: {MaxWorkers: DefaultMaxWorkers},
-				QueueHolding:       {MaxWorkers: HoldingMaxWorkers},
+			rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: DefaultMaxWorkers}}
+			if cfg.Holding {
+				rc.Queues[QueueHolding] = river.QueueConfig{MaxWorkers: HoldingMaxWorkers}
 			}
 		}
 		if rc.Workers == nil {

@@ -124,6 +124,7 @@ type Parts struct {
 
 	s            *Server
 	periodicJobs []*river.PeriodicJob
+	holding      bool // a plug-in's jobs use jobs.QueueHolding
 	// authenticator is the lane's: the base one while the Authns run, the
 	// one their chain built while the Plugins run.
 	authenticator auth.Authenticator
@@ -151,6 +152,10 @@ func (p *Parts) Handle(pattern string, h http.Handler, rateLimited bool) {
 func (p *Parts) HandleLimited(pattern string, h http.Handler, deny ratelimit.Deny) {
 	p.s.mux.Handle(pattern, ratelimit.Middleware(p.s.limiter, deny, p.s.logger)(h))
 }
+
+// UseHoldingQueue has the River client work jobs.QueueHolding, for a
+// plug-in whose jobs wait there.
+func (p *Parts) UseHoldingQueue() { p.holding = true }
 
 // AddPeriodicJob schedules a River periodic job.
 func (p *Parts) AddPeriodicJob(j *river.PeriodicJob) { p.periodicJobs = append(p.periodicJobs, j) }
@@ -321,7 +326,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		}
 	}
 
-	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Logger: logger})
+	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Holding: parts.holding, Logger: logger})
 	if err != nil {
 		return fail(fmt.Errorf("setting up background jobs: %w", err))
 	}
