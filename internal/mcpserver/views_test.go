@@ -279,13 +279,32 @@ func viewCases(traineeID, week string) []viewCase {
 				}
 			}},
 		{views.Triage, "needs_attention", map[string]any{"limit": 6},
-			func(t *testing.T, data map[string]any, d drawn, _ string) {
-				var want []string
+			func(t *testing.T, data map[string]any, d drawn, locale string) {
+				var want, messages []string
 				for _, a := range list(data, "items") {
 					want = append(want, strings.TrimSpace(fmt.Sprint(a["firstName"], " ", a["lastName"])))
+					for _, r := range list(a, "reasons") {
+						messages = append(messages, r["message"].(string))
+					}
 				}
 				if len(want) == 0 || strings.Join(d.Trainees, "|") != strings.Join(want, "|") {
 					t.Errorf("drew trainees %q; the answer ranks %q", d.Trainees, want)
+				}
+				// English shows the lane's sentences; Hebrew says each reason
+				// from its numbers, and the summary from the counts.
+				for _, m := range messages {
+					if shown := strings.Contains(d.Text, m); shown != (locale == "en-US") {
+						t.Errorf("%s: the sentence %q shown: %v", locale, m, shown)
+					}
+				}
+				if locale == "he-IL" {
+					for _, s := range []string{"המתאמנים הפעילים צריכים תשומת לב", "הוחמצו השבוע"} {
+						if !strings.Contains(d.Text, s) {
+							t.Errorf("the Hebrew view does not say %q:\n%s", s, d.Text)
+						}
+					}
+				} else if !strings.Contains(d.Text, data["summary"].(string)) {
+					t.Errorf("the view does not show the summary %q:\n%s", data["summary"], d.Text)
 				}
 			}},
 	}

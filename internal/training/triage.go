@@ -169,7 +169,7 @@ func reasonsFor(f domain.RosterFacts, today string, zone *time.Location, explain
 	for _, i := range f.ActiveInjuries {
 		add(ReasonActiveInjury, func() (map[string]any, string) {
 			days := DayDiff(i.OnsetOn, today)
-			return map[string]any{"injuryId": i.ID, "area": i.Area, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": days},
+			return map[string]any{"injuryId": i.ID, "area": i.Area, "side": i.Side, "severity": i.Severity, "onsetOn": i.OnsetOn, "days": days},
 				fmt.Sprintf("Active injury: %s (%s), severity %d/5, since %s (%d days).", i.Area, i.Side, i.Severity, i.OnsetOn, days)
 		})
 	}

@@ -45,6 +45,8 @@ type needsAttentionQuery struct {
 // attentionList is a page of the triage with a sentence over all of it.
 type attentionList struct {
 	Summary    string               `json:"summary" jsonschema:"How many need attention, and for which reasons, over the whole list (not only this page)."`
+	Active     int                  `json:"activeTrainees" jsonschema:"The active trainees asked about (the coach's or the studio's)."`
+	Counts     map[string]int       `json:"counts" jsonschema:"Reason code to how many of the whole list have it."`
 	Items      []training.Attention `json:"items" jsonschema:"Most urgent first: score is the sum of the reasons' severities (low_readiness 90, active_injury 80, plan_ended 75, no_recent_session 60, missed_sessions 55, plan_ending 50, weight_off_goal 40, overdue_tasks 35, form_past_due 30, feedback 25)."`
 	Total      int                  `json:"total"`
 	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
@@ -61,7 +63,7 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionLi
 	p := q.Page()
 	t := training.TriagePage(facts, today, c.Zone(), q.Reason, p.Offset, p.Limit)
 	page := lane.PageOf(store.List[training.Attention]{Items: t.Items, Total: t.Total}, p)
-	return attentionList{Summary: triageSummary(t, len(facts)), Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
+	return attentionList{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
 }
 
 func triageSummary(t training.TriageResult, roster int) string {

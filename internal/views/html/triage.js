@@ -10,11 +10,73 @@ App.labels.he = {
   low_readiness: "מוכנות נמוכה", active_injury: "פציעה", plan_ended: "המנוי הסתיים", no_recent_session: "אין אימון לאחרונה", missed_sessions: "אימונים שהוחמצו",
   plan_ending: "המנוי מסתיים", weight_off_goal: "משקל מתרחק מהיעד", overdue_tasks: "משימות באיחור", form_past_due: "טופס באיחור", feedback: "משוב",
 };
+// In English a reason reads as the lane's sentence (message); in Hebrew
+// the view says it from the reason's numbers, so a coach reading in Hebrew
+// sees no English beyond what people typed (a feedback's quote).
+var AREAS_HE = {
+  neck: "צוואר", shoulder: "כתף", upper_back: "גב עליון", lower_back: "גב תחתון", chest: "חזה", elbow: "מרפק", wrist: "שורש כף היד",
+  hand: "כף יד", abdomen: "בטן", hip: "מפרק הירך", groin: "מפשעה", glute: "ישבן", hamstring: "המסטרינג", quadriceps: "ארבע ראשי",
+  knee: "ברך", calf: "שריר התאומים", shin: "שוק", ankle: "קרסול", foot: "כף רגל",
+};
+var SIDES_HE = { left: "שמאל", right: "ימין", both: "שני הצדדים" };
+function count(n, one, many) { return n === 1 ? one : [App.num(n, "", 0), " ", many]; }
+// quoteOf is the feedback's own words, quoted at the end of the lane's
+// sentence (Go's %q, which JSON reads for what people type).
+function quoteOf(message) {
+  var m = /: ("(?:[^"\\]|\\.)*")\.$/.exec(message || "");
+  if (!m) return null;
+  try { return JSON.parse(m[1]); } catch (e) { return m[1]; }
+}
+var SAY_HE = {
+  low_readiness: function (n) {
+    var days = (Array.isArray(n.readiness) ? n.readiness : []).map(function (v, i) { return [i ? ", " : "", App.day(v.day), " ", App.num(v.value, "", 1)]; });
+    return ["מוכנות 4 ומטה ", App.num(n.days, "", 0), " ימים ברצף: ", days, "."];
+  },
+  active_injury: function (n) {
+    var side = SIDES_HE[n.side];
+    return ["פציעה פעילה: ", AREAS_HE[n.area] || n.area, side ? " (" + side + ")" : "", ", חומרה ", App.el("span", { class: "num", dir: "ltr" }, n.severity + "/5"),
+      ", מאז ", App.day(n.onsetOn), " (", count(n.days, "יום אחד", "ימים"), ")."];
+  },
+  plan_ended: function (n) { return ["המנוי הסתיים ב-", App.day(n.endsOn), " (לפני ", count(n.daysAgo, "יום אחד", "ימים"), ") ולא חודש."]; },
+  plan_ending: function (n) { return ["המנוי מסתיים ב-", App.day(n.endsOn), " (", n.daysLeft === 0 ? "היום" : ["בעוד ", count(n.daysLeft, "יום אחד", "ימים")], ") ועדיין לא חודש."]; },
+  no_recent_session: function (n) {
+    if (!n.lastCompletedOn) return "יש תוכנית פעילה ועדיין לא הושלם אף אימון.";
+    return ["יש תוכנית פעילה, והאימון האחרון הושלם ב-", App.day(n.lastCompletedOn), ", לפני ", count(n.days, "יום אחד", "ימים"), "."];
+  },
+  missed_sessions: function (n) { return [count(n.missed, "אימון אחד הוחמץ", "אימונים הוחמצו"), " השבוע."]; },
+  weight_off_goal: function (n) {
+    var avgs = (Array.isArray(n.weeklyAveragesKg) ? n.weeklyAveragesKg : []).map(function (v, i) { return [i ? ", " : "", App.num(v, "", 2)]; });
+    return ["המשקל מתרחק מהיעד של ", App.num(n.goalKg, "ק״ג", 2), " כבר 3 שבועות: ממוצעים שבועיים ", avgs, " ק״ג."];
+  },
+  overdue_tasks: function (n) { return [count(n.overdue, "משימה אחת", "משימות"), " באיחור."]; },
+  form_past_due: function (n) { return [count(n.pastDue, "טופס אחד", "טפסים"), " באיחור."]; },
+  feedback: function (n, r) {
+    var quote = quoteOf(r.message);
+    return [count(n.count, "משוב אחד", "משובים"), " לסטודיו ב-7 הימים האחרונים; האחרון ב-", App.day(n.latestOn),
+      n.rating ? [" (דירוג ", App.el("span", { class: "num", dir: "ltr" }, n.rating + "/5"), ")"] : "",
+      quote ? [": ", App.el("q", { dir: "auto" }, quote)] : "", quote ? "" : "."];
+  },
+};
+var CODES = ["low_readiness", "active_injury", "plan_ended", "no_recent_session", "missed_sessions", "plan_ending", "weight_off_goal", "overdue_tasks", "form_past_due", "feedback"];
+function lang() { return App.locale.toLowerCase().split(/[-_]/)[0]; }
+function reasonLine(r) {
+  var say = lang() === "he" && r.numbers && SAY_HE[r.code];
+  return App.el("div", { class: "sub why", dir: say ? "rtl" : "auto" }, say ? say(r.numbers, r) : r.message);
+}
+function summary(d) {
+  if (lang() !== "he" || typeof d.activeTrainees !== "number" || typeof d.total !== "number") return d.summary;
+  if (!d.total) return ["אף אחד מ-", App.num(d.activeTrainees, "", 0), " המתאמנים הפעילים לא צריך תשומת לב כרגע."];
+  var counts = d.counts && typeof d.counts === "object" ? d.counts : {};
+  var parts = CODES.filter(function (code) { return counts[code] > 0; })
+    .map(function (code, i) { return [i ? ", " : "", App.t(code), " ", App.num(counts[code], "", 0)]; });
+  return [App.num(d.total, "", 0), " מתוך ", App.num(d.activeTrainees, "", 0), " המתאמנים הפעילים צריכים תשומת לב", parts.length ? [" (", parts, ")"] : "", "."];
+}
 App.draw = function (main, d) {
   var el = App.el;
   var items = Array.isArray(d.items) ? d.items : [];
+  var sum = summary(d);
   main.appendChild(el("header", null, el("h1", null, App.t("title")),
-    d.summary ? el("div", { class: "sub summary", dir: "auto" }, d.summary) : null));
+    sum ? el("div", { class: "sub summary", dir: "auto" }, sum) : null));
   if (!items.length) { main.appendChild(el("p", { class: "empty" }, App.t("none"))); return; }
   var top = Math.max.apply(null, items.map(function (a) { return a.score || 0; })) || 1;
   var list = el("ol", { class: "plain" });
@@ -22,14 +84,14 @@ App.draw = function (main, d) {
     var reasons = Array.isArray(a.reasons) ? a.reasons : [];
     var li = el("li", { class: "card trainee", "data-score": a.score },
       el("div", { class: "row" },
-        el("h2", null, el("span", { class: "num rank", dir: "ltr" }, String(i + 1) + "."), el("bdi", { class: "name" }, [a.firstName, a.lastName].filter(Boolean).join(" "))),
+        el("h2", null, el("span", { class: "num rank", dir: "ltr" }, String(i + 1) + "."), " ", el("bdi", { class: "name" }, [a.firstName, a.lastName].filter(Boolean).join(" "))),
         el("span", { class: "sub" }, App.t("score"), " ", App.num(a.score, "", 0))),
       el("div", { class: "bar", style: "height:6px;border-radius:3px;background:var(--line);margin:4px 0 6px" },
         el("div", { style: "height:6px;border-radius:3px;background:var(--warn);width:" + Math.round(100 * (a.score || 0) / top) + "%" })));
     var chips = el("div", { class: "reasons" });
-    reasons.forEach(function (r) { chips.appendChild(el("span", { class: "chip reason", "data-code": r.code, title: r.message || "" }, App.t(r.code))); });
+    reasons.forEach(function (r) { chips.appendChild(el("span", { class: "chip reason", "data-code": r.code, title: lang() === "he" ? null : r.message || null }, App.t(r.code))); });
     li.appendChild(chips);
-    reasons.forEach(function (r) { if (r.message) li.appendChild(el("div", { class: "sub", dir: "auto" }, r.message)); });
+    reasons.forEach(function (r) { if (r.message) li.appendChild(reasonLine(r)); });
     list.appendChild(li);
   });
   main.appendChild(list);
