@@ -146,10 +146,25 @@ var App = {
     if (v === null || v === undefined || isNaN(v)) return "–";
     return new Intl.NumberFormat(App.locale, { maximumFractionDigits: digits === undefined ? 1 : digits }).format(v);
   };
+  // The number is isolated left to right; its unit, in the locale's
+  // language, follows it in the page's direction (in Hebrew "80 ק״ג"
+  // reads number first, from the right).
   App.num = function (v, unit, digits, signed) {
     var s = App.fmt(v, digits);
     if (signed && v > 0) s = "+" + s;
-    return App.el("span", { class: "num", dir: "ltr" }, s + (unit ? " " + unit : ""));
+    // A sign such as % stays with the number, left to right in any language.
+    if (unit && !/[\p{L}]/u.test(unit)) return App.el("span", { class: "num", dir: "ltr" }, s + " " + unit);
+    var n = App.el("span", { class: "num", dir: "ltr" }, s);
+    return unit ? App.el("span", { class: "qty" }, n, " " + App.unit(unit)) : n;
+  };
+  var UNITS = { he: { kg: "ק״ג", cm: "ס״מ", km: "ק״מ", m: "מ׳", s: "שנ׳", lb: "ליברות", bpm: "פעימות לדקה", reps: "חזרות" } };
+  App.unit = function (u) {
+    var table = UNITS[App.locale.toLowerCase().split(/[-_]/)[0]] || {};
+    return table[u] || u;
+  };
+  // A range of two days, each isolated, in the page's direction.
+  App.range = function (from, to, opts) {
+    return App.el("span", { class: "range" }, App.el("bdi", null, App.day(from, opts)), " – ", App.el("bdi", null, App.day(to, opts)));
   };
   App.day = function (iso, opts) {
     var d = new Date(String(iso).length === 10 ? iso + "T12:00:00Z" : iso);
@@ -175,7 +190,7 @@ var App = {
     }
     points.forEach(function (p, i) {
       var c = App.svg("circle", { class: "pt", cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: 3 });
-      c.appendChild(App.svg("title", null, p.label + ": " + App.fmt(p.value, 2) + (opts.unit ? " " + opts.unit : "")));
+      c.appendChild(App.svg("title", null, p.label + ": " + App.fmt(p.value, 2) + (opts.unit ? " " + App.unit(opts.unit) : "")));
       s.appendChild(c);
       if (p.pr) s.appendChild(App.svg("circle", { class: "pr", cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: 7 }));
     });

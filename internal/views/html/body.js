@@ -15,7 +15,7 @@ App.draw = function (main, d) {
   var head = el("header", null, el("h1", null, d.name ? [el("bdi", null, d.name), " · ", App.t("title")] : App.t("title")));
   if (d.from && d.to) {
     var long = { day: "numeric", month: "short", year: "numeric" };
-    head.appendChild(el("div", { class: "sub" }, el("span", { class: "num", dir: "ltr" }, App.day(d.from, long) + " – " + App.day(d.to, long))));
+    head.appendChild(el("div", { class: "sub" }, App.range(d.from, d.to, long)));
   }
   main.appendChild(head);
   var metrics = Array.isArray(d.metrics) ? d.metrics : [];

@@ -46,7 +46,7 @@ var SAY_HE = {
   missed_sessions: function (n) { return [count(n.missed, "אימון אחד הוחמץ", "אימונים הוחמצו"), " השבוע."]; },
   weight_off_goal: function (n) {
     var avgs = (Array.isArray(n.weeklyAveragesKg) ? n.weeklyAveragesKg : []).map(function (v, i) { return [i ? ", " : "", App.num(v, "", 2)]; });
-    return ["המשקל מתרחק מהיעד של ", App.num(n.goalKg, "ק״ג", 2), " כבר 3 שבועות: ממוצעים שבועיים ", avgs, " ק״ג."];
+    return ["המשקל מתרחק מהיעד של ", App.num(n.goalKg, "kg", 2), " כבר 3 שבועות: ממוצעים שבועיים ", avgs, " ", App.unit("kg"), "."];
   },
   overdue_tasks: function (n) { return [count(n.overdue, "משימה אחת", "משימות"), " באיחור."]; },
   form_past_due: function (n) { return [count(n.pastDue, "טופס אחד", "טפסים"), " באיחור."]; },

@@ -14,7 +14,7 @@ App.draw = function (main, d) {
   var el = App.el, svg = App.svg;
   main.appendChild(el("header", null,
     el("h1", null, App.t("title"), " ", el("span", { class: "num", dir: "ltr" }, d.week || "")),
-    d.from && d.to ? el("div", { class: "sub" }, el("span", { class: "num", dir: "ltr" }, App.day(d.from) + " – " + App.day(d.to))) : null));
+    d.from && d.to ? el("div", { class: "sub" }, App.range(d.from, d.to)) : null));
 
   var counts = el("div", { class: "card row counts" },
     el("span", { class: "big" }, App.num(d.completed, "", 0), " ", App.t("of"), " ", App.num(d.planned, "", 0), " ", App.t("done")));
