@@ -34,8 +34,9 @@ var viewHost string
 // show it as text.
 const hostile = `<img src=x onerror=alert(1)>`
 
-// ViewDocsEnv names a directory the views test writes one screenshot per
-// view to (the demo studio, in English): docs/views for the README.
+// ViewDocsEnv names a directory the views test writes two screenshots per
+// view to (the demo studio in English, light, and NAME-he in Hebrew,
+// dark): docs/views for the README.
 const ViewDocsEnv = "PERFORM_VIEW_DOCS"
 
 // viewHostContexts are the two hosts a view is drawn in: English in a light
@@ -355,8 +356,8 @@ func TestViewsInAnMCPAppsHost(t *testing.T) {
 				name := strings.TrimPrefix(c.view, "ui://perform/")
 				host.b.Size(480, 100)
 				t.Logf("screenshot %s", host.b.Screenshot(shots, "view-"+name+"-"+locale))
-				if docs != "" && locale == "en-US" {
-					t.Logf("screenshot for the docs %s", host.b.Screenshot(docs, name))
+				if docs != "" {
+					t.Logf("screenshot for the docs %s", host.b.Screenshot(docs, name+map[string]string{"he-IL": "-he"}[locale]))
 				}
 				host.b.Size(480, 900)
 			})
