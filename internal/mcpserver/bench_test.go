@@ -2,12 +2,16 @@ package mcpserver_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
@@ -16,10 +20,10 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 )
 
-// These benchmarks compare one get_trainee four ways on the same seeded
+// These benchmarks compare one get_trainee five ways on the same seeded
 // server: the hosted /mcp behind its gate as perform serve mounts it, the
 // same without the gate, the endpoint calling the lane over TCP loopback,
-// and the lane's GET itself.
+// the lane's GET itself, and the MCP SDK alone answering the same JSON.
 //
 //	go test ./internal/mcpserver -run '^$' -bench . -benchmem
 //
@@ -99,6 +103,31 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			serveOnce(b, f.Lane, "GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, f.A.Key, "", f.A.TraineeLastName)
+		}
+	})
+	// The SDK's floor: the same stateless, JSON-answering handler with one
+	// tool that answers the trainee's JSON it already holds (no gate, no
+	// lane, no store): what any tool call costs before Perform does
+	// anything.
+	w := &memoryResponse{header: http.Header{}}
+	req, _ := http.NewRequest("GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, nil)
+	req.Header.Set("Authorization", "Bearer "+f.A.Key)
+	f.Lane.ServeHTTP(w, req)
+	var env struct{ Data json.RawMessage }
+	if err := json.Unmarshal(w.body.Bytes(), &env); err != nil {
+		b.Fatal(err)
+	}
+	floor := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	floor.AddTool(&mcp.Tool{Name: "get_trainee", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env.Data)}}, StructuredContent: env.Data}, nil
+		})
+	sdkOnly := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return floor },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	b.Run("sdk-floor-fixed-answer", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, sdkOnly, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
 		}
 	})
 }
