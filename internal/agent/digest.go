@@ -31,7 +31,9 @@ import (
 // digestScanEvery, unique, scheduled by River's leader) finds the coaches
 // who are due and, per coach, inserts the (coach, local day) row of
 // agent_digests (primary key: a second insert does nothing) and the
-// coach's digest job in one transaction. The row is only ever claimed
+// coach's digest job in one transaction (a day skipped because she had not
+// written in 24 hours is claimed again the same way when she writes while
+// it is still due). The row is only ever claimed
 // together with a durable job that will finish it, so a crash after the
 // claim loses nothing: River runs the job again.
 //
@@ -46,11 +48,14 @@ import (
 // short by a crash is recorded, never silent.
 const (
 	digestScanEvery   = 2 * time.Minute
-	digestLate        = 3 * time.Hour  // a digest not out within this of her hour waits for tomorrow
+	digestLate        = 3 * time.Hour  // a digest not out within this of her hour waits for tomorrow (so does one skipped for the window when she writes later)
 	digestWindow      = 24 * time.Hour // WhatsApp's customer service window
 	digestKeep        = 60 * 24 * time.Hour
 	digestMaxAttempts = 6
 )
+
+// errDigestJobRunning rolls back a claim whose job River would not queue.
+var errDigestJobRunning = errors.New("the day's digest job has not finished yet")
 
 type digestScanArgs struct{}
 
@@ -137,16 +142,42 @@ func (a *Agent) scanDigests(ctx context.Context) error {
 		}
 		zone := studioZone(c.StudioSettings)
 		day, due := digestDue(now, zone, c.Hour)
-		if !due || c.LastDay >= day {
+		if !due {
+			continue
+		}
+		// claim takes the day's row (a new one, or today's skipped one
+		// back) and queues its job, or neither.
+		claim := func(tx store.Store) (bool, error) {
+			return tx.Digests().ClaimDigest(ctx, c.Coach.Coach.ID, c.Coach.StudioID, day, now)
+		}
+		switch {
+		case c.LastDay < day:
+		case c.LastDay == day && c.LastState == store.DigestSkippedWindow:
+			// Skipped because she had not written in 24 hours: if she has
+			// written since, the window is open and the digest is still
+			// due, so it goes out now (within a scan of her message).
+			_, wrote, err := ds.LastInbound(ctx, c.PhoneKey)
+			if err != nil || c.LastFinished == nil || !wrote.After(*c.LastFinished) {
+				continue
+			}
+			claim = func(tx store.Store) (bool, error) {
+				return tx.Digests().MoveDigest(ctx, c.Coach.Coach.ID, day, store.DigestSkippedWindow, store.DigestClaimed, "", now)
+			}
+		default:
 			continue
 		}
 		err := a.st.InTx(ctx, func(tx store.Store) error {
-			won, err := tx.Digests().ClaimDigest(ctx, c.Coach.Coach.ID, c.Coach.StudioID, day, now)
+			won, err := claim(tx)
 			if err != nil || !won {
 				return err
 			}
-			_, err = client.InsertTx(ctx, tx.SQLTx(), digestArgs{CoachID: c.Coach.Coach.ID, Day: day},
+			res, err := client.InsertTx(ctx, tx.SQLTx(), digestArgs{CoachID: c.Coach.Coach.ID, Day: day},
 				&river.InsertOpts{MaxAttempts: digestMaxAttempts, UniqueOpts: jobs.UniqueOpts()})
+			if err == nil && res.UniqueSkippedAsDuplicate {
+				// The day's first job has not finished yet: claiming the row
+				// without a job of its own would leave it claimed for good.
+				return errDigestJobRunning
+			}
 			return err
 		})
 		if err != nil {

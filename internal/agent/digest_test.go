@@ -192,6 +192,48 @@ func TestDigestRules(t *testing.T) {
 		if got := digestState(t, st, tmpl.ID, "2026-03-11"); got != store.DigestTemplate || len(h.sms.Templates()) != 2 {
 			t.Errorf("Tmpl's second day: %q with %d templates", got, len(h.sms.Templates()))
 		}
+
+		// Talk writes while her digest is still due (12:00 to 15:00): the
+		// next scan sends it, into the conversation she opened.
+		h.clock.Advance(time.Minute)
+		h.send("972501000007", "conv-talk-2", "מה יש היום?")
+		h.waitIdle()
+		before = len(h.sms.Sent())
+		h.clock.Advance(2 * time.Minute)
+		if err := h.agent.scanDigests(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitDigests(t, st)
+		if got := digestState(t, st, talk.ID, "2026-03-11"); got != store.DigestSent {
+			t.Errorf("Talk's second day after she wrote: %q, want sent", got)
+		}
+		sent := h.sms.Sent()[before:]
+		if len(sent) != 1+digestTop || sent[0].ConversationID != "conv-talk-2" || !strings.Contains(sent[0].Text, "בוקר טוב Talk") {
+			t.Errorf("after she wrote, %d messages, want the digest's %d into conv-talk-2: %+v", len(sent), 1+digestTop, sent)
+		}
+		// Once: a later scan sends it no more.
+		h.clock.Advance(2 * time.Minute)
+		if err := h.agent.scanDigests(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitDigests(t, st)
+		if n := len(h.sms.Sent()) - before; n != 1+digestTop {
+			t.Errorf("after another scan, %d messages since she wrote, want %d", n, 1+digestTop)
+		}
+
+		// Silent writes when hers is no longer due (after 15:00): it stays
+		// skipped, for tomorrow.
+		h.clock.Advance(3 * time.Hour) // 15:36 local
+		h.send("972501000005", "conv-silent", "היי")
+		h.waitIdle()
+		before = len(h.sms.Sent())
+		if err := h.agent.scanDigests(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitDigests(t, st)
+		if got := digestState(t, st, silent.ID, "2026-03-11"); got != store.DigestSkippedWindow || len(h.sms.Sent()) != before {
+			t.Errorf("Silent, writing after her hours: %q and %d messages", got, len(h.sms.Sent())-before)
+		}
 	})
 }
 

@@ -62,7 +62,9 @@ type DigestCandidate struct {
 	PhoneKey       string
 	Hour           int
 	StudioSettings json.RawMessage
-	LastDay        string
+	LastDay        string     // her latest digest's local day ("" for none)
+	LastState      string     // and its state
+	LastFinished   *time.Time // and when it finished (nil while on its way)
 }
 
 // DigestRecord is one coach's digest of one local day.
@@ -132,21 +134,26 @@ func (s digestStore) SetDigestSetting(ctx context.Context, d DigestSetting) erro
 }
 
 func (s digestStore) DigestCandidates(ctx context.Context) ([]DigestCandidate, error) {
-	return listAll(ctx, s, `SELECT `+coachColumns+`, s.id, s.name, s.settings, c.phone_key, d.hour,
-			(SELECT max(g.day) FROM agent_digests g WHERE g.coach_id = d.coach_id)
+	return listAll(ctx, s, `SELECT `+coachColumns+`, s.id, s.name, s.settings, c.phone_key, d.hour, g.day, g.state, g.finished_at
 		FROM coach_digests d
 		JOIN coaches c ON c.id = d.coach_id AND c.studio_id = d.studio_id
 		JOIN studios s ON s.id = d.studio_id
+		LEFT JOIN agent_digests g ON g.coach_id = d.coach_id AND g.day = (SELECT max(l.day) FROM agent_digests l WHERE l.coach_id = d.coach_id)
 		WHERE d.enabled = ? AND c.active = ? AND c.phone_key IS NOT NULL
 		ORDER BY d.coach_id`, []any{true, true}, func(row scanner, c *DigestCandidate, _ ...any) error {
-		var settings, last sql.Null[string]
-		if err := scanCoachRef(row, &c.Coach, &settings, &c.PhoneKey, &c.Hour, &last); err != nil {
+		var settings, last, state sql.Null[string]
+		var finished sql.NullInt64
+		if err := scanCoachRef(row, &c.Coach, &settings, &c.PhoneKey, &c.Hour, &last, &state, &finished); err != nil {
 			return err
 		}
 		if settings.V != "" {
 			c.StudioSettings = json.RawMessage(settings.V)
 		}
-		c.LastDay = last.V
+		c.LastDay, c.LastState = last.V, state.V
+		if finished.Valid {
+			t := fromMS(finished.Int64)
+			c.LastFinished = &t
+		}
 		return nil
 	})
 }
