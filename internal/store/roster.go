@@ -210,11 +210,23 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 				cols.WriteString(`, sum(CASE WHEN ` + cond + ` THEN w.weight_kg END), count(CASE WHEN ` + cond + ` THEN 1 END)`)
 				wargs = append(append(wargs, bounds...), bounds...)
 			}
-			return each(`SELECT w.trainee_id`+cols.String()+` FROM weights w
+			query := `SELECT w.trainee_id` + cols.String() + ` FROM weights w
 				WHERE w.studio_id = ? AND w.recorded_at >= ? AND w.recorded_at <= ?
-				AND w.trainee_id IN (SELECT g.trainee_id `+weightGoals+`)
-				GROUP BY w.trainee_id`,
-				append(wargs, s.studioID, ms(b[0]), ms(q.Now), s.studioID),
+				AND w.trainee_id IN (SELECT g.trainee_id ` + weightGoals + `)
+				GROUP BY w.trainee_id`
+			qargs := append(wargs, s.studioID, ms(b[0]), ms(q.Now), s.studioID)
+			if s.engine == EnginePostgres {
+				// On PostgreSQL one seek a trainee with a goal weight, by
+				// the shape of the query rather than by the planner's
+				// guess: given the semi-join it scans every weigh-in of the
+				// studio's 28 days whenever the studio is most of the table
+				// (31 ms at 5,000 trainees against 16).
+				query = `SELECT g.trainee_id, w.* FROM (SELECT DISTINCT g.trainee_id ` + weightGoals + `) g
+					CROSS JOIN LATERAL (SELECT ` + cols.String()[2:] + ` FROM weights w
+					WHERE w.studio_id = ? AND w.trainee_id = g.trainee_id AND w.recorded_at >= ? AND w.recorded_at <= ?) w`
+				qargs = append(append([]any{s.studioID}, wargs...), s.studioID, ms(b[0]), ms(q.Now))
+			}
+			return each(query, qargs,
 				[]any{&sums[0], &counts[0], &sums[1], &counts[1], &sums[2], &counts[2], &sums[3], &counts[3]},
 				func(f *domain.RosterFacts) {
 					for i := range f.WeightWeeks {
