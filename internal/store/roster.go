@@ -12,23 +12,18 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 )
 
-// The roster triage's facts in thirteen queries whatever the roster's
-// size: the roster itself, then one studio-wide query per fact (plan ends,
-// active programs, recent sessions, coaches, forms, this week's sessions,
-// readiness, injuries, goal weights, weigh-ins, feedback, tasks), grouped
-// by trainee and merged here, a few at once; only the latest completed
-// session is a seek a trainee (on SQLite; on PostgreSQL only of a trainee
-// idle for two weeks). Rows of trainees outside the roster asked (not
+// The roster triage's facts in twelve queries whatever the roster's
+// size: the roster itself with each trainee's latest completed session,
+// then one studio-wide query per fact (plan ends, active programs,
+// coaches, forms, this week's sessions, readiness, injuries, goal
+// weights, weigh-ins, feedback, tasks), grouped by trainee and merged
+// here, a few at once. Rows of trainees outside the roster asked (not
 // active, another coach's) are dropped in the merge.
 
 // rosterReadinessDays is how far back readiness is read: a run of three
 // low days the triage reads ends today or yesterday, so it lies within
 // today and the 3 days before.
 const rosterReadinessDays = 3
-
-// rosterRecentDays are the days back in which the latest completed
-// session is read in one range; before them, one seek a trainee.
-const rosterRecentDays = 14
 
 // weekStarts are the instants the four weeks of weigh-ins begin: the
 // local midnights of today−27, −20, −13 and −6 in the studio's zone.
@@ -58,17 +53,22 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		where += ` AND t.id IN (SELECT tc.trainee_id FROM trainee_coaches tc WHERE tc.studio_id = ? AND tc.coach_id = ?)`
 		args = append(args, s.studioID, q.CoachID)
 	}
-	rows, err := s.query(ctx, `SELECT t.id, t.first_name, t.last_name FROM trainees t WHERE `+where+` ORDER BY t.last_name, t.first_name, t.id`, args...)
+	// The latest completed session's date comes with the trainee: the
+	// sessions' triggers keep it on the row (migration 0690).
+	rows, err := s.query(ctx, `SELECT t.id, t.first_name, t.last_name, t.last_completed_on FROM trainees t WHERE `+where+`
+		ORDER BY t.last_name, t.first_name, t.id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	out := []domain.RosterFacts{}
 	for rows.Next() {
 		var f domain.RosterFacts
-		if err := rows.Scan(&f.TraineeID, &f.FirstName, &f.LastName); err != nil {
+		var last sql.Null[string]
+		if err := rows.Scan(&f.TraineeID, &f.FirstName, &f.LastName, &last); err != nil {
 			rows.Close()
 			return nil, err
 		}
+		f.LastCompletedOn = valueOrNil(last)
 		f.CoachIDs, f.Readiness, f.ActiveInjuries, f.Feedback = []string{}, []domain.DayValue{}, []domain.Injury{}, []domain.Feedback{}
 		out = append(out, f)
 	}
@@ -116,28 +116,6 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		func() error {
 			return each(`SELECT DISTINCT trainee_id FROM programs WHERE studio_id = ? AND status = 'active'`,
 				[]any{s.studioID}, nil, func(f *domain.RosterFacts) { f.ActiveProgram = true })
-		},
-		// The latest completed session. PostgreSQL: within the last two
-		// weeks the latest of one range read (no session before it is
-		// later), else one seek (coalesce makes it only when needed); a
-		// seek a trainee costs it more than the range. SQLite: one seek a
-		// trainee into the index of completed sessions (sessions_logged),
-		// which costs it less than sorting the range by trainee and the
-		// join (at 5,000 trainees 35 ms of CPU against 46).
-		func() error {
-			var last sql.Null[string]
-			query := `SELECT t.id, coalesce(r.last, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
-					AND s.status = 'completed' ORDER BY s.date DESC LIMIT 1))
-				FROM trainees t LEFT JOIN (SELECT trainee_id, max(date) AS last FROM sessions
-					WHERE studio_id = ? AND date >= ? AND status = 'completed' GROUP BY trainee_id) r ON r.trainee_id = t.id
-				WHERE ` + where
-			qargs := append([]any{s.studioID, addDays(q.Today, -rosterRecentDays)}, args...)
-			if s.engine == EngineSQLite {
-				query = `SELECT t.id, (SELECT s.date FROM sessions s WHERE s.studio_id = t.studio_id AND s.trainee_id = t.id
-					AND s.status = 'completed' ORDER BY s.date DESC LIMIT 1) FROM trainees t WHERE ` + where
-				qargs = args
-			}
-			return each(query, qargs, []any{&last}, func(f *domain.RosterFacts) { f.LastCompletedOn = valueOrNil(last) })
 		},
 		func() error {
 			var coach string

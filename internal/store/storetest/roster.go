@@ -247,6 +247,31 @@ func testRoster(t *testing.T, st store.Store) {
 		t.Fatalf("Bat's facts = %+v; want an open-ended plan (nil) and nothing else", b)
 	}
 
+	// A latest completed session months old counts as much as a recent
+	// one (the triage's idle trainees are those); a later planned one and
+	// another studio's later completed one do not.
+	for _, x := range []struct {
+		studio, trainee, date, status string
+	}{
+		{w.studio.ID, w.bat.ID, "2026-09-01", domain.SessionCompleted},
+		{w.studio.ID, w.bat.ID, "2026-08-01", domain.SessionCompleted},
+		{w.studio.ID, w.bat.ID, "2026-12-05", domain.SessionPlanned},
+		{other.studio.ID, other.bat.ID, "2026-11-30", domain.SessionCompleted},
+	} {
+		insertRow(t, st, "sessions", x.studio, map[string]any{"id": ids.New(ids.Session), "trainee_id": x.trainee, "date": x.date, "sport": "run",
+			"title": "S", "status": x.status, "source": "coach", "exercises": "[]", "volume_kg": 0, "sets": 0, "reps": 0,
+			"seconds": 0, "metres": 0, "created_at": msOf("2026-01-01T00:00:00Z"), "updated_at": msOf("2026-01-01T00:00:00Z")})
+	}
+	for _, coach := range []string{"", w.coach2.ID} {
+		q := rosterQuery
+		q.CoachID = coach
+		f, err := ss.RosterFacts(ctx, q)
+		if err != nil || len(f) != 2 || f[1].TraineeID != w.bat.ID || f[1].LastCompletedOn == nil || *f[1].LastCompletedOn != "2026-09-01" ||
+			f[0].LastCompletedOn == nil || *f[0].LastCompletedOn != "2026-11-25" {
+			t.Fatalf("coach %q: latest completed sessions of %d facts, %v; want Avi's of 2026-11-25, Bat's of 2026-09-01", coach, len(f), err)
+		}
+	}
+
 	// By coach: coach 1 has Avi (Chen is paused), coach 2 both.
 	if f, err := ss.RosterFacts(ctx, store.RosterQuery{Today: rosterQuery.Today, WeekStart: rosterQuery.WeekStart, Now: rosterQuery.Now, CoachID: w.coach1.ID}); err != nil ||
 		len(f) != 1 || f[0].TraineeID != w.avi.ID || f[0].FormsPastDue != 1 {
