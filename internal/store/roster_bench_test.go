@@ -218,7 +218,7 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 		tb.Fatal(err)
 	}
 	if st.Engine() == store.EnginePostgres {
-		for _, table := range []string{"subscriptions", "programs", "form_assignments", "tasks", "sessions", "checkins", "injuries", "goals", "weights", "trainee_coaches"} {
+		for _, table := range []string{"subscriptions", "programs", "form_assignments", "tasks", "sessions", "checkins", "injuries", "goals", "weights", "trainee_coaches", "trainees"} {
 			if _, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE "+table); err != nil {
 				tb.Fatal(err)
 			}

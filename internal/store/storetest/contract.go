@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"Sessions", testSessions},
 		{"Health", testHealth},
 		{"Roster", testRoster},
+		{"LastCompleted", testLastCompleted},
 		{"Text", testText},
 		{"TraineeVoice", testTraineeVoice},
 	}

@@ -247,6 +247,55 @@ func testRoster(t *testing.T, st store.Store) {
 		t.Fatalf("Bat's facts = %+v; want an open-ended plan (nil) and nothing else", b)
 	}
 
+	// A latest completed session months old counts as much as a recent
+	// one (the triage's idle trainees are those); a later planned one and
+	// another studio's later completed one do not.
+	for _, x := range []struct {
+		studio, trainee, date, status string
+	}{
+		{w.studio.ID, w.bat.ID, "2026-09-01", domain.SessionCompleted},
+		{w.studio.ID, w.bat.ID, "2026-08-01", domain.SessionCompleted},
+		{w.studio.ID, w.bat.ID, "2026-12-05", domain.SessionPlanned},
+		{other.studio.ID, other.bat.ID, "2026-11-30", domain.SessionCompleted},
+	} {
+		insertRow(t, st, "sessions", x.studio, map[string]any{"id": ids.New(ids.Session), "trainee_id": x.trainee, "date": x.date, "sport": "run",
+			"title": "S", "status": x.status, "source": "coach", "exercises": "[]", "volume_kg": 0, "sets": 0, "reps": 0,
+			"seconds": 0, "metres": 0, "created_at": msOf("2026-01-01T00:00:00Z"), "updated_at": msOf("2026-01-01T00:00:00Z")})
+	}
+	for _, coach := range []string{"", w.coach2.ID} {
+		q := rosterQuery
+		q.CoachID = coach
+		f, err := ss.RosterFacts(ctx, q)
+		if err != nil || len(f) != 2 || f[1].TraineeID != w.bat.ID || f[1].LastCompletedOn == nil || *f[1].LastCompletedOn != "2026-09-01" ||
+			f[0].LastCompletedOn == nil || *f[0].LastCompletedOn != "2026-11-25" {
+			t.Fatalf("coach %q: latest completed sessions of %d facts, %v; want Avi's of 2026-11-25, Bat's of 2026-09-01", coach, len(f), err)
+		}
+		if f[0].PlanEndsOn == nil || *f[0].PlanEndsOn != "2026-12-05" || f[1].PlanEndsOn != nil {
+			t.Fatalf("coach %q: plans end %v, %v; want Avi's 2026-12-05, Bat's open-ended", coach, f[0].PlanEndsOn, f[1].PlanEndsOn)
+		}
+	}
+	// Plans' ends of trainees whose rows interleave, each its own; an
+	// open-ended plan read after a dated one makes the trainee's open-ended.
+	{
+		sid := newStudio(t, st).ID
+		pss := st.Studio(sid)
+		product := domain.Product{Name: "Monthly", Currency: "ILS", Active: true}
+		must(t, "CreateProduct", pss.CreateProduct(ctx, &product))
+		a, b, c := newTrainee(t, pss, "Plan", "A"), newTrainee(t, pss, "Plan", "B"), newTrainee(t, pss, "Plan", "C")
+		for _, p := range []struct {
+			tr   domain.Trainee
+			ends any
+		}{{a, "2026-12-20"}, {b, "2026-12-10"}, {c, "2026-12-30"}, {a, "2026-12-15"}, {b, "2026-12-12"}, {c, nil}} {
+			insertRow(t, st, "subscriptions", sid, map[string]any{"id": ids.New(ids.Subscription), "trainee_id": p.tr.ID, "product_id": product.ID,
+				"started_on": "2026-11-01", "ends_on": p.ends, "currency": "ILS", "state": "active", "created_at": msOf("2026-11-01T00:00:00Z")})
+		}
+		f, err := pss.RosterFacts(ctx, rosterQuery)
+		must(t, "RosterFacts", err)
+		if len(f) != 3 || f[0].PlanEndsOn == nil || *f[0].PlanEndsOn != "2026-12-20" || f[1].PlanEndsOn == nil || *f[1].PlanEndsOn != "2026-12-12" || f[2].PlanEndsOn != nil {
+			t.Fatalf("plans end %v; want 2026-12-20, 2026-12-12, open-ended", collect(f, func(f domain.RosterFacts) string { return deref(f.PlanEndsOn) }))
+		}
+	}
+
 	// By coach: coach 1 has Avi (Chen is paused), coach 2 both.
 	if f, err := ss.RosterFacts(ctx, store.RosterQuery{Today: rosterQuery.Today, WeekStart: rosterQuery.WeekStart, Now: rosterQuery.Now, CoachID: w.coach1.ID}); err != nil ||
 		len(f) != 1 || f[0].TraineeID != w.avi.ID || f[0].FormsPastDue != 1 {
