@@ -116,7 +116,7 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 	today, _ := time.Parse(time.DateOnly, benchToday)
 	day := func(ago int) string { return today.AddDate(0, 0, -ago).Format(time.DateOnly) }
 	product, tmpl, form := ids.New(ids.Product), ids.New(ids.ProgramTemplate), ids.New(ids.FormTemplate)
-	var subs, programs, forms, sessions, checkins, injuries, goals, weights, tasks [][]any
+	var subs, programs, forms, sessions, checkins, injuries, goals, weights, tasks, feedback [][]any
 	for i, tr := range trainees {
 		// Plans end across the next and past weeks for some, months away for most.
 		ends := day(-60 - i%30)
@@ -124,6 +124,10 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 			ends = day(10 - i%20) // 10 days ago … 9 days ahead
 		}
 		subs = append(subs, []any{ids.New(ids.Subscription), studioID, tr, product, day(120), ends, "ILS", "active", created})
+		// One in 50 renewed: a plan that starts next week.
+		if i%50 == 0 {
+			subs = append(subs, []any{ids.New(ids.Subscription), studioID, tr, product, day(-5 - i%7), day(-95), "ILS", "active", created})
+		}
 		programs = append(programs, []any{ids.New(ids.Program), studioID, tr, tmpl, "Block", day(89), "active", created})
 		// A form due in the coming days, past due for one in 10; a task likewise for one in 12.
 		forms = append(forms, []any{ids.New(ids.FormAssignment), studioID, tr, form, benchNow.AddDate(0, 0, 9-i%10).UnixMilli(), "pending", created})
@@ -157,7 +161,12 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 			if i%13 == 0 && ago <= 3 {
 				ready = 3
 			}
-			checkins = append(checkins, []any{ids.New(ids.CheckIn), studioID, tr, day(ago), ready, 3, "[]", created, created})
+			// One trainee in 15 sore these 3 days (soreness 7, a knee).
+			sore, areas := 3, "[]"
+			if i%15 == 0 && ago <= 2 {
+				sore, areas = 7, `["knee"]`
+			}
+			checkins = append(checkins, []any{ids.New(ids.CheckIn), studioID, tr, day(ago), ready, sore, areas, created, created})
 		}
 		if i%17 == 0 {
 			injuries = append(injuries, []any{ids.New(ids.Injury), studioID, tr, "knee", "left", 2, "active", day(i % 30), "[]", created, created})
@@ -166,7 +175,17 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 		// A goal weight for a third; their weight drifts up, away from it, for one in six of those.
 		goalKg := 70.0
 		if i%3 == 0 {
-			goals = append(goals, []any{ids.New(ids.Goal), studioID, tr, "Reach 70 kg", "measurement", "weightKg", goalKg, "active", created, created})
+			goals = append(goals, []any{ids.New(ids.Goal), studioID, tr, "Reach 70 kg", "measurement", "weightKg", goalKg, "active", created, created, nil})
+		}
+		// One in 25 reached a goal in the last four weeks.
+		if i%25 == 0 {
+			done := benchNow.AddDate(0, 0, -(i/25)%28).UnixMilli()
+			goals = append(goals, []any{ids.New(ids.Goal), studioID, tr, "10 push-ups", "text", nil, nil, "completed", created, done, done})
+		}
+		// One in 20 told the studio something in the last 7 days.
+		if i%20 == 0 {
+			at := benchNow.Add(-time.Duration(i%160) * time.Hour).UnixMilli()
+			feedback = append(feedback, []any{ids.New(ids.Feedback), studioID, tr, "The Wednesday class is crowded", 1 + i%5, "schedule", "trainee", at})
 		}
 		for ago := 89; ago >= 0; ago -= 3 {
 			kg := 78 - float64(89-ago)*0.02 + float64((ago*7+i)%5)*0.1
@@ -205,7 +224,8 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 			{"sessions", "id, studio_id, trainee_id, date, sport, title, status, source, duration_min, rpe, exercises, volume_kg, sets, reps, seconds, metres, created_at, updated_at", sessions},
 			{"checkins", "id, studio_id, trainee_id, day, readiness, soreness, sore_areas, created_at, updated_at", checkins},
 			{"injuries", "id, studio_id, trainee_id, area, side, severity, status, onset_on, affected_exercises, created_at, updated_at", injuries},
-			{"goals", "id, studio_id, trainee_id, title, kind, measure, target_value, status, created_at, updated_at", goals},
+			{"goals", "id, studio_id, trainee_id, title, kind, measure, target_value, status, created_at, updated_at, completed_at", goals},
+			{"trainee_feedback", "id, studio_id, trainee_id, text, rating, topic, source, created_at", feedback},
 			{"weights", "id, studio_id, trainee_id, weight_kg, recorded_at, created_at", weights},
 		} {
 			if err := bulkInsert(ctx, tx, t.table, strings.Split(t.cols, ", "), t.rows); err != nil {
@@ -217,8 +237,25 @@ func seedRosterData(tb testing.TB, st store.Store, studioID string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// Trainees joined four months ago, one in 40 in the last four weeks.
+	err = st.InTx(ctx, func(tx store.Store) error {
+		joined := tx.Rebind(`UPDATE trainees SET created_at = ? WHERE studio_id = ? AND id = ?`)
+		for i, tr := range trainees {
+			at := created
+			if i%40 == 0 {
+				at = benchNow.AddDate(0, 0, -(i/40)%28).UnixMilli()
+			}
+			if _, err := tx.SQLTx().ExecContext(ctx, joined, at, studioID, tr); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	if st.Engine() == store.EnginePostgres {
-		for _, table := range []string{"subscriptions", "programs", "form_assignments", "tasks", "sessions", "checkins", "injuries", "goals", "weights", "trainee_coaches", "trainees"} {
+		for _, table := range []string{"subscriptions", "programs", "form_assignments", "tasks", "sessions", "checkins", "injuries", "goals", "weights", "trainee_coaches", "trainees", "trainee_feedback"} {
 			if _, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE "+table); err != nil {
 				tb.Fatal(err)
 			}
