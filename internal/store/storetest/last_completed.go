@@ -24,7 +24,9 @@ func testLastCompleted(t *testing.T, st store.Store) {
 	t.Logf("seed %d", seed)
 
 	statuses := []string{domain.SessionCompleted, domain.SessionCompleted, domain.SessionPlanned, domain.SessionMissed, domain.SessionSkipped}
-	day := func() string { return time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rng.IntN(60)).Format(time.DateOnly) }
+	day := func() string {
+		return time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rng.IntN(60)).Format(time.DateOnly)
+	}
 	minutes := 0
 	newSession := func() *domain.Session {
 		minutes++ // a duration of its own: no two are the same logged workout
