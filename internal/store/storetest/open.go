@@ -145,9 +145,10 @@ func schemaURL(base, schema string) (string, error) {
 	}
 	q := u.Query()
 	q.Set("search_path", schema+",public")
-	// A test's commits need not outlive a crash of the database server, and
-	// waiting for each one's write-ahead log to reach the disk was most of
-	// a PostgreSQL test's time. Only the test schemas' connections set it.
+	// A test's commits need not outlive a crash of the database server, so
+	// they do not wait for the write-ahead log to reach the disk (the lane's
+	// PostgreSQL route sweeps took a tenth longer waiting). Only the test
+	// schemas' connections set it.
 	q.Set("synchronous_commit", "off")
 	u.RawQuery = q.Encode()
 	return u.String(), nil
