@@ -59,7 +59,11 @@ func start(t *testing.T, databaseURL, name string, llm *fakes.Anthropic, sms *fa
 		"AGENT_SMARTSEND_API_KEY="+smartSendKey,
 		"ANTHROPIC_API_KEY=crash-anthropic",
 		"ANTHROPIC_BASE_URL="+llm.URL+"/"+name,
-		"AGENT_DEBOUNCE_MS=300",
+		// A burst is the messages within the debounce of each other. The
+		// reply job runs the moment it ends, so under a loaded -race run a
+		// short debounce split the tests' bursts of three (sent one after
+		// another over HTTP) into two turns; 2 s keeps each burst whole.
+		"AGENT_DEBOUNCE_MS=2000",
 	)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
