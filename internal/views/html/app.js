@@ -111,9 +111,10 @@ var App = {
   };
 
   // Text of a label in the locale's language, else English, else the key.
+  // The locale's language: "he" of he-IL.
+  App.lang = function () { return App.locale.toLowerCase().split(/[-_]/)[0]; };
   App.t = function (key) {
-    var lang = App.locale.toLowerCase().split(/[-_]/)[0];
-    var table = App.labels[lang] || App.labels.en;
+    var table = App.labels[App.lang()] || App.labels.en;
     return table[key] !== undefined ? table[key] : (App.labels.en[key] !== undefined ? App.labels.en[key] : key);
   };
 
@@ -159,7 +160,7 @@ var App = {
   };
   var UNITS = { he: { kg: "ק״ג", cm: "ס״מ", km: "ק״מ", m: "מ׳", s: "שנ׳", lb: "ליברות", bpm: "פעימות לדקה", reps: "חזרות" } };
   App.unit = function (u) {
-    var table = UNITS[App.locale.toLowerCase().split(/[-_]/)[0]] || {};
+    var table = UNITS[App.lang()] || {};
     return table[u] || u;
   };
   // A range of two days, each isolated, in the page's direction.

@@ -58,13 +58,12 @@ var SAY_HE = {
   },
 };
 var CODES = ["low_readiness", "active_injury", "plan_ended", "no_recent_session", "missed_sessions", "plan_ending", "weight_off_goal", "overdue_tasks", "form_past_due", "feedback"];
-function lang() { return App.locale.toLowerCase().split(/[-_]/)[0]; }
 function reasonLine(r) {
-  var say = lang() === "he" && r.numbers && SAY_HE[r.code];
+  var say = App.lang() === "he" && r.numbers && SAY_HE[r.code];
   return App.el("div", { class: "sub why", dir: say ? "rtl" : "auto" }, say ? say(r.numbers, r) : r.message);
 }
 function summary(d) {
-  if (lang() !== "he" || typeof d.activeTrainees !== "number" || typeof d.total !== "number") return d.summary;
+  if (App.lang() !== "he" || typeof d.activeTrainees !== "number" || typeof d.total !== "number") return d.summary;
   if (!d.total) return ["אף אחד מ-", App.num(d.activeTrainees, "", 0), " המתאמנים הפעילים לא צריך תשומת לב כרגע."];
   var counts = d.counts && typeof d.counts === "object" ? d.counts : {};
   var parts = CODES.filter(function (code) { return counts[code] > 0; })
@@ -89,7 +88,7 @@ App.draw = function (main, d) {
       el("div", { class: "bar", style: "height:6px;border-radius:3px;background:var(--line);margin:4px 0 6px" },
         el("div", { style: "height:6px;border-radius:3px;background:var(--warn);width:" + Math.round(100 * (a.score || 0) / top) + "%" })));
     var chips = el("div", { class: "reasons" });
-    reasons.forEach(function (r) { chips.appendChild(el("span", { class: "chip reason", "data-code": r.code, title: lang() === "he" ? null : r.message || null }, App.t(r.code))); });
+    reasons.forEach(function (r) { chips.appendChild(el("span", { class: "chip reason", "data-code": r.code, title: App.lang() === "he" ? null : r.message || null }, App.t(r.code))); });
     li.appendChild(chips);
     reasons.forEach(function (r) { if (r.message) li.appendChild(reasonLine(r)); });
     list.appendChild(li);
