@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -51,7 +50,8 @@ func perform(t *testing.T, dbURL string, args ...string) result {
 	return result{code, out.String(), errOut.String()}
 }
 
-func sqliteURL(t *testing.T) string { return filepath.Join(t.TempDir(), "perform.db") }
+// sqliteURL is a fresh SQLite file, migrated (a copy of storetest's template).
+func sqliteURL(t *testing.T) string { return storetest.SQLiteFile(t) }
 
 // databases are the engines to run a CLI test on.
 func databases(t *testing.T) map[string]func(t *testing.T) string {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/agent/llm"
-	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -171,64 +171,63 @@ func demoTurn(t *testing.T, h *harness, phone, conv string) []store.AgentStep {
 
 // A turn's later steps read what its earlier ones wrote, and the turn's
 // record carries every step's usage as billed. The figures of the
-// realistic exchange are logged (go test -run TestDemoTurnCost -v).
+// realistic exchange are logged (go test -run TestDemoTurnCost -v). It
+// runs on SQLite: a turn's cost does not depend on the engine, and the
+// steps' usage columns are the store contract's (storetest) on both.
 func TestDemoTurnCost(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
-		h := newHarness(t, st, func(o *Options) { o.LLM.Model = "claude-sonnet-4-5" })
-		if _, err := demo.SeedAt(context.Background(), st, h.clock.Now()); err != nil {
-			t.Fatal(err)
+	t.Parallel()
+	st, _ := demotest.OpenAt(t, newClock().Now())
+	h := newHarness(t, st, func(o *Options) { o.LLM.Model = "claude-sonnet-4-5" })
+	var steps []llm.Usage
+	var observed llm.Usage
+	h.agent.ObserveModelSteps(func(model string, u llm.Usage) { observed = observed.Add(u) })
+	record := func(s []store.AgentStep) (sum llm.Usage) {
+		steps = steps[:0]
+		for _, x := range s {
+			u := llm.Usage{Input: x.Input, Output: x.Output, CacheWrite: x.CacheWrite, CacheWrite1h: x.CacheWrite1h, CacheRead: x.CacheRead}
+			steps = append(steps, u)
+			sum = sum.Add(u)
 		}
-		var steps []llm.Usage
-		var observed llm.Usage
-		h.agent.ObserveModelSteps(func(model string, u llm.Usage) { observed = observed.Add(u) })
-		record := func(s []store.AgentStep) (sum llm.Usage) {
-			steps = steps[:0]
-			for _, x := range s {
-				u := llm.Usage{Input: x.Input, Output: x.Output, CacheWrite: x.CacheWrite, CacheWrite1h: x.CacheWrite1h, CacheRead: x.CacheRead}
-				steps = append(steps, u)
-				sum = sum.Add(u)
-			}
-			return sum
+		return sum
+	}
+	// Dana's first turn of the day: nothing cached yet.
+	seedHistory(t, h, "+972501234567")
+	cold := record(demoTurn(t, h, "972501234567", "dana"))
+	for i := 1; i < 3; i++ {
+		if prev := steps[i-1]; steps[i].CacheRead < prev.AllInput() {
+			t.Fatalf("step %d read %d cached tokens; want at least the %d of step %d's prompt", i, steps[i].CacheRead, prev.AllInput(), i-1)
 		}
-		// Dana's first turn of the day: nothing cached yet.
-		seedHistory(t, h, "+972501234567")
-		cold := record(demoTurn(t, h, "972501234567", "dana"))
-		for i := 1; i < 3; i++ {
-			if prev := steps[i-1]; steps[i].CacheRead < prev.AllInput() {
-				t.Fatalf("step %d read %d cached tokens; want at least the %d of step %d's prompt", i, steps[i].CacheRead, prev.AllInput(), i-1)
-			}
-		}
-		// Uri, the other coach, later: the shared prefix is warm, the
-		// conversation is his own (and five minutes have passed).
-		h.llm.Expire("5m")
-		seedHistory(t, h, "+972527654321")
-		warm := record(demoTurn(t, h, "972527654321", "uri"))
-		if steps[0].CacheRead == 0 || steps[0].CacheRead >= steps[0].AllInput() {
-			t.Fatalf("Uri's first step %+v; want the shared prefix read and his conversation written", steps[0])
-		}
-		// Uri again a minute later: his conversation is warm too.
-		h.clock.Advance(time.Minute)
-		followUp := record(demoTurn(t, h, "972527654321", "uri"))
-		if observed != cold.Add(warm).Add(followUp) {
-			t.Fatalf("the metrics hook saw %+v; the turns recorded %+v", observed, cold.Add(warm).Add(followUp))
-		}
+	}
+	// Uri, the other coach, later: the shared prefix is warm, the
+	// conversation is his own (and five minutes have passed).
+	h.llm.Expire("5m")
+	seedHistory(t, h, "+972527654321")
+	warm := record(demoTurn(t, h, "972527654321", "uri"))
+	if steps[0].CacheRead == 0 || steps[0].CacheRead >= steps[0].AllInput() {
+		t.Fatalf("Uri's first step %+v; want the shared prefix read and his conversation written", steps[0])
+	}
+	// Uri again a minute later: his conversation is warm too.
+	h.clock.Advance(time.Minute)
+	followUp := record(demoTurn(t, h, "972527654321", "uri"))
+	if observed != cold.Add(warm).Add(followUp) {
+		t.Fatalf("the metrics hook saw %+v; the turns recorded %+v", observed, cold.Add(warm).Add(followUp))
+	}
 
-		prices := llm.ListPrices("claude-sonnet-4-5")
-		uncached := func(u llm.Usage) float64 { return prices.Cost(llm.Usage{Input: u.AllInput(), Output: u.Output}) }
-		for _, c := range []struct {
-			name string
-			u    llm.Usage
-		}{{"cold (first turn of the day)", cold}, {"warm prefix, new conversation", warm}, {"follow-up within 5 min", followUp}} {
-			t.Logf("%-30s input %5d  cache write %5d (1h %5d)  cache read %5d  output %4d  | all input %5d | $%.4f cached vs $%.4f uncached",
-				c.name, c.u.Input, c.u.CacheWrite, c.u.CacheWrite1h, c.u.CacheRead, c.u.Output, c.u.AllInput(), prices.Cost(c.u), uncached(c.u))
-			if prices.Cost(c.u) >= uncached(c.u) && c.name != "cold (first turn of the day)" {
-				t.Errorf("%s: caching costs $%.4f, not less than $%.4f without it", c.name, prices.Cost(c.u), uncached(c.u))
-			}
+	prices := llm.ListPrices("claude-sonnet-4-5")
+	uncached := func(u llm.Usage) float64 { return prices.Cost(llm.Usage{Input: u.AllInput(), Output: u.Output}) }
+	for _, c := range []struct {
+		name string
+		u    llm.Usage
+	}{{"cold (first turn of the day)", cold}, {"warm prefix, new conversation", warm}, {"follow-up within 5 min", followUp}} {
+		t.Logf("%-30s input %5d  cache write %5d (1h %5d)  cache read %5d  output %4d  | all input %5d | $%.4f cached vs $%.4f uncached",
+			c.name, c.u.Input, c.u.CacheWrite, c.u.CacheWrite1h, c.u.CacheRead, c.u.Output, c.u.AllInput(), prices.Cost(c.u), uncached(c.u))
+		if prices.Cost(c.u) >= uncached(c.u) && c.name != "cold (first turn of the day)" {
+			t.Errorf("%s: caching costs $%.4f, not less than $%.4f without it", c.name, prices.Cost(c.u), uncached(c.u))
 		}
-		day := prices.Cost(cold) + 99*prices.Cost(warm) + 100*prices.Cost(followUp)
-		t.Logf("200 turns a day for one coach (1 cold, 99 new conversations, 100 follow-ups): $%.2f cached vs $%.2f uncached (Sonnet 4.5: $%g/$%g per MTok in/out)",
-			day, 200*uncached(warm), prices.Input, prices.Output)
-	})
+	}
+	day := prices.Cost(cold) + 99*prices.Cost(warm) + 100*prices.Cost(followUp)
+	t.Logf("200 turns a day for one coach (1 cold, 99 new conversations, 100 follow-ups): $%.2f cached vs $%.2f uncached (Sonnet 4.5: $%g/$%g per MTok in/out)",
+		day, 200*uncached(warm), prices.Input, prices.Output)
 }
 
 // A model that takes strict tools is asked with them; when the API refuses

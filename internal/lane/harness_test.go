@@ -69,21 +69,34 @@ func eachEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
 }
 
 // sweepEngines are the engines of a heavy route sweep, a test of the
-// routes rather than of the engine: both, except under -race, where the
-// sweep runs on SQLite only (the PostgreSQL run without -race covers that
-// engine; the race detector finds the same races on either).
+// routes rather than of the engine or of concurrency: both, and none under
+// -race (t is skipped there: the sweeps took a third of the lane's -race
+// run, and the race detector finds a handler's races in the tests that
+// call it concurrently; go test without -race runs them).
 func sweepEngines(t *testing.T) map[string]func(*testing.T) store.Store {
+	if raceOn {
+		t.Skip("-race: this route sweep runs in go test without -race")
+	}
+	return storetest.Engines(t)
+}
+
+// concurrentEngines are the engines of a sweep that also runs many clients
+// at once: both, except under -race, where it runs on SQLite only (the
+// PostgreSQL run without -race covers that engine; the race detector
+// finds the same races on either).
+func concurrentEngines(t *testing.T) map[string]func(*testing.T) store.Store {
 	all := storetest.Engines(t)
 	if raceOn {
-		t.Log("-race: this route sweep runs on SQLite only; go test without -race runs it on PostgreSQL too")
+		t.Log("-race: this sweep runs on SQLite only; go test without -race runs it on PostgreSQL too")
 		return map[string]func(*testing.T) store.Store{store.EngineSQLite: all[store.EngineSQLite]}
 	}
 	return all
 }
 
-// eachSweepEngine is eachEngine over sweepEngines.
-func eachSweepEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
-	for name, open := range sweepEngines(t) {
+// eachSweepEngine is eachEngine over engines (sweepEngines or
+// concurrentEngines).
+func eachSweepEngine(t *testing.T, engines func(*testing.T) map[string]func(*testing.T) store.Store, fn func(t *testing.T, st store.Store)) {
+	for name, open := range engines(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			fn(t, open(t))

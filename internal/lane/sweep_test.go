@@ -99,7 +99,7 @@ func names(fields []string, field string) bool {
 // its body or query takes, every kind of bad text answers a 4xx that names
 // the field, never a 5xx and never a success, on SQLite and Postgres.
 func TestBadInputSweep(t *testing.T) {
-	eachSweepEngine(t, func(t *testing.T, st store.Store) {
+	eachSweepEngine(t, sweepEngines, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("sweep")
 		_, spareKeyID := e.newKey(f.studio.ID, "spare")

@@ -161,7 +161,7 @@ func check(e *env, key string, p probe, wantStatus int, secrets []string) string
 }
 
 func TestTenancy(t *testing.T) {
-	eachSweepEngine(t, func(t *testing.T, st store.Store) {
+	eachSweepEngine(t, concurrentEngines, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		a := e.seed("tena")
 		b := e.seed("tenb")

@@ -20,10 +20,10 @@ import (
 
 	"github.com/otherwise/perform/internal/browsertest"
 	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/views"
 )
 
@@ -320,12 +320,7 @@ func viewCases(traineeID, week string) []viewCase {
 func TestViewsInAnMCPAppsHost(t *testing.T) {
 	t.Parallel()
 	host := newViewHostPage(t)
-	ctx := context.Background()
-	st := storetest.OpenSQLite(t)
-	studio, err := demo.Seed(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, studio := demotest.Open(t)
 	f := mcptest.NewOn(t, st)
 	cs := viewClient(t, f.URL+mcptest.GatedPath, mcptest.NewKeyFor(t, st, demo.Slug))
 	init := cs.InitializeResult()
@@ -458,11 +453,7 @@ func busiestTrainee(t *testing.T, ss store.StudioStore) string {
 func TestViewToolsAnswerPlainClientsInFull(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := storetest.OpenSQLite(t)
-	studio, err := demo.Seed(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, studio := demotest.Open(t)
 	f := mcptest.NewOn(t, st)
 	cs := mcptest.Connect(t, f.URL+mcptest.GatedPath, mcptest.NewKeyFor(t, st, demo.Slug))
 	traineeID := busiestTrainee(t, st.Studio(studio.ID))

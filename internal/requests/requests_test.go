@@ -13,14 +13,13 @@ import (
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
-	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
@@ -137,11 +136,7 @@ func TestRequests(t *testing.T) {
 // and signs in a coach (her OAuth grant) and a trainee (theirs).
 func newWorld(t *testing.T) *world {
 	ctx := context.Background()
-	st := storetest.OpenSQLite(t)
-	studio, err := demo.SeedAt(ctx, st, now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, studio := demotest.OpenAt(t, now)
 	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
 	srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Authenticator: authn, Now: func() time.Time { return now }}))
 	t.Cleanup(srv.Close)

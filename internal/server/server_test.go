@@ -32,7 +32,7 @@ func testConfig(t testing.TB) config.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.DatabaseURL = filepath.Join(t.TempDir(), "perform.db")
+	cfg.DatabaseURL = storetest.SQLiteFile(t)
 	cfg.Port = 0
 	return cfg
 }

@@ -18,10 +18,12 @@ var perform struct {
 
 // PerformBinary builds ./cmd/perform once per test binary and returns its
 // path, for tests that run, kill and restart real `perform serve`
-// processes. Under -race it is built with -race too: the server is checked
-// for races like the tests, and the build reuses the packages the race
-// test build already compiled instead of compiling them all again without
-// instrumentation.
+// processes. It is built without -race even under -race: these tests are
+// about what a kill or a second instance leaves behind, and the race
+// detector slowed every child several times over (the crash tests took six
+// minutes of a -race run); the server's code is raced in-process by the
+// tests of internal/server, lane, agent and mcpserver. The build reuses
+// the packages go vet or an earlier go build compiled.
 func PerformBinary(t testing.TB) string {
 	t.Helper()
 	perform.once.Do(func() {
@@ -32,11 +34,7 @@ func PerformBinary(t testing.TB) string {
 		}
 		perform.path = filepath.Join(dir, "perform")
 		_, file, _, _ := runtime.Caller(0)
-		args := []string{"build", "-o", perform.path}
-		if RaceEnabled {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "./cmd/perform")...)
+		cmd := exec.Command("go", "build", "-o", perform.path, "./cmd/perform")
 		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			perform.err = strings.Join(cmd.Args, " ") + ": " + err.Error() + "\n" + string(out)

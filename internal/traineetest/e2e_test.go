@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -33,8 +34,8 @@ type demoWorld struct {
 
 func newDemoWorld(t *testing.T, env map[string]string) *demoWorld {
 	t.Helper()
-	w := newWorld(t, env)
-	studio, err := demo.SeedAt(context.Background(), w.st, w.clock.Now())
+	w := newWorldOn(t, demotest.FileAt(t, demotest.Now()), demotest.Now(), env)
+	studio, err := w.st.StudioBySlug(context.Background(), demo.Slug)
 	if err != nil {
 		t.Fatal(err)
 	}

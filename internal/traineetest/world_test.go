@@ -14,7 +14,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -33,6 +32,7 @@ import (
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // clock is the server's clock, moved by hand (the per-person limits' hour).
@@ -77,7 +77,14 @@ type world struct {
 // file, with the server-wide limiter out of the way.
 func newWorld(t *testing.T, env map[string]string) *world {
 	t.Helper()
-	vars := map[string]string{"PERFORM_DATABASE_URL": filepath.Join(t.TempDir(), "perform.db"), "RATE_LIMIT_MAX": "1000000",
+	return newWorldOn(t, storetest.SQLiteFile(t), time.Now(), env)
+}
+
+// newWorldOn is newWorld on the SQLite file at path (migrated, so the
+// server's start does not migrate it), its clock starting at start.
+func newWorldOn(t *testing.T, path string, start time.Time, env map[string]string) *world {
+	t.Helper()
+	vars := map[string]string{"PERFORM_DATABASE_URL": path, "RATE_LIMIT_MAX": "1000000",
 		"PERFORM_TRAINEE_READS_PER_HOUR": "1000000", "PERFORM_TRAINEE_WRITES_PER_HOUR": "1000000"}
 	for k, v := range env {
 		vars[k] = v
@@ -86,7 +93,7 @@ func newWorld(t *testing.T, env map[string]string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, clock: &clock{t: time.Now()}, logs: &logBuffer{}}
+	w := &world{t: t, clock: &clock{t: start}, logs: &logBuffer{}}
 	var s *server.Server
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	var as *oauth.Server

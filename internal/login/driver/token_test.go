@@ -22,6 +22,7 @@ import (
 	"github.com/otherwise/perform/internal/oauth"
 	performserver "github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // issuer is a real server with the sign-in and the authorization server,
@@ -44,7 +45,7 @@ func newIssuer(t *testing.T) *issuer {
 	t.Cleanup(func() { logFile.Close() })
 	logger := slog.New(slog.NewJSONHandler(logFile, nil))
 	cfg := config.Defaults()
-	cfg.DatabaseURL = filepath.Join(t.TempDir(), "perform.db")
+	cfg.DatabaseURL = storetest.SQLiteFile(t)
 	cfg.RateLimitMax = 10_000
 	s, err := performserver.New(context.Background(), cfg, logger, performserver.WithAuthn(func(p *performserver.Parts, inner auth.Authenticator) (auth.Authenticator, error) {
 		svc := login.New(login.Options{Store: p.Store, Logger: p.Logger})

@@ -29,14 +29,101 @@ const PostgresEnv = "PERFORM_TEST_POSTGRES_URL"
 // to hundreds on a busy machine.
 func OpenSQLite(t testing.TB, opts ...store.Option) store.Store {
 	t.Helper()
+	return openSQLiteFile(t, SQLiteFile(t), opts...)
+}
+
+// SQLiteFile is the path of a fresh copy of the migrated SQLite template
+// in t's temp directory, for a test that opens the store itself (a server
+// from its configuration, a child process).
+func SQLiteFile(t testing.TB) string {
+	t.Helper()
 	data, err := sqliteTemplate()
 	if err != nil {
 		t.Fatalf("sqlite test template: %v", err)
 	}
+	return writeSQLiteFile(t, data)
+}
+
+// OpenSQLiteSeeded is OpenSQLite on a database seed has filled: seed runs
+// once per test binary and name, on a migrated template, and each test
+// gets a copy of the result. seed must depend on nothing but its name (a
+// fixed clock, say), for every test of that name shares what it wrote.
+func OpenSQLiteSeeded(t testing.TB, name string, seed func(context.Context, store.Store) error, opts ...store.Option) store.Store {
+	t.Helper()
+	return openSQLiteFile(t, SeededSQLiteFile(t, name, seed), opts...)
+}
+
+// SeededSQLiteFile is SQLiteFile for OpenSQLiteSeeded's database.
+func SeededSQLiteFile(t testing.TB, name string, seed func(context.Context, store.Store) error) string {
+	t.Helper()
+	v, _ := seeded.LoadOrStore(name, &seededTemplate{})
+	tpl := v.(*seededTemplate)
+	tpl.once.Do(func() { tpl.data, tpl.err = buildSeeded(seed) })
+	if tpl.err != nil {
+		t.Fatalf("sqlite test template %q: %v", name, tpl.err)
+	}
+	return writeSQLiteFile(t, tpl.data)
+}
+
+// seeded holds the seeded templates of this test binary, by name.
+var seeded sync.Map
+
+type seededTemplate struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+func buildSeeded(seed func(context.Context, store.Store) error) ([]byte, error) {
+	base, err := sqliteTemplate()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "perform-test-seed-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "seed.db")
+	if err := os.WriteFile(path, base, 0o600); err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, quietLogger())
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := seed(ctx, st); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	return vacuumInto(st, filepath.Join(dir, "seeded.db"))
+}
+
+// vacuumInto writes st's database to path as one self-contained file
+// (nothing left in a WAL) and returns its bytes.
+func vacuumInto(st store.Store, path string) ([]byte, error) {
+	db, err := store.Pool(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.ExecContext(context.Background(), "VACUUM INTO ?", path); err != nil {
+		return nil, fmt.Errorf("copy the database: %w", err)
+	}
+	return os.ReadFile(path)
+}
+
+func writeSQLiteFile(t testing.TB, data []byte) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "perform.db")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+func openSQLiteFile(t testing.TB, path string, opts ...store.Option) store.Store {
+	t.Helper()
 	st, err := store.Open(context.Background(), path, quietLogger(), opts...)
 	if err != nil {
 		t.Fatalf("open sqlite store: %v", err)
@@ -80,16 +167,8 @@ func buildSQLiteTemplate() ([]byte, error) {
 		return nil, err
 	}
 	defer st.Close()
-	db, err := store.Pool(st)
-	if err != nil {
-		return nil, err
-	}
-	// VACUUM INTO writes one self-contained file, nothing left in a WAL.
 	built := filepath.Join(dir, "template.db")
-	if _, err := db.ExecContext(context.Background(), "VACUUM INTO ?", built); err != nil {
-		return nil, fmt.Errorf("copy the migrated database: %w", err)
-	}
-	data, err := os.ReadFile(built)
+	data, err := vacuumInto(st, built)
 	if err != nil {
 		return nil, err
 	}

@@ -8,13 +8,12 @@ import (
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
-	"github.com/otherwise/perform/internal/demo"
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
@@ -28,11 +27,7 @@ const maxAnswerTokens = 2000
 // the trainee with the most history.
 func TestDefaultAnswersFitAModel(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.OpenSQLite(t)
-	studio, err := demo.Seed(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, studio := demotest.Open(t)
 	key := auth.NewKey()
 	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: "size", Prefix: auth.Display(key), Hash: auth.Hash(key)}
 	if err := st.CreateAPIKey(ctx, &k); err != nil {
