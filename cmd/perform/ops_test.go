@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -29,6 +30,11 @@ func start(t *testing.T, env map[string]string, args ...string) *running {
 	t.Helper()
 	if env["PERFORM_DATABASE_URL"] == "" {
 		env["PERFORM_DATABASE_URL"] = sqliteURL(t)
+		if args[0] == "demo" {
+			// The demo seeded once for the package's tests: demo finds
+			// its studio there and only mints a key (TestDemo seeds anew).
+			env["PERFORM_DATABASE_URL"] = demotest.FileAt(t, demotest.Now())
+		}
 	}
 	env["LOG_FORMAT"] = "json"
 	r := &running{stdout: &syncBuffer{}, stderr: &syncBuffer{}}

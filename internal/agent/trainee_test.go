@@ -336,9 +336,9 @@ func TestTraineesShareTheirCachedPrefix(t *testing.T) {
 // bursts of 10: every message is stored, each phone's burst gets its
 // replies, every weigh-in lands on the writer's own record, and no reply
 // names anyone but the trainee it went to. Under -race, which makes each
-// turn several times slower, it runs on SQLite only with 50 phones a
-// studio's 25 (500 messages); go test without -race runs the whole flood
-// on both engines.
+// turn several times slower, it runs on SQLite only with 10 phones a
+// studio (200 messages, still eight senders at once); go test without
+// -race runs the whole flood on both engines.
 func TestTraineeFloodStaysWithEachPerson(t *testing.T) {
 	t.Parallel()
 	engines := storetest.Engines(t)
@@ -356,7 +356,7 @@ func TestTraineeFloodStaysWithEachPerson(t *testing.T) {
 func flood(t *testing.T, st store.Store) {
 	perStudio := 100 // two studios' trainees, each sending a burst of 10
 	if raceOn {
-		perStudio = 25
+		perStudio = 10
 	}
 	h := newHarness(t, st, func(o *Options) { o.Debounce = 1500 * time.Millisecond })
 	ctx := context.Background()

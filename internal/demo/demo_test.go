@@ -60,6 +60,24 @@ func count(t *testing.T, st store.Store, studioID string) census {
 	return c
 }
 
+// seedNow is when seeded seeds the demo: once, at the first test's time.
+var seedNow = time.Now()
+
+// seeded is a SQLite store holding the demo seeded at seedNow, seeded once
+// for the tests that only read it.
+func seeded(t *testing.T) (store.Store, domain.Studio) {
+	t.Helper()
+	st := storetest.OpenSQLiteSeeded(t, "demo", func(ctx context.Context, st store.Store) error {
+		_, err := SeedAt(ctx, st, seedNow)
+		return err
+	})
+	studio, err := st.StudioBySlug(context.Background(), Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, studio
+}
+
 func TestSeedIsRealisticAndIdempotent(t *testing.T) {
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
@@ -103,12 +121,8 @@ func TestSeedIsRealisticAndIdempotent(t *testing.T) {
 }
 
 func TestSeedContents(t *testing.T) {
-	st := storetest.OpenSQLite(t)
+	st, studio := seeded(t)
 	ctx := context.Background()
-	studio, err := Seed(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ss := st.Studio(studio.ID)
 	all := store.Page{Limit: 200}
 
@@ -182,12 +196,8 @@ func TestSeedContents(t *testing.T) {
 // A trainee's gender fits the first name, as a coach reading the list
 // expects (names that are clearly one or the other are checked).
 func TestSeedGendersFitNames(t *testing.T) {
-	st := storetest.OpenSQLite(t)
+	st, studio := seeded(t)
 	ctx := context.Background()
-	studio, err := Seed(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]string{
 		"Sarah": "female", "Rachel": "female", "Michal": "female", "Hannah": "female", "Emma": "female",
 		"נועה": "female", "תמר": "female", "יעל": "female", "דנה": "female",

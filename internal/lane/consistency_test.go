@@ -11,7 +11,7 @@ import (
 // The profile's weightKg is the latest weigh-in, however it was set; a
 // created trainee's startedOn is the day it defaults to.
 func TestProfileAgreesWithItsRecords(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("cns")
 		k := f.key

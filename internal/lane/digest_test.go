@@ -24,7 +24,7 @@ type digestOut struct {
 // (never another coach's); a studio key sets any of its coaches'; the
 // studio's apps name the template.
 func TestCoachDigestSettings(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return insightsNow }})
 		w := seedTriage(t, e, "digest-"+st.Engine())
 		other := seedTriage(t, e, "digest-other-"+st.Engine())

@@ -502,7 +502,7 @@ func dryRunWrites(t *testing.T, open func(*testing.T) store.Store, sample []stri
 // in the dry run, on the day the real call then chooses, with the names
 // of the trainee and the plan.
 func TestDryRunAnswersChosenDates(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("dates")
 		path := "/trainees/" + f.trainee.ID + "/subscription"

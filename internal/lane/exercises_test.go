@@ -37,7 +37,7 @@ func sledSprint() map[string]any {
 }
 
 func TestExercises(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		_, k, _ := e.studio("exercises", "pro")
 		search := func(query string) list[exerciseRowJSON] {
@@ -163,7 +163,7 @@ func TestExercises(t *testing.T) {
 }
 
 func TestExerciseValidation(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, k, _ := e.studio("exercise-checks", "pro")
 		with := func(field string, v any) map[string]any {

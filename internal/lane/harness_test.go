@@ -68,6 +68,17 @@ func eachEngine(t *testing.T, fn func(t *testing.T, st store.Store)) {
 	}
 }
 
+// onSQLite runs fn on SQLite only, in a subtest named for it: the test of
+// a route's own logic (validation, policy, answers), whose store calls the
+// storetest contract holds to the same answers on both engines. A test
+// whose subject is the engine's (concurrency, transactions, River,
+// triggers, time zones, SQL reached by bad input, search, the roster's
+// queries, tenancy) runs on both, with eachEngine.
+func onSQLite(t *testing.T, fn func(t *testing.T, st store.Store)) {
+	t.Parallel()
+	t.Run(store.EngineSQLite, func(t *testing.T) { fn(t, storetest.OpenSQLite(t)) })
+}
+
 // sweepEngines are the engines of a heavy route sweep, a test of the
 // routes rather than of the engine or of concurrency: both, and none under
 // -race (t is skipped there: the sweeps took a third of the lane's -race

@@ -120,7 +120,7 @@ func TestCheckInOnePerLocalDay(t *testing.T) {
 }
 
 func TestCheckInValidation(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, _, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 3, 0, 0, 0, time.UTC))
 		k := f.key
 		for _, c := range []struct {
@@ -209,7 +209,7 @@ type bodyAnalysisOut struct {
 }
 
 func TestMeasurementsAndBodyAnalysis(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, _, f, tp := healthEnv(t, st, time.Date(2026, 7, 10, 9, 0, 0, 0, time.UTC))
 		k := f.key
 		for _, c := range []struct {
@@ -287,7 +287,7 @@ type injuryOut struct {
 }
 
 func TestInjuries(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		// 22:30Z on 1 July is 01:30 on 2 July in Israel: today is 2 July there.
 		e, _, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 22, 30, 0, 0, time.UTC))
 		k := f.key
@@ -367,7 +367,7 @@ func TestInjuries(t *testing.T) {
 // TestInjuryGuidance: the planned exercises of the next 14 days that load
 // the area, and their alternatives that do not, from the built-in catalogue.
 func TestInjuryGuidance(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, _, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 6, 0, 0, 0, time.UTC))
 		sessions := st.Studio(f.studio.ID)
 		traineeID := strings.TrimPrefix(tp, "/trainees/")
@@ -430,7 +430,7 @@ type goalOut struct {
 }
 
 func TestGoals(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, clk, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 3, 0, 0, 0, time.UTC))
 		k := f.key
 		for _, c := range []struct {
@@ -527,7 +527,7 @@ type profileOut struct {
 }
 
 func TestTrainingProfile(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, _, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 3, 0, 0, 0, time.UTC))
 		k := f.key
 		var p profileOut
@@ -573,7 +573,7 @@ func TestTrainingProfile(t *testing.T) {
 
 // Progress and onboarding that read the sessions and benchmarks areas.
 func TestGoalsReadSessionsAndBenchmarks(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e, clk, f, tp := healthEnv(t, st, time.Date(2026, 7, 1, 3, 0, 0, 0, time.UTC))
 		ss := st.Studio(f.studio.ID)
 		sessions, benchmarks := ss, ss

@@ -112,7 +112,7 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 // A key reused for a different request is refused and writes nothing; a
 // validation refusal is kept and replayed like a success.
 func TestIdempotencyKeyMisuse(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, key, _ := e.studio("idem-misuse", "pro")
 		e.ok(201, e.call(key, "POST", "/tasks", map[string]any{"title": "One"}, "Idempotency-Key", "k1"))
@@ -143,7 +143,7 @@ func TestIdempotencyKeyMisuse(t *testing.T) {
 
 // A malformed key is refused before anything runs, naming the header.
 func TestIdempotencyKeyValidation(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, key, _ := e.studio("idem-valid", "pro")
 		for _, k := range []string{"", "has space", strings.Repeat("k", 256), "caf\u00e9", "tab\there"} {

@@ -265,7 +265,7 @@ func seedReadModels(t *testing.T, e *env, slug string) readModelWorld {
 }
 
 func TestTraineeReadModels(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st, envOptions{now: func() time.Time { return insightsNow }})
 		w := seedReadModels(t, e, "models-"+st.Engine())
 		k, base := w.key, "/trainees/"+w.trainee.ID

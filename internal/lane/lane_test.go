@@ -24,7 +24,7 @@ type list[T any] struct {
 }
 
 func TestAuth(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, key, keyID := e.studio("auth", "free")
 
@@ -91,7 +91,7 @@ func TestKeptPrincipalFollowsChangesFromAnotherProcess(t *testing.T) {
 }
 
 func TestRevokeThroughKeysEndpoint(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, key, _ := e.studio("keys", "pro")
 		other, otherID := e.newKey(s.ID, "agent")
@@ -111,7 +111,7 @@ func TestRevokeThroughKeysEndpoint(t *testing.T) {
 }
 
 func TestRoutingErrors(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		_, key, _ := e.studio("routing", "free")
 		a := e.fails(405, "METHOD_NOT_ALLOWED", e.call(key, "PUT", "/trainees/trn_x", nil))
@@ -296,7 +296,7 @@ func TestTrainees(t *testing.T) {
 }
 
 func TestPlanLimitOnActiveTrainees(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, k, _ := e.studio("small", "free")
 		limit := domain.Tiers["free"].MaxActiveTrainees
@@ -329,7 +329,7 @@ func TestPlanLimitOnActiveTrainees(t *testing.T) {
 }
 
 func TestSubscriptions(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("sub")
 		k, tp := f.key, "/trainees/"+f.trainee.ID
@@ -390,7 +390,7 @@ func TestSubscriptions(t *testing.T) {
 }
 
 func TestProgramsFormsWeights(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("rec")
 		k, tp := f.key, "/trainees/"+f.trainee.ID
@@ -459,7 +459,7 @@ func TestProgramsFormsWeights(t *testing.T) {
 }
 
 func TestCatalogAndTasks(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("cat")
 		k := f.key

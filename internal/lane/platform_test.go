@@ -12,7 +12,7 @@ import (
 // with its kind, reads the studio's public offer and nothing else; a
 // studio key does not read the platform's route.
 func TestPlatformKeyReadsOnlyThePublicOffer(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("plat")
 		other := e.seed("plat-other")

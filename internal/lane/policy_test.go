@@ -77,7 +77,7 @@ func TestTokenRotationIsLimited(t *testing.T) {
 // row and the audit say api. Perform's own in-process surfaces are known
 // from the context their transport marks: mcp and agent.
 func TestSourceComesOnlyFromPerformsSurfaces(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("source")
 		ctx := context.Background()

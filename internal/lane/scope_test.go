@@ -58,7 +58,7 @@ func (e *env) operations() []docOp {
 // document publishes it, and a key without it is refused with 403 naming it,
 // before anything else about the request is looked at.
 func TestEveryRouteNeedsItsScope(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		s, _, _ := e.studio("scoped", "business")
 		keys := map[string][]string{}
@@ -119,7 +119,7 @@ func scopeList(scope string) []string {
 // The lane's key endpoints make restricted keys; a read-only key reads and
 // cannot write; a key made before scopes existed keeps everything.
 func TestRestrictedKeys(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("keys")
 

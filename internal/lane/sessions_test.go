@@ -66,7 +66,7 @@ func twoPhases() []map[string]any {
 }
 
 func TestProgramStructureAndAssignment(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("struct")
 		k := f.key
@@ -352,7 +352,7 @@ func TestLogWorkoutAndPRs(t *testing.T) {
 }
 
 func TestSessionListAndDetails(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("list")
 		k, tp := f.key, "/trainees/"+f.trainee.ID
@@ -447,7 +447,7 @@ func TestSessionListAndDetails(t *testing.T) {
 }
 
 func TestModifySession(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("modify")
 		k := f.key

@@ -14,7 +14,7 @@ import (
 // repeated status, and only a change that would leave it snoozed without a
 // wake time is refused.
 func TestSnoozedTaskCanBeChanged(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newEnv(t, st)
 		f := e.seed("snoozed")
 		k, path := f.key, "/tasks/"+f.task.ID

@@ -12,7 +12,7 @@ import (
 // against the form's field types as the coach's are; a form not sent to
 // her, or sent to another trainee, is not hers to answer.
 func TestATraineeAnswersAFormSentToHer(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("answer")
 		k, tk := f.key, e.traineeToken(f)

@@ -97,7 +97,7 @@ func (e *env) secondTrainee(f fixture) otherRecords {
 }
 
 func TestTraineeMe(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("me")
 		tok := e.traineeToken(f)

@@ -33,7 +33,7 @@ type manageOut struct {
 }
 
 func TestManageGoals(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("goals")
 		k, path := f.key, "/trainees/"+f.trainee.ID+"/goals/manage"
@@ -133,7 +133,7 @@ type patchedProfile struct {
 }
 
 func TestPatchTrainingProfile(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("profile")
 		k, path := f.key, "/trainees/"+f.trainee.ID+"/training-profile"
@@ -189,7 +189,7 @@ type feedbackOut struct {
 }
 
 func TestFeedback(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		// A clock a millisecond on at each reading: "newest first" is decided.
 		var ticks atomic.Int64
 		start := time.Now()
@@ -277,7 +277,7 @@ type planOut struct {
 }
 
 func TestTraineePlan(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("plan")
 		path := "/trainees/" + f.trainee.ID + "/plan"
@@ -317,7 +317,7 @@ func TestTraineePlan(t *testing.T) {
 }
 
 func TestPendingForms(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("forms")
 		path := "/trainees/" + f.trainee.ID + "/forms"
@@ -363,7 +363,7 @@ func TestPendingForms(t *testing.T) {
 }
 
 func TestProgramDetail(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("prog")
 		var tmpl domain.ProgramTemplate
@@ -452,7 +452,7 @@ type resourcesOut struct {
 }
 
 func TestTrainingResources(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("res")
 		k := f.key
@@ -536,7 +536,7 @@ type personaOut struct {
 }
 
 func TestPersona(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("pera")
 		b := e.seed("perb")

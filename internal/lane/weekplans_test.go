@@ -44,7 +44,7 @@ func profileAndKnee(e *env, f fixture) {
 // applies it once (twice answers the same), and her planned sessions are
 // the draft's days; the knee is spared and the draft says why.
 func TestAWeekIsDraftedAppliedAndPlanned(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("weekplan")
 		profileAndKnee(e, f)
@@ -165,7 +165,7 @@ func TestDraftsAreTheTraineesOwn(t *testing.T) {
 // TestBadDraftInputGetsSentences: what the core cannot plan from is a 422
 // that says how to fix it.
 func TestBadDraftInputGetsSentences(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
 		f := e.seed("weekplan-bad")
 		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
@@ -191,7 +191,7 @@ func TestBadDraftInputGetsSentences(t *testing.T) {
 // TestDraftsAreLimitedAndExpire: drafting counts per trainee whoever asks;
 // a draft past its life cannot be applied and left no session behind.
 func TestDraftsAreLimitedAndExpire(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		now := time.Now()
 		clock := func() time.Time { return now }
 		e := newTraineeEnv(t, st, traineeEnvOptions{now: clock, weekPlans: weekplans.Options{Drafts: ratelimit.NewMemory(2, time.Hour)}})

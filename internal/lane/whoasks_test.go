@@ -17,7 +17,7 @@ import (
 // (ref:"coachScope") default to her; a studio key speaks for the whole
 // studio, and "me" is refused for it with the fix.
 func TestCoachFiltersFollowWhoIsAsking(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return insightsNow }})
 		w := seedTriage(t, e, "whoasks-"+st.Engine())
 		other := seedTriage(t, e, "whoasks-other-"+st.Engine())
@@ -92,7 +92,7 @@ func (s speakingFor) RoundTrip(r *http.Request) (*http.Response, error) {
 // hers, create_task is hers by default); a coach of another studio
 // changes nothing.
 func TestAStudioKeySpeaksForTheCoachItsCallerNames(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return insightsNow }})
 		w := seedTriage(t, e, "speaksfor-"+st.Engine())
 		seedRosterWorld(t, e, w)

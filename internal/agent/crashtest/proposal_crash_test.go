@@ -21,6 +21,7 @@ import (
 // server resumes the turn and the weight is written exactly once, the
 // outcome sent once, and no trainee messaged.
 func TestCrashAfterConfirmation(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits for the killed turn's lease and its Idempotency-Key claim to expire")
 	}
