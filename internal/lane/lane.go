@@ -81,7 +81,7 @@ type Lane struct {
 	mux     *http.ServeMux
 	routes  []*route
 	handler http.Handler
-	openAPI []byte
+	openAPI func() []byte
 
 	// touched remembers when each key's lastUsedAt was last written, so most
 	// requests do not write.
@@ -131,7 +131,10 @@ func New(o Options) *Lane {
 		}
 	})
 	l.mux.HandleFunc(Prefix+"/", l.noRoute)
-	l.openAPI = l.buildOpenAPI()
+	// Built on first use: marshalling every route's schemas is a third of
+	// what New costs, and most lanes (a test's, a CLI command's) never
+	// serve the document.
+	l.openAPI = sync.OnceValue(l.buildOpenAPI)
 
 	l.handler = l.withRequestID(l.withAudit(l.mux))
 	return l
@@ -160,7 +163,7 @@ func (l *Lane) byPhone(endpoint http.Handler) http.Handler {
 func (l *Lane) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.handler.ServeHTTP(w, r) }
 
 // OpenAPI returns the lane's OpenAPI 3.1 document.
-func (l *Lane) OpenAPI() []byte { return l.openAPI }
+func (l *Lane) OpenAPI() []byte { return l.openAPI() }
 
 // reqInfo is the per-request record the middlewares and the handler fill
 // in; the audit middleware writes it out when the answer is sent.

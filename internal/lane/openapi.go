@@ -202,5 +202,5 @@ func (l *Lane) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	_, _ = w.Write(l.openAPI)
+	_, _ = w.Write(l.openAPI())
 }

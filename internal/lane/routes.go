@@ -162,7 +162,7 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	if isWrite(method) {
 		rt.scope = auth.ScopeStudioWrite
 	}
-	out, err := jsonschema.For[Out](inferOptions)
+	out, err := outputSchema(reflect.TypeFor[Out]())
 	if err != nil {
 		panic("lane: output schema of " + path + ": " + err.Error())
 	}

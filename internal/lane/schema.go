@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -61,7 +62,41 @@ var inferOptions = &jsonschema.ForOptions{
 	},
 }
 
+// inputSchemas are the input schemas built so far, by type: one per type
+// for the process, shared by every lane (a schema is read, never changed,
+// once built; contracts take clones), so building a lane does not infer
+// them again (it was a fifth of New's cost).
+var inputSchemas sync.Map // reflect.Type → *inputSchema
+
 func newInputSchema(t reflect.Type) (*inputSchema, error) {
+	if s, ok := inputSchemas.Load(t); ok {
+		return s.(*inputSchema), nil
+	}
+	s, err := buildInputSchema(t)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := inputSchemas.LoadOrStore(t, s)
+	return got.(*inputSchema), nil
+}
+
+// outputSchemas are the routes' output schemas, by type, as inputSchemas
+// (the OpenAPI document only reads them).
+var outputSchemas sync.Map // reflect.Type → *jsonschema.Schema
+
+func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
+	if s, ok := outputSchemas.Load(t); ok {
+		return s.(*jsonschema.Schema), nil
+	}
+	s, err := jsonschema.ForType(t, inferOptions)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := outputSchemas.LoadOrStore(t, s)
+	return got.(*jsonschema.Schema), nil
+}
+
+func buildInputSchema(t reflect.Type) (*inputSchema, error) {
 	s, err := inferSchema(t)
 	if err != nil {
 		return nil, err
