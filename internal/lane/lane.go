@@ -131,10 +131,7 @@ func New(o Options) *Lane {
 		}
 	})
 	l.mux.HandleFunc(Prefix+"/", l.noRoute)
-	// Built on first use: marshalling every route's schemas is a third of
-	// what New costs, and most lanes (a test's, a CLI command's) never
-	// serve the document.
-	l.openAPI = sync.OnceValue(l.buildOpenAPI)
+	l.openAPI = sync.OnceValue(l.buildOpenAPI) // on first use: most lanes never serve it
 
 	l.handler = l.withRequestID(l.withAudit(l.mux))
 	return l
