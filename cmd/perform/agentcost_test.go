@@ -37,6 +37,7 @@ func agentTurn(t *testing.T, st store.Store, id, phone, studioID string, at time
 // prices them at the configured model's prices (list prices unless
 // AGENT_PRICE_* say otherwise); turns older than --hours are left out.
 func TestAgentCost(t *testing.T) {
+	t.Parallel()
 	for name, dbURL := range databases(t) {
 		t.Run(name, func(t *testing.T) {
 			db := dbURL(t)

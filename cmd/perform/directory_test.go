@@ -16,6 +16,7 @@ import (
 // challenge token from PERFORM_OPENAI_APPS_CHALLENGE, the icon, and /mcp's
 // server info naming the icon and the site at PERFORM_PUBLIC_URL.
 func TestServeAnswersTheDirectoriesFiles(t *testing.T) {
+	t.Parallel()
 	r := start(t, map[string]string{"PORT": "0", "PERFORM_PUBLIC_URL": "https://perform.example",
 		"PERFORM_OPENAI_APPS_CHALLENGE": "oai-token-123"}, "demo", "--host", "127.0.0.1")
 	local := "http://" + r.address

@@ -119,6 +119,7 @@ var keyLine = regexp.MustCompile(`^pf_live_[A-Za-z0-9_-]{43}\n$`)
 // made by key create works on the lane; after key revoke (another process's
 // write, as far as the server knows) the next request answers 401.
 func TestKeyLifecycle(t *testing.T) {
+	t.Parallel()
 	for engine, dbURL := range databases(t) {
 		t.Run(engine, func(t *testing.T) {
 			db := dbURL(t)
@@ -229,6 +230,7 @@ func TestKeyLifecycle(t *testing.T) {
 // key and URLs, serves the seeded studio, and a second run reuses the
 // studio and replaces the key.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	db := sqliteURL(t)
 	runDemo := func() (key, lane string, stop func()) {
 		var out, errOut syncBuffer

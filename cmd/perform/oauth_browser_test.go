@@ -18,6 +18,7 @@ import (
 // first is disconnected on the connected apps page, and its token stops
 // working at once.
 func TestOAuthInBrowser(t *testing.T) {
+	t.Parallel()
 	w := newASWorld(t, sqliteURL(t))
 	br := browsertest.New(t)
 	app := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

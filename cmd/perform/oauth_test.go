@@ -367,6 +367,7 @@ func (w *asWorld) mcpStatus(token, body string) (int, string, string) {
 const toolsList = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
 
 func TestOAuth(t *testing.T) {
+	t.Parallel()
 	for engine, db := range databases(t) {
 		t.Run(engine, func(t *testing.T) { testOAuthOn(t, newASWorld(t, db(t))) })
 	}
@@ -848,6 +849,7 @@ func checkNoPlaintext(t *testing.T, db *sql.DB, secrets []string) {
 // step (driven here as the signed-in coach), the code exchange, then a
 // coach tool call with the token it got.
 func TestGoSDKOAuthClient(t *testing.T) {
+	t.Parallel()
 	w := newASWorld(t, sqliteURL(t))
 	const redirect = "http://127.0.0.1:61234/callback"
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
@@ -877,6 +879,7 @@ func TestGoSDKOAuthClient(t *testing.T) {
 // The same with a client ID metadata document on HTTPS: the server fetches
 // it (trusting the test server's certificate), and the consent names its URL.
 func TestGoSDKOAuthClientMetadataDocument(t *testing.T) {
+	t.Parallel()
 	const redirect = "http://127.0.0.1:61235/callback"
 	var docURL string
 	docs := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

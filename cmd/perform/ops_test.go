@@ -114,6 +114,7 @@ func mcpToolsList(t *testing.T, base, key string) {
 // shutdown lines is written at all (River's and the MCP SDK's routine
 // lines are debug); at debug each /mcp request is exactly one line.
 func TestLogsHoldStill(t *testing.T) {
+	t.Parallel()
 	// serveThreeMCPRequests serves at level, sends three /mcp requests and
 	// stops, returning the server's log.
 	serveThreeMCPRequests := func(t *testing.T, level string) *running {
@@ -157,6 +158,7 @@ func TestLogsHoldStill(t *testing.T) {
 // its recovery job and the morning digest's scan run at start. The form announcer's run-on-start job is
 // the event that shows River has scheduled its start-up jobs.
 func TestAssistantOffSchedulesNoJob(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
@@ -200,6 +202,7 @@ func TestAssistantOffSchedulesNoJob(t *testing.T) {
 // The demo prints a live key, so it listens on loopback unless told
 // otherwise; serve keeps its default of every interface.
 func TestDemoListensOnLoopback(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -29,6 +29,7 @@ var pageSizes = []struct {
 // card and is at least 44 px high, and the page's key sentences; and it
 // keeps a screenshot of each in $PERFORM_SCREENSHOTS when it is set.
 func TestPagesInBrowser(t *testing.T) {
+	t.Parallel()
 	w := newASWorld(t, sqliteURL(t))
 	app := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(rw, "<!doctype html><p>app callback code=%s</p>", r.URL.Query().Get("code"))

@@ -15,6 +15,7 @@ import (
 // the fix, and go-redis's own pool lines ("redis: … pool.go … failed to
 // dial") do not come before it.
 func TestServeRefusesABadRedisInOneSentence(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	cases := []struct {
 		name, url, want, not string

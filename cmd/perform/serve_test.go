@@ -19,6 +19,7 @@ import (
 // Retry-After and a JSON-RPC error whose message says how long to wait,
 // not the lane's envelope.
 func TestMCPOverLimitAnswersJSONRPC(t *testing.T) {
+	t.Parallel()
 	cfg := config.Defaults()
 	cfg.DatabaseURL = sqliteURL(t)
 	cfg.RateLimitMax = 2

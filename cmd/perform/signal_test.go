@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 // TestServeStopsOnSIGTERM runs perform serve as a process and sends it
 // SIGTERM: it drains, logs that it stopped and exits 0.
 func TestServeStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), asCommand+"=1", "PERFORM_TEST_ARGS=serve --port 0 --host 127.0.0.1",

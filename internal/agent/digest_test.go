@@ -84,7 +84,7 @@ const digestDay = "2026-03-10"
 // TestDigestRules: each rule of the morning digest, on both engines, with
 // the fake gateway.
 func TestDigestRules(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		ctx := context.Background()
 
@@ -450,7 +450,7 @@ func TestDigestDue(t *testing.T) {
 // TestDigestCommand: the coach sets her digest from WhatsApp, through the
 // lane as her, without a model call; anything else goes to the model.
 func TestDigestCommand(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		ctx := context.Background()
 		s, c := digestCoach(t, st, "Cmd", "0505000001", 1, "")

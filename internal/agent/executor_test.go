@@ -36,7 +36,7 @@ var sameInputCases = []struct {
 // (through the fake Anthropic API) get the very same sentence for the same
 // wrong input: both run it through the one executor.
 func TestSameWrongInputSameSentenceOnMCPAndAssistant(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		studio, _ := studioWithCoach(t, st, "Studio", "Noa", "0503434343", time.Now())
 		seedHistory(t, h, "+972503434343")

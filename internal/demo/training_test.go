@@ -17,6 +17,7 @@ import (
 // each reason of the roster triage some trainee's stored facts meet it
 // (read straight from the store, the rule restated here).
 func TestSeedTraining(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
 			st := open(t)

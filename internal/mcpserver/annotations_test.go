@@ -81,6 +81,7 @@ func definition(set, name string) (tools.Tool, bool) {
 // SDK's client lists each set from the real server, and the raw
 // tools/list answer is read too, so a hint left out or null fails here.
 func TestEveryToolCarriesItsTitleAndExplicitHints(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	f := w.f
 	for _, set := range []struct{ name, credential string }{
@@ -120,6 +121,7 @@ func TestEveryToolCarriesItsTitleAndExplicitHints(t *testing.T) {
 // tools: the same server (toolset, which /mcp serves for a platform key)
 // gives each its hints.
 func TestAVerifiedPlatformConversationsToolsCarryTheirHints(t *testing.T) {
+	t.Parallel()
 	server := toolset.NewServer(toolset.Options{
 		Client:   laneclient.New("http://127.0.0.1:1", nil, "mcp"), // listing reaches no lane
 		APIKey:   "pf_live_x",
@@ -178,6 +180,7 @@ func checkHints(t *testing.T, set string, tool *mcp.Tool, def tools.Tool) {
 // completing a goal is an update another call undoes, not destructive;
 // only start_verification reaches outside the studio (a code to a phone).
 func TestNamedToolsCarryTheExpectedHints(t *testing.T) {
+	t.Parallel()
 	type hints struct{ readOnly, destructive, openWorld, idempotent bool }
 	w := newTraineeWorld(t)
 	f := w.f

@@ -33,6 +33,7 @@ func (c *countingAuth) Authenticate(ctx context.Context, r *http.Request) (*auth
 // token. The next message is authenticated afresh, so a key revoked between
 // two messages stops the second.
 func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	authn := &countingAuth{next: lane.StudioKeys(f.Store)}
 	ln := areas.Lane(lane.Options{Store: f.Store, Logger: mcptest.Quiet(), Authenticator: authn})
@@ -65,6 +66,7 @@ func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
 // The mark the gate leaves serves only the very token it authenticated: a
 // lane request carrying another credential is authenticated itself.
 func TestAuthenticatedMarkServesItsOwnTokenOnly(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	p := &auth.Principal{StudioID: "std_x", Kind: auth.KindStudioKey, CredentialID: "key_x", Scopes: []string{auth.ScopeStudioRead}}
 	ctx := auth.WithAuthenticated(context.Background(), f.A.Key, p)

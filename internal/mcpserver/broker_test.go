@@ -375,6 +375,7 @@ func str(raw json.RawMessage) string {
 // authenticated false, and the payload replayed after it is refused. The
 // platform's callback endpoint is HTTPS.
 func TestAPlatformBrokerAcrossTurns(t *testing.T) {
+	t.Parallel()
 	p, tlsConfig := newTLSFakePlatform(t)
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true, TLS: tlsConfig}})
 	if !strings.HasPrefix(p.srv.URL, "https://") {
@@ -495,6 +496,7 @@ func TestAPlatformBrokerAcrossTurns(t *testing.T) {
 // ago. The platform stops replaying it; a call that still carries it is
 // anonymous and audited expired.
 func TestAPlatformBrokerPayloadExpires(t *testing.T) {
+	t.Parallel()
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}, Now: func() time.Time { return time.Now().Add(-25 * time.Hour) }})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
@@ -531,6 +533,7 @@ func TestAPlatformBrokerPayloadExpires(t *testing.T) {
 // conversation is the trainee); no payload is issued; the refusal is
 // logged and audited with its reason; nothing reaches either host.
 func TestAPlatformBrokerRefusesCallbackHosts(t *testing.T) {
+	t.Parallel()
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{Hosts: []string{"api.perfox.example"}}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
@@ -579,6 +582,7 @@ func acceptedCallbacks(t *testing.T, f *brokerFixture) int {
 // Perform gives up, logs and audits it; a 401 invalid_token (a callback
 // token past its hour) is not retried and is logged with its reason.
 func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
+	t.Parallel()
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
@@ -636,6 +640,7 @@ func TestAPlatformBrokerRetriesAndRejections(t *testing.T) {
 // lane's data as it is. A verified phone conversation's trainee tools
 // answer the same way.
 func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
+	t.Parallel()
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath
@@ -679,6 +684,7 @@ func TestAPlatformPhoneAnswersAreShorter(t *testing.T) {
 // connection is dialled (without the test setting): nothing is sent, the
 // outcome is audited address_refused.
 func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
+	t.Parallel()
 	p := newFakePlatform(t)
 	port := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{Hosts: []string{"localhost:" + port}}})
@@ -698,6 +704,7 @@ func TestAPlatformBrokerRefusesInternalAddresses(t *testing.T) {
 // authenticated false; confirming again issues a new payload with its own
 // expires_at.
 func TestAPlatformBrokerReverifying(t *testing.T) {
+	t.Parallel()
 	f := newBrokerFixture(t, mcptest.Options{Broker: public.BrokerOptions{AllowLoopback: true}})
 	p := newFakePlatform(t)
 	p.mcp = f.URL + mcptest.GatedPath

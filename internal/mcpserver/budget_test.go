@@ -21,6 +21,7 @@ const (
 // pushes tools/list over the budget fails here, and docs/mcp.md states
 // the figure this test logs.
 func TestToolsListFitsTheBudget(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	res, err := cs.ListTools(context.Background(), nil)

@@ -25,6 +25,7 @@ import (
 )
 
 func TestToolsListShowsEveryToolWithAnnotations(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	if got := cs.InitializeResult().Instructions; got != mcpserver.Instructions {
@@ -106,6 +107,7 @@ func typeArray(v any, path string) string {
 // TestEveryToolSucceeds calls each of the tools with valid arguments over
 // the SDK's client and checks each answer carries the lane's data.
 func TestEveryToolSucceeds(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) { everyToolSucceeds(t, mcptest.NewOn(t, open(t))) })
 	}
@@ -212,6 +214,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestErrorsAreSentencesWithIsError(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	cases := []struct {
@@ -252,6 +255,7 @@ func TestErrorsAreSentencesWithIsError(t *testing.T) {
 }
 
 func TestAWellFormedWrongKeyConnectsThenEveryCallFails(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", "pf_live_"+strings.Repeat("x", 43))
 	list, err := cs.ListTools(context.Background(), nil)
@@ -270,6 +274,7 @@ func TestAWellFormedWrongKeyConnectsThenEveryCallFails(t *testing.T) {
 // notify a trainee through the tools, then reads the outbox; a send_form with
 // notify true afterwards shows the outbox does record what it should.
 func TestForcedSilentWritesLeaveTheOutboxUntouched(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) { forcedSilentWritesLeaveTheOutboxUntouched(t, mcptest.NewOn(t, open(t))) })
 	}
@@ -311,6 +316,7 @@ func forcedSilentWritesLeaveTheOutboxUntouched(t *testing.T, f *mcptest.Fixture)
 // TestStudioAKeyNeverReachesStudioB gives every tool that takes an id
 // studio B's ids with studio A's key.
 func TestStudioAKeyNeverReachesStudioB(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) { studioAKeyNeverReachesStudioB(t, mcptest.NewOn(t, open(t))) })
 	}
@@ -370,6 +376,7 @@ func studioAKeyNeverReachesStudioB(t *testing.T, f *mcptest.Fixture) {
 // TestInProcessAndTCPLaneAnswerAlike runs the same reads through /mcp (lane
 // in process) and /mcp-tcp (lane over loopback).
 func TestInProcessAndTCPLaneAnswerAlike(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	inProc := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	overTCP := mcptest.Connect(t, f.URL+"/mcp-tcp", f.A.Key)
@@ -390,6 +397,7 @@ func TestInProcessAndTCPLaneAnswerAlike(t *testing.T) {
 
 // Tool calls go through the lane's audit with source mcp, like any API call.
 func TestToolCallsAreAuditedAsMCP(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	mcptest.Call(t, cs, "get_trainee", map[string]any{"traineeId": f.A.TraineeID})
@@ -421,6 +429,7 @@ func TestToolCallsAreAuditedAsMCP(t *testing.T) {
 // Tool calls count against the lane's limiter; the model reads the lane's
 // sentence when the key is over its limit.
 func TestToolCallsPassTheLanesLimiter(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	limited := areas.Lane(lane.Options{Store: f.Store, Limiter: ratelimit.NewMemory(3, time.Minute), Logger: mcptest.Quiet()})
 	srv := httptest.NewServer(mcpserver.New(mcpserver.Options{
@@ -445,6 +454,7 @@ func TestToolCallsPassTheLanesLimiter(t *testing.T) {
 
 // The hosted endpoint counts tool calls by tool and outcome.
 func TestToolCallsAreCountedInMetrics(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	before := toolCalls(t, "get_trainee", "lane_error")

@@ -17,6 +17,7 @@ import (
 // A failure while answering, before anything was written, is a 500 with
 // JSON-RPC -32603; after the answer began, nothing more is written.
 func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
+	t.Parallel()
 	key := "pf_live_" + strings.Repeat("k", 43)
 	for name, next := range map[string]http.HandlerFunc{
 		"before writing": func(http.ResponseWriter, *http.Request) { panic("store exploded") },
@@ -55,6 +56,7 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 // A panic that reaches the endpoint is logged with the request id the
 // answer carries, so the 500 a client reports can be found.
 func TestAPanicIsLoggedWithTheRequestID(t *testing.T) {
+	t.Parallel()
 	var log lockedBuffer
 	e := &endpoint{next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("store exploded") }),
 		logger: slog.New(slog.NewJSONHandler(&log, nil))}
@@ -103,6 +105,7 @@ func (l *lockedBuffer) Bytes() []byte {
 func (l *lockedBuffer) String() string { return string(l.Bytes()) }
 
 func TestOriginPolicy(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		local, host, origin string
 		allowed             bool

@@ -33,6 +33,7 @@ var update = flag.Bool("update", false, "rewrite the golden MCP transcripts unde
 // fails here. go test ./internal/mcpserver -run Golden -update rewrites
 // the files; review their diff like code.
 func TestGoldenTranscripts(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	a := f.A
 	type call struct {

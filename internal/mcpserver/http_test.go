@@ -73,6 +73,7 @@ func initialize(version string) string {
 }
 
 func TestRawClientWithPlainPOSTs(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	url := f.URL + "/mcp"
 	init := post(t, "POST", url, f.A.Key, initialize("2024-11-05"), nil)
@@ -139,6 +140,7 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 }
 
 func TestEveryProtocolVersionFrom20241105(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	versions := mcp.SupportedProtocolVersions()
 	if !strings.HasPrefix(versions[len(versions)-1], "2024-11-05") {
@@ -168,6 +170,7 @@ func TestEveryProtocolVersionFrom20241105(t *testing.T) {
 }
 
 func TestMissingOrMalformedKeyIs401WithWhereToGetOne(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	for _, token := range []string{"", "sk_live_abc", "pf_test_abc", "Basic"} {
 		a := post(t, "POST", f.URL+"/mcp", token, initialize("2025-06-18"), nil)
@@ -187,6 +190,7 @@ func TestMissingOrMalformedKeyIs401WithWhereToGetOne(t *testing.T) {
 }
 
 func TestGetAndDeleteAre405(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	for _, method := range []string{"GET", "DELETE"} {
 		a := post(t, method, f.URL+"/mcp", f.A.Key, "", nil)
@@ -198,6 +202,7 @@ func TestGetAndDeleteAre405(t *testing.T) {
 }
 
 func TestForeignHostAndOriginAreRefused(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	for name, header := range map[string]map[string]string{
 		"DNS rebinding": {"Host": "evil.example"},
@@ -221,6 +226,7 @@ func TestForeignHostAndOriginAreRefused(t *testing.T) {
 // A tool that fails unexpectedly answers JSON-RPC -32603, and the server
 // keeps serving.
 func TestAToolPanicIsAnInternalError(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(mcpserver.New(mcpserver.Options{Logger: mcptest.Quiet()})) // no lane client: every call panics
 	defer srv.Close()
 	key := "pf_live_" + strings.Repeat("k", 43)

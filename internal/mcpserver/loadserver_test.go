@@ -24,6 +24,7 @@ import (
 //
 //	PERFORM_MCP_LOAD_INFO=/tmp/load.env go test ./internal/mcpserver -run TestServeForLoad -timeout 0
 func TestServeForLoad(t *testing.T) {
+	t.Parallel()
 	info := os.Getenv("PERFORM_MCP_LOAD_INFO")
 	if info == "" {
 		t.Skip("PERFORM_MCP_LOAD_INFO is not set; this is a server for load runs, not a test")

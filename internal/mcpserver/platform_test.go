@@ -39,6 +39,7 @@ func platformKey(t *testing.T, f *mcptest.Fixture, key string) string {
 // tool; the public tool answers the studio's offer; a coach tool called
 // by name is not there.
 func TestAPlatformKeySeesOnlyThePublicSet(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+mcptest.GatedPath, platformKey(t, f, f.A.Key))
 	if got := toolNames(t, cs); !slices.Equal(got, toolset.PlatformTools) {
@@ -93,6 +94,7 @@ func TestAPlatformKeySeesOnlyThePublicSet(t *testing.T) {
 // no session id, each carrying the identity headers. A real trainee's
 // phone in X-Sa-End-User-Phone unlocks nothing.
 func TestAPlatformRawClientWithSpoofedIdentity(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	key := platformKey(t, f, f.A.Key)
 	url := f.URL + mcptest.GatedPath

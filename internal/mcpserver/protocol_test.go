@@ -15,6 +15,7 @@ import (
 // text: a call gets its own id back (HTTP 200), a notification or an
 // unreadable message a null id (HTTP 400).
 func TestRefusedMessagesAreJSONRPCErrors(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cases := []struct {
 		name, body string

@@ -18,6 +18,7 @@ import (
 // same assign_plan twice starts one plan. Each repeat answers the first
 // result with a second text block saying it is a repeat.
 func TestARetriedWriteIsDoneOnce(t *testing.T) {
+	t.Parallel()
 	for engine, open := range storetest.Engines(t) {
 		t.Run(engine, func(t *testing.T) {
 			f := mcptest.NewOn(t, open(t))

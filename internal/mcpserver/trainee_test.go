@@ -89,6 +89,7 @@ func namesOf(set []tools.Tool) []string {
 // set; a studio key behind the same gate lists the coach set and nothing of
 // the trainee set.
 func TestATraineeSeesOnlyTheTraineeSet(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	got := toolNames(t, w.connect(t, w.token))
 	if want := namesOf(tools.Trainee()); !slices.Equal(got, want) {
@@ -134,6 +135,7 @@ func TestATraineeSeesOnlyTheTraineeSet(t *testing.T) {
 // (no log_workout), and calling log_workout anyway is refused before the
 // SDK with an insufficient_scope challenge naming training:write.
 func TestATrainingReadGrantCannotLogAWorkout(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	token := w.f.TraineeToken(t, w.f.A, w.f.A.TraineeID, auth.ScopeTrainingRead)
 	got := toolNames(t, w.connect(t, token))
@@ -164,6 +166,7 @@ func TestATrainingReadGrantCannotLogAWorkout(t *testing.T) {
 // A trainee's call reads their own data; another trainee's session is not
 // found, answered with the lane's sentence and the structured error.
 func TestATraineeToolCallAndItsStructuredError(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	res := mcptest.Call(t, cs, "get_session_details", map[string]any{"sessionId": w.sessionID})
@@ -188,6 +191,7 @@ func TestATraineeToolCallAndItsStructuredError(t *testing.T) {
 
 // The coach set answers errors the same way.
 func TestACoachToolErrorIsStructured(t *testing.T) {
+	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	res := mcptest.Call(t, cs, "get_trainee", map[string]any{"traineeId": f.B.TraineeID})
@@ -214,6 +218,7 @@ func structuredError(t *testing.T, res *mcp.CallToolResult) toolset.ErrorContent
 // read through the lane with the trainee's own token, and the views of its
 // tools (ui://perform/…, from the binary).
 func TestTraineeResources(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	ctx := context.Background()
@@ -260,6 +265,7 @@ func TestTraineeResources(t *testing.T) {
 
 // The prompts name their arguments and frame the data they pulled.
 func TestTraineePrompts(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	ctx := context.Background()
@@ -320,6 +326,7 @@ func TestTraineePrompts(t *testing.T) {
 
 // The trainee catalogue fits its budget, measured as the coach's is.
 func TestTraineeToolsListFitsTheBudget(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	res, err := w.connect(t, w.token).ListTools(context.Background(), nil)
 	if err != nil {
@@ -343,6 +350,7 @@ func TestTraineeToolsListFitsTheBudget(t *testing.T) {
 // data (the get_active_program of a trainee without a program is the
 // lane's sentence saying so).
 func TestEveryArgumentFreeTraineeReadAnswers(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	for _, tl := range tools.Trainee() {
@@ -362,6 +370,7 @@ func TestEveryArgumentFreeTraineeReadAnswers(t *testing.T) {
 // A trainee plans a session, swaps one of its exercises (swap_exercise is
 // modify's swap alone) and logs it done: three writes on their own data.
 func TestATraineePlansSwapsAndLogs(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	res := mcptest.Call(t, cs, "create_planned_session", map[string]any{"date": time.Now().Format(time.DateOnly), "sport": "strength",

@@ -12,6 +12,7 @@ import (
 // measurement without any figure is refused naming that tool, never a
 // route she cannot call.
 func TestATraineeLogsHerWeight(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	cs := w.connect(t, w.token)
 	res := mcptest.Call(t, cs, "log_weight", map[string]any{"weightKg": 71.5})

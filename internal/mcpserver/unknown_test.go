@@ -18,6 +18,7 @@ import (
 // every set alike, and its message names the closest tools of the set the
 // caller has, not a bare "unknown tool"; its data is the structured error.
 func TestAnUnknownToolNamesTheClosestToolsInEverySet(t *testing.T) {
+	t.Parallel()
 	w := newTraineeWorld(t)
 	f := w.f
 	cases := []struct {

@@ -111,6 +111,7 @@ func mustAtoi(s string) int {
 // appear, scrubbed and scoped to that trainee, while another conversation,
 // another platform key and another studio's key stay anonymous.
 func TestAPlatformConversationVerifiesWithACode(t *testing.T) {
+	t.Parallel()
 	sms := fakes.NewSmartSend()
 	defer sms.Close()
 	f := mcptest.NewWith(t, storetest.OpenSQLite(t), mcptest.Options{Codes: agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)})
@@ -194,6 +195,7 @@ func TestAPlatformConversationVerifiesWithACode(t *testing.T) {
 
 // Five wrong codes lock the verification: the right code no longer works.
 func TestAPlatformVerificationLocksAfterFiveWrongCodes(t *testing.T) {
+	t.Parallel()
 	sms := fakes.NewSmartSend()
 	defer sms.Close()
 	f := mcptest.NewWith(t, storetest.OpenSQLite(t), mcptest.Options{Codes: agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)})
@@ -220,6 +222,7 @@ func TestAPlatformVerificationLocksAfterFiveWrongCodes(t *testing.T) {
 // same and its code goes to nobody, so it waits like any other and no code
 // the trainee has confirms it.
 func TestAPlatformSendsATraineeAtMostFiveCodesAnHour(t *testing.T) {
+	t.Parallel()
 	sms := fakes.NewSmartSend()
 	defer sms.Close()
 	f := mcptest.NewWith(t, storetest.OpenSQLite(t), mcptest.Options{Codes: agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)})
@@ -256,6 +259,7 @@ func TestAPlatformSendsATraineeAtMostFiveCodesAnHour(t *testing.T) {
 // codes moved to internal/otc, 8 to 19 were compared and some calls
 // answered 500 (duplicate key platform_conversations_pkey).
 func TestAPlatformParallelGuessesAreCountedOnce(t *testing.T) {
+	t.Parallel()
 	for name, open := range storetest.Engines(t) {
 		t.Run(name, func(t *testing.T) {
 			sms := fakes.NewSmartSend()
@@ -304,6 +308,7 @@ func TestAPlatformParallelGuessesAreCountedOnce(t *testing.T) {
 // when the server knows it is down, before anyone is looked up; when a
 // count finds out, because a match and a miss both count.
 func TestAPlatformStartWhenCodesCannotBeCounted(t *testing.T) {
+	t.Parallel()
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	defer dead.Close()
 	for what, o := range map[string]mcptest.Options{

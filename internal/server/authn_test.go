@@ -33,6 +33,7 @@ func (r recording) Authenticate(ctx context.Context, req *http.Request) (*auth.P
 // plug-in given first (/mcp here) and the lane both authenticate with the
 // chain's last link; the links wrap in the order given.
 func TestAuthnsRunBeforeEveryPlugin(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var calls []string
 	link := func(name string) Authn {
@@ -77,6 +78,7 @@ func TestAuthnsRunBeforeEveryPlugin(t *testing.T) {
 // TestAuthnFailuresStopNew: an Authn that fails, or answers no
 // authenticator, stops New with a sentence.
 func TestAuthnFailuresStopNew(t *testing.T) {
+	t.Parallel()
 	failing := func(*Parts, auth.Authenticator) (auth.Authenticator, error) {
 		return nil, errors.New("the sign-in needs PERFORM_PUBLIC_URL")
 	}

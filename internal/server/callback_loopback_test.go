@@ -15,6 +15,7 @@ import (
 // says so at WARN; with an https one (a deployment) it refuses to start,
 // with a sentence naming the setting.
 func TestCallbackLoopbackIsForALaptopOnly(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK": "1", "PERFORM_PUBLIC_URL": "http://127.0.0.1:8080"}
 	cfg, err := config.FromEnv(func(k string) string { return env[k] })
 	if err != nil || !cfg.AgentPlatformCallbackLoopback {

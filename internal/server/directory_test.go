@@ -14,6 +14,7 @@ import (
 // The ChatGPT apps directory's challenge answers the configured token as
 // plain text, and is 404 like any unknown path when none is set.
 func TestOpenAIAppsChallenge(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.OpenAIAppsChallenge = "oai-challenge-token_1"
 	srv := httptest.NewServer(newServer(t, cfg).Handler())
@@ -35,6 +36,7 @@ func TestOpenAIAppsChallenge(t *testing.T) {
 
 // The icon is a square PNG, cached for a day and revalidated by its ETag.
 func TestIconIsServedWithCachingHeaders(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(newServer(t, testConfig(t)).Handler())
 	defer srv.Close()
 	a := call(t, "GET", srv.URL+IconPath, "")
@@ -62,6 +64,7 @@ func TestIconIsServedWithCachingHeaders(t *testing.T) {
 
 // The MCP servers name the icon at the path the server serves it.
 func TestTheIconPathIsTheMCPServersOwn(t *testing.T) {
+	t.Parallel()
 	if IconPath != toolset.IconPath {
 		t.Fatalf("the server serves the icon at %s; the MCP server info names %s", IconPath, toolset.IconPath)
 	}

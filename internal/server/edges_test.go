@@ -44,6 +44,7 @@ func requestCount(t *testing.T, route string, status int) float64 {
 // Every lane route is counted under its own pattern, on every start: the
 // label is the pattern the lane matched, with nothing rebuilt beside it.
 func TestRouteLabelsAreTheLanesPatterns(t *testing.T) {
+	t.Parallel()
 	for start := range 3 {
 		s := newServer(t, testConfig(t))
 		var doc struct {
@@ -84,6 +85,7 @@ func TestRouteLabelsAreTheLanesPatterns(t *testing.T) {
 // One not-found and one method-not-allowed answer, bounded, whoever serves
 // the path: the lane, the server's own endpoints or a plug-in's.
 func TestNotFoundAndMethodNotAllowedEverywhere(t *testing.T) {
+	t.Parallel()
 	plug := func(p *Parts) error {
 		p.Handle("POST /v1/agent/webhook", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(202) }), false)
 		return nil
@@ -134,6 +136,7 @@ func TestNotFoundAndMethodNotAllowedEverywhere(t *testing.T) {
 // A client trickling its headers or its body is cut off by the server's
 // timeouts (short ones here), long before it has sent everything.
 func TestTricklingClientsAreCutOff(t *testing.T) {
+	t.Parallel()
 	s, err := New(context.Background(), testConfig(t), nil,
 		WithTimeouts(Timeouts{ReadHeader: 200 * time.Millisecond, Read: 300 * time.Millisecond, Write: time.Second, Idle: time.Second}))
 	if err != nil {

@@ -42,6 +42,7 @@ const listTagsCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n
 // against the sender's address: rotating tokens buys no budget, and
 // another client's address keeps its own.
 func TestMCPFailedKeysCountAgainstTheClientAddress(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RateLimitMax = 3
 	s := newServer(t, cfg, WithPlugin(mountGatedMCP))
@@ -63,6 +64,7 @@ func TestMCPFailedKeysCountAgainstTheClientAddress(t *testing.T) {
 // message, and the in-process lane call it leads to is not counted again.
 // Messages that reach no lane (tools/list) count too.
 func TestMCPToolCallCountsOnce(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RateLimitMax = 4
 	s := newServer(t, cfg, WithPlugin(mountGatedMCP))
@@ -88,6 +90,7 @@ func TestMCPToolCallCountsOnce(t *testing.T) {
 // is one unit, counted at the gate, whether the counters are in memory or
 // in Redis. The 11th message is refused before any tool runs.
 func TestMCPRateLimitMaxIsToolCalls(t *testing.T) {
+	t.Parallel()
 	limiters := map[string]func(t *testing.T) string{
 		"memory": func(*testing.T) string { return "" },
 		"redis":  func(t *testing.T) string { return storetest.RedisURL(t) },

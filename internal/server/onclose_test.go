@@ -10,6 +10,7 @@ import (
 // (an agent writes its last accepted messages there), and its error is
 // Close's.
 func TestCloseRunsThePluginsStops(t *testing.T) {
+	t.Parallel()
 	var calls int
 	var storeOpen error
 	stopErr := errors.New("the plug-in's stop failed")

@@ -26,6 +26,7 @@ func get(t *testing.T, h http.Handler, path string, header map[string]string) (*
 // */*, application/json, what curl and SDKs send) gets the JSON it always
 // got, byte for byte the same document; a browser gets the front page.
 func TestRootKeepsJSON(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testConfig(t))
 	want := map[string]any{"ok": true, "name": "Perform", "lane": "/v1/automation", "openapi": "/v1/automation/openapi.json",
 		"health": "/healthz", "ready": "/readyz", "metrics": "/metrics"}
@@ -47,6 +48,7 @@ func TestRootKeepsJSON(t *testing.T) {
 // PERFORM_PUBLIC_URL, in the language asked for, and the default language
 // is PERFORM_DEFAULT_LANGUAGE's.
 func TestFrontPageAddress(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.PublicURL = "https://perform.example"
 	cfg.DefaultLanguage = "en"
@@ -70,6 +72,7 @@ func TestFrontPageAddress(t *testing.T) {
 // studio's (PERFORM_PRIVACY_FILE, PERFORM_TERMS_FILE), escaped and in
 // its own direction.
 func TestPrivacyAndTerms(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testConfig(t))
 	for path, want := range map[string][2]string{
 		"/privacy": {"The WhatsApp assistant (coaches)", "העוזר בוואטסאפ (למאמנים)"},

@@ -32,6 +32,7 @@ func failedKeyFrom(t *testing.T, s *Server, peer, forwarded string) int {
 // writes X-Forwarded-For itself gains nothing: the header is read only
 // from the balancer, and only the balancer's own entry counts.
 func TestAddressLimitsBehindATrustedProxy(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RateLimitMax = 2
 	var err error

@@ -35,6 +35,7 @@ func ready(t *testing.T, url string) (int, readiness) {
 // credentials still hold (in memory), /readyz stays 200 and says Redis is
 // degraded, and says it is up again once it is.
 func TestLimitsHoldWhileRedisIsDown(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	cfg := testConfig(t)
 	cfg.RedisURL = rs.URL(0)

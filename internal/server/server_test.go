@@ -87,6 +87,7 @@ func call(t *testing.T, method, url, key string) answer {
 }
 
 func TestOperationsEndpoints(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testConfig(t))
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
@@ -129,6 +130,7 @@ func TestOperationsEndpoints(t *testing.T) {
 }
 
 func TestReadyzFailsWithoutDatabase(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, testConfig(t))
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
@@ -142,6 +144,7 @@ func TestReadyzFailsWithoutDatabase(t *testing.T) {
 }
 
 func TestHealthAndMetricsAreNotRateLimited(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RateLimitMax = 2
 	s := newServer(t, cfg)
@@ -169,6 +172,7 @@ func TestHealthAndMetricsAreNotRateLimited(t *testing.T) {
 // refused by whichever instance gets it. Without Redis each instance keeps
 // its own budget, which is what the Redis limiter is there to prevent.
 func TestLimiterHoldsAcrossInstances(t *testing.T) {
+	t.Parallel()
 	redisURL := storetest.RedisURL(t)
 	databases := map[string]func(t *testing.T) string{
 		store.EngineSQLite: func(t *testing.T) string { return filepath.Join(t.TempDir(), "shared.db") },
@@ -226,6 +230,7 @@ func TestLimiterHoldsAcrossInstances(t *testing.T) {
 }
 
 func TestBadRedisStopsStartUp(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RedisURL = "redis://127.0.0.1:1/0"
 	_, err := New(context.Background(), cfg, nil)
@@ -235,6 +240,7 @@ func TestBadRedisStopsStartUp(t *testing.T) {
 }
 
 func TestPluginsAreMountedAndLimited(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t)
 	cfg.RateLimitMax = 1
 	var gotJobs atomic.Bool
@@ -282,6 +288,7 @@ func TestPluginsAreMountedAndLimited(t *testing.T) {
 // flight: the request completes, the audit event of an earlier lane call is
 // flushed to the database, and the port stops accepting.
 func TestServeShutsDownGracefully(t *testing.T) {
+	// Not parallel: Serve sets the process's GC percent, which this reads.
 	cfg := testConfig(t)
 	cfg.GCPercent = 321
 	started, release := make(chan struct{}), make(chan struct{})

@@ -13,6 +13,7 @@ import (
 // else, new connections included, for the delay; only then does its port
 // close. A load balancer checking /readyz takes it out in that time.
 func TestShutdownFailsReadinessFirst(t *testing.T) {
+	t.Parallel()
 	const delay = 2 * time.Second
 	cfg := testConfig(t)
 	cfg.ShutdownDelay = delay

@@ -72,6 +72,7 @@ var anyTraineeID = regexp.MustCompile(`trn_[0-9a-z]{26}`)
 // own connection: every answer holds the caller's marker or none, never
 // another's, and names no other trainee's id.
 func TestSixtyFourTraineesAtOnceSeeOnlyTheirOwn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	athletes := seedAthletes(t, w, 32)
 	for _, a := range athletes {

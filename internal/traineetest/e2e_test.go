@@ -61,6 +61,7 @@ func newDemoWorld(t *testing.T, env map[string]string) *demoWorld {
 var coachTools = []string{"search_trainees", "find_trainee_by_phone", "get_trainee", "list_coaches", "create_task", "assign_plan", "send_form", "needs_attention"}
 
 func TestEveryTraineeToolAnswersOnTheDemo(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	cs := d.connect(d.token(demoPhone, ""))
 	res, err := cs.ListTools(context.Background(), nil)
@@ -155,6 +156,7 @@ func leaks(answer string, personal []string) []string {
 }
 
 func TestTraineeAnswersHoldNoPhoneEmailOrOtherPerson(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	cs := d.connect(d.token(demoPhone, ""))
 	personal := d.personalData(t)
@@ -193,6 +195,7 @@ func TestTraineeAnswersHoldNoPhoneEmailOrOtherPerson(t *testing.T) {
 }
 
 func TestAReadOnlyGrantIsToldTheScopeItLacks(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	readOnly := d.token(demoPhone, "training:read")
 	cs := d.connect(readOnly)
@@ -235,6 +238,7 @@ func TestAReadOnlyGrantIsToldTheScopeItLacks(t *testing.T) {
 var notFound = regexp.MustCompile(`(?i)\bno \w+ with id|not found|does not exist`)
 
 func TestAnotherTraineesIdsAreNotFound(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	ctx := context.Background()
 	cs := d.connect(d.token(demoPhone, ""))
@@ -307,6 +311,7 @@ func sameExercises(a, b domain.Session) bool {
 }
 
 func TestAnInjuryReachesTheCoachesAndNoTraineeIsMessaged(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	ctx := context.Background()
 	cs := d.connect(d.token(demoPhone, ""))

@@ -12,6 +12,7 @@ import (
 // an error saying when to try again, with the code and the wait as
 // structured content; the next hour opens them again.
 func TestPersonLimitsTripAndReset(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, map[string]string{"PERFORM_TRAINEE_READS_PER_HOUR": "3", "PERFORM_TRAINEE_WRITES_PER_HOUR": "2"})
 	me := d.connect(d.token(demoPhone, ""))
 	other := d.connect(d.token(d.others[0].Phone, ""))

@@ -140,6 +140,7 @@ func firstBenchmark(t *testing.T, cs *mcp.ClientSession) string {
 }
 
 func TestResourcesReadAndPromptsGet(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	cs := d.connect(d.token(demoPhone, ""))
 	for uri, body := range readEveryResource(t, cs, d) {

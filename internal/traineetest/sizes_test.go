@@ -122,6 +122,7 @@ func extendHistory(t *testing.T, ss store.StudioStore, traineeID string, today t
 // Every default answer of the trainee set, for a trainee with three years
 // of history, is at most maxAnswerTokens; the figures are logged per tool.
 func TestDefaultAnswersFitAModelAfterThreeYears(t *testing.T) {
+	t.Parallel()
 	d := newDemoWorld(t, nil)
 	ctx := context.Background()
 	// The demo trainee with the most sessions, signed in.
