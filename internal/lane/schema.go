@@ -62,38 +62,34 @@ var inferOptions = &jsonschema.ForOptions{
 	},
 }
 
-// inputSchemas are the input schemas built so far, by type: one per type
-// for the process, shared by every lane (a schema is read, never changed,
-// once built; contracts take clones), so building a lane does not infer
-// them again (it was a fifth of New's cost).
-var inputSchemas sync.Map // reflect.Type → *inputSchema
+// inputSchemas and outputSchemas are the schemas built so far, by type:
+// one per type for the process, shared by every lane (a schema is read,
+// never changed, once built; contracts take clones), so building a lane
+// does not infer them again (it was a fifth of New's cost).
+var inputSchemas, outputSchemas sync.Map // reflect.Type → *inputSchema, *jsonschema.Schema
 
 func newInputSchema(t reflect.Type) (*inputSchema, error) {
-	if s, ok := inputSchemas.Load(t); ok {
-		return s.(*inputSchema), nil
-	}
-	s, err := buildInputSchema(t)
-	if err != nil {
-		return nil, err
-	}
-	got, _ := inputSchemas.LoadOrStore(t, s)
-	return got.(*inputSchema), nil
+	return cachedByType(&inputSchemas, t, buildInputSchema)
 }
 
-// outputSchemas are the routes' output schemas, by type, as inputSchemas
-// (the OpenAPI document only reads them).
-var outputSchemas sync.Map // reflect.Type → *jsonschema.Schema
-
 func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
-	if s, ok := outputSchemas.Load(t); ok {
-		return s.(*jsonschema.Schema), nil
+	return cachedByType(&outputSchemas, t, func(t reflect.Type) (*jsonschema.Schema, error) {
+		return jsonschema.ForType(t, inferOptions)
+	})
+}
+
+// cachedByType is m's value for t, built once (a race may build it twice;
+// one is kept).
+func cachedByType[V any](m *sync.Map, t reflect.Type, build func(reflect.Type) (V, error)) (V, error) {
+	if v, ok := m.Load(t); ok {
+		return v.(V), nil
 	}
-	s, err := jsonschema.ForType(t, inferOptions)
+	v, err := build(t)
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	got, _ := outputSchemas.LoadOrStore(t, s)
-	return got.(*jsonschema.Schema), nil
+	got, _ := m.LoadOrStore(t, v)
+	return got.(V), nil
 }
 
 func buildInputSchema(t reflect.Type) (*inputSchema, error) {

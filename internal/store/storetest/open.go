@@ -56,8 +56,8 @@ func OpenSQLiteSeeded(t testing.TB, name string, seed func(context.Context, stor
 // SeededSQLiteFile is SQLiteFile for OpenSQLiteSeeded's database.
 func SeededSQLiteFile(t testing.TB, name string, seed func(context.Context, store.Store) error) string {
 	t.Helper()
-	v, _ := seeded.LoadOrStore(name, &seededTemplate{})
-	tpl := v.(*seededTemplate)
+	v, _ := seeded.LoadOrStore(name, &template{})
+	tpl := v.(*template)
 	tpl.once.Do(func() { tpl.data, tpl.err = buildSeeded(seed) })
 	if tpl.err != nil {
 		t.Fatalf("sqlite test template %q: %v", name, tpl.err)
@@ -66,9 +66,10 @@ func SeededSQLiteFile(t testing.TB, name string, seed func(context.Context, stor
 }
 
 // seeded holds the seeded templates of this test binary, by name.
-var seeded sync.Map
+var seeded sync.Map // name → *template
 
-type seededTemplate struct {
+// template is a database file's bytes, built once.
+type template struct {
 	once sync.Once
 	data []byte
 	err  error
@@ -132,11 +133,8 @@ func openSQLiteFile(t testing.TB, path string, opts ...store.Option) store.Store
 	return st
 }
 
-var sqliteTpl struct {
-	once sync.Once
-	data []byte
-	err  error
-}
+// sqliteTpl is the migrated template, built once per test binary.
+var sqliteTpl template
 
 // sqliteTemplate is a SQLite database migrated to this binary's migrations.
 // It is kept in the system's temp directory under the migrations' digest,
