@@ -53,6 +53,11 @@ type Exercise struct {
 	Measure      string     `json:"measure"`
 	Loads        []string   `json:"loadsAreas"`   // BodyAreas this exercise loads
 	Alternatives []string   `json:"alternatives"` // exercise ids: same pattern, other equipment
+	// Pattern is the exercise's movement pattern (MovementPatterns) and
+	// Level the least experience it asks for (beginner, intermediate,
+	// advanced; "" counts as beginner).
+	Pattern string `json:"pattern,omitempty"`
+	Level   string `json:"level,omitempty"`
 	Custom       bool       `json:"custom"`
 	CreatedAt    *time.Time `json:"createdAt,omitempty"`
 }
@@ -249,12 +254,28 @@ const (
 // InjurySides are the sides an injury can be on.
 var InjurySides = []string{"left", "right", "both", "none"}
 
+// InjuryKinds are what an injury is; the weekly plan's rules read the kind
+// beside the area and the severity ("" is pain without a diagnosis).
+var InjuryKinds = []string{"tendinopathy", "sprain", "strain", "fracture", "after_surgery", "pain"}
+
+// HealthConditions are the conditions a training profile may hold. They are
+// health data: read under the health scopes, and shown to a model only as
+// the rules' outcomes.
+var HealthConditions = []string{"hypertension", "pregnancy", "osteoporosis", "heart_condition"}
+
+// Sports a training profile may name as her main one; "" is strength.
+var Sports = []string{"strength", "running", "cycling", "swimming", "conditioning", "general"}
+
+// TrainingGoals a training profile may name; "" is general fitness.
+var TrainingGoals = []string{"strength", "hypertrophy", "fat_loss", "endurance", "general", "rehab"}
+
 type Injury struct {
 	ID                string    `json:"id"`
 	TraineeID         string    `json:"traineeId"`
 	Area              string    `json:"area"`     // BodyAreas
 	Side              string    `json:"side"`     // InjurySides
 	Severity          int       `json:"severity"` // 1–5
+	Kind              string    `json:"kind"`     // InjuryKinds ("" pain)
 	Status            string    `json:"status"`
 	OnsetOn           string    `json:"onsetOn"`
 	ResolvedOn        *string   `json:"resolvedOn"`
@@ -301,6 +322,9 @@ type TrainingProfile struct {
 	Availability   []int     `json:"availability"`
 	SessionMinutes *int      `json:"sessionMinutes"`
 	Experience     *string   `json:"experience"` // beginner, intermediate, advanced
+	Sport          string    `json:"sport"`      // Sports ("" strength)
+	Goal           string    `json:"goal"`       // TrainingGoals ("" general)
+	Conditions     []string  `json:"conditions"` // HealthConditions
 	Units          string    `json:"units"`      // metric, imperial (display only)
 	Onboarding     []string  `json:"onboarding"`
 	UpdatedAt      time.Time `json:"updatedAt"`

@@ -99,6 +99,25 @@ func daysFromCivil(y, m, d int) int {
 	return era*146097 + doe - 719468
 }
 
+// StartOfWeek is the first day of t's week, at midnight in t's location,
+// for a studio whose weeks start on first (the one week rule: every week
+// Perform names is computed here).
+func StartOfWeek(t time.Time, first time.Weekday) time.Time {
+	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	back := (int(d.Weekday()) - int(first) + 7) % 7
+	return d.AddDate(0, 0, -back)
+}
+
+// WeekStartOn is the first day of day's week (YYYY-MM-DD) when weeks start
+// on first; "" for a day that is not a date.
+func WeekStartOn(day string, first time.Weekday) string {
+	t, ok := parseDay(day)
+	if !ok {
+		return ""
+	}
+	return StartOfWeek(t, first).Format(time.DateOnly)
+}
+
 // WeekStart is the Monday of day's ISO week.
 func WeekStart(day string) string {
 	t, ok := parseDay(day)

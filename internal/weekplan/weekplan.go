@@ -23,7 +23,11 @@
 // trainee's records and stores the draft it returns.
 package weekplan
 
-import "github.com/otherwise/perform/internal/domain"
+import (
+	"time"
+
+	"github.com/otherwise/perform/internal/domain"
+)
 
 // PromptVersion names the brief and tool the model is given; it is kept
 // with every draft, so a plan can be traced to the words that made it.
@@ -53,7 +57,9 @@ const (
 // Input is what the lane knows of the trainee and her week.
 type Input struct {
 	Today     string // the studio's local day, YYYY-MM-DD
-	WeekStart string // the Monday of the planned week
+	WeekStart string // the first day of the planned week (FirstDay)
+	// FirstDay is the studio's first day of the week (training.StartOfWeek).
+	FirstDay time.Weekday
 	// Days are the ISO weekdays she can train (1 Monday … 7 Sunday).
 	Days []int
 	// Minutes is the longest a session may take.
@@ -74,6 +80,16 @@ type Input struct {
 	// Exercises resolves an exercise id: the catalogue, and the studio's own.
 	Exercises []domain.Exercise
 	Language  string // "he" or "en" for the notes; "" means "he"
+	// Sport and Goal are her profile's (domain.Sports, domain.TrainingGoals).
+	Sport string
+	Goal  string
+	// Conditions are her health conditions (domain.HealthConditions).
+	Conditions []string
+	// SeniorAge is the studio's age from which the senior rules apply (0: 60).
+	SeniorAge int
+	// Planned are the sessions already on her calendar in the planned week
+	// (her active program's): the plan adjusts these in place.
+	Planned []domain.Session
 }
 
 // Program is where the trainee's active program stands in the planned week.
@@ -99,6 +115,9 @@ type Plan struct {
 
 // Session is one planned day.
 type Session struct {
+	// PlannedID is the id of the planned session this one adjusts in place
+	// ("" for a session the plan adds).
+	PlannedID   string `json:"plannedId,omitempty"`
 	Date        string `json:"date"`
 	Weekday     int    `json:"weekday"`
 	Title       string `json:"title"`
@@ -116,6 +135,9 @@ type Item struct {
 	Reps        int      `json:"reps,omitempty"`
 	RepsMax     int      `json:"repsMax,omitempty"` // the top of a rep range (double progression)
 	Seconds     int      `json:"seconds,omitempty"`
+	// Minutes and DistanceKm prescribe an endurance item (a run, a ride, a swim).
+	Minutes    int      `json:"minutes,omitempty"`
+	DistanceKm *float64 `json:"distanceKm,omitempty"`
 	LoadKg      *float64 `json:"loadKg,omitempty"`
 	Percent1RM  *float64 `json:"percent1RM,omitempty"`
 	RPE         *float64 `json:"rpe,omitempty"`
