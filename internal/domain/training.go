@@ -41,25 +41,25 @@ var BodyAreas = []string{
 // Exercise is one entry of the catalogue: Perform's own (ID a slug such as
 // "back-squat", Custom false) or a studio's (ID exr_…, Custom true).
 type Exercise struct {
-	ID           string     `json:"id"`
-	Name         string     `json:"name"`
-	NameHe       string     `json:"nameHe"`
-	Aliases      []string   `json:"aliases"`
-	Category     string     `json:"category"`
-	Primary      []string   `json:"primaryMuscles"`
-	Secondary    []string   `json:"secondaryMuscles"`
-	Equipment    []string   `json:"equipment"`
-	Unilateral   bool       `json:"unilateral"`
-	Measure      string     `json:"measure"`
-	Loads        []string   `json:"loadsAreas"`   // BodyAreas this exercise loads
-	Alternatives []string   `json:"alternatives"` // exercise ids: same pattern, other equipment
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	NameHe       string   `json:"nameHe"`
+	Aliases      []string `json:"aliases"`
+	Category     string   `json:"category"`
+	Primary      []string `json:"primaryMuscles"`
+	Secondary    []string `json:"secondaryMuscles"`
+	Equipment    []string `json:"equipment"`
+	Unilateral   bool     `json:"unilateral"`
+	Measure      string   `json:"measure"`
+	Loads        []string `json:"loadsAreas"`   // BodyAreas this exercise loads
+	Alternatives []string `json:"alternatives"` // exercise ids: same pattern, other equipment
 	// Pattern is the exercise's movement pattern (MovementPatterns) and
 	// Level the least experience it asks for (beginner, intermediate,
 	// advanced; "" counts as beginner).
-	Pattern string `json:"pattern,omitempty"`
-	Level   string `json:"level,omitempty"`
-	Custom       bool       `json:"custom"`
-	CreatedAt    *time.Time `json:"createdAt,omitempty"`
+	Pattern   string     `json:"pattern,omitempty"`
+	Level     string     `json:"level,omitempty"`
+	Custom    bool       `json:"custom"`
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
 }
 
 // ExerciseTarget is what a planned exercise asks for. Load is one of LoadKg,

@@ -129,15 +129,15 @@ type Session struct {
 // Item is one exercise with its prescription. Every working set carries an
 // intensity: RIR, RPE or a percentage of 1RM.
 type Item struct {
-	ExerciseID  string   `json:"exerciseId"`
-	Name        string   `json:"name"`
-	Sets        int      `json:"sets"`
-	Reps        int      `json:"reps,omitempty"`
-	RepsMax     int      `json:"repsMax,omitempty"` // the top of a rep range (double progression)
-	Seconds     int      `json:"seconds,omitempty"`
+	ExerciseID string `json:"exerciseId"`
+	Name       string `json:"name"`
+	Sets       int    `json:"sets"`
+	Reps       int    `json:"reps,omitempty"`
+	RepsMax    int    `json:"repsMax,omitempty"` // the top of a rep range (double progression)
+	Seconds    int    `json:"seconds,omitempty"`
 	// Minutes and DistanceKm prescribe an endurance item (a run, a ride, a swim).
-	Minutes    int      `json:"minutes,omitempty"`
-	DistanceKm *float64 `json:"distanceKm,omitempty"`
+	Minutes     int      `json:"minutes,omitempty"`
+	DistanceKm  *float64 `json:"distanceKm,omitempty"`
 	LoadKg      *float64 `json:"loadKg,omitempty"`
 	Percent1RM  *float64 `json:"percent1RM,omitempty"`
 	RPE         *float64 `json:"rpe,omitempty"`
