@@ -21,3 +21,7 @@ func (c *Call) LocalToday() string { return LocalDay(c.l.now(), c.Zone()) }
 
 // localDay is the day t falls on in loc, YYYY-MM-DD.
 func LocalDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
+
+// FirstDay is the first day of the studio's week: every "this week" and
+// "next week" the lane answers starts on it (training.StartOfWeek).
+func (c *Call) FirstDay() time.Weekday { return time.Monday }
