@@ -110,6 +110,7 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 	fs := newFlags("studio settings")
 	slug := fs.String("studio", "", "the studio's slug")
 	assistant := fs.String("trainee-assistant", "", "on or off: whether the studio's trainees may use the WhatsApp assistant")
+	weekStartsOn := fs.String("week-starts-on", "", "the first day of the studio's week (sunday, monday … saturday), or zone for its time zone's custom")
 	template := fs.String("digest-template", "", "the approved WhatsApp template the coaches' morning digest goes out as outside the 24-hour window, or none to remove it")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {
@@ -122,6 +123,19 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 	studio, err := studioBySlug(ctx, st, *slug)
 	if err != nil {
 		return err
+	}
+	switch day, ok := domain.ParseWeekday(*weekStartsOn); {
+	case *weekStartsOn == "":
+	case *weekStartsOn == "zone" || ok:
+		var v any // zone: the setting removed
+		if ok {
+			v = domain.WeekdayName(day)
+		}
+		if studio, err = store.PatchStudioSettings(ctx, st, studio.ID, map[string]any{"weekStartsOn": v}); err != nil {
+			return err
+		}
+	default:
+		return usagef("--week-starts-on must be a day of the week (sunday, monday … saturday) or zone; got %q", *weekStartsOn)
 	}
 	switch name := strings.TrimSpace(*template); {
 	case name == "":
@@ -149,7 +163,7 @@ func cmdStudioSettings(ctx context.Context, e env, args []string) error {
 	if digest == "" {
 		digest = "none"
 	}
-	fmt.Fprintf(e.stdout, "Studio %s: time zone %s, trainee assistant %s, morning digest template %s.\n", studio.Slug, studio.TimeZone(), onOff[studio.TraineeAssistant()], digest)
+	fmt.Fprintf(e.stdout, "Studio %s: time zone %s, trainee assistant %s, morning digest template %s, weeks start on %s.\n", studio.Slug, studio.TimeZone(), onOff[studio.TraineeAssistant()], digest, domain.WeekdayName(studio.FirstDay()))
 	return nil
 }
 

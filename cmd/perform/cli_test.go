@@ -201,6 +201,19 @@ func TestStudioSettingsTurnsTheTraineeAssistantOnAndOff(t *testing.T) {
 	if r := perform(t, db, "studio", "settings", "--studio", "set", "--trainee-assistant", "off"); r.code != 0 || !strings.Contains(r.stdout, "trainee assistant off") {
 		t.Fatalf("off: %+v", r)
 	}
+	// The first day of the week: the zone's custom (Sunday in Jerusalem) until set.
+	if r := perform(t, db, "studio", "settings", "--studio", "set"); r.code != 0 || !strings.Contains(r.stdout, "weeks start on sunday") {
+		t.Fatalf("the default week: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--week-starts-on", "Monday"); r.code != 0 || !strings.Contains(r.stdout, "weeks start on monday") {
+		t.Fatalf("a Monday week: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--week-starts-on", "someday"); r.code != 2 || !strings.Contains(r.stderr, "--week-starts-on must be a day of the week") {
+		t.Fatalf("a bad day: %+v", r)
+	}
+	if r := perform(t, db, "studio", "settings", "--studio", "set", "--week-starts-on", "zone"); r.code != 0 || !strings.Contains(r.stdout, "weeks start on sunday") {
+		t.Fatalf("back to the zone's custom: %+v", r)
+	}
 	// The morning digest's template.
 	if r := perform(t, db, "studio", "settings", "--studio", "set", "--digest-template", "Morning Digest"); r.code != 2 || !strings.Contains(r.stderr, "--digest-template must be") {
 		t.Fatalf("a bad template name: %+v", r)

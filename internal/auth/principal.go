@@ -25,6 +25,7 @@ type Principal struct {
 	Region       string
 	Tier         string
 	TimeZone     *time.Location // the studio's zone: its local days (nil: domain.DefaultTimeZone)
+	FirstDay     time.Weekday   // the first day of the studio's week (domain.Studio.FirstDay; the zero value, Sunday, is the default zone's)
 	Kind         CredentialKind // what the credential is
 	CredentialID string         // the API key id (or, later, the OAuth grant)
 	Subject      string         // coach or trainee id, when the credential names one (a studio key names none)

@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // The demo's training memory: structured programs laid out as sessions
@@ -129,7 +130,8 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 			return err
 		}
 		weeks := pt.weeks()
-		cycleStart := monday(start)
+		first := domain.Studio{}.FirstDay() // the demo studio's week, as Layout lays a program out
+		cycleStart := training.WeekStartOn(start, first)
 		var cycles []string
 		for c := cycleStart; c <= today; c = addDays(c, 7*weeks) {
 			cycles = append(cycles, c)
@@ -145,7 +147,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 			}
 			for w := range weeks {
 				for _, d := range pt.days {
-					date := addDays(c, 7*w+d.weekday-1)
+					date := addDays(c, 7*w+(d.weekday-training.ISOWeekday(first)+7)%7)
 					if date < start || date > addDays(today, 20) {
 						continue // the next three weeks are planned
 					}
@@ -161,7 +163,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 			sessions = append(sessions, x)
 		}
 	}
-	weekStart := monday(today)
+	weekStart := training.WeekStartOn(today, domain.Studio{}.FirstDay()) // the demo studio's week
 	for _, x := range sessions {
 		switch {
 		case k == roleNoRecentSession && x.Date >= addDays(today, -13) && x.Date < today:
@@ -171,7 +173,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 		}
 	}
 	if k == roleMissed && weekStart < today {
-		// At least two this week, even early in it: an extra run on Monday.
+		// At least two this week, even early in it: an extra run on its first day.
 		missed := 0
 		for _, x := range sessions {
 			if x.Date >= weekStart && x.Date < today {
@@ -372,13 +374,6 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 }
 
 func ptrTo[T any](v T) *T { return &v }
-
-// monday is the Monday of date's ISO week.
-func monday(date string) string {
-	d, _ := time.Parse(time.DateOnly, date)
-	back := (int(d.Weekday()) + 6) % 7
-	return d.AddDate(0, 0, -back).Format(time.DateOnly)
-}
 
 func dayCount(from, to string) int {
 	a, _ := time.Parse(time.DateOnly, from)

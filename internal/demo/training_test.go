@@ -10,6 +10,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
 
@@ -37,7 +38,7 @@ func checkTraining(t *testing.T, st store.Store, studioID string, now time.Time)
 	ss := st.Studio(studioID)
 	zone := domain.Studio{}.TimeZone()
 	today := now.In(zone).Format(time.DateOnly)
-	weekStart, yesterday := monday(today), addDays(today, -1)
+	weekStart, yesterday := training.WeekStartOn(today, domain.Studio{}.FirstDay()), addDays(today, -1)
 	all := store.Page{Limit: 200}
 	must := func(err error) {
 		t.Helper()

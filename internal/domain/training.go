@@ -332,40 +332,56 @@ type TrainingProfile struct {
 
 // TimeZone is the studio's time zone (settings.timeZone), Asia/Jerusalem
 // when unset or not a zone this machine knows.
-//
-// The answer is kept by the settings' value: a principal is built with it
-// on every request whose credential is not kept in memory (an OAuth grant),
-// and decoding a studio's whole settings for one field each time is waste.
-func (s Studio) TimeZone() *time.Location {
+func (s Studio) TimeZone() *time.Location { return s.calendar().zone }
+
+// FirstDay is the first day of the studio's week (settings.weekStartsOn),
+// by default the custom of its time zone's country (DefaultFirstDay):
+// Sunday for Asia/Jerusalem.
+func (s Studio) FirstDay() time.Weekday { return s.calendar().firstDay }
+
+// calendar is the studio's zone and first day of the week. The answer is
+// kept by the settings' value: a principal is built with it on every
+// request whose credential is not kept in memory (an OAuth grant), and
+// decoding a studio's whole settings for two fields each time is waste.
+func (s Studio) calendar() calendar {
 	if len(s.Settings) == 0 {
-		return defaultZone
+		return defaultCalendar
 	}
-	if v, ok := zoneOfSettings.Load(string(s.Settings)); ok {
-		return v.(*time.Location)
+	if v, ok := calendarOfSettings.Load(string(s.Settings)); ok {
+		return v.(calendar)
 	}
-	loc := defaultZone
+	c := defaultCalendar
 	var set struct {
-		TimeZone string `json:"timeZone"`
+		TimeZone     string `json:"timeZone"`
+		WeekStartsOn string `json:"weekStartsOn"`
 	}
-	if json.Unmarshal(s.Settings, &set) == nil && set.TimeZone != "" {
-		if z, err := LoadZone(set.TimeZone); err == nil {
-			loc = z
+	if json.Unmarshal(s.Settings, &set) == nil {
+		if z, err := LoadZone(set.TimeZone); set.TimeZone != "" && err == nil {
+			c = calendar{zone: z, firstDay: DefaultFirstDay(z.String())}
+		}
+		if d, ok := ParseWeekday(set.WeekStartsOn); ok {
+			c.firstDay = d
 		}
 	}
-	if zonesOfSettings.Add(1) <= maxZonesOfSettings { // studios' settings are few; past that, decode each time
-		zoneOfSettings.Store(string(s.Settings), loc)
+	if calendarsOfSettings.Add(1) <= maxCalendarsOfSettings { // studios' settings are few; past that, decode each time
+		calendarOfSettings.Store(string(s.Settings), c)
 	}
-	return loc
+	return c
 }
 
-// zoneOfSettings is TimeZone's answer by the settings' JSON; at most
-// maxZonesOfSettings entries are ever stored.
+type calendar struct {
+	zone     *time.Location
+	firstDay time.Weekday
+}
+
+// calendarOfSettings is calendar's answer by the settings' JSON; at most
+// maxCalendarsOfSettings entries are ever stored.
 var (
-	zoneOfSettings  sync.Map // settings → *time.Location
-	zonesOfSettings atomic.Int64
+	calendarOfSettings  sync.Map // settings → calendar
+	calendarsOfSettings atomic.Int64
 )
 
-const maxZonesOfSettings = 4096
+const maxCalendarsOfSettings = 4096
 
 // zones caches loaded zones: time.LoadLocation reads the zone database
 // every time, and a studio's zone is read on every request.
@@ -391,7 +407,10 @@ func LoadZone(name string) (*time.Location, error) {
 // DefaultTimeZone is a studio's zone until it sets its own.
 const DefaultTimeZone = "Asia/Jerusalem"
 
-var defaultZone = mustZone(DefaultTimeZone)
+var (
+	defaultZone     = mustZone(DefaultTimeZone)
+	defaultCalendar = calendar{zone: defaultZone, firstDay: DefaultFirstDay(DefaultTimeZone)}
+)
 
 func mustZone(name string) *time.Location {
 	loc, err := time.LoadLocation(name)
@@ -418,8 +437,8 @@ type RosterFacts struct {
 	ActiveProgram bool `json:"activeProgram"`
 	// LastCompletedOn is the date of the latest completed session.
 	LastCompletedOn *string `json:"lastCompletedOn"`
-	// MissedThisWeek counts sessions dated from the week's Monday to
-	// yesterday that are missed, or still planned.
+	// MissedThisWeek counts sessions dated from the first day of the
+	// studio's week to yesterday that are missed, or still planned.
 	MissedThisWeek int `json:"missedThisWeek"`
 	// Readiness is the latest check-ins with a readiness, newest first (at
 	// most 3), of today and the 3 days before, read only for a trainee with

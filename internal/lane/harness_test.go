@@ -336,7 +336,7 @@ func (e *env) seed(slug string) fixture {
 	e.ok(201, e.call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).into(e.t, &f.injury)
 	e.ok(201, e.call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).into(e.t, &f.goal)
 	// A pending weekly plan draft, stored as the weekly plan area keeps one.
-	monday := AddDays(training.WeekStart(today()), 7)
+	monday := AddDays(training.WeekStartOn(today(), time.Sunday), 7) // the default studio's week
 	f.draft = domain.PlanDraft{TraineeID: f.trainee.ID, WeekStart: monday, RequestedBy: "coach", ExpiresAt: time.Now().Add(24 * time.Hour),
 		Plan: json.RawMessage(`{"weekStart":"` + monday + `","rule":"linear","sessions":[{"date":"` + monday + `","weekday":1,"title":"Full body","durationMin":30,` +
 			`"exercises":[{"exerciseId":"goblet-squat","name":"Goblet squat","sets":3,"reps":10,"rir":2,"restSeconds":90,"basis":"no logged load yet"}]}],"adjustments":[]}`),

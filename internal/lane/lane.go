@@ -461,12 +461,12 @@ func (a *studioKeys) principal(ctx context.Context, hash []byte) (*auth.Principa
 		return nil, fmt.Errorf("looking up the API key: %w", err)
 	}
 	p := &auth.Principal{
-		StudioID:     studio.ID,
-		StudioName:   studio.Name,
-		StudioSlug:   studio.Slug,
-		Region:       studio.Region,
-		Tier:         studio.Tier,
-		TimeZone:     studio.TimeZone(),
+		StudioID:   studio.ID,
+		StudioName: studio.Name,
+		StudioSlug: studio.Slug,
+		Region:     studio.Region,
+		Tier:       studio.Tier,
+		TimeZone:   studio.TimeZone(), FirstDay: studio.FirstDay(),
 		Kind:         keyKind(key),
 		CredentialID: key.ID,
 		Scopes:       key.Scopes,

@@ -24,4 +24,4 @@ func LocalDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(
 
 // FirstDay is the first day of the studio's week: every "this week" and
 // "next week" the lane answers starts on it (training.StartOfWeek).
-func (c *Call) FirstDay() time.Weekday { return time.Monday }
+func (c *Call) FirstDay() time.Weekday { return c.P.FirstDay }

@@ -351,6 +351,10 @@ func PatchStudioSettings(ctx context.Context, st Store, studioID string, patch m
 			}
 		}
 		for k, v := range patch {
+			if v == nil { // a nil value removes the setting
+				delete(all, k)
+				continue
+			}
 			if all[k], err = json.Marshal(v); err != nil {
 				return err
 			}

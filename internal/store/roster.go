@@ -155,7 +155,7 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 				WHERE studio_id = ? AND status = 'pending' AND due_at < ? GROUP BY trainee_id`,
 				[]any{s.studioID, ms(q.Now)}, []any{&n}, func(f *domain.RosterFacts) { f.FormsPastDue = n })
 		},
-		// This week's missed sessions, Monday to yesterday: missed or still planned.
+		// This week's missed sessions, from its first day to yesterday: missed or still planned.
 		func() error {
 			var n int
 			return each(`SELECT trainee_id, count(*) FROM sessions

@@ -35,7 +35,7 @@ func BenchmarkRosterTriage(b *testing.B) {
 				seedRosterData(b, st, studio.ID)
 				ss := st.Studio(studio.ID)
 				zone := studio.TimeZone()
-				q := store.RosterQuery{Today: benchToday, WeekStart: training.WeekStart(benchToday), Now: benchNow, Zone: zone}
+				q := store.RosterQuery{Today: benchToday, WeekStart: training.WeekStartOn(benchToday, studio.FirstDay()), Now: benchNow, Zone: zone}
 				facts, err := ss.RosterFacts(ctx, q)
 				if err != nil || len(facts) != n {
 					b.Fatalf("RosterFacts: %d, %v", len(facts), err)

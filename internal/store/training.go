@@ -136,7 +136,7 @@ type TrainingProfiles interface {
 }
 
 // RosterQuery asks for the facts of the roster triage. Today and
-// WeekStart (that week's Monday) are local days; Now is the instant
+// WeekStart (the first day of the studio's week) are local days; Now is the instant
 // "past due" and "overdue" compare with.
 type RosterQuery struct {
 	Today     string

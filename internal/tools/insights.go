@@ -8,8 +8,8 @@ func insightTools() []spec {
 			description: "One trainee at a glance, summary first: program week, 14 days of sessions, completion, check-ins, injuries, goals; " +
 				"get_session drills down."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
-			description: "One ISO week, summary first: planned vs done by day, volume and time vs the week before, PRs, check-in averages, flags, next week.",
-			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default now."}},
+			description: "One week (from the studio's first day), summary first: planned vs done by day, volume and time vs the week before, PRs, check-in averages, flags, next week.",
+			args:        map[string]string{"week": "this, last, next, a day in it, or YYYY-Www; default this week."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
 			description: "Trends with numbers: consistency, fatigue (readiness, soreness, RPE: 7 days vs 21 before), progress (benchmarks, stalled lifts)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
@@ -22,7 +22,7 @@ func insightTools() []spec {
 			description: "One question (see question) about all your trainees, answered in one call.",
 			args: map[string]string{
 				"question": "low_readiness ≤ 4; soreness ≥ 6 of 10; injuries: active or recovering.",
-				"from":     "Default: this Monday; today for plans; else 30 days back.",
+				"from":     "Default: this week's first day; today for plans; else 30 days back.",
 				"to":       "Default today; 30 days ahead for plans.",
 				"coachId":  coachScopeArg,
 			}},

@@ -165,8 +165,8 @@ func traineeSpecs() []spec {
 			description: "Trends with their numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness, RPE: 7 days vs the 21 before), progress (benchmarks, lifts stalled 3 weeks)."},
 
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief",
-			description: "One ISO week, summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
-			args:        map[string]string{"week": "YYYY-Www (2026-W48) or a day in it; default this week."}},
+			description: "One week (from the studio's first day), summary first: planned vs completed, volume and time vs the week before, PRs, check-in averages, flags, next week's plan.",
+			args:        map[string]string{"week": "this, last, next, a day in it, or YYYY-Www; default this week."}},
 
 		{name: "search_training_resources", title: "Search training resources", readOnly: true, route: "GET /training-resources",
 			description: "Training methodologies and catalogue exercises matching words: principles, phases, typical sessions; exercise ids for a swap."},

@@ -7,7 +7,10 @@ package training
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
+
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Days are local dates "YYYY-MM-DD"; arithmetic on them runs in UTC, where
@@ -118,37 +121,51 @@ func WeekStartOn(day string, first time.Weekday) string {
 	return StartOfWeek(t, first).Format(time.DateOnly)
 }
 
-// WeekStart is the Monday of day's ISO week.
-func WeekStart(day string) string {
-	t, ok := parseDay(day)
-	if !ok {
-		return ""
-	}
-	return Monday(t).Format(time.DateOnly)
+// ISOWeekday is the ISO number of d: 1 Monday … 7 Sunday.
+func ISOWeekday(d time.Weekday) int { return (int(d)+6)%7 + 1 }
+
+// DayInWeek is the date of the ISO weekday iso (1 Monday … 7 Sunday) in
+// the week that starts on weekStart, whatever day that is.
+func DayInWeek(weekStart time.Time, iso int) time.Time {
+	return weekStart.AddDate(0, 0, (iso%7-int(weekStart.Weekday())+7)%7)
 }
 
-// ISOWeek names day's ISO week, "2026-W48".
-func ISOWeek(day string) string {
-	t, ok := parseDay(day)
-	if !ok {
-		return ""
+// ParseWeek reads a week as the routes and tools take it, in a studio
+// whose weeks start on first, and answers its first day (YYYY-MM-DD):
+// "this", "last" or "next" (around today); a day in it (YYYY-MM-DD); or an
+// ISO week name (2026-W48), which names the studio's week that holds that
+// ISO week's Monday (Monday to Sunday where weeks start on Monday, the
+// Sunday before to the Saturday where they start on Sunday).
+func ParseWeek(s, today string, first time.Weekday) (string, error) {
+	this := WeekStartOn(today, first)
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "this":
+		return this, nil
+	case "last":
+		return dayAdd(this, -7), nil
+	case "next":
+		return dayAdd(this, 7), nil
 	}
-	y, w := t.ISOWeek()
-	return fmt.Sprintf("%04d-W%02d", y, w)
+	if t, ok := parseDay(s); ok {
+		return StartOfWeek(t, first).Format(time.DateOnly), nil
+	}
+	monday, err := parseISOWeek(s)
+	if err != nil {
+		return "", fmt.Errorf("week %q is not a week: write this, last or next, a day in the week (YYYY-MM-DD), or an ISO week (YYYY-Www); this week starts on %s", text.Truncate(s, 20), this)
+	}
+	return WeekStartOn(monday, first), nil
 }
 
-// ParseISOWeek answers the Monday of an ISO week written "2026-W48".
-func ParseISOWeek(s string) (string, error) {
+// parseISOWeek answers the Monday of an ISO week written "2026-W48".
+func parseISOWeek(s string) (string, error) {
 	var y, w int
 	if n, err := fmt.Sscanf(s, "%4d-W%2d", &y, &w); n != 2 || err != nil || len(s) != 8 {
 		return "", fmt.Errorf("%q is not an ISO week; write it as YYYY-Www, for example 2026-W48", s)
 	}
 	// 4 January is always in week 1.
 	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
-	monday := WeekStart(jan4.Format(time.DateOnly))
-	m, _ := parseDay(monday)
-	start := m.AddDate(0, 0, 7*(w-1))
-	if y < 1970 || y > 9999 || w < 1 || ISOWeek(start.Format(time.DateOnly)) != s {
+	start := StartOfWeek(jan4, time.Monday).AddDate(0, 0, 7*(w-1))
+	if yy, ww := start.ISOWeek(); y < 1970 || y > 9999 || w < 1 || yy != y || ww != w {
 		return "", fmt.Errorf("%q is not a week of its year: year %d has weeks 1 to %d", s, y, weeksIn(y))
 	}
 	return start.Format(time.DateOnly), nil

@@ -2,11 +2,12 @@ package training
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
 
-func TestISOWeeks(t *testing.T) {
+func TestISOWeekNames(t *testing.T) {
 	for _, tc := range []struct{ in, monday string }{
 		// 1 January 2026 is a Thursday, so week 1 starts Monday 29 December 2025.
 		{"2026-W01", "2025-12-29"},
@@ -16,40 +17,139 @@ func TestISOWeeks(t *testing.T) {
 		// 2026 has 53 weeks (it starts on a Thursday); its week 53 starts 28 Dec 2026.
 		{"2026-W53", "2026-12-28"},
 	} {
-		got, err := ParseISOWeek(tc.in)
+		got, err := parseISOWeek(tc.in)
 		if err != nil || got != tc.monday {
-			t.Errorf("ParseISOWeek(%q) = %q, %v; want %q", tc.in, got, err, tc.monday)
-		}
-		if w := ISOWeek(tc.monday); w != tc.in {
-			t.Errorf("ISOWeek(%q) = %q; want %q", tc.monday, w, tc.in)
+			t.Errorf("parseISOWeek(%q) = %q, %v; want %q", tc.in, got, err, tc.monday)
 		}
 	}
 	for _, bad := range []string{"2027-W53", "2026-W00", "2026-48", "2026-W4", "W48-2026", "2026-W48x", ""} {
-		if got, err := ParseISOWeek(bad); err == nil {
-			t.Errorf("ParseISOWeek(%q) = %q; want an error", bad, got)
+		if got, err := parseISOWeek(bad); err == nil {
+			t.Errorf("parseISOWeek(%q) = %q; want an error", bad, got)
 		}
-	}
-	// Wednesday 2 December 2026 is in the week of Monday 30 November.
-	if got := WeekStart("2026-12-02"); got != "2026-11-30" {
-		t.Errorf("WeekStart = %s", got)
-	}
-	if got := WeekStart("2026-11-29"); got != "2026-11-23" { // a Sunday
-		t.Errorf("WeekStart(Sunday) = %s", got)
 	}
 }
 
-func FuzzParseISOWeek(f *testing.F) {
-	for _, s := range []string{"2026-W48", "2026-W53", "2027-W53", "0000-W01", "9999-W52", "2026-W-1", "２０２６-W48"} {
-		f.Add(s)
+// TestWeekRule is the one week rule on every first day, across year ends
+// and the clock changes.
+func TestWeekRule(t *testing.T) {
+	// Sunday 6 December 2026: each first day's week that holds it.
+	for first, want := range map[time.Weekday]string{
+		time.Sunday: "2026-12-06", time.Monday: "2026-11-30", time.Tuesday: "2026-12-01", time.Wednesday: "2026-12-02",
+		time.Thursday: "2026-12-03", time.Friday: "2026-12-04", time.Saturday: "2026-12-05",
+	} {
+		if got := WeekStartOn("2026-12-06", first); got != want {
+			t.Errorf("WeekStartOn(Sunday 2026-12-06, %v) = %s; want %s", first, got, want)
+		}
+		// Every day of that week has the same first day, and the day after it does not.
+		for i := range 7 {
+			if got := WeekStartOn(dayAdd(want, i), first); got != want {
+				t.Errorf("WeekStartOn(%s, %v) = %s; want %s", dayAdd(want, i), first, got, want)
+			}
+		}
+		if got := WeekStartOn(dayAdd(want, 7), first); got != dayAdd(want, 7) {
+			t.Errorf("WeekStartOn(%s, %v) = %s", dayAdd(want, 7), first, got)
+		}
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		monday, err := ParseISOWeek(s)
+	for _, tc := range []struct {
+		day   string
+		first time.Weekday
+		want  string
+	}{
+		{"2027-01-01", time.Sunday, "2026-12-27"}, // a Friday: the week crosses the year
+		{"2027-01-01", time.Monday, "2026-12-28"},
+		{"2027-01-01", time.Saturday, "2026-12-26"},
+		{"2026-01-03", time.Sunday, "2025-12-28"}, // Saturday 3 January 2026
+		{"2026-01-04", time.Sunday, "2026-01-04"}, // Sunday 4 January
+		{"2024-03-01", time.Sunday, "2024-02-25"}, // across a leap day
+		{"not a day", time.Sunday, ""},
+	} {
+		if got := WeekStartOn(tc.day, tc.first); got != tc.want {
+			t.Errorf("WeekStartOn(%s, %v) = %q; want %q", tc.day, tc.first, got, tc.want)
+		}
+	}
+	// Instants around the clock changes land on their local day's week, at
+	// local midnight: Israel's summer time starts Friday 27 March 2026 and
+	// ends Sunday 25 October 2026; London's starts Sunday 29 March.
+	jerusalem, _ := time.LoadLocation("Asia/Jerusalem")
+	london, _ := time.LoadLocation("Europe/London")
+	for _, tc := range []struct {
+		at    time.Time
+		first time.Weekday
+		want  string
+	}{
+		{time.Date(2026, 10, 25, 0, 30, 0, 0, jerusalem), time.Sunday, "2026-10-25"},
+		{time.Date(2026, 10, 24, 23, 30, 0, 0, time.UTC), time.Sunday, "2026-10-25"}, // 01:30 local on the Sunday
+		{time.Date(2026, 10, 31, 23, 59, 0, 0, jerusalem), time.Sunday, "2026-10-25"},
+		{time.Date(2026, 3, 28, 12, 0, 0, 0, jerusalem), time.Sunday, "2026-03-22"},
+		{time.Date(2026, 3, 29, 1, 30, 0, 0, london), time.Monday, "2026-03-23"},
+		{time.Date(2026, 3, 30, 0, 0, 0, 0, london), time.Monday, "2026-03-30"},
+	} {
+		local := tc.at.In(jerusalem)
+		if tc.at.Location() == london {
+			local = tc.at
+		}
+		got := StartOfWeek(local, tc.first)
+		if got.Format(time.DateOnly) != tc.want || got.Hour() != 0 || got.Minute() != 0 {
+			t.Errorf("StartOfWeek(%v, %v) = %v; want %s at midnight", tc.at, tc.first, got, tc.want)
+		}
+		if d := DayInWeek(got, ISOWeekday(tc.first)); !d.Equal(got) {
+			t.Errorf("DayInWeek(%v, first) = %v", got, d)
+		}
+	}
+}
+
+func TestParseWeek(t *testing.T) {
+	for _, tc := range []struct {
+		in, today string
+		first     time.Weekday
+		want      string
+	}{
+		// On a Sunday a Sunday studio's "this week" starts that day; a
+		// Monday studio's is the week that ends that day.
+		{"this", "2026-12-06", time.Sunday, "2026-12-06"},
+		{"", "2026-12-06", time.Sunday, "2026-12-06"},
+		{"next", "2026-12-06", time.Sunday, "2026-12-13"},
+		{"last", "2026-12-06", time.Sunday, "2026-11-29"},
+		{"this", "2026-12-06", time.Monday, "2026-11-30"},
+		{"Next", "2026-12-06", time.Monday, "2026-12-07"},
+		{"2026-12-09", "2026-12-06", time.Sunday, "2026-12-06"},
+		{"2026-12-09", "2026-12-06", time.Monday, "2026-12-07"},
+		// An ISO week names the studio's week holding its Monday.
+		{"2026-W48", "2026-12-06", time.Monday, "2026-11-23"},
+		{"2026-W48", "2026-12-06", time.Sunday, "2026-11-22"},
+		{"2026-W01", "2026-12-06", time.Sunday, "2025-12-28"},
+		{"2026-W53", "2026-12-06", time.Saturday, "2026-12-26"},
+	} {
+		got, err := ParseWeek(tc.in, tc.today, tc.first)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseWeek(%q, today %s, %v) = %q, %v; want %q", tc.in, tc.today, tc.first, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"2027-W53", "2026-W00", "week 48", "2026-02-30", "tomorrow"} {
+		_, err := ParseWeek(bad, "2026-12-06", time.Sunday)
+		if err == nil || !strings.Contains(err.Error(), "this week starts on 2026-12-06") {
+			t.Errorf("ParseWeek(%q) error = %v; want a sentence naming this week", bad, err)
+		}
+	}
+}
+
+func FuzzParseWeek(f *testing.F) {
+	for _, s := range []string{"2026-W48", "2026-W53", "2027-W53", "0000-W01", "9999-W52", "2026-W-1", "２０２６-W48", "next", "2026-12-06", "2026-13-01"} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, s string, firstDay uint8) {
+		first := time.Weekday(firstDay % 7)
+		start, err := ParseWeek(s, "2026-12-06", first)
 		if err != nil {
 			return
 		}
-		// Whatever parses names a Monday whose week is s again.
-		if ISOWeek(monday) != s || WeekStart(monday) != monday {
-			t.Fatalf("ParseISOWeek(%q) = %q, which is week %q", s, monday, ISOWeek(monday))
+		// Whatever parses names a first day of the week, which names itself.
+		d, ok := parseDay(start)
+		if !ok || d.Weekday() != first {
+			t.Fatalf("ParseWeek(%q, %v) = %q, not a %v", s, first, start, first)
+		}
+		if again, err := ParseWeek(start, "2026-12-06", first); err != nil || again != start {
+			t.Fatalf("ParseWeek(%q) = %q, %v", start, again, err)
 		}
 	})
 }

@@ -11,11 +11,12 @@ import (
 
 // DebriefInput is what the weekly debrief reads.
 type DebriefInput struct {
-	// WeekStart is the Monday of the week; Today is today's local day.
+	// WeekStart is the first day of the week (the studio's week, see
+	// StartOfWeek); Today is today's local day.
 	WeekStart string
 	Today     string
-	// Sessions are the trainee's sessions from the Monday before WeekStart
-	// to the Sunday after the week (three weeks; others are ignored).
+	// Sessions are the trainee's sessions from the week before WeekStart's
+	// to the week after it (three weeks; others are ignored).
 	Sessions []domain.Session
 	// CheckIns are the week's check-ins (others are ignored).
 	CheckIns []domain.CheckIn
@@ -108,7 +109,7 @@ const debriefPRs = 20
 func BuildDebrief(in DebriefInput) Debrief {
 	from, to := in.WeekStart, dayAdd(in.WeekStart, 6)
 	prevFrom, nextFrom, nextTo := dayAdd(from, -7), dayAdd(from, 7), dayAdd(from, 13)
-	d := Debrief{Week: ISOWeek(from), From: from, To: to, PRs: []PR{}, Flags: []Flag{}, Sessions: []SessionLine{}, NextWeek: []SessionLine{}}
+	d := Debrief{Week: from, From: from, To: to, PRs: []PR{}, Flags: []Flag{}, Sessions: []SessionLine{}, NextWeek: []SessionLine{}}
 	sessions := slices.Clone(in.Sessions)
 	slices.SortStableFunc(sessions, func(a, b domain.Session) int { return strings.Compare(a.Date+startOf(a), b.Date+startOf(b)) })
 	weekSessions := map[string]string{} // id → date
@@ -260,7 +261,7 @@ func lowReadinessRun(checkIns []domain.CheckIn, from, to string) []domain.DayVal
 }
 
 func (d Debrief) summary() string {
-	parts := []string{fmt.Sprintf("Week %s (%s to %s): %d of %d sessions completed", d.Week, d.From, d.To, d.Completed, d.Planned)}
+	parts := []string{fmt.Sprintf("Week of %s to %s: %d of %d sessions completed", d.From, d.To, d.Completed, d.Planned)}
 	if d.Missed > 0 {
 		parts[0] += fmt.Sprintf(", %d missed", d.Missed)
 	}

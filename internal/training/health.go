@@ -101,7 +101,7 @@ type MetricChange struct {
 
 // TrendPoint is the mean of a metric's values over one period.
 type TrendPoint struct {
-	From  string  `json:"from" jsonschema:"The period's first day: a Monday, or a month's 1st."`
+	From  string  `json:"from" jsonschema:"The period's first day: the first day of the studio's week, or a month's 1st."`
 	Value float64 `json:"value"`
 }
 
@@ -115,8 +115,8 @@ type BodyAnalysis struct {
 }
 
 // AnalyseBody is the body analysis of the weigh-ins and measurements
-// given, its trends by the weeks (or months) of zone.
-func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement, zone *time.Location) BodyAnalysis {
+// given, its trends by the weeks (starting on first) or months of zone.
+func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement, zone *time.Location, firstDay time.Weekday) BodyAnalysis {
 	if zone == nil {
 		zone = time.UTC
 	}
@@ -127,7 +127,7 @@ func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement, zon
 			continue
 		}
 		first, latest := s[0], s[len(s)-1]
-		by, trend := "week", meansBy(s, zone, weekOf)
+		by, trend := "week", meansBy(s, zone, func(d time.Time) time.Time { return StartOfWeek(d, firstDay) })
 		if len(trend) > maxTrendWeeks {
 			by, trend = "month", meansBy(s, zone, monthOf)
 		}
@@ -137,7 +137,6 @@ func AnalyseBody(weights []domain.Weight, measurements []domain.Measurement, zon
 	return out
 }
 
-func weekOf(d time.Time) time.Time  { return Monday(d) }
 func monthOf(d time.Time) time.Time { return time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC) }
 
 // meansBy is the mean of s (oldest first) in each period period names,

@@ -24,7 +24,7 @@ func TestAnalyseBody(t *testing.T) {
 		{RecordedAt: day(8), WaistCm: ptr(88.5), BodyFatPct: ptr(22.0)},
 		{RecordedAt: day(15), WaistCm: ptr(87.25), RestingHR: ptr(58)},
 	}
-	got := AnalyseBody(weights, measurements, time.UTC)
+	got := AnalyseBody(weights, measurements, time.UTC, time.Monday)
 	// By hand: weight 80.0 → 79.1 is −0.9 over 3 values; waist 90 → 87.25 is
 	// −2.75; body fat has one value (change 0); resting HR 62 → 58 is −4.
 	// Each value falls in a week of its own (Mondays 2, 9 and 16 March).
@@ -38,7 +38,7 @@ func TestAnalyseBody(t *testing.T) {
 	if !reflect.DeepEqual(got.Metrics, want) {
 		t.Fatalf("AnalyseBody =\n%+v\nwant\n%+v", got.Metrics, want)
 	}
-	if empty := AnalyseBody(nil, nil, nil); empty.Metrics == nil || len(empty.Metrics) != 0 {
+	if empty := AnalyseBody(nil, nil, nil, time.Monday); empty.Metrics == nil || len(empty.Metrics) != 0 {
 		t.Fatalf("no data: %+v, want an empty, non-nil list", empty)
 	}
 }
@@ -57,11 +57,11 @@ func TestBodyTrend(t *testing.T) {
 		{WeightKg: 82, RecordedAt: day(4)},
 		{WeightKg: 83, RecordedAt: day(7)},
 	}
-	got := AnalyseBody(weights, nil, jerusalem).Metrics[0]
+	got := AnalyseBody(weights, nil, jerusalem, time.Monday).Metrics[0]
 	if got.TrendBy != "week" || !reflect.DeepEqual(got.Trend, []TrendPoint{{"2026-03-02", 81}, {"2026-03-09", 83}}) {
 		t.Fatalf("weekly trend = %s %+v", got.TrendBy, got.Trend)
 	}
-	if utc := AnalyseBody(weights, nil, time.UTC).Metrics[0].Trend; len(utc) != 3 || utc[0] != (TrendPoint{"2026-02-23", 80}) {
+	if utc := AnalyseBody(weights, nil, time.UTC, time.Monday).Metrics[0].Trend; len(utc) != 3 || utc[0] != (TrendPoint{"2026-02-23", 80}) {
 		t.Fatalf("in UTC the first weigh-in is a week of its own: %+v", utc)
 	}
 	// 30 weekly weigh-ins (1 to 30 kg above 60) span 30 weeks: by month.
@@ -69,7 +69,7 @@ func TestBodyTrend(t *testing.T) {
 	for i := range 30 {
 		long = append(long, domain.Weight{WeightKg: float64(61 + i), RecordedAt: day(7 * i)})
 	}
-	m := AnalyseBody(long, nil, time.UTC).Metrics[0]
+	m := AnalyseBody(long, nil, time.UTC, time.Monday).Metrics[0]
 	// March has the weigh-ins of the 2nd, 9th, 16th, 23rd and 30th: 61 to 65.
 	if m.TrendBy != "month" || len(m.Trend) != 7 || m.Trend[0] != (TrendPoint{"2026-03-01", 63}) || m.Trend[6].From != "2026-09-01" {
 		t.Fatalf("monthly trend = %s %+v", m.TrendBy, m.Trend)

@@ -16,6 +16,9 @@ const InsightDays = 84
 type InsightsInput struct {
 	Today string
 	Zone  *time.Location // the studio's: a benchmark entry's day is local
+	// FirstDay is the first day of the studio's week: the week streak
+	// counts its weeks.
+	FirstDay time.Weekday
 	// Sessions are the trainee's full sessions (with sets) of the last
 	// InsightDays days up to today (others are ignored).
 	Sessions []domain.Session
@@ -121,7 +124,7 @@ func BuildInsights(in InsightsInput) Insights {
 	}
 	slices.SortStableFunc(sessions, func(a, b domain.Session) int { return strings.Compare(a.Date+startOf(a), b.Date+startOf(b)) })
 	out := Insights{Benchmarks: []BenchmarkTrend{}, StalledLifts: []StalledLift{}, Observations: []Observation{}}
-	out.Consistency = consistencyOf(sessions, in.Today)
+	out.Consistency = consistencyOf(sessions, in.Today, in.FirstDay)
 	out.Fatigue = fatigue(sessions, in.CheckIns, in.Today)
 	out.Benchmarks = benchmarkTrends(in.Benchmarks, in.Today, zone)
 	out.StalledLifts = stalledLifts(sessions, in.Today)
@@ -130,20 +133,20 @@ func BuildInsights(in InsightsInput) Insights {
 	return out
 }
 
-func consistencyOf(sessions []domain.Session, today string) Consistency {
+func consistencyOf(sessions []domain.Session, today string, first time.Weekday) Consistency {
 	c := Consistency{FourWeeks: completionOf(sessions, dayAdd(today, -27), today)}
 	// Weeks back from last week.
-	byWeek := map[string][2]int{} // Monday → {sessions, completed}
+	byWeek := map[string][2]int{} // first day → {sessions, completed}
 	for _, s := range sessions {
-		w := byWeek[WeekStart(s.Date)]
+		w := byWeek[WeekStartOn(s.Date, first)]
 		w[0]++
 		if s.Status == domain.SessionCompleted {
 			w[1]++
 		}
-		byWeek[WeekStart(s.Date)] = w
+		byWeek[WeekStartOn(s.Date, first)] = w
 	}
-	earliest := WeekStart(dayAdd(today, -(InsightDays - 1)))
-	for w := dayAdd(WeekStart(today), -7); w >= earliest; w = dayAdd(w, -7) {
+	earliest := WeekStartOn(dayAdd(today, -(InsightDays-1)), first)
+	for w := dayAdd(WeekStartOn(today, first), -7); w >= earliest; w = dayAdd(w, -7) {
 		n := byWeek[w]
 		if n[0] == 0 || n[1] < n[0] {
 			break

@@ -32,7 +32,7 @@ func TestInsightsConsistency(t *testing.T) {
 		session("h", "2026-12-01", domain.SessionCompleted, 0, 0, 0),
 		session("i", "2026-12-02", domain.SessionCompleted, 0, 0, 0),
 	}
-	in := BuildInsights(InsightsInput{Today: today, Sessions: sessions})
+	in := BuildInsights(InsightsInput{Today: today, FirstDay: time.Monday, Sessions: sessions})
 	c := in.Consistency
 	// The 4 weeks are 5 Nov (2 Dec − 27) to 2 Dec: b..i = 8 due, 7 completed (g missed): 7/8 = 0.875 → 0.88.
 	// Week streak: W48, W47, W46 met; W45 has a missed one: 3.
@@ -44,7 +44,7 @@ func TestInsightsConsistency(t *testing.T) {
 		t.Fatalf("observation = %q", in.Observations[0].Message)
 	}
 	// A week with no session breaks the streak: without f, W48 is empty.
-	in = BuildInsights(InsightsInput{Today: today, Sessions: append(sessions[:5:5], sessions[6:]...)})
+	in = BuildInsights(InsightsInput{Today: today, FirstDay: time.Monday, Sessions: append(sessions[:5:5], sessions[6:]...)})
 	if in.Consistency.WeekStreak != 0 {
 		t.Fatalf("week streak over an empty week = %d", in.Consistency.WeekStreak)
 	}
@@ -67,7 +67,7 @@ func TestInsightsFatigue(t *testing.T) {
 		session("c", "2026-11-27", domain.SessionCompleted, 0, 60, 7),
 		session("d", "2026-11-30", domain.SessionMissed, 0, 0, 9), // not completed: its RPE does not count
 	}
-	f := BuildInsights(InsightsInput{Today: today, Sessions: sessions, CheckIns: checkIns}).Fatigue
+	f := BuildInsights(InsightsInput{Today: today, FirstDay: time.Monday, Sessions: sessions, CheckIns: checkIns}).Fatigue
 	// Readiness: recent (5+4+6)/3 = 5.0, baseline (8+7+9)/3 = 8.0, change −3.0.
 	// Soreness: recent (5+6+7)/3 = 6.0, baseline (2+3+1)/3 = 2.0, change +4.0.
 	// RPE: recent 7 (c), baseline (6+7)/2 = 6.5, change +0.5.
@@ -77,7 +77,7 @@ func TestInsightsFatigue(t *testing.T) {
 	if !eqf(f.Soreness.Change, 4) || !eqf(f.SessionRPE.Recent, 7) || !eqf(f.SessionRPE.Baseline, 6.5) || !eqf(f.SessionRPE.Change, 0.5) {
 		t.Fatalf("soreness %s, rpe %s", jsonOf(f.Soreness), jsonOf(f.SessionRPE))
 	}
-	obs := BuildInsights(InsightsInput{Today: today, Sessions: sessions, CheckIns: checkIns}).Observations
+	obs := BuildInsights(InsightsInput{Today: today, FirstDay: time.Monday, Sessions: sessions, CheckIns: checkIns}).Observations
 	want := map[string]string{
 		"readiness":   "Readiness averaged 5 over the last 7 days (3) against 8 over the 21 before (3): -3.0, worse.",
 		"soreness":    "Soreness averaged 6 over the last 7 days (3) against 2 over the 21 before (3): +4.0, worse.",
@@ -129,7 +129,7 @@ func TestInsightsProgress(t *testing.T) {
 			{Value: 10, RecordedAt: at("2026-11-20T08:00:00Z")},
 		}},
 	}
-	in := BuildInsights(InsightsInput{Today: today, Zone: zone, Sessions: sessions, Benchmarks: benchmarks})
+	in := BuildInsights(InsightsInput{Today: today, FirstDay: time.Monday, Zone: zone, Sessions: sessions, Benchmarks: benchmarks})
 	if len(in.StalledLifts) != 1 {
 		t.Fatalf("stalled = %s", jsonOf(in.StalledLifts))
 	}

@@ -43,23 +43,23 @@ func TestPosition(t *testing.T) {
 	// 11 Nov is a Wednesday of the week from Monday 9 Nov; 2 Dec's week
 	// starts Monday 30 Nov, 21 days later: 21/7 = 3 weeks done, so week 4;
 	// weeks 1–2 are Base, 3–5 Build, so Build's week 4−2 = 2.
-	pos := ProgramAt(p, st, today)
+	pos := ProgramAt(p, st, today, time.Monday)
 	if pos.Week != 4 || *pos.TotalWeeks != 5 || *pos.Phase != "Build" || *pos.PhaseWeek != 2 || pos.Finished {
 		t.Fatalf("Position = %s", jsonOf(pos))
 	}
 	// 16 Dec's Monday is 14 Dec, 35 days after 9 Nov: 35/7 + 1 = week 6 of 5, finished.
-	if pos := ProgramAt(p, st, "2026-12-16"); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
+	if pos := ProgramAt(p, st, "2026-12-16", time.Monday); pos.Week != 6 || !pos.Finished || pos.Phase != nil {
 		t.Fatalf("Position after the end = %s", jsonOf(pos))
 	}
 	// Before the start: week 0.
-	if pos := ProgramAt(p, st, "2026-11-10"); pos.Week != 0 || pos.Phase != nil {
+	if pos := ProgramAt(p, st, "2026-11-10", time.Monday); pos.Week != 0 || pos.Phase != nil {
 		t.Fatalf("Position before the start = %s", jsonOf(pos))
 	}
 	// Sunday 15 Nov is still week 1; Monday 16 Nov starts week 2.
-	if pos := ProgramAt(p, nil, "2026-11-15"); pos.Week != 1 || pos.TotalWeeks != nil {
+	if pos := ProgramAt(p, nil, "2026-11-15", time.Monday); pos.Week != 1 || pos.TotalWeeks != nil {
 		t.Fatalf("Position without a structure = %s", jsonOf(pos))
 	}
-	if pos := ProgramAt(p, st, "2026-11-16"); pos.Week != 2 || *pos.Phase != "Base" || *pos.PhaseWeek != 2 {
+	if pos := ProgramAt(p, st, "2026-11-16", time.Monday); pos.Week != 2 || *pos.Phase != "Base" || *pos.PhaseWeek != 2 {
 		t.Fatalf("Position on the second Monday = %s", jsonOf(pos))
 	}
 }
@@ -179,7 +179,7 @@ func TestDebrief(t *testing.T) {
 	d := BuildDebrief(DebriefInput{WeekStart: "2026-11-23", Today: today, Sessions: sessions, CheckIns: checkIns, Benchmarks: benchmarks,
 		Injuries: []domain.Injury{{Area: "knee", Side: "left", Severity: 3, Status: domain.InjuryActive, OnsetOn: "2026-11-20"}}})
 	// Planned w1..w5 = 5; completed w1, w5 = 2; missed w2 and w4 (planned, its day passed) = 2; skipped w3 = 1.
-	if d.Week != "2026-W48" || d.Planned != 5 || d.Completed != 2 || d.Missed != 2 || d.Skipped != 1 || d.Remaining != 0 {
+	if d.Week != "2026-11-23" || d.Planned != 5 || d.Completed != 2 || d.Missed != 2 || d.Skipped != 1 || d.Remaining != 0 {
 		t.Fatalf("counts = %s", jsonOf(d))
 	}
 	// Volume 5000 + 4000 = 9000 against 4000 + 4000 = 8000: +12.5%.
@@ -211,7 +211,7 @@ func TestDebrief(t *testing.T) {
 	if len(d.NextWeek) != 1 || d.NextWeek[0].ID != "n2" || len(d.Sessions) != 5 || d.Sessions[0].ID != "w1" {
 		t.Fatalf("next week %s, sessions %s", jsonOf(d.NextWeek), jsonOf(d.Sessions))
 	}
-	want := "Week 2026-W48 (2026-11-23 to 2026-11-29): 2 of 5 sessions completed, 2 missed. Volume 9000 kg (+12.5% on the week before), 120 minutes (+0.0% on the week before). 1 PR. Average readiness 4.4/10 over 5 check-ins. 3 flags. 1 session planned next week."
+	want := "Week of 2026-11-23 to 2026-11-29: 2 of 5 sessions completed, 2 missed. Volume 9000 kg (+12.5% on the week before), 120 minutes (+0.0% on the week before). 1 PR. Average readiness 4.4/10 over 5 check-ins. 3 flags. 1 session planned next week."
 	if d.Summary != want {
 		t.Fatalf("summary = %q\nwant      %q", d.Summary, want)
 	}

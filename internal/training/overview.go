@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 )
@@ -24,7 +25,7 @@ type ProgramNow struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	StartsOn string `json:"startsOn"`
-	// Week is the calendar week (Monday to Sunday) since StartsOn's, 1
+	// Week is the studio's calendar week since StartsOn's, 1
 	// the first (0 before it starts), as the program's layout counts them.
 	Week int `json:"week"`
 	// TotalWeeks counts the structure's weeks (nil without a structure).
@@ -38,10 +39,10 @@ type ProgramNow struct {
 
 // ProgramAt places today in program p laid out by structure s (nil for a
 // template that is only a name).
-func ProgramAt(p domain.Program, s *domain.ProgramStructure, today string) ProgramNow {
+func ProgramAt(p domain.Program, s *domain.ProgramStructure, today string, first time.Weekday) ProgramNow {
 	pos := ProgramNow{ID: p.ID, Name: p.Name, StartsOn: p.StartsOn}
 	if today >= p.StartsOn {
-		pos.Week = DayDiff(WeekStart(p.StartsOn), WeekStart(today))/7 + 1
+		pos.Week = DayDiff(WeekStartOn(p.StartsOn, first), WeekStartOn(today, first))/7 + 1
 	}
 	if s == nil {
 		return pos
@@ -110,6 +111,8 @@ type GoalLine struct {
 // OverviewInput is what the overview reads.
 type OverviewInput struct {
 	Today string
+	// FirstDay is the first day of the studio's week (the program's weeks).
+	FirstDay time.Weekday
 	// Program is the active program (nil for none); Structure its template's.
 	Program   *domain.Program
 	Structure *domain.ProgramStructure
@@ -141,7 +144,7 @@ func BuildOverview(in OverviewInput) Overview {
 	o := Overview{From: from, To: in.Today, Sessions: []SessionLine{}, LatestCheckIns: []domain.CheckIn{},
 		ActiveInjuries: []domain.Injury{}, ActiveGoals: []GoalLine{}}
 	if in.Program != nil {
-		pos := ProgramAt(*in.Program, in.Structure, in.Today)
+		pos := ProgramAt(*in.Program, in.Structure, in.Today, in.FirstDay)
 		o.Program = &pos
 	}
 	var window []domain.Session

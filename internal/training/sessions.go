@@ -137,25 +137,26 @@ func Weeks(s domain.ProgramStructure) int {
 }
 
 // Layout puts a structure's days on dates. Week k of the whole program
-// (0-based, across phases) is the ISO week of startsOn plus k. A day is on
+// (0-based, across phases) is the studio's week (starting on first) of
+// startsOn plus k. A day is on
 // its own Weekday; the days without one take, in order, the trainee's
 // availability (ISO weekdays) not already taken that week, then
 // DefaultWeekdays, then any free weekday. Days that fall before startsOn in
 // its first week are left out, so a program started on a Monday lays out
 // every day. Days come out by date, in structure order within a date.
-func Layout(s domain.ProgramStructure, startsOn string, availability []int) ([]PlannedDay, error) {
+func Layout(s domain.ProgramStructure, startsOn string, availability []int, first time.Weekday) ([]PlannedDay, error) {
 	start, err := time.Parse(time.DateOnly, startsOn)
 	if err != nil {
 		return nil, fmt.Errorf("startsOn %q is not a YYYY-MM-DD date", startsOn)
 	}
-	monday := Monday(start)
+	weekStart := StartOfWeek(start, first)
 	var out []PlannedDay
 	week := 0
 	for pi, phase := range s.Phases {
 		for wi, w := range phase.Weeks {
 			days := weekdaysOf(w.Days, availability)
 			for di, d := range w.Days {
-				date := monday.AddDate(0, 0, 7*week+days[di]-1)
+				date := DayInWeek(weekStart.AddDate(0, 0, 7*week), days[di])
 				if date.Before(start) {
 					continue
 				}
@@ -222,13 +223,6 @@ func weekdaysOf(days []domain.ProgramDay, availability []int) []int {
 	return out
 }
 
-// Monday is the Monday of t's ISO week, at midnight in t's location.
-func Monday(t time.Time) time.Time {
-	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
-	back := (int(d.Weekday()) + 6) % 7 // Monday 0 … Sunday 6
-	return d.AddDate(0, 0, -back)
-}
-
 // Position is where a program stands on a day.
 type Position struct {
 	// State is "upcoming" (before its first week), "running" or "finished".
@@ -243,7 +237,8 @@ type Position struct {
 	// WeekInPhase is 1-based, of WeeksInPhase.
 	WeekInPhase  int `json:"weekInPhase"`
 	WeeksInPhase int `json:"weeksInPhase"`
-	// WeekStart and WeekEnd are the Monday and Sunday of the day's week.
+	// WeekStart and WeekEnd are the first and last days of the day's week
+	// (the studio's week).
 	WeekStart string `json:"weekStart"`
 	WeekEnd   string `json:"weekEnd"`
 	// EndsOn is the last day of the program's last week.
@@ -251,8 +246,9 @@ type Position struct {
 }
 
 // ProgramPosition is where a structure started on startsOn stands on day
-// (both YYYY-MM-DD).
-func ProgramPosition(s domain.ProgramStructure, startsOn, day string) (Position, error) {
+// (both YYYY-MM-DD), in a studio whose weeks start on first: the
+// program's week 1 is the week that holds startsOn.
+func ProgramPosition(s domain.ProgramStructure, startsOn, day string, first time.Weekday) (Position, error) {
 	start, err := time.Parse(time.DateOnly, startsOn)
 	if err != nil {
 		return Position{}, fmt.Errorf("startsOn %q is not a YYYY-MM-DD date", startsOn)
@@ -261,15 +257,15 @@ func ProgramPosition(s domain.ProgramStructure, startsOn, day string) (Position,
 	if err != nil {
 		return Position{}, fmt.Errorf("day %q is not a YYYY-MM-DD date", day)
 	}
-	first, this := Monday(start), Monday(d)
+	firstWeek, this := StartOfWeek(start, first), StartOfWeek(d, first)
 	weeks := Weeks(s)
 	p := Position{
 		Weeks:     weeks,
 		WeekStart: this.Format(time.DateOnly),
 		WeekEnd:   this.AddDate(0, 0, 6).Format(time.DateOnly),
-		EndsOn:    first.AddDate(0, 0, 7*weeks-1).Format(time.DateOnly),
+		EndsOn:    firstWeek.AddDate(0, 0, 7*weeks-1).Format(time.DateOnly),
 	}
-	k := int(this.Sub(first).Hours()/24+0.5) / 7
+	k := int(this.Sub(firstWeek).Hours()/24+0.5) / 7
 	switch {
 	case d.Before(start):
 		p.State = "upcoming"

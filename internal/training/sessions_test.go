@@ -86,7 +86,7 @@ func dates(days []PlannedDay) []string {
 func TestLayout(t *testing.T) {
 	s := threeDayWeeks(2)
 	// Monday 2026-03-02, no availability: Mon/Wed/Fri of each week.
-	got, err := Layout(s, "2026-03-02", nil)
+	got, err := Layout(s, "2026-03-02", nil, time.Monday)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,13 +98,13 @@ func TestLayout(t *testing.T) {
 		t.Fatalf("week 2 day: %+v", got[3])
 	}
 	// Availability Tue, Thu, Sat (given unsorted).
-	got, _ = Layout(s, "2026-03-02", []int{6, 2, 4})
+	got, _ = Layout(s, "2026-03-02", []int{6, 2, 4}, time.Monday)
 	want = []string{"2026-03-03 A", "2026-03-05 B", "2026-03-07 C", "2026-03-10 A", "2026-03-12 B", "2026-03-14 C"}
 	if !slices.Equal(dates(got), want) {
 		t.Fatalf("Layout with availability = %v, want %v", dates(got), want)
 	}
 	// Started on Wednesday 2026-03-04: the first week's Monday is left out.
-	got, _ = Layout(s, "2026-03-04", nil)
+	got, _ = Layout(s, "2026-03-04", nil, time.Monday)
 	want = []string{"2026-03-04 B", "2026-03-06 C", "2026-03-09 A", "2026-03-11 B", "2026-03-13 C"}
 	if !slices.Equal(dates(got), want) {
 		t.Fatalf("Layout from Wednesday = %v, want %v", dates(got), want)
@@ -116,7 +116,7 @@ func TestLayout(t *testing.T) {
 	fixed := domain.ProgramStructure{Phases: []domain.ProgramPhase{{Name: "P", Weeks: []domain.ProgramWeek{{Days: []domain.ProgramDay{
 		{Title: "long run", Weekday: &sun}, {Title: "A"}, {Title: "B"}, {Title: "also Monday", Weekday: &mon},
 	}}}}}}
-	got, _ = Layout(fixed, "2026-03-02", []int{1})
+	got, _ = Layout(fixed, "2026-03-02", []int{1}, time.Monday)
 	// Monday is taken by "also Monday"; A and B get the default spread for
 	// 2 (Mon, Thu) minus Monday → Thu, then the first free weekday (Tue),
 	// in weekday order so the days keep theirs: A Tue, B Thu.
@@ -124,7 +124,7 @@ func TestLayout(t *testing.T) {
 	if !slices.Equal(dates(got), want) {
 		t.Fatalf("Layout with weekdays = %v, want %v", dates(got), want)
 	}
-	if _, err := Layout(s, "March", nil); err == nil {
+	if _, err := Layout(s, "March", nil, time.Monday); err == nil {
 		t.Fatal("Layout accepted a bad date")
 	}
 }
@@ -146,7 +146,7 @@ func TestProgramPosition(t *testing.T) {
 		{"2026-03-29", "running", 4, 2, 3, "2026-03-23"},  // last day
 		{"2026-03-30", "finished", 0, 0, 0, "2026-03-30"}, // the week after
 	} {
-		p, err := ProgramPosition(s, "2026-03-02", tc.day)
+		p, err := ProgramPosition(s, "2026-03-02", tc.day, time.Monday)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +288,7 @@ func FuzzLayout(f *testing.F) {
 			avail = append(avail, int(a%10))
 		}
 		s := domain.ProgramStructure{Phases: []domain.ProgramPhase{{Name: "P", Weeks: weeks}}}
-		out, err := Layout(s, start, avail)
+		out, err := Layout(s, start, avail, time.Monday)
 		if err != nil {
 			return
 		}
@@ -306,7 +306,7 @@ func FuzzLayout(f *testing.F) {
 				t.Fatalf("day %d on %s (start %s, previous %v)", i, p.Date, start, out[max(0, i-1)].Date)
 			}
 		}
-		if _, err := ProgramPosition(s, start, start); err != nil {
+		if _, err := ProgramPosition(s, start, start, time.Monday); err != nil {
 			t.Fatal(err)
 		}
 	})

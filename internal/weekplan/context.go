@@ -125,8 +125,8 @@ func prepare(in Input) (*week, error) {
 	w := &week{in: in, dates: map[int]string{}, allowed: map[string]domain.Exercise{}, avoided: map[string]string{},
 		exposures: map[string][]exposure{}, stalled: map[string]bool{}}
 	monday, err := time.Parse(time.DateOnly, in.WeekStart)
-	if err != nil || monday.Weekday() != time.Monday {
-		return nil, inputErr("week", "the week must start on a Monday, YYYY-MM-DD; got %q", in.WeekStart)
+	if err != nil || monday.Weekday() != in.FirstDay {
+		return nil, inputErr("week", "the studio's weeks start on %s: the week must be given by its first day, YYYY-MM-DD; got %q", in.FirstDay, in.WeekStart)
 	}
 	if end := monday.AddDate(0, 0, 6).Format(time.DateOnly); end < in.Today {
 		return nil, inputErr("week", "the week of %s ended on %s, before today (%s): plan this week or a coming one", in.WeekStart, end, in.Today)
@@ -138,14 +138,14 @@ func prepare(in Input) (*week, error) {
 		if d < 1 || d > 7 {
 			return nil, inputErr("days", "day %d is not an ISO weekday; days are 1 (Monday) to 7 (Sunday)", d)
 		}
-		date := monday.AddDate(0, 0, d-1).Format(time.DateOnly)
+		date := training.DayInWeek(monday, d).Format(time.DateOnly)
 		if date < in.Today || w.dates[d] != "" {
 			continue
 		}
 		w.dates[d] = date
 		w.days = append(w.days, d)
 	}
-	slices.Sort(w.days)
+	slices.SortFunc(w.days, func(a, b int) int { return strings.Compare(w.dates[a], w.dates[b]) }) // by date: a week may start on a Sunday
 	if len(w.days) == 0 {
 		return nil, inputErr("days", "none of the training days (%s) is left in the week of %s: plan next week", daysList(in.Days), in.WeekStart)
 	}

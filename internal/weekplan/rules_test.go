@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
@@ -24,7 +25,7 @@ func logged(date, id string, s []domain.SetEntry) domain.Session {
 }
 
 func baseInput() Input {
-	return Input{Today: "2026-12-04", WeekStart: "2026-12-07", Days: []int{1, 3, 5}, Minutes: 60,
+	return Input{Today: "2026-12-04", WeekStart: "2026-12-07", FirstDay: time.Monday, Days: []int{1, 3, 5}, Minutes: 60,
 		Equipment: []string{"barbell", "rack", "bench", "dumbbell"}, Experience: "intermediate", Exercises: exercises.All(), Language: "en"}
 }
 
@@ -162,7 +163,7 @@ func TestBadInputGetsSentences(t *testing.T) {
 			in.Injuries = []domain.Injury{{ID: "inj_9", Area: ""}}
 		}},
 		{"a week in the past", "week", "ended on", func(in *Input) { in.WeekStart = "2026-11-23" }},
-		{"not a Monday", "week", "start on a Monday", func(in *Input) { in.WeekStart = "2026-12-08" }},
+		{"not a Monday", "week", "weeks start on Monday", func(in *Input) { in.WeekStart = "2026-12-08" }},
 		{"no day left this week", "days", "none of the training days", func(in *Input) { in.WeekStart, in.Days = "2026-11-30", []int{1, 2} }},
 		{"too short", "minutes", "between 25 and 240", func(in *Input) { in.Minutes = 10 }},
 		{"unknown rule", "rule", "not a progression", func(in *Input) { in.Rule = "wave" }},

@@ -132,7 +132,7 @@ func (a *Area) bodyAnalysis(c *lane.Call, q *bodyAnalysisQuery) (bodyAnalysis, e
 	if err != nil {
 		return bodyAnalysis{}, err
 	}
-	return bodyAnalysis{TraineeID: c.ID(), Name: strings.TrimSpace(t.FirstName + " " + t.LastName), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms, c.Zone())}, nil
+	return bodyAnalysis{TraineeID: c.ID(), Name: strings.TrimSpace(t.FirstName + " " + t.LastName), From: from, To: to, BodyAnalysis: training.AnalyseBody(weights, ms, c.Zone(), c.FirstDay())}, nil
 }
 
 // Check-ins.

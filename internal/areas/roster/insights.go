@@ -3,7 +3,6 @@ package roster
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/auth"
@@ -11,7 +10,6 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/text"
 	"github.com/otherwise/perform/internal/training"
 	"github.com/otherwise/perform/internal/views"
 )
@@ -55,7 +53,7 @@ type attentionList struct {
 func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionList, error) {
 	today := c.LocalToday()
 	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
-		Today: today, WeekStart: training.WeekStart(today), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID,
+		Today: today, WeekStart: training.WeekStartOn(today, c.FirstDay()), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID,
 	})
 	if err != nil {
 		return attentionList{}, err
@@ -117,7 +115,7 @@ func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview
 		return training.Overview{}, err
 	}
 	today := c.LocalToday()
-	in := training.OverviewInput{Today: today}
+	in := training.OverviewInput{Today: today, FirstDay: c.FirstDay()}
 	var err error
 	if in.Program, in.Structure, err = activeProgramOf(c, ss, id, today); err != nil {
 		return training.Overview{}, err
@@ -151,36 +149,15 @@ func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview
 }
 
 type debriefQuery struct {
-	Week string `json:"week,omitempty" jsonschema:"The ISO week, YYYY-Www (2026-W48), or a day in it (YYYY-MM-DD), in the studio's time zone; this week when omitted." lane:"maxLength=10"`
-}
-
-// debriefWeek is the Monday of the week asked: an ISO week, or the week
-// of a day. Anything else is refused with this week's and last week's
-// names, so "last week" turns into a value in one step.
-func debriefWeek(week, today string) (string, error) {
-	if len(week) == len("2026-12-01") {
-		if t, err := time.Parse(time.DateOnly, week); err == nil {
-			return training.WeekStart(t.Format(time.DateOnly)), nil
-		}
-	}
-	monday, err := training.ParseISOWeek(week)
-	if err != nil {
-		this := training.ISOWeek(today)
-		last := training.ISOWeek(lane.AddDays(today, -7))
-		return "", lane.InvalidField("week", fmt.Sprintf("week %q is not a week: write it as YYYY-Www (this week is %s, last week %s) or give a day in it, YYYY-MM-DD.", text.Truncate(week, 20), this, last))
-	}
-	return monday, nil
+	Week string `json:"week,omitempty" jsonschema:"this, last or next; a day in the week (YYYY-MM-DD); or an ISO week (2026-W48: the studio's week holding its Monday). Weeks start on the studio's first day (weekStartsOn), in its time zone; this week when omitted." lane:"maxLength=10"`
 }
 
 func (a *Area) weeklyDebrief(c *lane.Call, q *debriefQuery) (training.Debrief, error) {
 	ss, id := c.Studio(), c.ID()
 	today := c.LocalToday()
-	monday := training.WeekStart(today)
-	if q.Week != "" {
-		var err error
-		if monday, err = debriefWeek(q.Week, today); err != nil {
-			return training.Debrief{}, err
-		}
+	monday, err := training.ParseWeek(q.Week, today, c.FirstDay())
+	if err != nil {
+		return training.Debrief{}, lane.InvalidField("week", err.Error()+".")
 	}
 	if _, err := lane.Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee); err != nil {
 		return training.Debrief{}, err
@@ -212,7 +189,7 @@ func (a *Area) coachingInsights(c *lane.Call, _ *lane.NoInput) (training.Insight
 		return training.Insights{}, err
 	}
 	today := c.LocalToday()
-	in := training.InsightsInput{Today: today, Zone: c.Zone()}
+	in := training.InsightsInput{Today: today, Zone: c.Zone(), FirstDay: c.FirstDay()}
 	var err error
 	// Full sessions: the stalled-lift check reads their sets.
 	if in.Sessions, err = ss.SessionsBetween(c.Ctx, id, lane.AddDays(today, -(training.InsightDays-1)), today); err != nil {

@@ -181,7 +181,7 @@ func layOut(c *lane.Call, ss store.StudioStore, out *assignedProgram, tmpl domai
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	days, err := training.Layout(*tmpl.Structure, out.StartsOn, profile.Availability)
+	days, err := training.Layout(*tmpl.Structure, out.StartsOn, profile.Availability, c.FirstDay())
 	if err != nil {
 		return err
 	}
@@ -215,8 +215,8 @@ type activeProgramView struct {
 	Program *domain.Program `json:"program"`
 	// Position is null for a program whose template has no structure.
 	Position *training.Position `json:"position"`
-	// ThisWeek is every session of the trainee this week (Monday to
-	// Sunday, the studio's time zone), oldest first, as summary rows.
+	// ThisWeek is every session of the trainee this week (the studio's
+	// week, in its time zone), oldest first, as summary rows.
 	ThisWeek []sessions.SessionRow `json:"thisWeek"`
 	// Counts are the program's sessions by status, over its whole length.
 	Counts map[string]int `json:"counts"`
@@ -242,14 +242,14 @@ func (a *Area) activeProgram(c *lane.Call, _ *lane.NoInput) (activeProgramView, 
 	return out, err
 }
 
-// programWeek is the trainee's sessions this week (Monday to Sunday around
-// today) as summary rows, and, for program (nil: none), its position today
+// programWeek is the trainee's sessions this week (the studio's week
+// around today) as summary rows, and, for program (nil: none), its position today
 // (nil without a structure) and its sessions counted by status.
 func programWeek(c *lane.Call, ss store.StudioStore, traineeID string, program *domain.Program, structure *domain.ProgramStructure, today string) ([]sessions.SessionRow, *training.Position, map[string]int, error) {
 	rows, counts := []sessions.SessionRow{}, map[string]int{}
 	day, _ := time.Parse(time.DateOnly, today)
-	monday := training.Monday(day)
-	weekStart, weekEnd := monday.Format(time.DateOnly), monday.AddDate(0, 0, 6).Format(time.DateOnly)
+	first := training.StartOfWeek(day, c.FirstDay())
+	weekStart, weekEnd := first.Format(time.DateOnly), first.AddDate(0, 0, 6).Format(time.DateOnly)
 	week, err := ss.ListSessions(c.Ctx, store.SessionFilter{TraineeID: traineeID, From: weekStart, To: weekEnd, Ascending: true, Page: store.Page{Limit: 200}})
 	if err != nil {
 		return rows, nil, counts, err
@@ -263,7 +263,7 @@ func programWeek(c *lane.Call, ss store.StudioStore, traineeID string, program *
 	var position *training.Position
 	to := ""
 	if structure != nil {
-		pos, err := training.ProgramPosition(*structure, program.StartsOn, today)
+		pos, err := training.ProgramPosition(*structure, program.StartsOn, today, c.FirstDay())
 		if err != nil {
 			return rows, nil, counts, err
 		}

@@ -16,7 +16,7 @@ import (
 
 type rosterQuestion struct {
 	Question string  `json:"question" jsonschema:"What to ask of the roster: trained or not_trained (completed a session in the window, or none; with the last session), plans_ending or plans_starting (an active plan's last or first day in the window), low_readiness (a check-in with readiness 4 or lower), soreness (soreness 6 or more of 10, with the areas), injuries (active or recovering, whatever the window), new_trainees (added in the window), goals_reached (completed in the window), feedback (what trainees told the studio)." lane:"enum=trained|not_trained|plans_ending|plans_starting|low_readiness|soreness|injuries|new_trainees|goals_reached|feedback"`
-	From     *string `json:"from,omitempty" jsonschema:"First day of the window, YYYY-MM-DD, inclusive. Default: this week's Monday; today for plans_ending and plans_starting; 30 days ago for new_trainees, goals_reached and feedback." lane:"format=date"`
+	From     *string `json:"from,omitempty" jsonschema:"First day of the window, YYYY-MM-DD, inclusive. Default: the first day of this week (the studio's weekStartsOn); today for plans_ending and plans_starting; 30 days ago for new_trainees, goals_reached and feedback." lane:"format=date"`
 	To       *string `json:"to,omitempty" jsonschema:"Last day of the window, YYYY-MM-DD, inclusive; at most 366 days after from. Default today; 30 days ahead for plans_ending and plans_starting." lane:"format=date"`
 	CoachID  string  `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
 	lane.PageQuery
@@ -41,19 +41,19 @@ func (a *Area) rosterRoutes(rs *lane.Routes) {
 // rosterWindow is a question's default window: this week so far for
 // what trainees did, the month ahead for plans, the last 30 days for
 // what came in.
-func rosterWindow(question, today string) (from, to string) {
+func rosterWindow(question, today string, first time.Weekday) (from, to string) {
 	switch question {
 	case domain.RosterPlansEnding, domain.RosterPlansStarting:
 		return today, lane.AddDays(today, 30)
 	case domain.RosterNewTrainees, domain.RosterGoalsReached, domain.RosterFeedback:
 		return lane.AddDays(today, -29), today
 	}
-	return training.WeekStart(today), today
+	return training.WeekStartOn(today, first), today
 }
 
 func (a *Area) readRoster(c *lane.Call, q *rosterQuestion) (rosterAnswer, error) {
 	today := c.LocalToday()
-	defFrom, defTo := rosterWindow(q.Question, today)
+	defFrom, defTo := rosterWindow(q.Question, today, c.FirstDay())
 	r := lane.DayRange{From: q.From, To: q.To}
 	if r.From == nil {
 		if r.To != nil && *r.To < defFrom {

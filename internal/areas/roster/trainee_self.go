@@ -205,7 +205,7 @@ type programDetailView struct {
 	Description *string                   `json:"description" jsonschema:"The template's description."`
 	Structure   *catalog.StructureSummary `json:"structure" jsonschema:"The phases summarised; null for a program whose template is only a name."`
 	Position    *training.Position        `json:"position" jsonschema:"Where it stands today (phase, week); null without a structure."`
-	ThisWeek    []sessions.SessionRow     `json:"thisWeek" jsonschema:"The program's sessions this week (Monday to Sunday, the studio's time zone), oldest first, as summary rows."`
+	ThisWeek    []sessions.SessionRow     `json:"thisWeek" jsonschema:"The program's sessions this week (the studio's week, from its first day, in its time zone), oldest first, as summary rows."`
 	Counts      map[string]int            `json:"counts" jsonschema:"The program's sessions by status, over its whole length."`
 	Today       string                    `json:"today"`
 }

@@ -360,11 +360,14 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// The studio's settings: its time zone, and whether its trainees may use
-// the WhatsApp assistant.
+// The studio's settings: its time zone, the first day of its week, and
+// whether its trainees may use the WhatsApp assistant.
 
 type studioSettings struct {
-	TimeZone         string `json:"timeZone"`
+	TimeZone string `json:"timeZone"`
+	// WeekStartsOn is the first day of every week the studio is answered
+	// in ("this week", the debrief, weekly plans and means).
+	WeekStartsOn     string `json:"weekStartsOn"`
 	TraineeAssistant bool   `json:"traineeAssistant"`
 	// DigestTemplate is the approved WhatsApp template the coaches' morning
 	// digest goes out as outside the 24-hour window ("" without one).
@@ -372,11 +375,12 @@ type studioSettings struct {
 }
 
 func settingsOf(st domain.Studio) studioSettings {
-	return studioSettings{TimeZone: st.TimeZone().String(), TraineeAssistant: st.TraineeAssistant(), DigestTemplate: st.DigestTemplate()}
+	return studioSettings{TimeZone: st.TimeZone().String(), WeekStartsOn: domain.WeekdayName(st.FirstDay()), TraineeAssistant: st.TraineeAssistant(), DigestTemplate: st.DigestTemplate()}
 }
 
 type studioSettingsInput struct {
 	TimeZone         *string `json:"timeZone,omitempty" jsonschema:"An IANA time zone name, such as Asia/Jerusalem, Europe/London or America/New_York." lane:"minLength=1,maxLength=100"`
+	WeekStartsOn     *string `json:"weekStartsOn,omitempty" jsonschema:"The first day of the studio's week: sunday, monday … saturday. Every this week, next week, weekly plan, debrief and weekly mean starts on it. Null returns to the time zone's custom (Sunday for Asia/Jerusalem, Monday for most of Europe)." lane:"maxLength=20"`
 	TraineeAssistant *bool   `json:"traineeAssistant,omitempty" jsonschema:"Whether the studio's trainees may log workouts, check-ins, weigh-ins and measurements by writing to the WhatsApp assistant (off until turned on; each trainee agrees on her first message)."`
 	DigestTemplate   *string `json:"digestTemplate,omitempty" jsonschema:"The approved WhatsApp template (its name, such as morning_digest) the coaches' morning digest goes out as when a coach has not written in 24 hours; null or empty removes it, and then such a coach gets no digest." lane:"maxLength=100"`
 }
@@ -391,6 +395,15 @@ func (a *Area) updateStudioSettings(c *lane.Call, in *studioSettingsInput) (stud
 		}
 		patch["timeZone"] = loc.String()
 	}
+	if slices.Contains(c.Sent(), "weekStartsOn") {
+		if in.WeekStartsOn == nil {
+			patch["weekStartsOn"] = nil // back to the zone's custom
+		} else if d, ok := domain.ParseWeekday(*in.WeekStartsOn); ok {
+			patch["weekStartsOn"] = domain.WeekdayName(d)
+		} else {
+			return studioSettings{}, lane.InvalidField("weekStartsOn", fmt.Sprintf("weekStartsOn must be a day of the week: sunday, monday, tuesday, wednesday, thursday, friday or saturday; %q is not one.", text.Truncate(*in.WeekStartsOn, 20)))
+		}
+	}
 	if in.TraineeAssistant != nil {
 		patch["traineeAssistant"] = *in.TraineeAssistant
 	}
@@ -400,7 +413,7 @@ func (a *Area) updateStudioSettings(c *lane.Call, in *studioSettingsInput) (stud
 		patch["digestTemplate"] = template // "" removes it
 	}
 	if len(patch) == 0 {
-		return studioSettings{}, lane.InvalidField("timeZone", "Send at least one setting: timeZone, traineeAssistant or digestTemplate.")
+		return studioSettings{}, lane.InvalidField("timeZone", "Send at least one setting: timeZone, weekStartsOn, traineeAssistant or digestTemplate.")
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
 	st, err := store.PatchStudioSettings(c.Ctx, c.DB(), c.P.StudioID, patch)

@@ -111,14 +111,14 @@ func weekOf(c *lane.Call, v *string) (string, error) {
 	today := c.LocalToday()
 	switch {
 	case v == nil || *v == "next":
-		return lane.AddDays(training.WeekStart(today), 7), nil
+		return lane.AddDays(training.WeekStartOn(today, c.FirstDay()), 7), nil
 	case *v == "this":
-		return training.WeekStart(today), nil
+		return training.WeekStartOn(today, c.FirstDay()), nil
 	}
 	if _, err := time.Parse(time.DateOnly, *v); err != nil {
 		return "", lane.InvalidField("week", fmt.Sprintf("week must be next, this, or a day of the week as YYYY-MM-DD; got %q.", *v))
 	}
-	return training.WeekStart(*v), nil
+	return training.WeekStartOn(*v, c.FirstDay()), nil
 }
 
 func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
@@ -239,7 +239,7 @@ func (a *Area) refund(c *lane.Call, traineeID string) {
 // input gathers what the core plans from.
 func (a *Area) input(c *lane.Call, ss store.StudioStore, t domain.Trainee, week string, in *draftInput) (weekplan.Input, error) {
 	today := c.LocalToday()
-	pin := weekplan.Input{Today: today, WeekStart: week, Minutes: 60, Language: "he"}
+	pin := weekplan.Input{Today: today, WeekStart: week, FirstDay: c.FirstDay(), Minutes: 60, Language: "he"}
 	prof, err := ss.GetTrainingProfile(c.Ctx, t.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -312,7 +312,7 @@ func programIn(c *lane.Call, ss store.StudioStore, traineeID, week string) (*wee
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return nil, err
 		}
-		pos := training.ProgramAt(p, structure, week)
+		pos := training.ProgramAt(p, structure, week, c.FirstDay())
 		out := &weekplan.Program{Name: p.Name, Week: pos.Week}
 		if pos.Phase != nil {
 			out.Phase = *pos.Phase

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -122,10 +121,9 @@ func addTraineePrompts(s *mcp.Server, opts Options, ex *executor.Executor) {
 		s.AddPrompt(&mcp.Prompt{Name: "weekly_plan_review", Title: "Review this week's plan",
 			Description: "Coach through this week's plan. No arguments. Pulls this week's schedule (the active program), last week's completion (its debrief) and fatigue flags (the coaching insights)."},
 			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-				lastWeek := isoWeek(today(ctx).AddDate(0, 0, -7))
 				pulls := []pull{
 					get(ctx, opts, ex, req.Extra, "This week's schedule (active program)", "/trainees/me/programs/active", nil),
-					get(ctx, opts, ex, req.Extra, "Last week ("+lastWeek+"): completion", "/trainees/me/debrief", url.Values{"week": {lastWeek}}),
+					get(ctx, opts, ex, req.Extra, "Last week: completion", "/trainees/me/debrief", url.Values{"week": {"last"}}),
 					get(ctx, opts, ex, req.Extra, "Fatigue, consistency and progress flags", "/trainees/me/insights", nil),
 				}
 				return promptResult("Weekly plan review",
@@ -236,17 +234,3 @@ func promptResult(description, framing string, pulls []pull) *mcp.GetPromptResul
 	return &mcp.GetPromptResult{Description: description, Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: b.String()}}}}
 }
 
-// today is now in the studio's time zone when the request's principal
-// names it, else UTC.
-func today(ctx context.Context) time.Time {
-	if p, ok := auth.PrincipalFrom(ctx); ok && p.TimeZone != nil {
-		return time.Now().In(p.TimeZone)
-	}
-	return time.Now().UTC()
-}
-
-// isoWeek is t's ISO week, YYYY-Www.
-func isoWeek(t time.Time) string {
-	y, w := t.ISOWeek()
-	return fmt.Sprintf("%04d-W%02d", y, w)
-}

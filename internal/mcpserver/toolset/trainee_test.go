@@ -4,24 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/otherwise/perform/internal/ids"
 )
-
-func TestISOWeek(t *testing.T) {
-	for day, want := range map[string]string{
-		"2026-01-01": "2026-W01", // a Thursday: the year's first week
-		"2027-01-01": "2026-W53", // a Friday: the last week of 2026
-		"2024-12-30": "2025-W01", // a Monday in December
-		"2026-12-01": "2026-W49",
-	} {
-		d, _ := time.Parse(time.DateOnly, day)
-		if got := isoWeek(d); got != want {
-			t.Errorf("isoWeek(%s) = %s; want %s", day, got, want)
-		}
-	}
-}
 
 func TestRecordPath(t *testing.T) {
 	path := recordPath("perform://sessions/", "/sessions/", ids.Session)
