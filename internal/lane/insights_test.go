@@ -296,20 +296,20 @@ func TestTraineeReadModels(t *testing.T) {
 			*d.CheckIns.Readiness != 3 || len(d.Flags) != 3 || len(d.NextWeek) != 1 || d.NextWeek[0].Date != "2026-12-04" {
 			t.Fatalf("debrief PRs, check-ins, flags = %+v", d)
 		}
-		// This week by default: W49, 30 Nov done, 4 Dec to come.
+		// This week by default, the studio's (Sunday 29 Nov to Saturday 5 Dec): 30 Nov done, 4 Dec to come.
 		e.ok(200, e.call(k, "GET", base+"/debrief", nil)).into(t, &d)
-		if d.Week != "2026-W49" || d.Planned != 2 || d.Completed != 1 || d.Remaining != 1 {
+		if d.Week != "2026-11-29" || d.To != "2026-12-05" || d.Planned != 2 || d.Completed != 1 || d.Remaining != 1 {
 			t.Fatalf("this week's debrief = %+v", d)
 		}
-		// A day stands for its week: Tuesday 24 November is W48.
+		// A day stands for its week: Tuesday 24 November is in the week of Sunday 22 November.
 		e.ok(200, e.call(k, "GET", base+"/debrief?week=2026-11-24", nil)).into(t, &d)
-		if d.Week != "2026-W48" {
+		if d.Week != "2026-11-22" {
 			t.Fatalf("the week of 2026-11-24 = %+v", d)
 		}
-		// Anything else is refused with this week's and last week's names.
-		for _, bad := range []string{"2026-W60", "2026-48", "next", "last%20week", "2026-13-01"} {
+		// Anything else is refused with the sentence naming this week's first day.
+		for _, bad := range []string{"2026-W60", "2026-48", "last%20week", "2026-13-01"} {
 			a := e.fails(422, "VALIDATION", e.call(k, "GET", base+"/debrief?week="+bad, nil))
-			if !slices.Equal(a.fields(), []string{"week"}) || !strings.Contains(a.message(), "this week is 2026-W49, last week 2026-W48") {
+			if !slices.Equal(a.fields(), []string{"week"}) || !strings.Contains(a.message(), "this week starts on 2026-11-29") {
 				t.Fatalf("week=%s: %s", bad, a.Raw)
 			}
 		}

@@ -106,13 +106,13 @@ func TestRosterQuestions(t *testing.T) {
 			return p
 		}
 
-		// This week so far (Monday 30 November to today): Eden twice, Ayala once.
+		// This week so far (Sunday 29 November, the studio's first day, to today): Eden twice, Ayala once.
 		p := ask("question=trained")
-		if p.From != "2026-11-30" || p.To != "2026-12-02" || !slices.Equal(p.names(), []string{"Eden Dar", "Ayala Adler"}) || p.Total != 2 ||
+		if p.From != "2026-11-29" || p.To != "2026-12-02" || !slices.Equal(p.names(), []string{"Eden Dar", "Ayala Adler"}) || p.Total != 2 ||
 			*p.Items[0].Sessions != 2 || *p.Items[0].LastSessionOn != "2026-12-02" {
 			t.Fatalf("trained = %+v", p)
 		}
-		if p.Summary != "2 of the studio's 4 active trainees completed a session from 2026-11-30 to 2026-12-02." {
+		if p.Summary != "2 of the studio's 4 active trainees completed a session from 2026-11-29 to 2026-12-02." {
 			t.Fatalf("summary = %q", p.Summary)
 		}
 		// Boaz never trained, Carmel last on 20 November and missed one: the longest absent first.
@@ -131,7 +131,7 @@ func TestRosterQuestions(t *testing.T) {
 		}
 		// Coach One's: Ayala trained, Carmel did not.
 		p = ask("question=not_trained&coachId=" + w.coach1.ID)
-		if !slices.Equal(p.names(), []string{"Carmel Cohen"}) || p.Summary != "1 of the coach's 2 active trainees completed no session from 2026-11-30 to 2026-12-02; the longest absent first." {
+		if !slices.Equal(p.names(), []string{"Carmel Cohen"}) || p.Summary != "1 of the coach's 2 active trainees completed no session from 2026-11-29 to 2026-12-02; the longest absent first." {
 			t.Fatalf("coach One's = %+v", p)
 		}
 		// Another studio's coach is not found.
@@ -198,7 +198,7 @@ func TestRosterQuestions(t *testing.T) {
 		grant := e.grant(w.studio.ID, w.coach1.ID, auth.ScopeStudioRead)
 		var mine rosterPage
 		e.ok(200, e.call(grant, "GET", "/roster?question=trained", nil)).into(t, &mine)
-		if !slices.Equal(mine.names(), []string{"Ayala Adler"}) || mine.Summary != fmt.Sprintf("1 of the coach's %d active trainees completed a session from 2026-11-30 to 2026-12-02.", 2) {
+		if !slices.Equal(mine.names(), []string{"Ayala Adler"}) || mine.Summary != fmt.Sprintf("1 of the coach's %d active trainees completed a session from 2026-11-29 to 2026-12-02.", 2) {
 			t.Fatalf("a coach's default = %+v", mine)
 		}
 	})

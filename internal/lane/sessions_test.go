@@ -137,6 +137,8 @@ func TestProgramStructureAndAssignment(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(k, "PUT", "/program-templates/"+f.template.ID+"/structure", map[string]any{"phases": []any{}}))
 		e.fails(404, "NOT_FOUND", e.call(k, "PUT", "/program-templates/ptm_00000000000000000000000000/structure", map[string]any{"phases": twoPhases()}))
 
+		// A studio whose weeks start on Monday (the Sunday weeks are week_test.go's).
+		e.ok(200, e.call(k, "PATCH", "/studio/settings", map[string]any{"weekStartsOn": "monday"}))
 		// Assigned from this week's Monday: week 1 Mon/Wed/Fri, week 2 Mon and Sat.
 		monday := mondayOf(localToday())
 		want := []string{monday, AddDays(monday, 2), AddDays(monday, 4), AddDays(monday, 7), AddDays(monday, 12)}

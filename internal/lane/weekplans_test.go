@@ -179,7 +179,7 @@ func TestBadDraftInputGetsSentences(t *testing.T) {
 		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"week": "2026-01-07", "days": []int{1}})); !strings.Contains(a.message(), "ended on") {
 			t.Errorf("a week in the past: %s", a.message())
 		}
-		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"week": "soon"})); !strings.Contains(a.message(), "next, this") {
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"week": "soon"})); !strings.Contains(a.message(), "this, last or next") {
 			t.Errorf("an unreadable week: %s", a.message())
 		}
 		e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"days": []int{8}}))

@@ -304,7 +304,7 @@ func TestTraineePrompts(t *testing.T) {
 		return res.Messages[0].Content.(*mcp.TextContent).Text
 	}
 	review := text("weekly_plan_review", nil)
-	for _, part := range []string{"This week's schedule", "Last week (", "Fatigue", "perform://coach/persona"} {
+	for _, part := range []string{"This week's schedule", "Last week: completion", "Fatigue", "perform://coach/persona"} {
 		if !strings.Contains(review, part) {
 			t.Errorf("weekly_plan_review lacks %q:\n%s", part, review)
 		}

@@ -12,7 +12,7 @@ import (
 // coachRequests are what a coach asks her AI about her studio, signed in
 // as herself: "my trainees" are hers.
 func coachRequests(w *world) []request {
-	mon, today := w.monday, w.today
+	mon, today := w.weekStart, w.today
 	planIn := func(from, to string, ends bool) []string {
 		return w.mineWhere(func(tr domain.Trainee) bool {
 			subs, _ := w.ss.ListSubscriptions(w.ctx, tr.ID)
@@ -152,13 +152,13 @@ func coachRequests(w *world) []request {
 			check: func(w *world, a []string) error { return contains(a[0], other.ID, other.LastName) }},
 		{ask: fmt.Sprintf("How is %s doing?", name(tr)), steps: []step{find(tr), then("get_trainee_overview", nil)},
 			check: func(w *world, a []string) error { return contains(a[1], `"summary"`, `"completion"`) }},
-		{ask: fmt.Sprintf("How was %s's last week?", tr.FirstName), steps: []step{find(tr), then("get_weekly_debrief", map[string]any{"week": "2026-W48"})},
+		{ask: fmt.Sprintf("How was %s's last week?", tr.FirstName), steps: []step{find(tr), then("get_weekly_debrief", map[string]any{"week": "last"})},
 			check: func(w *world, a []string) error {
-				done := len(w.sessions(tr.ID, "2026-11-23", "2026-11-29", domain.SessionCompleted))
-				return contains(a[1], `"week":"2026-W48"`, fmt.Sprintf(`"completed":%d`, done))
+				done := len(w.sessions(tr.ID, "2026-11-22", "2026-11-28", domain.SessionCompleted))
+				return contains(a[1], `"week":"2026-11-22"`, `"to":"2026-11-28"`, fmt.Sprintf(`"completed":%d`, done))
 			}},
 		{ask: fmt.Sprintf("How did %s do the week of 16 November?", tr.FirstName), steps: []step{find(tr), then("get_weekly_debrief", map[string]any{"week": "2026-11-18"})},
-			check: func(w *world, a []string) error { return contains(a[1], `"week":"2026-W47"`) }},
+			check: func(w *world, a []string) error { return contains(a[1], `"week":"2026-11-15"`) }}, // the studio's week holding 16 November
 		{ask: fmt.Sprintf("Is %s's squat going up?", tr.FirstName), steps: []step{find(tr), then("get_trainee_benchmarks", nil)},
 			check: func(w *world, a []string) error {
 				bs, _ := w.ss.ListBenchmarks(w.ctx, tr.ID)

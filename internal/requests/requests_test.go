@@ -44,7 +44,7 @@ type world struct {
 	ss                       store.StudioStore
 	zone                     *time.Location
 	today                    string
-	monday                   string
+	weekStart                string // the first day of this week: the demo studio's weeks start on Sunday
 	coach                    domain.Coach
 	mine                     []domain.Trainee // the coach's active trainees
 	trainee                  domain.Trainee   // the trainee who asks
@@ -143,7 +143,7 @@ func newWorld(t *testing.T) *world {
 	client := laneclient.New(srv.URL, nil, "mcp")
 	w := &world{t: t, ctx: ctx, ss: st.Studio(studio.ID), zone: studio.TimeZone(), authn: authn, lane: client}
 	w.today = now.In(w.zone).Format(time.DateOnly)
-	w.monday = "2026-11-30"
+	w.weekStart = "2026-11-29"
 	w.coachEx, w.traineeEx = *executor.New(client, tools.All()), *executor.New(client, tools.Trainee())
 
 	// The coach with the most active trainees; the trainee of hers with

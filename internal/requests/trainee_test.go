@@ -13,7 +13,7 @@ import (
 // traineeRequests are what a trainee asks an AI about their own training,
 // signed in as themselves.
 func traineeRequests(w *world) []request {
-	me, mon, today := w.trainee, w.monday, w.today
+	me, mon, today := w.trainee, w.weekStart, w.today
 	total := func(n int) string { return fmt.Sprintf(`"total":%d`, n) }
 	// The first planned session from today on, and its first exercise.
 	nextPlanned := func(w *world) (domain.Session, string) {
@@ -48,10 +48,10 @@ func traineeRequests(w *world) []request {
 			check: func(w *world, a []string) error { return contains(a[0], `"summary"`) }},
 		{trainee: true, ask: "How was my week?", steps: []step{call("get_weekly_debrief", nil)},
 			check: func(w *world, a []string) error {
-				return contains(a[0], `"week":"2026-W49"`, fmt.Sprintf(`"completed":%d`, len(w.sessions(me.ID, mon, today, domain.SessionCompleted))))
+				return contains(a[0], `"week":"2026-11-29"`, fmt.Sprintf(`"completed":%d`, len(w.sessions(me.ID, mon, today, domain.SessionCompleted))))
 			}},
-		{trainee: true, ask: "How was last week?", steps: []step{call("get_weekly_debrief", map[string]any{"week": "2026-11-25"})},
-			check: func(w *world, a []string) error { return contains(a[0], `"week":"2026-W48"`) }},
+		{trainee: true, ask: "How was last week?", steps: []step{call("get_weekly_debrief", map[string]any{"week": "last"})},
+			check: func(w *world, a []string) error { return contains(a[0], `"week":"2026-11-22"`, `"to":"2026-11-28"`) }},
 		{trainee: true, ask: "What are my best lifts?", steps: []step{call("get_benchmarks", nil)},
 			check: func(w *world, a []string) error {
 				bs, _ := w.ss.ListBenchmarks(w.ctx, me.ID)

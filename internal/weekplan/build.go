@@ -3,6 +3,7 @@ package weekplan
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/otherwise/perform/internal/domain"
 )
@@ -219,8 +220,8 @@ func (w *week) overworked(p Plan) (session, index int) {
 			}
 		}
 	}
-	// p.Sessions is the layout's order sorted by weekday; the layout the
-	// core builds is already in weekday order, so the indexes agree.
+	// p.Sessions is the layout's order sorted by date; the layout the
+	// core builds is already in date order, so the indexes agree.
 	// Accessories go first, then main lifts.
 	for _, first := range []int{2, 0} {
 		for si := len(p.Sessions) - 1; si >= 0; si-- {
@@ -269,7 +270,7 @@ func (w *week) fill(l Layout) Plan {
 	p := Plan{WeekStart: w.in.WeekStart, Rule: w.rule, Deload: w.deload, Summary: l.Summary,
 		Adjustments: slices.Clone(w.adjust), LastHardSets: w.weekSets[3]}
 	days := slices.Clone(l.Sessions)
-	slices.SortStableFunc(days, func(a, b LayoutDay) int { return a.Weekday - b.Weekday })
+	slices.SortStableFunc(days, func(a, b LayoutDay) int { return strings.Compare(w.dates[a.Weekday], w.dates[b.Weekday]) }) // by date: a week may start on any day
 	for _, d := range days {
 		s := Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.items(d.Exercises)}
 		s.DurationMin = duration(s.Items)

@@ -2,6 +2,7 @@ package weekplan
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +211,28 @@ func FuzzPlanNeverBreaksItsRules(f *testing.F) {
 			t.Fatalf("the core's own week breaks its rules: %v", problems)
 		}
 	})
+}
+
+// TestASundayWeek plans a week that starts on Sunday: the days land in it,
+// by date, Sunday first.
+func TestASundayWeek(t *testing.T) {
+	in := baseInput()
+	in.FirstDay, in.WeekStart, in.Today = time.Sunday, "2026-12-06", "2026-12-05"
+	in.Days = []int{7, 2, 4}
+	w, err := prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := w.fill(w.baseline())
+	var dates []string
+	for _, s := range plan.Sessions {
+		dates = append(dates, s.Date)
+	}
+	if !slices.Equal(dates, []string{"2026-12-06", "2026-12-08", "2026-12-10"}) {
+		t.Fatalf("a Sunday week's sessions on %v", dates)
+	}
+	in.WeekStart = "2026-12-07"
+	if _, err := prepare(in); err == nil || !strings.Contains(err.Error(), "weeks start on Sunday") {
+		t.Fatalf("a Monday in a Sunday studio: %v", err)
+	}
 }

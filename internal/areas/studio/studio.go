@@ -100,11 +100,11 @@ type tasksQuery struct {
 }
 
 func (a *Area) studioRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/studio/settings", "The studio's settings: its time zone, whether its trainees may use the WhatsApp assistant, and the WhatsApp template of the coaches' morning digest.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
+	lane.Add(rs, "GET", "/studio/settings", "The studio's settings: its time zone, the first day of its week, whether its trainees may use the WhatsApp assistant, and the WhatsApp template of the coaches' morning digest.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
 		st, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
 		return settingsOf(st), err
 	}, lane.Admin())
-	lane.Add(rs, "PATCH", "/studio/settings", "Change the studio's settings given: its time zone (the zone its local days, session dates, check-in days and weeks are in), whether its trainees may use the WhatsApp assistant, and the approved WhatsApp template of the coaches' morning digest.", a.updateStudioSettings, lane.Admin())
+	lane.Add(rs, "PATCH", "/studio/settings", "Change the studio's settings given: its time zone (the zone its local days, session dates, check-in days and weeks are in), the first day of its week (weekStartsOn), whether its trainees may use the WhatsApp assistant, and the approved WhatsApp template of the coaches' morning digest.", a.updateStudioSettings, lane.Admin())
 	lane.Add(rs, "GET", "/validate", "Check the credential: the studio it belongs to, and who is asking.", func(c *lane.Call, _ *lane.NoInput) (studioInfo, error) {
 		info := studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
 			Credential: string(c.P.Kind), Scopes: c.P.Scopes, CoachID: c.Coach()}

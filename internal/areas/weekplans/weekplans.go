@@ -51,7 +51,7 @@ const DraftsPerHour = 10
 const DraftLife = 7 * 24 * time.Hour
 
 type draftInput struct {
-	Week  *string `json:"week,omitempty" jsonschema:"The week to plan: next (the default), this, or any day of it, YYYY-MM-DD." lane:"maxLength=10"`
+	Week  *string `json:"week,omitempty" jsonschema:"The week to plan (the studio's week, from its first day): next (the default), this, any day of it (YYYY-MM-DD), or an ISO week (2026-W50)." lane:"maxLength=10"`
 	Days  []int   `json:"days,omitempty" jsonschema:"The ISO weekdays to train (1 Monday … 7 Sunday); default: the trainee's availability." lane:"min=1,max=7,maxItems=7"`
 	Rule  *string `json:"rule,omitempty" jsonschema:"The progression: double_progression, rpe or linear; default by experience (beginner linear, intermediate double, advanced rpe)." lane:"enum=double_progression|rpe|linear"`
 	Fresh *bool   `json:"fresh,omitempty" jsonschema:"Draft anew even when a pending draft of the week exists (which is answered otherwise)."`
@@ -106,19 +106,18 @@ func (a *Area) Routes(rs *lane.Routes) {
 		a.apply, lane.Tool("apply_weekly_plan"))
 }
 
-// weekOf reads the week field: next (default), this, or a day of it.
+// weekOf reads the week field (next by default) by the studio's week
+// rule, and answers its first day.
 func weekOf(c *lane.Call, v *string) (string, error) {
-	today := c.LocalToday()
-	switch {
-	case v == nil || *v == "next":
-		return lane.AddDays(training.WeekStartOn(today, c.FirstDay()), 7), nil
-	case *v == "this":
-		return training.WeekStartOn(today, c.FirstDay()), nil
+	week := "next"
+	if v != nil {
+		week = *v
 	}
-	if _, err := time.Parse(time.DateOnly, *v); err != nil {
-		return "", lane.InvalidField("week", fmt.Sprintf("week must be next, this, or a day of the week as YYYY-MM-DD; got %q.", *v))
+	start, err := training.ParseWeek(week, c.LocalToday(), c.FirstDay())
+	if err != nil {
+		return "", lane.InvalidField("week", err.Error()+".")
 	}
-	return training.WeekStartOn(*v, c.FirstDay()), nil
+	return start, nil
 }
 
 func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
