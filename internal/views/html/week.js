@@ -23,7 +23,7 @@ App.draw = function (main, d) {
   });
   main.appendChild(counts);
 
-  // Seven days from the Monday: a bar per day, planned (outline) and done (filled).
+  // Seven days from the week's first day (the studio's): a bar per day, planned (outline) and done (filled).
   var days = [], byDay = {};
   var sessions = Array.isArray(d.sessions) ? d.sessions : [];
   var start = new Date((d.from || "1970-01-05") + "T12:00:00Z");
@@ -42,7 +42,7 @@ App.draw = function (main, d) {
   var chart = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", dir: "ltr", class: "days" });
   chart.appendChild(svg("line", { class: "grid", x1: 0, x2: W, y1: base, y2: base }));
   days.forEach(function (iso, i) {
-    // Left to right is Monday to Sunday in English; in a right-to-left
+    // Left to right is the week's first day to its last in English; in a right-to-left
     // language the week runs from the right.
     var col = App.rtl ? 6 - i : i;
     var cx = col * colW + colW / 2, b = byDay[iso];
