@@ -102,6 +102,25 @@ func TestPlanBar(t *testing.T) {
 	}
 }
 
+// TestPlanBarReadsTheCatalogue: the checker's movement list has a line for
+// every exercise of the catalogue (its ids only are read here, never its
+// area tags); one it reads only by keywords is logged, one it cannot read
+// at all fails.
+func TestPlanBarReadsTheCatalogue(t *testing.T) {
+	var byKeyword []string
+	for _, ex := range exercises.All() {
+		switch planbar.Reads(ex.ID, ex.Name) {
+		case "keywords":
+			byKeyword = append(byKeyword, ex.ID)
+		case "":
+			t.Errorf("the checker cannot tell what %s (%s) loads: give it a line in internal/planbar/movements.go", ex.ID, ex.Name)
+		}
+	}
+	if len(byKeyword) > 0 {
+		t.Logf("read by keywords only (give them a line in movements.go): %s", strings.Join(byKeyword, ", "))
+	}
+}
+
 // input is the fixture as the lane would hand it to the generator; extra
 // is an injury recorded after the first draft.
 func input(f planbar.Fixture, extra *planbar.Injury) weekplan.Input {

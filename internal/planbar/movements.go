@@ -417,6 +417,18 @@ var keywords = []struct{ words, pattern string }{
 	{"stretch mobility yoga foam", "mobility"},
 }
 
+// Reads says how the checker reads an exercise: "table" (its own line),
+// "keywords" (by its id and name), or "" (it cannot tell what it loads).
+func Reads(id, name string) string {
+	if _, ok := movements[id]; ok {
+		return "table"
+	}
+	if _, ok := guess(id, name); ok {
+		return "keywords"
+	}
+	return ""
+}
+
 // lookup reads an exercise: the table, else its keywords.
 func lookup(id string) (movement, bool) {
 	if m, ok := movements[id]; ok {

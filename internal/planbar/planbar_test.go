@@ -86,8 +86,9 @@ func TestLoadTable(t *testing.T) {
 	}
 }
 
-// The advanced lifter's 4×2 at 220 kg cannot become 2×10–15 at 197.5, nor
-// her 3×5 front squat at 120 a 2×10–15 at 97.5; 3×3 at 200 can.
+// The advanced lifter's 4×2 at 220 kg cannot become 2×10–15 at 197.5;
+// 3×3 at 200 can. (A range is held to its bottom reps: 10 at 97.5 after
+// 3×5 at 120 is within the table's tolerance, 15 would not be.)
 func TestLoadsBeyondHerNumbers(t *testing.T) {
 	f := fixture(t, "advanced lifter whose last deadlift was 4x2 at 220 kg")
 	dl := lift("deadlift", 2, 10, 197.5)
