@@ -213,7 +213,23 @@ func (f Fixture) check() error {
 	if f.Minutes < 20 || len(f.Days) == 0 || len(f.Equipment) == 0 {
 		return fmt.Errorf("minutes, days and equipment are required")
 	}
+	for _, inj := range f.Injuries {
+		if _, ok := areaWords[inj.Area]; !ok || inj.Severity < 1 || inj.Severity > 5 {
+			return fmt.Errorf("injury %q: area %q or severity %d is not one the checker knows", inj.ID, inj.Area, inj.Severity)
+		}
+	}
+	for _, c := range f.Conditions {
+		if _, ok := conditionRules[c]; !ok || c == "senior" {
+			return fmt.Errorf("condition %q is not one the checker knows", c)
+		}
+	}
+	if _, ok := levels[f.Experience]; !ok {
+		return fmt.Errorf("experience %q is not beginner, intermediate or advanced", f.Experience)
+	}
 	for _, m := range f.Logs {
+		if m.Weekday < 1 || m.Weekday > 7 {
+			return fmt.Errorf("log of %s: day %d is not an ISO weekday", m.Exercise, m.Weekday)
+		}
 		if _, ok := lookup(m.Exercise); !ok {
 			return fmt.Errorf("log of %q: the checker does not know this exercise", m.Exercise)
 		}

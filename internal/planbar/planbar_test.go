@@ -335,3 +335,53 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A Sunday-first week: Sunday is its first day, and a session dated as
+// if the week began on Monday is caught.
+func TestDaysOfASundayFirstWeek(t *testing.T) {
+	f := fixture(t, "beginner runner, Sunday-first week, Hebrew studio")
+	if f.date(7) != "2026-12-06" || f.date(5) != "2026-12-11" {
+		t.Fatalf("Sunday-first dates: Sunday %s, Friday %s", f.date(7), f.date(5))
+	}
+	good := Plan{WeekStart: f.WeekStart, Sessions: []Session{session(f, 7, run(30)), session(f, 3, run(30)), session(f, 5, run(40))}}
+	expectItem(t, f, good, "days", true, false)
+	monday := good
+	monday.WeekStart = "2026-12-07"
+	monday.Sessions = append([]Session(nil), good.Sessions...)
+	monday.Sessions[0].Date = "2026-12-13" // the Sunday of a Monday-first week
+	expectItem(t, f, monday, "days", false, false)
+	two := Plan{WeekStart: f.WeekStart, Sessions: good.Sessions[:2]}
+	expectItem(t, f, two, "days", false, false) // she runs three times a week
+}
+
+// Session fill by the checker's own estimate, not the plan's durationMin.
+func TestFill(t *testing.T) {
+	f := fixture(t, "knee tendinopathy at the gym")
+	short := session(f, 1, lift("bench-press", 3, 8, 52.5), lift("lat-pulldown", 3, 10, 45))
+	short.DurationMin = 55 // the plan's claim does not count
+	expectItem(t, f, Plan{WeekStart: f.WeekStart, Sessions: []Session{short}}, "fill", false, false)
+	full := session(f, 1, Item{ExerciseID: "wall-sit", Sets: 5, Seconds: 45, RIR: rir(3), RestSeconds: 120},
+		lift("bench-press", 4, 8, 52.5), lift("lat-pulldown", 4, 10, 45), lift("seated-cable-row", 3, 10, 45))
+	if est := estimate(full); est < 45 || est > 63 {
+		t.Fatalf("estimate %v", est)
+	}
+	expectItem(t, f, Plan{WeekStart: f.WeekStart, Sessions: []Session{full}}, "fill", true, false)
+}
+
+// Recovery: the same group heavy on consecutive days; a deload not taken
+// when due, or taken when only accessories stalled; a held load cut.
+func TestRecovery(t *testing.T) {
+	f := fixture(t, "leg press held at RPE 6 while the squat rises")
+	f.Days = []int{1, 2, 3, 5}
+	legs := Plan{WeekStart: f.WeekStart, Sessions: []Session{session(f, 1, lift("back-squat", 3, 5, 97.5)), session(f, 2, lift("leg-press", 3, 10, 80))}}
+	expectItem(t, f, legs, "recovery", false, false)
+	cut := Plan{WeekStart: f.WeekStart, Sessions: []Session{session(f, 3, lift("leg-press", 3, 10, 65))}}
+	expectItem(t, f, cut, "recovery", false, false)
+	held := Plan{WeekStart: f.WeekStart, Sessions: []Session{session(f, 1, lift("back-squat", 3, 5, 100)), session(f, 3, lift("leg-press", 3, 10, 80))}}
+	expectItem(t, f, held, "recovery", true, false)
+	held.Deload = true
+	expectItem(t, f, held, "recovery", false, false)
+
+	due := fixture(t, "advanced lifter, deload due after four hard weeks")
+	expectItem(t, due, Plan{WeekStart: due.WeekStart, Sessions: []Session{session(due, 1, lift("back-squat", 3, 5, 150))}}, "recovery", false, false)
+}
