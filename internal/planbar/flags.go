@@ -5,11 +5,13 @@ import (
 	"strings"
 )
 
-// areaWords name a body area in English and Hebrew.
+// areaWords name a body area in English and Hebrew (a Hebrew word with
+// its prefix where the bare word hides inside others: גב in גבוה, לב in
+// שלב, גיל in רגיל).
 var areaWords = map[string][]string{
-	"neck": {"neck", "צוואר"}, "shoulder": {"shoulder", "כתף"}, "upper_back": {"upper back", "גב עליון", "גב"},
-	"lower_back": {"lower back", "back", "גב"}, "chest": {"chest", "חזה"}, "elbow": {"elbow", "מרפק"},
-	"wrist": {"wrist", "שורש כף", "פרק כף"}, "hand": {"hand", "כף יד", "יד"}, "abdomen": {"abdomen", "בטן"},
+	"neck": {"neck", "צוואר"}, "shoulder": {"shoulder", "כתף"}, "upper_back": {"upper back", "גב עליון", "הגב", "בגב"},
+	"lower_back": {"lower back", "back", "גב תחתון", "הגב", "בגב", "לגב"}, "chest": {"chest", "חזה"}, "elbow": {"elbow", "מרפק"},
+	"wrist": {"wrist", "שורש כף", "פרק כף"}, "hand": {"hand", "כף יד", "כף היד"}, "abdomen": {"abdomen", "בטן"},
 	"hip": {"hip", "ירך", "אגן"}, "groin": {"groin", "מפשעה"}, "glute": {"glute", "עכוז", "ישבן"},
 	"hamstring": {"hamstring", "המסטרינג", "ירך אחורי"}, "quadriceps": {"quad", "ארבע ראשי", "ירך קדמי"},
 	"knee": {"knee", "ברך", "ברכ"}, "calf": {"calf", "achilles", "שוק", "תאומים", "אכילס"},
@@ -22,8 +24,8 @@ var ruleWords = map[string][]string{
 	"hypertension":    {"hypertension", "blood pressure", "לחץ דם"},
 	"pregnancy":       {"pregnan", "הריון", "היריון", "בהריון"},
 	"osteoporosis":    {"osteopor", "bone density", "אוסטאופורוזיס", "בריחת סידן", "צפיפות עצם"},
-	"heart_condition": {"heart", "cardiac", "לב"},
-	"senior":          {"age", "aged", "senior", "older", "years old", "גיל", "מבוגר", "ותיק"},
+	"heart_condition": {"heart", "cardiac", "מחלת לב", "בעיית לב", "לבבי", "הלב", "בלב"},
+	"senior":          {"age", "aged", "senior", "older", "years old", "בגיל", "מגיל", "הגיל", "לגיל", "מבוגר", "ותיק"},
 	"deload":          {"deload", "lighter week", "שבוע קל", "הורדת עומס", "דילואד"},
 	"readiness":       {"readiness", "tired", "fatigue", "מוכנות", "עייפות"},
 	"return":          {"break", "return", "חזרה", "הפסקה"},

@@ -385,3 +385,25 @@ func TestRecovery(t *testing.T) {
 	due := fixture(t, "advanced lifter, deload due after four hard weeks")
 	expectItem(t, due, Plan{WeekStart: due.WeekStart, Sessions: []Session{session(due, 1, lift("back-squat", 3, 5, 150))}}, "recovery", false, false)
 }
+
+// Words are found as words: "average" states no age rule, "שלב" (a phase)
+// no heart condition, "גבוה" (high) no back injury.
+func TestMentions(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		words []string
+		want  bool
+	}{
+		{"readiness average 3.5", ruleWords["senior"], false},
+		{"At 68 (the studio's senior age), no jumps.", ruleWords["senior"], true},
+		{"שלב הבנייה: עוד סט", ruleWords["heart_condition"], false},
+		{"מחלת לב: בלי מאמץ מרבי", ruleWords["heart_condition"], true},
+		{"לחץ דם גבוה", areaWords["lower_back"], false},
+		{"כאב בגב התחתון", areaWords["lower_back"], true},
+		{"Pregnancy: nothing lying on the back.", ruleWords["pregnancy"], true},
+	} {
+		if got := mentions(c.text, c.words); got != c.want {
+			t.Errorf("mentions(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
