@@ -121,7 +121,7 @@ func injury(id, area string) domain.Injury {
 }
 
 func input(exp string, days []int, minutes int, equipment []string, h history) weekplan.Input {
-	return weekplan.Input{Today: fixtureToday, WeekStart: fixtureWeek, Days: days, Minutes: minutes, Equipment: equipment,
+	return weekplan.Input{Today: fixtureToday, WeekStart: fixtureWeek, FirstDay: time.Monday, Days: days, Minutes: minutes, Equipment: equipment,
 		Experience: exp, History: h.sessions(), CheckIns: checkIns(7, 7, 8), Exercises: exercises.All(), Language: "he"}
 }
 

@@ -52,6 +52,13 @@ const (
 	AdjustStall        = "stall"
 	AdjustReturn       = "return"
 	AdjustAge          = "age"
+	AdjustCondition    = "condition" // a health condition's rules (never her words)
+	AdjustLevel        = "level"     // exercises beyond her experience left out
+	AdjustData         = "data"      // logged sets the estimates could not trust
+	AdjustSport        = "sport"     // her sport's sessions and their volume
+	AdjustGoal         = "goal"      // what her goal adds (conditioning for fat loss)
+	AdjustProgram      = "program"   // her program's planned sessions, adjusted in place
+	AdjustRehab        = "rehab"     // rehabilitation exercises an injury's kind allows
 )
 
 // Input is what the lane knows of the trainee and her week.
@@ -80,6 +87,9 @@ type Input struct {
 	// Exercises resolves an exercise id: the catalogue, and the studio's own.
 	Exercises []domain.Exercise
 	Language  string // "he" or "en" for the notes; "" means "he"
+	// Gender is the trainee's ("female", "male" or "" unknown): the
+	// Hebrew notes read her in it.
+	Gender string
 	// Sport and Goal are her profile's (domain.Sports, domain.TrainingGoals).
 	Sport string
 	Goal  string
@@ -146,6 +156,7 @@ type Item struct {
 	// Basis says where the load comes from, in a few words.
 	Basis string `json:"basis"`
 	Note  string `json:"note,omitempty"`
+	pad   bool   // added by the core to fill the session to her minutes
 }
 
 // Adjustment is one change to the plain progression and its reason.

@@ -1,0 +1,261 @@
+package weekplan
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/otherwise/perform/internal/domain"
+)
+
+// fillShare is the least share of her session length a session fills:
+// 80%, 60% in a deload week.
+func (w *week) fillShare() float64 {
+	if w.deload {
+		return 0.6
+	}
+	return 0.8
+}
+
+// fillTarget is the least minutes a session of the week takes.
+func (w *week) fillTarget() int { return int(math.Ceil(float64(w.in.Minutes) * w.fillShare())) }
+
+// fillers are the patterns that fill a session's minutes easily, best
+// first: after her sport, a walk or an easy ride; after strength, an easy
+// ride, row or walk.
+var (
+	fillAfterSport    = []string{"walk", "cycle", "row", "swim", "conditioning"}
+	fillAfterStrength = []string{"cycle", "row", "walk", "swim", "conditioning", "run"}
+	easyConditioning  = []string{"elliptical", "stationary-bike", "assault-bike", "rowing-machine", "ski-erg"}
+)
+
+// pad fills a session to fillTarget: a cool-down of mobility (10 minutes
+// at most), then easy aerobic work that is not her sport (so her sport's
+// volume stays what the week allows), then more mobility.
+func (w *week) pad(s *Session) {
+	target := w.fillTarget()
+	gap := func() int { return target - duration(s.Items) }
+	if gap() <= 0 {
+		return
+	}
+	has := func(id string) bool {
+		return slices.ContainsFunc(s.Items, func(it Item) bool { return it.ExerciseID == id })
+	}
+	var mobility []string
+	for _, ex := range w.in.Exercises {
+		if _, ok := w.allowed[ex.ID]; ok && isMobility(ex) {
+			mobility = append(mobility, ex.ID)
+		}
+	}
+	add := func(id string, minutes int, rpe float64, basis string) {
+		it := w.endurancePrescription(w.allowed[id], minutes, rpe, basis)
+		it.pad = true
+		s.Items = append(s.Items, it)
+	}
+	cool := w.tr("cool-down and mobility", "שחרור וגמישות")
+	if len(mobility) > 0 {
+		id := mobility[s.Weekday%len(mobility)]
+		add(id, min(max(gap(), 3), 10), 2, cool)
+	}
+	if g := gap(); g > 0 {
+		afterSport := len(s.Items) > 0 && s.Items[0].ExerciseID == w.sport.exercise
+		order := fillAfterStrength
+		if afterSport {
+			order = fillAfterSport
+		}
+		sportPattern := w.allowed[w.sport.exercise].Pattern
+		pick := ""
+		for _, p := range order {
+			for _, id := range w.order {
+				ex := w.allowed[id]
+				if !w.isEndurance(ex) || ex.Pattern != p || p == sportPattern || has(id) || w.reduced[id] ||
+					(p == "conditioning" && !slices.Contains(easyConditioning, id)) {
+					continue
+				}
+				pick = id
+				break
+			}
+			if pick != "" {
+				break
+			}
+		}
+		if pick != "" {
+			add(pick, g, 3, w.tr("easy aerobic work to round off the session", "אירובי קל להשלמת האימון"))
+		}
+	}
+	for _, id := range mobility {
+		if gap() <= 0 {
+			break
+		}
+		if !has(id) {
+			add(id, min(max(gap(), 3), 10), 2, cool)
+		}
+	}
+}
+
+// plannedLayout is her program's week as a layout: each planned session
+// on its day with its exercises, one that the week rules out swapped for
+// an allowed alternative (the catalogue's, then one of the same movement
+// pattern) or dropped; an endurance session with no exercises gets her
+// sport's (or the session's sport's) exercise.
+func (w *week) plannedLayout() Layout {
+	var out Layout
+	var swaps, drops []string
+	for _, d := range w.days {
+		s := w.planned[d]
+		day := LayoutDay{Weekday: d, Title: s.Title}
+		for _, e := range s.Exercises {
+			id := w.substitute(e.ExerciseID, day.Exercises)
+			switch {
+			case id == "":
+				drops = append(drops, e.ExerciseID)
+			case id != e.ExerciseID:
+				swaps = append(swaps, e.ExerciseID+" → "+id)
+				fallthrough
+			default:
+				day.Exercises = append(day.Exercises, id)
+			}
+		}
+		if len(s.Exercises) == 0 {
+			if id := w.sessionExercise(s); id != "" {
+				day.Exercises = append(day.Exercises, id)
+			}
+		}
+		if len(day.Exercises) > 0 {
+			out.Sessions = append(out.Sessions, day)
+		}
+	}
+	sort.Strings(swaps)
+	reason := w.trf("The week is %s program's: %d planned sessions adjusted in place, none added.",
+		"השבוע הוא של התוכנית %s: %d אימונים מתוכננים הותאמו במקומם, בלי להוסיף אימונים.", w.her(), len(out.Sessions))
+	if len(swaps) > 0 {
+		reason += w.trf(" Swapped: %s.", " הוחלפו: %s.", joinIDs(swaps))
+	}
+	if len(drops) > 0 {
+		reason += w.trf(" Left out, with nothing that spares the area to swap in: %s.", " הוצאו, בלי חלופה מתאימה: %s.", w.names(drops))
+	}
+	if w.deload {
+		reason += w.tr(" A deload week: fewer sets, lighter loads, 70% of the endurance minutes.", " שבוע הורדת עומס: פחות סטים, משקלים קלים יותר, 70% מדקות האירובי.")
+	}
+	w.adjust = append(w.adjust, Adjustment{Kind: AdjustProgram, Reason: reason})
+	return out
+}
+
+func joinIDs(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += v
+	}
+	return out
+}
+
+// substitute is id when the week allows it, else its first allowed
+// alternative not yet in the day, else an allowed exercise of its pattern
+// and category; "" when none.
+func (w *week) substitute(id string, day []string) string {
+	if _, ok := w.allowed[id]; ok {
+		return id
+	}
+	ex := w.lookup(id)
+	for _, alt := range ex.Alternatives {
+		if _, ok := w.allowed[alt]; ok && !slices.Contains(day, alt) {
+			return alt
+		}
+	}
+	for _, cand := range w.in.Exercises {
+		if _, ok := w.allowed[cand.ID]; ok && cand.Pattern == ex.Pattern && ex.Pattern != "" && cand.Category == ex.Category && !slices.Contains(day, cand.ID) {
+			return cand.ID
+		}
+	}
+	if w.isEndurance(ex) && w.sport.exercise != "" {
+		return w.sport.exercise
+	}
+	return ""
+}
+
+// sessionExercise is the exercise an endurance session without exercises
+// is done with: the session's sport's, or a swap that spares an injury.
+func (w *week) sessionExercise(s domain.Session) string {
+	for _, id := range sportDefaults[s.Sport] {
+		if id := w.substitute(id, nil); id != "" {
+			return id
+		}
+	}
+	return w.sport.exercise
+}
+
+// fromPlan sets a planned session's item to its program's target, within
+// the week's rules: the program's sets (fewer in a deload) and reps (the
+// load then read from the table at those reps), its hold, its minutes
+// (70% of them in a deload or under a mild injury).
+func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
+	var t *domain.ExerciseTarget
+	for _, e := range s.Exercises {
+		if e.ExerciseID == ex.ID {
+			t = e.Target
+		}
+	}
+	if it.Minutes > 0 {
+		m := 0
+		switch {
+		case t != nil && t.Seconds != nil:
+			m = *t.Seconds / 60
+		case s.DurationMin != nil:
+			m = *s.DurationMin
+		}
+		if m > 0 {
+			if w.deload || w.returning || w.reduced[ex.ID] {
+				m = int(float64(m) * 0.7)
+			}
+			it.Minutes = max(m, 5)
+			it.DistanceKm = nil
+			if t != nil && t.Metres != nil && !w.deload && !w.reduced[ex.ID] {
+				it.DistanceKm = new(math.Round(*t.Metres/500) / 2)
+			}
+			it.Basis = w.tr("her program's session", "האימון מהתוכנית")
+		}
+		return
+	}
+	if t == nil {
+		return
+	}
+	if t.Sets != nil && *t.Sets > 0 && !slices.Contains(w.rehab, ex.ID) {
+		it.Sets = *t.Sets
+		if w.deload {
+			it.Sets = max(int(math.Round(float64(it.Sets)*0.6)), 1)
+		}
+	}
+	if t.Seconds != nil && it.Seconds > 0 {
+		it.Seconds = *t.Seconds
+		if w.cond.maxHold > 0 {
+			it.Seconds = min(it.Seconds, w.cond.maxHold)
+		}
+	}
+	if t.Reps != nil && *t.Reps > 0 && it.Seconds == 0 {
+		reps := max(*t.Reps, w.cond.minReps)
+		if reps != it.Reps || it.RepsMax > 0 {
+			it.Reps, it.RepsMax = reps, 0
+			if it.LoadKg != nil {
+				rir := 3
+				if it.RIR != nil {
+					rir = *it.RIR
+				} else if it.RPE != nil {
+					rir = 10 - int(*it.RPE)
+				}
+				inc, rnd := step(ex)
+				load := min(tableLoad(w.e1rm[ex.ID], reps, rir), jumpCap(w.lastTop[ex.ID], inc), humanMaxKg(ex))
+				if w.deload {
+					load *= 0.9
+				}
+				it.LoadKg = new(max(floorTo(load, rnd), rnd))
+				it.Percent1RM = nil
+				it.Basis = w.trf("her program's %d reps: %.0f%% of her estimated 1RM of %.1f kg with %d in reserve (%s)",
+					"%[1]d החזרות של התוכנית: %[2].0f%% מה-1RM המוערך (%[3].1f ק\"ג) עם %[4]d ברזרבה", reps,
+					Percent1RM(reps, float64(rir))*100, w.e1rm[ex.ID], rir, TableSource)
+			}
+		}
+	}
+}
