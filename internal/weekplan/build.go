@@ -277,7 +277,19 @@ func (w *week) trim(l *Layout) {
 			}
 		}
 		if si < 0 {
-			return
+			// One strength exercise a session and still over: the week's
+			// last strength-only session goes.
+			drop := -1
+			for i, d := range l.Sessions {
+				if strengthCount(d) > 0 && !slices.Contains(d.Exercises, w.sport.exercise) {
+					drop = i
+				}
+			}
+			if drop < 0 || len(l.Sessions) == 1 {
+				return
+			}
+			l.Sessions = slices.Delete(l.Sessions, drop, drop+1)
+			continue
 		}
 		d := &l.Sessions[si]
 		d.Exercises = slices.Delete(d.Exercises, xi, xi+1)

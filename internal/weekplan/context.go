@@ -28,33 +28,34 @@ func inputErr(field, format string, a ...any) *InputError {
 // week is the core's view of one planning problem: the input, checked and
 // digested. Every rule reads it; nothing changes it after prepare.
 type week struct {
-	in         Input
-	experience string
-	rule       string
-	days       []int          // the ISO weekdays to plan, in date order
-	dates      map[int]string // weekday → date
-	allowed    map[string]domain.Exercise
-	order      []string          // allowed ids: logged ones first, then catalogue order
-	avoided    map[string]string // exercise id → what rules it out (an injury id, "level", "condition", "senior")
-	exposures  map[string][]exposure
-	e1rm       map[string]float64 // her estimated 1RM of an exercise, from trusted sets (0: none)
-	lastTop    map[string]float64 // her latest trusted top load of an exercise
-	flagged    []flagged          // logged sets left out of her estimates
-	weekSets   [4]int             // hard sets logged in each of the 4 weeks before, oldest first
-	band       int                // most hard sets a muscle may get in the week
-	cap        int                // most hard sets in the week (0: no cap)
-	deload     bool
-	returning  bool
-	stalled    map[string]bool
-	minRIR     int
-	adjust     []Adjustment
-	senior     bool
-	cond       conditionRules
-	rehab      []string        // rehabilitation isometrics an injury's kind allows
-	reduced    map[string]bool // an endurance exercise kept, easier, under a mild injury
-	sport      sportPlan
-	finisher   string                 // the conditioning exercise her goal adds ("" none)
-	planned    map[int]domain.Session // weekday → her program's session adjusted in place
+	in           Input
+	experience   string
+	rule         string
+	days         []int          // the ISO weekdays to plan, in date order
+	dates        map[int]string // weekday → date
+	allowed      map[string]domain.Exercise
+	order        []string          // allowed ids: logged ones first, then catalogue order
+	avoided      map[string]string // exercise id → what rules it out (an injury id, "level", "condition", "senior")
+	exposures    map[string][]exposure
+	e1rm         map[string]float64 // her estimated 1RM of an exercise, from trusted sets (0: none)
+	lastTop      map[string]float64 // her latest trusted top load of an exercise
+	flagged      []flagged          // logged sets left out of her estimates
+	weekSets     [4]int             // hard sets logged in each of the 4 weeks before, oldest first
+	weekSessions [4]int             // sessions of any kind logged in each of them
+	band         int                // most hard sets a muscle may get in the week
+	cap          int                // most hard sets in the week (0: no cap)
+	deload       bool
+	returning    bool
+	stalled      map[string]bool
+	minRIR       int
+	adjust       []Adjustment
+	senior       bool
+	cond         conditionRules
+	rehab        []string        // rehabilitation isometrics an injury's kind allows
+	reduced      map[string]bool // an endurance exercise kept, easier, under a mild injury
+	sport        sportPlan
+	finisher     string                 // the conditioning exercise her goal adds ("" none)
+	planned      map[int]domain.Session // weekday → her program's session adjusted in place
 }
 
 // minCap is the fewest hard sets a week's cap allows: two short sessions'

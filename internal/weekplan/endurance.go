@@ -219,8 +219,8 @@ func (w *week) planSport() {
 	}
 	sp.minutes = int(float64(sp.base) * scale)
 	w.sport = sp
-	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d last week; at most +10%%).",
-		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע שעבר; עד ‎+10%%).", w.sportLine(sp)...)
+	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in her latest logged week; at most +10%%).",
+		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם; עד ‎+10%%).", w.sportLine(sp)...)
 	if sportEx == "" {
 		reason += w.trf(" %s is swapped for %s, which spares the injured area.", " %s הוחלף ב%s, שחוסך את האזור הפצוע.", w.sportArgs(name)[1], w.name(w.allowed[best]))
 	}

@@ -29,6 +29,9 @@ func (w *week) digestHistory() {
 			continue
 		}
 		k := weeksBefore(s.Date, w.in.WeekStart)
+		if k >= 1 && k <= 4 {
+			w.weekSessions[4-k]++
+		}
 		for _, e := range s.Exercises {
 			var done []domain.SetEntry
 			for _, set := range e.Sets {
@@ -158,7 +161,7 @@ func (w *week) decide() {
 		w.cap = max(last*6/5, minCap)
 	}
 	// A returner: nothing logged in the three weeks before, something before that.
-	if w.weekSets[1]+w.weekSets[2]+w.weekSets[3] == 0 && w.lastLogged() != "" {
+	if w.weekSessions[1]+w.weekSessions[2]+w.weekSessions[3] == 0 && w.lastLogged() != "" {
 		w.returning = true
 		w.adjust = append(w.adjust, Adjustment{Kind: AdjustReturn,
 			Reason: w.trf("Back after %d days without a logged session (the last on %s): two sets an exercise, loads 15%% under the last ones, 3 reps in reserve.",

@@ -1,0 +1,403 @@
+package weekplan
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
+)
+
+// generate drafts in with the rules alone and fails the test on an error
+// or an invalid plan.
+func generate(t *testing.T, in Input) Plan {
+	t.Helper()
+	p, rep, err := Generate(context.Background(), in, nil, llm.Prices{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Valid {
+		t.Fatalf("the rules' own week is not valid: %v", rep.Problems)
+	}
+	return p
+}
+
+// items are every item of a plan, by exercise id.
+func items(p Plan) map[string][]Item {
+	out := map[string][]Item{}
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			out[it.ExerciseID] = append(out[it.ExerciseID], it)
+		}
+	}
+	return out
+}
+
+func hasKind(p Plan, kind string) *Adjustment {
+	for i, a := range p.Adjustments {
+		if a.Kind == kind {
+			return &p.Adjustments[i]
+		}
+	}
+	return nil
+}
+
+// weekly is n weeks of the same sets of one exercise, one session a week
+// (the last on the Wednesday before the planned week), the load rising by
+// step a week.
+func weekly(id string, n, sets, reps int, kg, step float64, rpe float64) []domain.Session {
+	var out []domain.Session
+	for k := n; k >= 1; k-- {
+		date := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -7*(k-1)).Format(time.DateOnly)
+		load := kg + step*float64(n-k)
+		s := make([]domain.SetEntry, sets)
+		for i := range s {
+			s[i] = domain.SetEntry{Reps: new(reps), LoadKg: new(load), RPE: new(rpe), Done: true}
+		}
+		out = append(out, domain.Session{ID: fmt.Sprintf("s_%s_%d", id, k), Date: date, Status: domain.SessionCompleted,
+			Exercises: []domain.SessionExercise{{ExerciseID: id, Sets: s}}})
+	}
+	return out
+}
+
+// TestTheLoadTable: the chart's readings, as a coach reads them.
+func TestTheLoadTable(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		reps int
+		rir  float64
+		want float64
+	}{{1, 0, 1}, {5, 2, 0.811}, {3, 1, 0.892}, {10, 2, 0.680}, {12, 3.5, 0.586}, {1, 0.5, 0.978}} {
+		if got := Percent1RM(c.reps, c.rir); math.Abs(got-c.want) > 0.0005 {
+			t.Errorf("%d reps with %g in reserve: %.3f of 1RM, want %.3f", c.reps, c.rir, got, c.want)
+		}
+	}
+	if Percent1RM(20, 2) >= Percent1RM(15, 2) || Percent1RM(40, 5) < 0.4 {
+		t.Error("past the chart the share keeps falling, and never under 40%")
+	}
+}
+
+// TestDeadliftRepsChangeTheLoad: 4×2 at 220 kg never becomes 10–15 reps
+// at 197.5 kg; whatever reps are prescribed, the load is what her
+// estimated 1RM allows for them, and the validator refuses the old answer.
+func TestDeadliftRepsChangeTheLoad(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes = "advanced", []int{1, 2, 4, 5}, 75
+	in.Equipment = []string{"barbell", "rack", "bench", "dumbbell", "cable", "machine"}
+	in.History = slices.Concat(weekly("deadlift", 3, 4, 2, 210, 5, 8), weekly("front-squat", 3, 3, 5, 110, 5, 8))
+	w, err := prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, _ := exercises.Get("deadlift")
+	for _, role := range []int{roleMain, roleAccessory} {
+		it := w.prescribe(dl, role)
+		if it.LoadKg == nil {
+			t.Fatalf("no load for the deadlift: %s", it.Basis)
+		}
+		rir := 10 - int(ptrOr(it.RPE, float64(10-ptrOr(it.RIR, 0))))
+		if max := allowance(w.e1rm["deadlift"], it.Reps, rir, 5); *it.LoadKg > max {
+			t.Errorf("role %d: %s is over the table's %.1f kg", role, dose(it), max)
+		}
+		if it.Reps >= 10 && *it.LoadKg >= 190 {
+			t.Errorf("role %d: %s, the double-progression fault", role, dose(it))
+		}
+	}
+	p := generate(t, in)
+	for _, it := range items(p)["deadlift"] {
+		if it.Reps >= 8 && *it.LoadKg > 185 {
+			t.Errorf("the week prescribes %s", dose(it))
+		}
+	}
+	// The fault's own prescription is refused, with the table's numbers.
+	bad := w.fill(Layout{Sessions: []LayoutDay{{Weekday: 1, Exercises: []string{"front-squat", "bench-press", "deadlift"}}}})
+	it := &bad.Sessions[0].Items[2]
+	it.Sets, it.Reps, it.RepsMax, it.LoadKg, it.RIR, it.RPE, it.Percent1RM = 2, 10, 15, new(197.5), new(2), nil, nil
+	got := strings.Join(w.check(bad), "\n")
+	for _, want := range []string{"deadlift is prescribed 197.5 kg for 10 reps with 2 in reserve", "allows", "RTS"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the validator did not say %q:\n%s", want, got)
+		}
+	}
+}
+
+func ptrOr[T any](p *T, v T) T {
+	if p == nil {
+		return v
+	}
+	return *p
+}
+
+// TestImpossibleLogIsNotAnEstimate: a beginner's bench press of 5×5 at
+// 1,000 kg is flagged, left out of her estimates, and no load comes from
+// it; the validator refuses 902.5 kg.
+func TestImpossibleLogIsNotAnEstimate(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience = "beginner"
+	in.History = slices.Concat(weekly("bench-press", 1, 5, 5, 1000, 0, 8), weekly("back-squat", 3, 3, 5, 60, 2.5, 8))
+	p := generate(t, in)
+	for _, it := range items(p)["bench-press"] {
+		if it.LoadKg != nil {
+			t.Errorf("bench press prescribed from an impossible log: %s", dose(it))
+		}
+	}
+	if a := hasKind(p, AdjustData); a == nil || !strings.Contains(a.Reason, "1000") {
+		t.Errorf("the impossible set is not said: %v", p.Adjustments)
+	}
+	w, _ := prepare(in)
+	bad := w.fill(Layout{Sessions: []LayoutDay{{Weekday: 1, Exercises: []string{"bench-press"}}}})
+	bad.Sessions[0].Items[0].LoadKg = new(902.5)
+	got := strings.Join(w.check(bad), "\n")
+	for _, want := range []string{"beyond what people lift", "no load the plan can trust"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the validator did not say %q:\n%s", want, got)
+		}
+	}
+	// A set far beyond her own history is left out too (a typo: 600 for 60).
+	in.History = slices.Concat(weekly("back-squat", 4, 3, 5, 60, 2.5, 8), weekly("bench-press", 1, 3, 5, 600, 0, 8))
+	in.History[0].Exercises[0].Sets[0].LoadKg = new(600.0)
+	w, _ = prepare(in)
+	if w.e1rm["back-squat"] > 100 || len(w.flagged) == 0 {
+		t.Errorf("a 600 kg squat among 60 kg ones moved her estimate to %.1f kg (flagged %v)", w.e1rm["back-squat"], w.flagged)
+	}
+}
+
+// runs are n logged runs of minutes and km spread over the five weeks
+// before the planned week.
+func runs(n, minutes int, km float64) []domain.Session {
+	var out []domain.Session
+	for i := range n {
+		date := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i*35/n).Format(time.DateOnly)
+		sec, m := minutes*60, km*1000
+		out = append(out, domain.Session{ID: fmt.Sprintf("run_%d", i), Date: date, Status: domain.SessionCompleted, Sport: "running",
+			Exercises: []domain.SessionExercise{{ExerciseID: "running", Sets: []domain.SetEntry{{Seconds: &sec, Metres: &m, Done: true}}}}})
+	}
+	return out
+}
+
+func sportMinutes(p Plan, id string) (sessions, minutes int) {
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			if it.ExerciseID == id {
+				sessions++
+				minutes += it.Minutes
+			}
+		}
+	}
+	return sessions, minutes
+}
+
+// TestRunnerKeepsRunning: a 10 km runner with 19 runs in five weeks (and
+// no sport on her profile) gets her runs, within +10% of her volume, on
+// every day she gave, each session 80–100% of her minutes.
+func TestRunnerKeepsRunning(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes, in.Equipment = "beginner", []int{1, 2, 3, 5, 6}, 55, []string{"none"}
+	in.History = runs(19, 50, 9)
+	p := generate(t, in)
+	n, minutes := sportMinutes(p, "running")
+	last := 0
+	for _, s := range in.History {
+		if s.Date >= "2026-11-30" {
+			last += 50
+		}
+	}
+	if n < 3 || minutes == 0 || float64(minutes) > float64(last)*1.1+5 {
+		t.Errorf("%d runs, %d minutes (her last week %d)", n, minutes, last)
+	}
+	if len(p.Sessions) != 5 {
+		t.Errorf("%d sessions on her 5 days", len(p.Sessions))
+	}
+	for _, s := range p.Sessions {
+		if s.DurationMin < 44 || s.DurationMin > 55 {
+			t.Errorf("%s takes %d of her 55 minutes", s.Date, s.DurationMin)
+		}
+	}
+	if a := hasKind(p, AdjustSport); a == nil {
+		t.Error("no sport adjustment says why the week runs")
+	}
+	for _, it := range items(p)["running"] {
+		if it.DistanceKm == nil || *it.DistanceKm <= 0 {
+			t.Errorf("a run without its distance at her pace: %+v", it)
+		}
+	}
+}
+
+// TestFatLossGetsConditioning: a fat-loss beginner's strength sessions end
+// with conditioning.
+func TestFatLossGetsConditioning(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Goal = "beginner", "fat_loss"
+	in.Equipment = append(in.Equipment, "stationary bike", "rower")
+	p := generate(t, in)
+	for _, s := range p.Sessions {
+		if !slices.ContainsFunc(s.Items, func(it Item) bool {
+			ex, _ := exercises.Get(it.ExerciseID)
+			return (ex.Category == domain.CategoryConditioning || ex.Category == domain.CategoryCardio) && it.Minutes >= 5 && !it.pad && it.RPE != nil && *it.RPE >= 6
+		}) {
+			t.Errorf("%s has no conditioning: %v", s.Date, s.Items)
+		}
+	}
+	if hasKind(p, AdjustGoal) == nil {
+		t.Error("no goal adjustment")
+	}
+}
+
+// TestKneeTendinopathy: no pogo jumps, power snatches or Turkish get-ups
+// (they load the knee), and isometrics for the tendon in the week.
+func TestKneeTendinopathy(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience = "advanced"
+	in.Equipment = []string{"none", "barbell", "rack", "bench", "kettlebell", "dumbbell", "band", "box"}
+	in.Injuries = []domain.Injury{{ID: "inj_k", Area: "knee", Side: "left", Severity: 2, Kind: "tendinopathy", Status: domain.InjuryActive}}
+	w, err := prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"pogo-jumps", "power-snatch", "turkish-get-up", "box-jump", "step-up", "goblet-squat"} {
+		if _, ok := w.allowed[id]; ok {
+			t.Errorf("%s is allowed under a knee tendinopathy", id)
+		}
+	}
+	p := generate(t, in)
+	iso := 0
+	for id, its := range items(p) {
+		if ex, _ := exercises.Get(id); ex.Pattern == "isometric" && slices.Contains(ex.Loads, "knee") {
+			iso += len(its)
+		} else if slices.Contains(ex.Loads, "knee") {
+			t.Errorf("%s loads the knee", id)
+		}
+	}
+	if iso == 0 || hasKind(p, AdjustRehab) == nil {
+		t.Errorf("no isometrics for the tendon (%d) or no rehab adjustment", iso)
+	}
+	// The validator refuses a pogo jump laid out by a model.
+	bad := w.fill(Layout{Sessions: []LayoutDay{{Weekday: 1, Exercises: []string{"bench-press", "pogo-jumps"}}}})
+	if got := strings.Join(w.check(bad), "\n"); !strings.Contains(got, "pogo-jumps is not in the allowed set (it is ruled out by injury inj_k)") {
+		t.Errorf("pogo jumps passed: %s", got)
+	}
+}
+
+// TestSeniorWithHypertensionAndBackPain: a 62-year-old (the senior rules
+// start at 60 unless the studio says otherwise) with hypertension and
+// low-back pain gets no Copenhagen plank, no set under 8 reps, 3 reps in
+// reserve, and adjustments that state the rules, not the condition.
+func TestSeniorWithHypertensionAndBackPain(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Age, in.Conditions = new(62), []string{"hypertension"}
+	in.Experience = "advanced"
+	in.Equipment = []string{"none", "barbell", "rack", "bench", "dumbbell", "cable", "machine"}
+	in.Injuries = []domain.Injury{{ID: "inj_b", Area: "lower_back", Severity: 2, Kind: "pain", Status: domain.InjuryActive}}
+	in.History = weekly("back-squat", 3, 3, 3, 100, 2.5, 8)
+	w, _ := prepare(in)
+	for _, id := range []string{"copenhagen-plank", "power-clean", "handstand-push-up", "box-jump"} {
+		if _, ok := w.allowed[id]; ok {
+			t.Errorf("%s allowed for a 62-year-old with hypertension and back pain", id)
+		}
+	}
+	p := generate(t, in)
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			if it.LoadKg != nil && it.Reps < 8 {
+				t.Errorf("%s: a heavy low-rep set under hypertension", dose(it))
+			}
+			if it.RIR != nil && *it.RIR < 3 || it.RPE != nil && it.Minutes == 0 && !slices.Contains(w.rehab, it.ExerciseID) && *it.RPE > 7 {
+				t.Errorf("%s: too hard", dose(it))
+			}
+			if it.Seconds > 30 {
+				t.Errorf("%s: a long hold", dose(it))
+			}
+		}
+	}
+	if hasKind(p, AdjustAge) == nil || hasKind(p, AdjustCondition) == nil {
+		t.Errorf("the senior and condition rules are not stated: %v", p.Adjustments)
+	}
+	for _, a := range p.Adjustments {
+		if strings.Contains(strings.ToLower(a.Reason), "hypertension") || strings.Contains(a.Reason, "לחץ דם") {
+			t.Errorf("an adjustment names her condition: %s", a.Reason)
+		}
+	}
+	in.SeniorAge = 65
+	if w, _ := prepare(in); w.senior {
+		t.Error("a studio that sets 65 has no senior rules at 62")
+	}
+}
+
+// TestHeldLoadsAreNotStalls: a load held on purpose at RPE 6 for three
+// weeks is not a stall and is not cut.
+func TestHeldLoadsAreNotStalls(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Equipment = append(in.Equipment, "machine")
+	in.History = weekly("leg-press", 3, 3, 10, 80, 0, 6)
+	w, _ := prepare(in)
+	if w.stalled["leg-press"] {
+		t.Fatal("a load held at RPE 6 read as a stall")
+	}
+	ex, _ := exercises.Get("leg-press")
+	if it := w.prescribe(ex, roleMain); it.LoadKg == nil || *it.LoadKg < 80 {
+		t.Errorf("the held load was cut: %s", dose(it))
+	}
+	in.History = weekly("leg-press", 3, 3, 10, 80, 0, 9.5)
+	if w, _ := prepare(in); !w.stalled["leg-press"] {
+		t.Error("the same load at RPE 9.5 three weeks running is a stall")
+	}
+}
+
+// TestAccessoryStallsDoNotDeload: three unchanged accessories at RPE 9
+// while the main lifts rise 2.5 kg a week make no deload.
+func TestAccessoryStallsDoNotDeload(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Equipment = append(in.Equipment, "cable")
+	in.History = slices.Concat(weekly("back-squat", 3, 3, 5, 100, 2.5, 8), weekly("bench-press", 3, 3, 5, 70, 2.5, 8),
+		weekly("lateral-raise", 3, 3, 12, 8, 0, 9), weekly("dumbbell-curl", 3, 3, 10, 12, 0, 9), weekly("triceps-pushdown", 3, 3, 12, 25, 0, 9))
+	w, _ := prepare(in)
+	if w.deload {
+		t.Errorf("accessory stalls made a deload: %v", w.adjust)
+	}
+	if !w.stalled["lateral-raise"] {
+		t.Error("the accessory's own stall is still read (and its load reset)")
+	}
+	in.History = slices.Concat(weekly("back-squat", 3, 3, 5, 100, 0, 9), weekly("bench-press", 3, 3, 5, 70, 0, 9))
+	if w, _ := prepare(in); !w.deload {
+		t.Error("two stalled main lifts make a deload")
+	}
+}
+
+// TestSkillsWithinHerLevel: a no-equipment beginner never gets handstand
+// push-ups (nor anything beyond a beginner she has not logged).
+func TestSkillsWithinHerLevel(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Equipment, in.Days = "beginner", []string{"none"}, []int{1, 2, 3, 4, 5}
+	p := generate(t, in)
+	for id := range items(p) {
+		if ex, _ := exercises.Get(id); ex.Level != "" && ex.Level != "beginner" {
+			t.Errorf("%s (%s) for a beginner", id, ex.Level)
+		}
+	}
+	w, _ := prepare(in)
+	if _, ok := w.allowed["handstand-push-up"]; ok {
+		t.Error("handstand push-ups allowed for a no-equipment beginner")
+	}
+	// What she has logged is within her skill, whatever the catalogue says.
+	in.History = weekly("pistol-squat", 2, 3, 5, 0, 0, 8)
+	in.History[0].Exercises[0].Sets[0].LoadKg = nil
+	in.History[1].Exercises[0].Sets[0].LoadKg = nil
+	if w, _ := prepare(in); w.allowed["pistol-squat"].ID == "" {
+		t.Error("a logged pistol squat is left out")
+	}
+}
