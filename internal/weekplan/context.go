@@ -58,9 +58,10 @@ type week struct {
 	planned      map[int]domain.Session // weekday → her program's session adjusted in place
 }
 
-// minCap is the fewest hard sets a week's cap allows: two short sessions'
-// worth, so that +20% on a week of three sets still plans a week.
-const minCap = 12
+// minCap is the fewest hard sets a week's cap allows: a starter's week of
+// six sets a training day (12 at least), so that +20% on a week of three
+// logged sets still plans sessions that fill her minutes.
+func (w *week) minCap() int { return max(12, 6*len(w.days)) }
 
 // exposure is one session's working sets of one exercise (the trusted
 // ones: a set the estimates cannot trust is flagged, not kept).

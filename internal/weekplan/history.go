@@ -158,7 +158,7 @@ func (w *week) decide() {
 	prev := (w.weekSets[0] + w.weekSets[1] + w.weekSets[2]) / 3
 	if last > 0 {
 		// At most +20% on the last full week, and never under a starter's week.
-		w.cap = max(last*6/5, minCap)
+		w.cap = max(last*6/5, w.minCap())
 	}
 	// A returner: nothing logged in the three weeks before, something before that.
 	if w.weekSessions[1]+w.weekSessions[2]+w.weekSessions[3] == 0 && w.lastLogged() != "" {
@@ -169,12 +169,12 @@ func (w *week) decide() {
 				w.retArgs()...)})
 	}
 	// Overreaching: last week far above the three before, or every session very hard.
-	if rpe, n := w.lastWeekRPE(); (prev > 0 && last*10 > prev*13) || (n >= 2 && rpe >= 9) {
+	if rpe, n := w.lastWeekRPE(); (prev > 0 && last > w.minCap() && last*10 > prev*13) || (n >= 2 && rpe >= 9) {
 		target := prev
 		if target == 0 || target > last {
 			target = last * 4 / 5
 		}
-		w.cap = max(target, minCap)
+		w.cap = max(target, w.minCap())
 		w.minRIR = max(w.minRIR, 2)
 		reason := w.trf("Last week's %d hard sets were well above the %d a week before it", "%d הסטים הקשים של השבוע שעבר היו הרבה מעל %d בשבוע שלפניו", last, prev)
 		if n >= 2 && rpe >= 9 {
@@ -222,7 +222,7 @@ func (w *week) decide() {
 	if w.deload {
 		base := max(last, prev)
 		if base > 0 {
-			w.cap = max((base*6+9)/10, minCap/2) // about 60% of the usual week
+			w.cap = max((base*6+9)/10, w.minCap()/2) // about 60% of the usual week
 		}
 		w.minRIR = max(w.minRIR, 3)
 	}

@@ -2,6 +2,7 @@ package weekplan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -399,5 +400,142 @@ func TestSkillsWithinHerLevel(t *testing.T) {
 	in.History[1].Exercises[0].Sets[0].LoadKg = nil
 	if w, _ := prepare(in); w.allowed["pistol-squat"].ID == "" {
 		t.Error("a logged pistol squat is left out")
+	}
+}
+
+// TestProgramWeekAdjustedInPlace: a tired trainee on a running program
+// gets his program's week, deloaded: each session carries the planned
+// session's id and date, none is added, the one already logged is not
+// touched, a planned exercise his injury rules out is swapped.
+func TestProgramWeekAdjustedInPlace(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Language, in.Gender = "he", "male"
+	in.Today = "2026-12-07"
+	in.CheckIns = []domain.CheckIn{{Day: "2026-12-07", Readiness: new(3)}, {Day: "2026-12-06", Readiness: new(3)}}
+	in.Injuries = []domain.Injury{{ID: "inj_s", Area: "shoulder", Severity: 3, Kind: "strain", Status: domain.InjuryActive}}
+	in.Equipment = []string{"none", "dumbbell", "bench", "barbell", "rack"}
+	target := func(sets, reps int) *domain.ExerciseTarget {
+		return &domain.ExerciseTarget{Sets: new(sets), Reps: new(reps)}
+	}
+	in.History = slices.Concat(runs(16, 40, 7), weekly("goblet-squat", 3, 3, 10, 20, 2, 8))
+	in.Planned = []domain.Session{
+		{ID: "ses_mon", Date: "2026-12-07", Status: domain.SessionCompleted, Sport: "running", DurationMin: new(40)},
+		{ID: "ses_wed", Date: "2026-12-09", Status: domain.SessionPlanned, Sport: "running", DurationMin: new(45)},
+		{ID: "ses_fri", Date: "2026-12-11", Status: domain.SessionPlanned, Sport: "strength", Exercises: []domain.SessionExercise{
+			{ExerciseID: "goblet-squat", Target: target(4, 8)}, {ExerciseID: "dumbbell-bench-press", Target: target(3, 10)}, {ExerciseID: "glute-bridge", Target: target(3, 12)}}},
+		{ID: "ses_sun", Date: "2026-12-13", Status: domain.SessionPlanned, Sport: "running", DurationMin: new(60),
+			Exercises: []domain.SessionExercise{{ExerciseID: "running", Target: &domain.ExerciseTarget{Seconds: new(3600), Metres: new(10000.0)}}}},
+	}
+	p := generate(t, in)
+	want := map[string]string{"ses_wed": "2026-12-09", "ses_fri": "2026-12-11", "ses_sun": "2026-12-13"}
+	if len(p.Sessions) != len(want) {
+		t.Fatalf("%d sessions, want the %d planned ones left", len(p.Sessions), len(want))
+	}
+	for _, s := range p.Sessions {
+		if want[s.PlannedID] != s.Date {
+			t.Errorf("session %q on %s: not a planned session in place", s.PlannedID, s.Date)
+		}
+		for _, it := range s.Items {
+			if it.ExerciseID == "dumbbell-bench-press" {
+				t.Error("the bench press loads his injured shoulder")
+			}
+			if it.ExerciseID == "running" && (s.PlannedID == "ses_sun" && it.Minutes != 42 || s.PlannedID == "ses_wed" && it.Minutes != 31) {
+				t.Errorf("%s: %d minutes of running in a deload week", s.PlannedID, it.Minutes)
+			}
+			if it.ExerciseID == "goblet-squat" && (it.Sets != 2 || it.Reps != 8 || it.LoadKg == nil) {
+				t.Errorf("goblet squat: %s, want the program's 4×8 deloaded to 2 sets, loaded from the table", dose(it))
+			}
+		}
+	}
+	if a := hasKind(p, AdjustProgram); a == nil || !strings.Contains(a.Reason, "התוכנית שלו") {
+		t.Errorf("the program adjustment is missing or not in Hebrew for him: %v", a)
+	}
+	if !p.Deload {
+		t.Error("readiness 3 makes the program's week a deload")
+	}
+	in.Planned = in.Planned[:1]
+	if _, err := prepare(in); err == nil || !strings.Contains(err.Error(), "nothing left to adjust") {
+		t.Errorf("a week whose planned sessions are all done: %v", err)
+	}
+}
+
+// TestWeekStartsOnTheStudiosDay: a studio whose weeks start on Sunday
+// plans Sunday to Saturday; a week given from another day is refused
+// with a sentence naming the studio's day.
+func TestWeekStartsOnTheStudiosDay(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.FirstDay, in.WeekStart, in.Days = time.Sunday, "2026-12-06", []int{7, 1, 3, 6}
+	in.Today = "2026-12-05"
+	p := generate(t, in)
+	var dates []string
+	for _, s := range p.Sessions {
+		dates = append(dates, fmt.Sprintf("%d:%s", s.Weekday, s.Date))
+	}
+	if got := strings.Join(dates, " "); got != "7:2026-12-06 1:2026-12-07 3:2026-12-09 6:2026-12-12" {
+		t.Errorf("sessions %s", got)
+	}
+	in.WeekStart = "2026-12-07"
+	_, err := prepare(in)
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Field != "week" || !strings.Contains(ie.Message, "start on a Sunday") || !strings.Contains(ie.Message, "Monday") {
+		t.Errorf("a Monday for a Sunday studio: %v", err)
+	}
+}
+
+// TestLanguageAndGender: Hebrew by default, her gender where the words
+// read her; English when asked.
+func TestLanguageAndGender(t *testing.T) {
+	t.Parallel()
+	hebrew := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'א' && r <= 'ת' })
+	}
+	latinWords := func(s string) bool {
+		for _, f := range strings.Fields(s) {
+			if len(f) > 3 && strings.IndexFunc(f, func(r rune) bool { return r >= 'a' && r <= 'z' }) == 0 && f != "kg" {
+				return true
+			}
+		}
+		return false
+	}
+	in := baseInput()
+	in.Language, in.Age = "", new(70)
+	in.CheckIns = []domain.CheckIn{{Day: "2026-12-04", Readiness: new(2)}}
+	in.Injuries = []domain.Injury{{ID: "inj_1", Area: "knee", Severity: 2, Kind: "sprain", Status: domain.InjuryActive}}
+	in.History = weekly("bench-press", 3, 3, 8, 50, 2.5, 8)
+	for _, g := range []string{"female", "male"} {
+		in.Gender = g
+		p := generate(t, in)
+		all := p.Summary
+		for _, a := range p.Adjustments {
+			all += " " + a.Reason
+			if !hebrew(a.Reason) || latinWords(a.Reason) {
+				t.Errorf("%s: not Hebrew: %s", a.Kind, a.Reason)
+			}
+		}
+		for _, s := range p.Sessions {
+			all += " " + s.Title
+			for _, it := range s.Items {
+				if !hebrew(it.Basis) || !hebrew(it.Name) {
+					t.Errorf("%s: %q / %q", it.ExerciseID, it.Name, it.Basis)
+				}
+			}
+		}
+		if !hebrew(p.Summary) {
+			t.Errorf("summary %q", p.Summary)
+		}
+		word := map[string]string{"female": "שלה", "male": "שלו"}[g]
+		other := map[string]string{"female": "שלו", "male": "שלה"}[g]
+		if !strings.Contains(all, word) || strings.Contains(all, other) {
+			t.Errorf("%s: the Hebrew does not read her gender (%q): %s", g, word, all)
+		}
+	}
+	in.Language = "en"
+	p := generate(t, in)
+	for _, a := range p.Adjustments {
+		if hebrew(a.Reason) {
+			t.Errorf("English asked, Hebrew given: %s", a.Reason)
+		}
 	}
 }

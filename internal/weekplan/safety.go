@@ -1,7 +1,6 @@
 package weekplan
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -242,7 +241,7 @@ func (w *week) allow() {
 		a := w.area(inj.Area)
 		w.adjust = append(w.adjust, Adjustment{Kind: AdjustInjury, Exercises: ids,
 			Reason: w.trf("%s %s injury (%s, %s, severity %d): no exercise that loads %s; %d such exercises left out.",
-				"פציעה %[2]s ב%[1]s (%[3]s, %[4]s, חומרה %[5]d): בלי תרגילים שמעמיסים על %[1]s; %[6]d תרגילים כאלה הוצאו.",
+				"פציעה %[2]s %[7]s (%[3]s, %[4]s, חומרה %[5]d): בלי תרגילים שמעמיסים על %[1]s; %[6]d תרגילים כאלה הוצאו.",
 				w.injuryArgs(inj, a, len(ids))...)})
 		switch {
 		case inj.Kind == "tendinopathy":
@@ -255,7 +254,7 @@ func (w *week) allow() {
 			if len(mine) > 0 {
 				w.adjust = append(w.adjust, Adjustment{Kind: AdjustRehab, Exercises: mine,
 					Reason: w.trf("A tendinopathy of %s: isometric holds (%s) open each strength session, 4 × 30–45 s at a moderate effort; pain up to 3 of 10 that settles by the next day is acceptable.",
-						"פגיעה בגיד ב%s: החזקות סטטיות (%s) בפתיחת כל אימון כוח, 4 × 30–45 שניות במאמץ בינוני; כאב של עד 3 מתוך 10 שחולף עד למחרת מקובל.", a, w.names(mine))})
+						"פגיעה בגיד %s: החזקות סטטיות (%s) בפתיחת כל אימון כוח, 4 × 30–45 שניות במאמץ בינוני; כאב של עד 3 מתוך 10 שחולף עד למחרת מקובל.", w.tr(a, w.inArea(inj.Area)), w.names(mine))})
 			}
 		case inj.Kind == "fracture" || inj.Kind == "after_surgery":
 			w.adjust = append(w.adjust, Adjustment{Kind: AdjustRehab,
@@ -264,7 +263,7 @@ func (w *week) allow() {
 		case inj.Severity >= 3:
 			w.adjust = append(w.adjust, Adjustment{Kind: AdjustRehab,
 				Reason: w.trf("Pain of severity %d in %s: worth a clinician's look before it is trained again.",
-					"כאב בחומרה %d ב%s: כדאי שגורם מטפל יבדוק לפני שחוזרים לאמן את האזור.", inj.Severity, a)})
+					"כאב בחומרה %d %s: כדאי שגורם מטפל יבדוק לפני שחוזרים לאמן את האזור.", inj.Severity, w.tr(a, w.inArea(inj.Area)))})
 		}
 	}
 	if levelOut > 0 {
@@ -281,7 +280,7 @@ func (w *week) injuryArgs(inj domain.Injury, area string, n int) []any {
 		if side == "" {
 			side = "צד לא צוין"
 		}
-		return []any{area, w.status(inj.Status), w.kindName(inj.Kind), side, inj.Severity, n}
+		return []any{area, w.status(inj.Status), w.kindName(inj.Kind), side, inj.Severity, n, w.inArea(inj.Area)}
 	}
 	if side == "" {
 		side = "side not given"
@@ -309,5 +308,3 @@ func titleCase(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
-
-var _ = fmt.Sprint

@@ -59,19 +59,31 @@ func (w *week) her() string {
 
 // areaNames are the body areas in Hebrew.
 var areaNames = map[string]string{
-	"neck": "הצוואר", "shoulder": "הכתף", "upper_back": "הגב העליון", "lower_back": "הגב התחתון", "chest": "החזה",
-	"elbow": "המרפק", "wrist": "שורש כף היד", "hand": "כף היד", "abdomen": "הבטן", "hip": "הירך", "groin": "המפשעה",
-	"glute": "העכוז", "hamstring": "הירך האחורית", "quadriceps": "הירך הקדמית", "knee": "הברך", "calf": "השוק",
-	"shin": "השוק הקדמית", "ankle": "הקרסול", "foot": "כף הרגל",
+	"neck": "צוואר", "shoulder": "כתף", "upper_back": "גב העליון", "lower_back": "גב התחתון", "chest": "חזה",
+	"elbow": "מרפק", "wrist": "שורש כף היד", "hand": "כף היד", "abdomen": "בטן", "hip": "ירך", "groin": "מפשעה",
+	"glute": "עכוז", "hamstring": "ירך האחורית", "quadriceps": "ירך הקדמית", "knee": "ברך", "calf": "שוק",
+	"shin": "שוק הקדמית", "ankle": "קרסול", "foot": "כף הרגל",
 }
 
+// area is a body area with its article ("the knee", "הברך").
 func (w *week) area(a string) string {
 	if w.lang() == "he" {
 		if n, ok := areaNames[a]; ok {
-			return n
+			return "ה" + n
 		}
 	}
 	return "the " + strings.ReplaceAll(a, "_", " ")
+}
+
+// inArea is "in the knee": in Hebrew the article folds into the prefix
+// ("בברך").
+func (w *week) inArea(a string) string {
+	if w.lang() == "he" {
+		if n, ok := areaNames[a]; ok {
+			return "ב" + n
+		}
+	}
+	return "in the " + strings.ReplaceAll(a, "_", " ")
 }
 
 var hebrewDays = [...]string{"ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"}
