@@ -386,13 +386,13 @@ func (w *week) itemFor(day int, id string, pos *int, share map[int]int) Item {
 	case id == w.sport.exercise && w.sport.exercise != "":
 		m, rpe := share[day], 4.0
 		if m == 0 {
-			m = max(min(w.sport.minutes/max(w.sport.sessions, 1), w.in.Minutes-warmUp), 10)
+			m = max(min(w.sport.minutes/max(w.sport.sessions, 1), w.in.Minutes), 10)
 		}
 		if m > w.sport.minutes/max(w.sport.sessions, 1)+5 {
 			rpe = 5 // the long one, steady
 		}
-		it = w.endurancePrescription(ex, m, rpe, w.trf("%s week: %d of %d minutes, easy and conversational",
-			"השבוע: %[2]d מתוך %[3]d דקות, בקצב קל שמאפשר לדבר", w.sportBasisArgs(m)...))
+		it = w.endurancePrescription(ex, m, rpe, w.trf("%d of the week's %d minutes, easy and conversational",
+			"%d מתוך %d הדקות של השבוע, בקצב קל שמאפשר לדבר", m, w.sport.minutes))
 	case strengthWork(ex) && !slices.Contains(w.rehab, id):
 		it = w.prescribe(ex, roleOf(*pos))
 		*pos++
@@ -403,10 +403,6 @@ func (w *week) itemFor(day int, id string, pos *int, share map[int]int) Item {
 		w.fromPlan(&it, ex, p)
 	}
 	return it
-}
-
-func (w *week) sportBasisArgs(m int) []any {
-	return []any{titleCase(w.her()), m, w.sport.minutes}
 }
 
 // lookup is any exercise of the input by id (one outside the allowed set

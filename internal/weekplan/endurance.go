@@ -219,13 +219,13 @@ func (w *week) planSport() {
 	}
 	sp.minutes = int(float64(sp.base) * scale)
 	w.sport = sp
-	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in her latest logged week; at most +10%%).",
+	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in the latest logged week; at most +10%%).",
 		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם; עד ‎+10%%).", w.sportLine(sp)...)
 	if sportEx == "" {
-		reason += w.trf(" %s is swapped for %s, which spares the injured area.", " %s הוחלף ב%s, שחוסך את האזור הפצוע.", w.sportArgs(name)[1], w.name(w.allowed[best]))
+		reason += w.trf(" %s is swapped for %s, which spares the injured area.", " %s הוחלף ב%s, שחוסך את האזור הפצוע.", w.tr(titleCase(name), sportHe[name]), w.name(w.allowed[best]))
 	}
 	if sp.easy {
-		reason += w.tr(" Easy effort only, at 70% of her volume, while the injury settles.", " במאמץ קל בלבד, 70% מהנפח, עד שהפציעה נרגעת.")
+		reason += w.tr(" Easy effort only, at 70% of the volume, while the injury settles.", " במאמץ קל בלבד, 70% מהנפח, עד שהפציעה נרגעת.")
 	}
 	if w.deload {
 		reason += w.tr(" A deload week: 70% of the volume.", " שבוע הורדת עומס: 70% מהנפח.")
@@ -252,13 +252,19 @@ func (w *week) sportLine(sp sportPlan) []any {
 
 func (w *week) goalArgs() []any {
 	if w.lang() == "he" {
-		return []any{"ירידה בשומן", finisherMinutes, w.name(w.allowed[w.finisher])}
+		return []any{"ירידה בשומן", w.finisherMinutes(), w.name(w.allowed[w.finisher])}
 	}
-	return []any{titleCase(w.her()) + " fat-loss", finisherMinutes, w.name(w.allowed[w.finisher])}
+	return []any{titleCase(w.her()) + " fat-loss", w.finisherMinutes(), w.name(w.allowed[w.finisher])}
 }
 
-// finisherMinutes is the conditioning her goal adds to a strength session.
-const finisherMinutes = 10
+// finisherMinutes is the conditioning her goal adds to a strength session
+// (6 in a deload week or after a break).
+func (w *week) finisherMinutes() int {
+	if w.deload || w.returning {
+		return 6
+	}
+	return 10
+}
 
 // sportShare is each sport session's minutes for the layout's days: an
 // even share of the week's minutes, the last session a long one (1.4
@@ -285,7 +291,7 @@ func (w *week) sportShare(l Layout) map[int]int {
 		if len(days) >= 3 && i == len(days)-1 {
 			m *= 1.4
 		}
-		out[d] = max(min(int(m/5)*5, w.in.Minutes-warmUp), 10)
+		out[d] = max(min(int(m/5)*5, w.in.Minutes), 10)
 	}
 	return out
 }

@@ -539,3 +539,102 @@ func TestLanguageAndGender(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerUnderAKneeInjury: a mild knee injury keeps easy running at
+// 70% of her volume; a severe one swaps it for what she has that spares
+// the knee (a stationary bike; with nothing, a walk).
+func TestRunnerUnderAKneeInjury(t *testing.T) {
+	t.Parallel()
+	base := baseInput()
+	base.Days, base.Minutes, base.Equipment = []int{1, 3, 5, 6}, 50, []string{"none"}
+	base.History = runs(16, 40, 7)
+	knee := func(sev int) []domain.Injury {
+		return []domain.Injury{{ID: "inj_k", Area: "knee", Severity: sev, Kind: "sprain", Status: domain.InjuryActive}}
+	}
+	full := generate(t, base)
+	_, fullMin := sportMinutes(full, "running")
+
+	mild := base
+	mild.Injuries = knee(1)
+	p := generate(t, mild)
+	n, m := sportMinutes(p, "running")
+	if n == 0 || m > fullMin*3/4 {
+		t.Errorf("mild: %d runs, %d minutes (%d without the injury)", n, m, fullMin)
+	}
+	for _, it := range items(p)["running"] {
+		if *it.RPE > 4 {
+			t.Errorf("mild: a run at RPE %g", *it.RPE)
+		}
+	}
+
+	bike := base
+	bike.Injuries, bike.Equipment = knee(4), []string{"none", "stationary bike"}
+	p = generate(t, bike)
+	if n, _ := sportMinutes(p, "running"); n > 0 {
+		t.Error("severe: running kept")
+	}
+	if n, _ := sportMinutes(p, "stationary-bike"); n == 0 {
+		t.Errorf("severe: no bike sessions in its place: %v", p.Adjustments)
+	}
+
+	walk := base
+	walk.Injuries = knee(4)
+	p = generate(t, walk)
+	if n, _ := sportMinutes(p, "walking"); n == 0 {
+		t.Errorf("severe, no equipment: no walks in place of the runs: %v", p.Adjustments)
+	}
+}
+
+// TestConditionsRules: pregnancy (nothing supine or prone, no impact),
+// osteoporosis (no loaded flexion, no jumps) and a heart condition
+// (moderate effort) each shape the week.
+func TestConditionsRules(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		condition string
+		never     []string
+		rpeCap    float64
+	}{
+		{"pregnancy", []string{"bench-press", "crunch", "glute-bridge", "box-jump", "burpee", "power-clean", "dead-bug"}, 6},
+		{"osteoporosis", []string{"crunch", "sit-up", "russian-twist", "box-jump", "jump-rope", "good-morning"}, 0},
+		{"heart_condition", []string{"sprint", "box-jump", "power-clean", "burpee"}, 6},
+		{"hypertension", []string{"power-clean", "handstand-push-up"}, 7},
+	}
+	for _, c := range cases {
+		t.Run(c.condition, func(t *testing.T) {
+			in := baseInput()
+			in.Experience, in.Goal, in.Conditions = "advanced", "fat_loss", []string{c.condition}
+			in.Equipment = []string{"none", "barbell", "rack", "bench", "dumbbell", "box", "jump rope", "stationary bike"}
+			in.History = weekly("bench-press", 3, 3, 5, 60, 2.5, 8)
+			w, err := prepare(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range c.never {
+				if _, ok := w.allowed[id]; ok {
+					t.Errorf("%s allowed under %s", id, c.condition)
+				}
+			}
+			p := generate(t, in)
+			for _, s := range p.Sessions {
+				for _, it := range s.Items {
+					if c.rpeCap > 0 && it.RPE != nil && *it.RPE > c.rpeCap {
+						t.Errorf("%s at RPE %g", it.ExerciseID, *it.RPE)
+					}
+					if it.RIR != nil && *it.RIR < w.cond.minRIR {
+						t.Errorf("%s", dose(it))
+					}
+				}
+			}
+			a := hasKind(p, AdjustCondition)
+			if a == nil || strings.Contains(a.Reason, c.condition) {
+				t.Errorf("the condition's adjustment is missing or names it: %v", a)
+			}
+		})
+	}
+	in := baseInput()
+	in.Conditions = []string{"diabetes"}
+	if _, err := prepare(in); err == nil || !strings.Contains(err.Error(), "hypertension, pregnancy") {
+		t.Errorf("an unknown condition: %v", err)
+	}
+}

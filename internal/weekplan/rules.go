@@ -94,13 +94,18 @@ func minutesFor(it Item) float64 {
 	return float64(it.Sets)*(work+float64(it.RestSeconds)/60) + 1
 }
 
-// warmUp is the minutes a session begins with.
+// warmUp is the minutes a session with sets begins with (an endurance
+// session's easy first minutes are its own warm-up).
 const warmUp = 8
 
-// duration is a session's estimated minutes.
+// duration is a session's estimated minutes: the warm-up when it has
+// sets, and each item's minutes.
 func duration(items []Item) int {
-	total := float64(warmUp)
+	total, warmed := 0.0, false
 	for _, it := range items {
+		if it.Minutes == 0 && !warmed {
+			total, warmed = total+warmUp, true
+		}
 		total += minutesFor(it)
 	}
 	return int(math.Ceil(total))
@@ -138,7 +143,11 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 			Basis: w.trf("an isometric for the tendon: 4 × %d s at a moderate effort", "החזקה סטטית לגיד: 4 × %d שניות במאמץ בינוני", sec)}
 	}
 	if w.isEndurance(ex) {
-		return w.endurancePrescription(ex, finisherMinutes, 7, w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד"))
+		m, rpe := w.finisherMinutes(), 7.0
+		if w.senior {
+			rpe = 6
+		}
+		return w.endurancePrescription(ex, m, rpe, w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד"))
 	}
 	if isMobility(ex) {
 		return w.endurancePrescription(ex, 5, 2, w.tr("cool-down", "שחרור"))

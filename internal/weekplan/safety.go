@@ -262,13 +262,13 @@ func (w *week) allow() {
 					"השיקום של %s לפי התוכנית של הגורם המטפל %s; השבוע מתאמן מסביב לאזור.", a, w.her())})
 		case inj.Severity >= 3:
 			w.adjust = append(w.adjust, Adjustment{Kind: AdjustRehab,
-				Reason: w.trf("Pain of severity %d in %s: worth a clinician's look before it is trained again.",
-					"כאב בחומרה %d %s: כדאי שגורם מטפל יבדוק לפני שחוזרים לאמן את האזור.", inj.Severity, w.tr(a, w.inArea(inj.Area)))})
+				Reason: w.trf("An injury of severity %d %s: worth a clinician's look before it is trained again.",
+					"פגיעה בחומרה %d %s: כדאי שגורם מטפל יבדוק לפני שחוזרים לאמן את האזור.", inj.Severity, w.inArea(inj.Area))})
 		}
 	}
 	if levelOut > 0 {
 		w.adjust = append(w.adjust, Adjustment{Kind: AdjustLevel,
-			Reason: w.trf("%d exercises that ask more skill than a%s %s trainee has (and that %s has not logged) are left out.",
+			Reason: w.trf("%d exercises beyond a%s %s trainee's skill, and not in %s log, are left out.",
 				"%d תרגילים שדורשים מיומנות מעבר לרמה (%s) ושלא נרשמו אצל %s הוצאו.", w.levelArgs(levelOut)...)})
 	}
 }
@@ -299,7 +299,7 @@ func (w *week) levelArgs(n int) []any {
 	if w.experience != beginner {
 		an = "n"
 	}
-	return []any{n, an, w.experience, map[string]string{"female": "she", "male": "he"}[w.in.Gender] + map[bool]string{true: "they"}[w.in.Gender == ""]}
+	return []any{n, an, w.experience, w.her()}
 }
 
 func titleCase(s string) string {
