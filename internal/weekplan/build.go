@@ -111,8 +111,10 @@ func split(n int) []template {
 // conditioning last), each session trimmed to the minutes and the week to
 // its caps. It is the fallback, and the model's starting point.
 func (w *week) baseline() Layout {
-	if len(w.planned) > 0 {
-		return w.plannedLayout()
+	if w.program != nil {
+		l := *w.program
+		l.Sessions = slices.Clone(l.Sessions)
+		return l
 	}
 	lang := 0
 	if w.lang() == "he" {

@@ -56,6 +56,7 @@ type week struct {
 	sport        sportPlan
 	finisher     string                 // the conditioning exercise her goal adds ("" none)
 	planned      map[int]domain.Session // weekday → her program's session adjusted in place
+	program      *Layout                // her program's week as a layout (nil without one)
 }
 
 // minCap is the fewest hard sets a week's cap allows: a starter's week of
@@ -255,6 +256,10 @@ func prepare(in Input) (*week, error) {
 	w.judgeStalls()
 	w.decide()
 	w.planSport()
+	if len(w.planned) > 0 {
+		l := w.plannedLayout()
+		w.program = &l
+	}
 	return w, nil
 }
 

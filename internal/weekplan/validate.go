@@ -146,7 +146,7 @@ func (w *week) check(p Plan) []string {
 			say("A tendinopathy's isometrics (%s) belong in the week; open a strength session with one.", strings.Join(w.rehab, ", "))
 		}
 	}
-	if sp := w.sport; sp.exercise != "" && sportMinutes > sp.minutes+5 {
+	if sp := w.sport; sp.exercise != "" && len(w.planned) == 0 && sportMinutes > sp.minutes+5 {
 		say("The week has %d minutes of %s; at most %d (about +10%% on her last week, less in a deload or under an injury).", sportMinutes, sp.exercise, sp.minutes)
 	}
 	var over []string

@@ -31,7 +31,7 @@ import (
 
 // PromptVersion names the brief and tool the model is given; it is kept
 // with every draft, so a plan can be traced to the words that made it.
-const PromptVersion = "weekly-plan/1"
+const PromptVersion = "weekly-plan/2"
 
 // The progression rules a coach or a program may choose.
 const (
