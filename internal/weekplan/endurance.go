@@ -230,10 +230,12 @@ func (w *week) planSport() {
 	if w.deload {
 		reason += w.tr(" A deload week: 70% of the volume.", " שבוע הורדת עומס: 70% מהנפח.")
 	}
-	w.adjust = append(w.adjust, Adjustment{Kind: AdjustSport, Exercises: []string{best}, Reason: reason})
+	if len(w.planned) == 0 { // a program's week keeps its own sessions
+		w.adjust = append(w.adjust, Adjustment{Kind: AdjustSport, Exercises: []string{best}, Reason: reason})
+	}
 }
 
-var sportHe = map[string]string{"running": "ריצה", "cycling": "רכיבה", "swimming": "שחייה", "conditioning": "אימון אירובי-עצים"}
+var sportHe = map[string]string{"running": "ריצה", "cycling": "רכיבה", "swimming": "שחייה", "conditioning": "אימון אירובי-עצים", "strength": "כוח"}
 
 func (w *week) sportArgs(name string) []any {
 	if w.lang() == "he" {

@@ -104,6 +104,12 @@ func (w *week) plannedLayout() Layout {
 	for _, d := range w.days {
 		s := w.planned[d]
 		day := LayoutDay{Weekday: d, Title: s.Title}
+		if day.Title == "" {
+			day.Title = w.tr(titleCase(s.Sport), sportHe[s.Sport])
+			if s.Sport == "strength" || day.Title == "" {
+				day.Title = w.tr("Strength", "כוח")
+			}
+		}
 		for _, e := range s.Exercises {
 			id := w.substitute(e.ExerciseID, day.Exercises)
 			switch {
@@ -233,6 +239,7 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 		if w.cond.maxHold > 0 {
 			it.Seconds = min(it.Seconds, w.cond.maxHold)
 		}
+		it.Basis = w.trf("her program's hold: %d s", "ההחזקה של התוכנית: %d שניות", it.Seconds)
 	}
 	if t.Reps != nil && *t.Reps > 0 && it.Seconds == 0 {
 		reps := max(*t.Reps, w.cond.minReps)
