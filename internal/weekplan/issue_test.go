@@ -638,3 +638,18 @@ func TestConditionsRules(t *testing.T) {
 		t.Errorf("an unknown condition: %v", err)
 	}
 }
+
+// TestTwoInjuriesOfOneArea: each injury's adjustment lists what loads its
+// area, even when another injury ruled it out first.
+func TestTwoInjuriesOfOneArea(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Injuries = []domain.Injury{{ID: "inj_1", Area: "knee", Severity: 3, Status: domain.InjuryActive},
+		{ID: "inj_2", Area: "knee", Severity: 2, Status: domain.InjuryActive}}
+	p := generate(t, in)
+	for _, a := range p.Adjustments {
+		if a.Kind == AdjustInjury && !slices.Contains(a.Exercises, "back-squat") {
+			t.Errorf("an injury's adjustment leaves out the back squat: %v", a)
+		}
+	}
+}

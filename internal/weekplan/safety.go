@@ -233,7 +233,8 @@ func (w *week) allow() {
 	for _, inj := range w.in.Injuries {
 		var ids []string
 		for id, by := range w.avoided {
-			if by == inj.ID {
+			rule := by == "level" || by == "condition" || by == "senior"
+			if by == inj.ID || !rule && slices.Contains(w.lookup(id).Loads, inj.Area) {
 				ids = append(ids, id)
 			}
 		}
