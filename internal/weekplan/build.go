@@ -257,9 +257,18 @@ func (w *week) trim(l *Layout) {
 		return n
 	}
 	for i := range l.Sessions {
+		// Over her minutes: strength exercises go, down to one; then the
+		// goal's conditioning; then the last strength exercise when a
+		// rehabilitation hold stays.
 		d := &l.Sessions[i]
-		for strengthCount(*d) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
+		for len(d.Exercises) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
 			x := lastStrength(*d)
+			if f := slices.Index(d.Exercises, w.finisher); strengthCount(*d) <= 1 && f >= 0 && w.finisher != "" {
+				x = f
+			}
+			if x < 0 {
+				break
+			}
 			d.Exercises = slices.Delete(d.Exercises, x, x+1)
 		}
 	}

@@ -104,9 +104,16 @@ func (w *week) sessionVolume(s domain.Session) (minutes, km float64) {
 // exercise they use (swapped for one that spares a badly injured area),
 // and the conditioning her goal adds.
 func (w *week) planSport() {
+	w.planEndurance()
+	w.planGoal()
+}
+
+// planGoal adds the conditioning a fat-loss goal asks for (or an
+// endurance goal without a sport): one she can do that is not her sport's.
+func (w *week) planGoal() {
 	if g := w.in.Goal; g == "fat_loss" || w.sportName() == "" && g == "endurance" {
 		for _, id := range sportDefaults["conditioning"] {
-			if _, ok := w.allowed[id]; ok {
+			if _, ok := w.allowed[id]; ok && id != w.sport.exercise {
 				w.finisher = id
 				break
 			}
@@ -117,6 +124,10 @@ func (w *week) planSport() {
 					"המטרה %s דורשת אימון אירובי-עצים: כל אימון כוח מסתיים ב-%d דקות של %s.", w.goalArgs()...)})
 		}
 	}
+}
+
+// planEndurance sets her sport's sessions.
+func (w *week) planEndurance() {
 	name := w.sportName()
 	if name == "" {
 		return

@@ -248,7 +248,9 @@ func endurance(sport, id string, n, minutes int, km float64) []domain.Session {
 // programWeek is a running program's planned week: two runs, a strength
 // day and a long run, the first already done.
 func programWeek() []domain.Session {
-	t := func(sets, reps int) *domain.ExerciseTarget { return &domain.ExerciseTarget{Sets: ptr(sets), Reps: ptr(reps)} }
+	t := func(sets, reps int) *domain.ExerciseTarget {
+		return &domain.ExerciseTarget{Sets: ptr(sets), Reps: ptr(reps)}
+	}
 	return []domain.Session{
 		{ID: "p_mon", Date: "2026-12-07", Status: domain.SessionCompleted, Sport: "running", DurationMin: ptr(40)},
 		{ID: "p_wed", Date: "2026-12-09", Status: domain.SessionPlanned, Sport: "running", DurationMin: ptr(40)},

@@ -91,6 +91,11 @@ func (w *week) pad(s *Session) {
 			add(id, min(max(gap(), 3), 10), 2, cool)
 		}
 	}
+	// Still short (a long session with little she can do): the last
+	// filler takes the rest.
+	if g := gap(); g > 0 && len(s.Items) > 0 && s.Items[len(s.Items)-1].pad {
+		s.Items[len(s.Items)-1].Minutes += g
+	}
 }
 
 // plannedLayout is her program's week as a layout: each planned session

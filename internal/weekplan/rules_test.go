@@ -2,6 +2,7 @@ package weekplan
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -184,12 +185,14 @@ func TestBadInputGetsSentences(t *testing.T) {
 	}
 }
 
-// FuzzPlanNeverBreaksItsRules: whatever the week, days and history, the
-// core's own week passes the validator (the fallback is always valid).
+// FuzzPlanNeverBreaksItsRules: whatever the week, days, history, sport,
+// conditions, injuries and age, the core's own week passes the validator
+// (the fallback is always valid).
 func FuzzPlanNeverBreaksItsRules(f *testing.F) {
-	f.Add(uint8(0b0010101), uint8(60), uint8(1), 100.0, uint8(5), uint8(3), uint8(0))
-	f.Add(uint8(0b1111111), uint8(20), uint8(2), 0.0, uint8(0), uint8(9), uint8(1))
-	f.Fuzz(func(t *testing.T, dayBits, minutes, exp uint8, kg float64, reps, readiness, equip uint8) {
+	f.Add(uint8(0b0010101), uint8(60), uint8(1), 100.0, uint8(5), uint8(3), uint8(0), uint16(0))
+	f.Add(uint8(0b1111111), uint8(20), uint8(2), 0.0, uint8(0), uint8(9), uint8(1), uint16(0xffff))
+	f.Add(uint8(0b0110101), uint8(35), uint8(0), 40.0, uint8(8), uint8(7), uint8(2), uint16(0b1010_0110_0101))
+	f.Fuzz(func(t *testing.T, dayBits, minutes, exp uint8, kg float64, reps, readiness, equip uint8, flags uint16) {
 		in := baseInput()
 		in.Days = nil
 		for d := 1; d <= 7; d++ {
@@ -199,10 +202,34 @@ func FuzzPlanNeverBreaksItsRules(f *testing.F) {
 		}
 		in.Minutes = 25 + int(minutes)%200
 		in.Experience = []string{"beginner", "intermediate", "advanced"}[int(exp)%3]
-		in.Equipment = [][]string{{"none"}, {"dumbbell", "bench"}, {"barbell", "rack", "bench", "cable", "machine", "pull-up bar"}}[int(equip)%3]
-		if kg > 0 && kg < 500 && reps > 0 && reps < 30 {
+		in.Equipment = [][]string{{"none"}, {"dumbbell", "bench", "band"}, {"barbell", "rack", "bench", "cable", "machine", "pull-up bar", "stationary bike"}, {"pool", "bike"}}[int(equip)%4]
+		if kg > 0 && kg < 2000 && reps > 0 && reps < 30 {
 			in.History = []domain.Session{logged("2026-11-30", "bench-press", sets(3, int(reps), kg)), logged("2026-12-02", "goblet-squat", sets(3, int(reps), kg/3))}
 		}
+		if flags&1 != 0 {
+			for i := range 12 {
+				sec, m := 2400, 7000.0
+				in.History = append(in.History, domain.Session{Date: fmt.Sprintf("2026-11-%02d", 9+i*2), Status: domain.SessionCompleted, Sport: "running",
+					Exercises: []domain.SessionExercise{{ExerciseID: "running", Sets: []domain.SetEntry{{Seconds: &sec, Metres: &m, Done: true}}}}})
+			}
+		}
+		if c := int(flags>>1) % 6; c < len(domain.HealthConditions) {
+			in.Conditions = []string{domain.HealthConditions[c]}
+		}
+		if flags&(1<<4) != 0 {
+			in.Injuries = []domain.Injury{{ID: "inj_f", Area: []string{"knee", "shoulder", "lower_back", "ankle"}[int(flags>>5)%4],
+				Kind: domain.InjuryKinds[int(flags>>7)%len(domain.InjuryKinds)], Severity: 1 + int(flags>>10)%5, Status: domain.InjuryActive}}
+		}
+		if flags&(1<<13) != 0 {
+			in.Goal = "fat_loss"
+		}
+		if flags&(1<<14) != 0 {
+			in.Age = new(58 + int(flags>>8)%20)
+		}
+		if flags&(1<<15) != 0 {
+			in.FirstDay, in.WeekStart = time.Sunday, "2026-12-06"
+		}
+		in.Sport = []string{"", "running", "cycling", "swimming", "conditioning", "strength"}[int(readiness)%6]
 		in.CheckIns = []domain.CheckIn{{Day: "2026-12-04", Readiness: new(1 + int(readiness)%10)}}
 		w, err := prepare(in)
 		if err != nil {

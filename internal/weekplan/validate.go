@@ -139,7 +139,7 @@ func (w *week) check(p Plan) []string {
 		if sp := w.sport; sp.exercise != "" && sportSessions < sp.sessions {
 			say("Her sport is %s: the week needs %d sessions of %s, and has %d; keep her sport's sessions.", sp.name, sp.sessions, sp.exercise, sportSessions)
 		}
-		if w.finisher != "" && conditioning == 0 {
+		if w.finisher != "" && strengthDays > 0 && w.in.Minutes >= minutesForConditioning && conditioning == 0 {
 			say("Her goal asks for conditioning; end strength sessions with %s.", w.finisher)
 		}
 		if len(w.rehab) > 0 && strengthDays > 0 && rehab == 0 {
@@ -175,6 +175,10 @@ func (w *week) check(p Plan) []string {
 	}
 	return out
 }
+
+// minutesForConditioning is the shortest session length that has room for
+// a goal's conditioning beside its strength work.
+const minutesForConditioning = 35
 
 // checkLoad holds an item's load to the load table: only from a trusted
 // estimate, within what the estimate allows for the reps and reserve
