@@ -138,6 +138,9 @@ func (w *week) baseline() Layout {
 		}
 	}
 	tpl := split(max(strengthDays, 1))
+	if w.experience == beginner {
+		tpl = []template{fullA, fullB, fullC} // a beginner trains the whole body each day
+	}
 	var out Layout
 	used := map[string]int{}
 	j := 0

@@ -26,6 +26,20 @@ func generate(t *testing.T, in Input) Plan {
 	if !rep.Valid {
 		t.Fatalf("the rules' own week is not valid: %v", rep.Problems)
 	}
+	texts := []string{p.Summary}
+	for _, a := range p.Adjustments {
+		texts = append(texts, a.Reason)
+	}
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			texts = append(texts, it.Basis)
+		}
+	}
+	for _, s := range texts {
+		if strings.Contains(s, "%!") {
+			t.Errorf("a broken sentence: %s", s)
+		}
+	}
 	return p
 }
 

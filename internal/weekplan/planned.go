@@ -265,7 +265,7 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 				it.LoadKg = new(max(floorTo(load, rnd), rnd))
 				it.Percent1RM = nil
 				it.Basis = w.trf("her program's %d reps: %.0f%% of her estimated 1RM of %.1f kg with %d in reserve (%s)",
-					"%[1]d החזרות של התוכנית: %[2].0f%% מה-1RM המוערך (%[3].1f ק\"ג) עם %[4]d ברזרבה", reps,
+					"%[1]d החזרות של התוכנית: %.0[2]f%% מה-1RM המוערך (%.1[3]f ק\"ג) עם %[4]d ברזרבה", reps,
 					Percent1RM(reps, float64(rir))*100, w.e1rm[ex.ID], rir, TableSource)
 			}
 		}

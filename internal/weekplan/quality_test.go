@@ -163,6 +163,24 @@ func independentCheck(f fixture, p weekplan.Plan) []string {
 	if len(p.Sessions) == 0 {
 		out = append(out, "no session")
 	}
+	texts := []string{p.Summary}
+	for _, a := range p.Adjustments {
+		texts = append(texts, a.Reason)
+		if f.in.Language != "en" && !strings.ContainsFunc(a.Reason, func(r rune) bool { return r >= 'א' && r <= 'ת' }) {
+			out = append(out, "an adjustment not in Hebrew: "+a.Reason)
+		}
+	}
+	for _, s := range p.Sessions {
+		texts = append(texts, s.Title, s.Note)
+		for _, it := range s.Items {
+			texts = append(texts, it.Name, it.Basis, it.Note)
+		}
+	}
+	for _, t := range texts {
+		if strings.Contains(t, "%!") {
+			out = append(out, "a broken sentence: "+t)
+		}
+	}
 	days := map[int]bool{}
 	for _, s := range p.Sessions {
 		if !slices.Contains(f.in.Days, s.Weekday) || days[s.Weekday] {

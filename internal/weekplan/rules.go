@@ -45,7 +45,7 @@ func (w *week) repRange(ex domain.Exercise, role int) (lo, hi int) {
 	heavy := mainLift(ex) && slices.ContainsFunc(ex.Equipment, func(e string) bool { return e == "barbell" || e == "trap bar" }) &&
 		(ex.Pattern == "squat" || ex.Pattern == "hinge" || ex.Pattern == "olympic")
 	switch {
-	case ex.Category == domain.CategoryCore || ex.Measure == domain.MeasureReps:
+	case ex.Category == domain.CategoryCore || ex.Measure == domain.MeasureReps || w.bodyWeightOnly(ex):
 		lo, hi = 10, 15
 	case role == roleAccessory && heavy:
 		lo, hi = 6, 10 // a heavy barbell lift is never a 15-rep accessory
@@ -64,15 +64,37 @@ func (w *week) repRange(ex domain.Exercise, role int) (lo, hi int) {
 	return lo, hi
 }
 
-// restSeconds is the rest between sets.
-func restSeconds(ex domain.Exercise, role int) int {
+// restSeconds is the rest between sets: 150 s after a loaded main lift
+// (120 for a beginner), 90 after an accessory or a body-weight main
+// exercise, 60 after core work or a body-weight accessory.
+func (w *week) restSeconds(ex domain.Exercise, role int) int {
+	loaded := ex.Measure == domain.MeasureRepsLoad && !w.bodyWeightOnly(ex)
 	switch {
 	case ex.Category == domain.CategoryCore:
 		return 60
-	case role == roleMain:
+	case role == roleMain && loaded && w.experience == beginner:
+		return 120
+	case role == roleMain && loaded:
 		return 150
+	case role == roleMain || loaded:
+		return 90
 	}
-	return 90
+	return 60
+}
+
+// bodyWeightOnly reports whether she does a loadable exercise with her
+// body alone: it can be done with nothing, and she has none of its
+// implements.
+func (w *week) bodyWeightOnly(ex domain.Exercise) bool {
+	if !slices.Contains(ex.Equipment, "none") {
+		return false
+	}
+	for _, e := range ex.Equipment {
+		if e != "none" && !slices.Contains(stations, e) && slices.Contains(w.in.Equipment, e) {
+			return false
+		}
+	}
+	return true
 }
 
 // minutesFor is what an exercise's sets take: the work, the rest between
@@ -152,7 +174,7 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 	if isMobility(ex) {
 		return w.endurancePrescription(ex, 5, 2, w.tr("cool-down", "שחרור"))
 	}
-	it := Item{ExerciseID: ex.ID, Name: w.name(ex), Sets: w.setsFor(role), RestSeconds: restSeconds(ex, role)}
+	it := Item{ExerciseID: ex.ID, Name: w.name(ex), Sets: w.setsFor(role), RestSeconds: w.restSeconds(ex, role)}
 	rir := max(w.minRIR, 2)
 	if w.deload || w.returning {
 		rir = max(rir, 3)
@@ -172,7 +194,7 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 			it.Basis += w.trf("; held to %d s", "; עד %d שניות", m)
 		}
 		it.RIR = new(rir)
-	case ex.Measure != domain.MeasureRepsLoad || ex.Category == domain.CategoryCore:
+	case ex.Measure != domain.MeasureRepsLoad || ex.Category == domain.CategoryCore || w.bodyWeightOnly(ex):
 		it.Reps, it.Basis = lo, w.trf("body weight, no logged sets yet: %d reps", "משקל גוף, אין עדיין סטים רשומים: %d חזרות", lo)
 		if len(xs) > 0 {
 			if r, _ := xs[len(xs)-1].bestReps(); r > 0 {
@@ -220,7 +242,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 	fromTable := func() {
 		next = tableLoad(e1, it.Reps, rir)
 		it.Basis = w.trf("%.0f%% of her estimated 1RM of %.1f kg: %d reps with %d in reserve (%s)",
-			"%[1].0f%% מה-1RM המוערך (%[2].1f ק\"ג): %[3]d חזרות עם %[4]d ברזרבה (טבלת RTS)", Percent1RM(it.Reps, float64(rir))*100, e1, it.Reps, rir, TableSource)
+			"%.0[1]f%% מה-1RM המוערך (%.1[2]f ק\"ג): %[3]d חזרות עם %[4]d ברזרבה (טבלת RTS)", Percent1RM(it.Reps, float64(rir))*100, e1, it.Reps, rir, TableSource)
 	}
 	switch {
 	case w.returning:
