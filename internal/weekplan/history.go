@@ -13,8 +13,9 @@ import (
 // digestHistory reads the logged sets: each exercise's exposures (trusted
 // sets only), her estimated 1RM and latest top load, the weekly hard sets.
 // A set is not trusted when its estimated 1RM is beyond what people lift
-// on that exercise, or more than half again her own median on it: it is
-// flagged, said in an adjustment, and left out of every estimate.
+// on that exercise, or more than half again the median of her sessions'
+// best on it: it is flagged, said in an adjustment, and left out of every
+// estimate.
 func (w *week) digestHistory() {
 	sessions := slices.Clone(w.in.History)
 	slices.SortStableFunc(sessions, func(a, b domain.Session) int { return strings.Compare(a.Date, b.Date) })
@@ -54,18 +55,25 @@ func (w *week) digestHistory() {
 	for _, id := range ids {
 		ex := w.lookup(id)
 		limit := humanMaxKg(ex)
-		var all []float64
+		// Her own bound: half again the median of her sessions' best
+		// estimates (each session's best, so warm-up sets weigh nothing),
+		// once she has three sessions of it.
+		var bests []float64
 		for _, r := range byEx[id] {
+			best := 0.0
 			for _, s := range r.sets {
-				if v := setE1RM(s); v > 0 && v <= limit {
-					all = append(all, v)
+				if v := setE1RM(s); v <= limit {
+					best = max(best, v)
 				}
+			}
+			if best > 0 {
+				bests = append(bests, best)
 			}
 		}
 		median := 0.0
-		if len(all) >= 3 {
-			slices.Sort(all)
-			median = all[len(all)/2]
+		if len(bests) >= 3 {
+			slices.Sort(bests)
+			median = bests[(len(bests)-1)/2]
 		}
 		for _, r := range byEx[id] {
 			var kept []domain.SetEntry

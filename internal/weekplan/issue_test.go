@@ -183,6 +183,17 @@ func TestImpossibleLogIsNotAnEstimate(t *testing.T) {
 	if w.e1rm["back-squat"] > 100 || len(w.flagged) == 0 {
 		t.Errorf("a 600 kg squat among 60 kg ones moved her estimate to %.1f kg (flagged %v)", w.e1rm["back-squat"], w.flagged)
 	}
+	// Warm-up sets do not make her working sets look beyond her.
+	in.History = weekly("back-squat", 4, 3, 5, 100, 2.5, 8)
+	for i := range in.History {
+		e := &in.History[i].Exercises[0]
+		for _, kg := range []float64{20, 40, 60, 80} {
+			e.Sets = append([]domain.SetEntry{{Reps: new(5), LoadKg: new(kg), RPE: new(5.0), Done: true}}, e.Sets...)
+		}
+	}
+	if w, _ = prepare(in); len(w.flagged) > 0 || w.e1rm["back-squat"] < 120 {
+		t.Errorf("warm-ups flagged her working sets: %v (estimate %.1f kg)", w.flagged, w.e1rm["back-squat"])
+	}
 }
 
 // runs are n logged runs of minutes and km spread over the five weeks
