@@ -494,3 +494,22 @@ func TestTwoInjuriesOfOneArea(t *testing.T) {
 		}
 	}
 }
+
+// TestLoggedDaysAreNotTouched: a day of the week already logged gets no
+// session.
+func TestLoggedDaysAreNotTouched(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Today = "2026-12-07"
+	in.History = []domain.Session{{ID: "done", Date: "2026-12-07", Status: domain.SessionCompleted,
+		Exercises: []domain.SessionExercise{{ExerciseID: "bench-press", Sets: sets(3, 8, 60)}}}}
+	p := generate(t, in)
+	for _, s := range p.Sessions {
+		if s.Date == "2026-12-07" {
+			t.Error("Monday was logged, and the plan planned it again")
+		}
+	}
+	if len(p.Sessions) != 2 {
+		t.Errorf("%d sessions, want Wednesday and Friday", len(p.Sessions))
+	}
+}
