@@ -4,12 +4,17 @@
 //
 // The pipeline has three parts, and only the middle one may ask a model:
 //
-//  1. The core (plain Go): the allowed exercises (equipment she has, no
-//     exercise that loads an injured area), each exercise's prescription by
-//     a progression rule (double progression, an RPE table or a linear step
-//     with a failure ladder), the deload (on schedule, on stalls, on poor
-//     readiness) and a complete week built from these alone. Loads always
-//     come from the rules.
+//  1. The core (plain Go): the allowed exercises (equipment she has, her
+//     level, her health conditions' rules, no exercise that loads an
+//     injured area but the rehabilitation an injury's kind allows), each
+//     exercise's prescription by a progression rule (double progression, an
+//     RPE target or a linear step with a failure ladder) held to one load
+//     table (the RTS RPE chart, table.go) over her trusted estimated 1RM,
+//     her sport's sessions in minutes within +10% of her logged volume, the
+//     deload (on schedule, on stalled main lifts, on poor readiness), and a
+//     complete week built from these alone: her program's planned sessions
+//     adjusted in place when she has them, each session filled to her
+//     minutes. Loads always come from the rules.
 //  2. A model, when one is configured, lays the week out: one call with a
 //     strict tool whose enums are the allowed exercise ids and the available
 //     days; it chooses days, order, substitutions within the allowed set and
@@ -65,7 +70,8 @@ const (
 type Input struct {
 	Today     string // the studio's local day, YYYY-MM-DD
 	WeekStart string // the first day of the planned week (FirstDay)
-	// FirstDay is the studio's first day of the week (training.StartOfWeek).
+	// FirstDay is the studio's first day of the week (training.StartOfWeek);
+	// WeekStart must fall on it. The zero value is Sunday: callers set it.
 	FirstDay time.Weekday
 	// Days are the ISO weekdays she can train (1 Monday … 7 Sunday).
 	Days []int
