@@ -477,7 +477,7 @@ func (w *week) summary(p Plan) string {
 		s += w.tr(", a deload week", ", שבוע הורדת עומס")
 	}
 	if len(w.planned) > 0 {
-		s += w.tr(", her program's sessions adjusted in place", ", אימוני התוכנית הותאמו במקומם")
+		s += w.tr(", the program's sessions adjusted in place", ", אימוני התוכנית הותאמו במקומם")
 	}
 	return s + "."
 }

@@ -103,7 +103,7 @@ func (w *week) digestHistory() {
 	}
 	for _, f := range w.flagged {
 		name := w.name(w.lookup(f.exercise))
-		why := w.tr("far beyond her own history on it", "רחוק מעבר להיסטוריה "+w.her()+" בתרגיל")
+		why := w.tr("far beyond "+w.her()+" own history on it", "רחוק מעבר להיסטוריה "+w.her()+" בתרגיל")
 		if f.human {
 			why = w.tr("beyond what people lift", "מעבר למה שאדם מרים")
 		}
@@ -259,7 +259,7 @@ func (w *week) decide() {
 			reason = fmt.Sprintf("מתוכנן ל%s: לפחות %d חזרות ברזרבה בכל סט, התקדמות בחזרות לפני משקל, בלי עבודה לפי אחוז מ-1RM", whoHe, w.minRIR)
 		}
 		if w.senior {
-			reason += w.tr("; no jumps, no Olympic lifts, no exercise beyond her level.", "; בלי קפיצות, בלי הרמות אולימפיות ובלי תרגילים מעבר לרמה.")
+			reason += w.tr("; no jumps, no Olympic lifts, no exercise beyond the trainee's level.", "; בלי קפיצות, בלי הרמות אולימפיות ובלי תרגילים מעבר לרמה.")
 		} else {
 			reason += "."
 		}

@@ -136,7 +136,7 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 			if t != nil && t.Metres != nil && !w.deload && !w.reduced[ex.ID] {
 				it.DistanceKm = new(math.Round(*t.Metres/500) / 2)
 			}
-			it.Basis = w.tr("her program's session", "האימון מהתוכנית")
+			it.Basis = w.tr("the program's session", "האימון מהתוכנית")
 		}
 		return
 	}
@@ -154,7 +154,7 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 		if w.cond.maxHold > 0 {
 			it.Seconds = min(it.Seconds, w.cond.maxHold)
 		}
-		it.Basis = w.trf("her program's hold: %d s", "ההחזקה של התוכנית: %d שניות", it.Seconds)
+		it.Basis = w.trf("the program's hold: %d s", "ההחזקה של התוכנית: %d שניות", it.Seconds)
 	}
 	if t.Reps != nil && *t.Reps > 0 && it.Seconds == 0 {
 		reps := max(*t.Reps, w.cond.minReps)
@@ -174,7 +174,7 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 				}
 				it.LoadKg = new(max(floorTo(load, rnd), rnd))
 				it.Percent1RM = nil
-				it.Basis = w.trf("her program's %d reps: %.0f%% of her estimated 1RM of %.1f kg with %d in reserve (%s)",
+				it.Basis = w.trf("the program's %d reps: %.0f%% of the estimated 1RM of %.1f kg with %d in reserve (%s)",
 					"%[1]d החזרות של התוכנית: %.0[2]f%% מה-1RM המוערך (%.1[3]f ק\"ג) עם %[4]d ברזרבה", reps,
 					Percent1RM(reps, float64(rir))*100, w.e1rm[ex.ID], rir, TableSource)
 			}

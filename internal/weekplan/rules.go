@@ -241,7 +241,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 	next := load
 	fromTable := func() {
 		next = tableLoad(e1, it.Reps, rir)
-		it.Basis = w.trf("%.0f%% of her estimated 1RM of %.1f kg: %d reps with %d in reserve (%s)",
+		it.Basis = w.trf("%.0f%% of the estimated 1RM of %.1f kg: %d reps with %d in reserve (%s)",
 			"%.0[1]f%% מה-1RM המוערך (%.1[2]f ק\"ג): %[3]d חזרות עם %[4]d ברזרבה (טבלת RTS)", Percent1RM(it.Reps, float64(rir))*100, e1, it.Reps, rir, TableSource)
 	}
 	switch {
@@ -288,7 +288,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 	limit := min(allowance(e1, it.Reps, rir, inc), jumpCap(load, inc), humanMaxKg(ex))
 	if next > limit {
 		next = limit
-		it.Basis += w.trf("; held to what her estimated 1RM of %.1f kg allows for %d reps with %d in reserve",
+		it.Basis += w.trf("; held to what the estimated 1RM of %.1f kg allows for %d reps with %d in reserve",
 			"; מוגבל למה שה-1RM המוערך (%.1f ק\"ג) מאפשר ל-%d חזרות עם %d ברזרבה", e1, it.Reps, rir)
 	}
 	if w.deload {

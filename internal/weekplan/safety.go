@@ -59,22 +59,22 @@ func (w *week) rulesFor() conditionRules {
 		case "hypertension":
 			r.minRIR, r.minReps, r.maxHold, r.rpeCap = max(r.minRIR, 3), max(r.minReps, 8), capHold(r.maxHold, 30), capRPE(r.rpeCap, 7)
 			r.noOlympic, r.noInvert = true, true
-			en = "A health condition on her profile sets limits: no maximal or breath-holding efforts (at least 3 reps in reserve, no set under 8 reps), holds of 30 s at most, no head-down pressing, conditioning at RPE 7 at most."
+			en = "A health condition on the profile sets limits: no maximal or breath-holding efforts (at least 3 reps in reserve, no set under 8 reps), holds of 30 s at most, no head-down pressing, conditioning at RPE 7 at most."
 			he = "מצב בריאותי בפרופיל מציב גבולות: בלי מאמצים מרביים או עצירת נשימה (לפחות 3 חזרות ברזרבה, אין סט מתחת ל-8 חזרות), החזקות של 30 שניות לכל היותר, בלי לחיצות כשהראש למטה, אירובי עד RPE 7."
 		case "pregnancy":
 			r.minRIR, r.minReps, r.maxHold, r.rpeCap = max(r.minRIR, 3), max(r.minReps, 8), capHold(r.maxHold, 30), capRPE(r.rpeCap, 6)
 			r.noSupine, r.noImpact, r.noOlympic, r.noInvert = true, true, true, true
-			en = "A health condition on her profile sets limits: nothing lying on the back or the front, no jumps or impact, no Olympic lifts, moderate loads (at least 3 reps in reserve, 8 reps or more), effort at RPE 6 at most."
+			en = "A health condition on the profile sets limits: nothing lying on the back or the front, no jumps or impact, no Olympic lifts, moderate loads (at least 3 reps in reserve, 8 reps or more), effort at RPE 6 at most."
 			he = "מצב בריאותי בפרופיל מציב גבולות: בלי תרגילים בשכיבה על הגב או על הבטן, בלי קפיצות או הלמות, בלי הרמות אולימפיות, משקלים מתונים (לפחות 3 חזרות ברזרבה, 8 חזרות ומעלה), מאמץ עד RPE 6."
 		case "osteoporosis":
 			r.minRIR, r.minReps = max(r.minRIR, 2), max(r.minReps, 6)
 			r.noFlexion, r.noImpact, r.noOlympic = true, true, true
-			en = "A health condition on her profile sets limits: no loaded bending or twisting of the spine, no jumps or high impact, loaded standing work kept moderate (at least 2 reps in reserve, 6 reps or more)."
+			en = "A health condition on the profile sets limits: no loaded bending or twisting of the spine, no jumps or high impact, loaded standing work kept moderate (at least 2 reps in reserve, 6 reps or more)."
 			he = "מצב בריאותי בפרופיל מציב גבולות: בלי כפיפה או פיתול של עמוד השדרה תחת עומס, בלי קפיצות או הלמות חזקות, עבודה בעמידה עם משקל ברמה מתונה (לפחות 2 חזרות ברזרבה, 6 חזרות ומעלה)."
 		case "heart_condition":
 			r.minRIR, r.minReps, r.maxHold, r.rpeCap = max(r.minRIR, 3), max(r.minReps, 8), capHold(r.maxHold, 30), capRPE(r.rpeCap, 6)
 			r.noImpact, r.noOlympic, r.noInvert = true, true, true
-			en = "A health condition on her profile sets limits: moderate intensity only (at least 3 reps in reserve, 8 reps or more, effort at RPE 6 at most), no sprints, jumps or Olympic lifts, holds of 30 s at most."
+			en = "A health condition on the profile sets limits: moderate intensity only (at least 3 reps in reserve, 8 reps or more, effort at RPE 6 at most), no sprints, jumps or Olympic lifts, holds of 30 s at most."
 			he = "מצב בריאותי בפרופיל מציב גבולות: עצימות מתונה בלבד (לפחות 3 חזרות ברזרבה, 8 חזרות ומעלה, מאמץ עד RPE 6), בלי ספרינטים, קפיצות או הרמות אולימפיות, החזקות של 30 שניות לכל היותר."
 		}
 		if en != "" {
