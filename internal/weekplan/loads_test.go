@@ -194,3 +194,51 @@ func TestImpossibleLogIsNotAnEstimate(t *testing.T) {
 		t.Errorf("warm-ups flagged her working sets: %v (estimate %.1f kg)", w.flagged, w.e1rm["back-squat"])
 	}
 }
+
+// TestTheReportedPrescriptions: the exact week that went wrong (an
+// advanced lifter, deadlift 4×2 at 220 kg and front squat 3×5 at 120 kg
+// logged without RPE, a deload week) gets loads within the table, and the
+// validator refuses deadlift 2×10–15 at 197.5 kg and front squat 2×10–15
+// at 97.5 kg.
+func TestTheReportedPrescriptions(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes = "advanced", []int{1, 2, 4, 5}, 75
+	in.Equipment = []string{"barbell", "rack", "bench", "dumbbell", "cable", "machine"}
+	in.CheckIns = []domain.CheckIn{{Day: "2026-12-04", Readiness: new(3)}, {Day: "2026-12-03", Readiness: new(3)}}
+	dl := weekly("deadlift", 1, 4, 2, 220, 0, 0)
+	fs := weekly("front-squat", 1, 3, 5, 120, 0, 0)
+	for _, s := range [][]domain.Session{dl, fs} {
+		for i := range s[0].Exercises[0].Sets {
+			s[0].Exercises[0].Sets[i].RPE = nil
+		}
+	}
+	in.History = slices.Concat(dl, fs)
+	w, err := prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.deload {
+		t.Fatal("readiness 3 makes a deload week")
+	}
+	for _, id := range []string{"deadlift", "front-squat"} {
+		ex, _ := exercises.Get(id)
+		for _, role := range []int{roleMain, roleAccessory} {
+			it := w.prescribe(ex, role)
+			if it.LoadKg == nil || *it.LoadKg > allowance(w.e1rm[id], it.Reps, ptrOr(it.RIR, 0), 5) || it.RepsMax > 0 && *it.LoadKg > topReach(w.e1rm[id], it.RepsMax) {
+				t.Errorf("%s as role %d: %s", id, role, dose(it))
+			}
+		}
+	}
+	bad := w.fill(Layout{Sessions: []LayoutDay{{Weekday: 2, Exercises: []string{"bench-press", "lat-pulldown", "deadlift", "front-squat"}}}})
+	for i, kg := range map[int]float64{2: 197.5, 3: 97.5} {
+		it := &bad.Sessions[0].Items[i]
+		it.Sets, it.Reps, it.RepsMax, it.LoadKg, it.RIR, it.RPE, it.Percent1RM = 2, 10, 15, new(kg), new(3), nil, nil
+	}
+	got := strings.Join(w.check(bad), "\n")
+	for _, want := range []string{"deadlift is prescribed 197.5 kg for 10 reps", "deadlift tops out at 15 reps", "front-squat tops out at 15 reps, beyond her reach at 97.5 kg"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the validator did not refuse %q:\n%s", want, got)
+		}
+	}
+}

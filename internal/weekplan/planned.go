@@ -172,7 +172,10 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 				if w.deload {
 					load *= 0.9
 				}
-				it.LoadKg = new(max(floorTo(load, rnd), rnd))
+				it.LoadKg = nil
+				if floorTo(load, rnd) >= rnd {
+					it.LoadKg = new(floorTo(load, rnd))
+				}
 				it.Percent1RM = nil
 				it.Basis = w.trf("the program's %d reps: %.0f%% of the estimated 1RM of %.1f kg with %d in reserve (%s)",
 					"%[1]d החזרות של התוכנית: %.0[2]f%% מה-1RM המוערך (%.1[3]f ק\"ג) עם %[4]d ברזרבה", reps,

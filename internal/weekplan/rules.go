@@ -286,6 +286,9 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 		}
 	}
 	limit := min(allowance(e1, it.Reps, rir, inc), jumpCap(load, inc), humanMaxKg(ex))
+	if it.RepsMax > it.Reps {
+		limit = min(limit, topReach(e1, it.RepsMax))
+	}
 	if next > limit {
 		next = limit
 		it.Basis += w.trf("; held to what the estimated 1RM of %.1f kg allows for %d reps with %d in reserve",
@@ -295,7 +298,14 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 		next *= 0.9
 		it.Basis += w.tr("; deload: 90% of it", "; הורדת עומס: 90% מזה")
 	}
-	it.LoadKg = new(max(floorTo(next, rnd), rnd))
+	if floorTo(next, rnd) < rnd {
+		// Under the smallest step: no load the grid can give.
+		it.RPE, it.Percent1RM, it.RIR = nil, nil, new(max(rir, 3))
+		it.Basis = w.tr("her numbers allow less than the smallest step: choose a load that leaves 3 reps in reserve",
+			"המספרים מאפשרים פחות מהמדרגה הקטנה ביותר: לבחור משקל שמשאיר 3 חזרות ברזרבה")
+		return
+	}
+	it.LoadKg = new(floorTo(next, rnd))
 	if it.RPE == nil {
 		it.RIR = new(rir)
 	}

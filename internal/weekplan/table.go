@@ -83,6 +83,12 @@ func allowance(e1rm float64, reps, rir int, inc float64) float64 {
 	return math.Max(t*1.05, t+inc)
 }
 
+// topReach is the most a rep range's load may be for its top to be
+// within reach: the top reps to failure at no more than 10% over her
+// estimated 1RM (a few weeks' progress). A range that tops out beyond it
+// is not one she can progress through at that load.
+func topReach(e1rm float64, top int) float64 { return tableLoad(e1rm, top, 0) * 1.10 }
+
 // jumpCap is the most a load may rise on her last top load: 10% or one
 // loading step, the larger.
 func jumpCap(last, inc float64) float64 { return math.Max(last*1.10, last+inc) }

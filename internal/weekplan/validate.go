@@ -139,7 +139,7 @@ func (w *week) check(p Plan) []string {
 		if sp := w.sport; sp.exercise != "" && sportSessions < sp.sessions {
 			say("Her sport is %s: the week needs %d sessions of %s, and has %d; keep her sport's sessions.", sp.name, sp.sessions, sp.exercise, sportSessions)
 		}
-		if w.finisher != "" && strengthDays > 0 && w.in.Minutes >= minutesForConditioning && conditioning == 0 {
+		if w.finisher != "" && conditioning == 0 && w.roomForConditioning(p) {
 			say("Her goal asks for conditioning; end strength sessions with %s.", w.finisher)
 		}
 		if len(w.rehab) > 0 && strengthDays > 0 && rehab == 0 {
@@ -176,9 +176,25 @@ func (w *week) check(p Plan) []string {
 	return out
 }
 
-// minutesForConditioning is the shortest session length that has room for
-// a goal's conditioning beside its strength work.
-const minutesForConditioning = 35
+// roomForConditioning reports whether a strength session of the plan has
+// room for the goal's conditioning within her minutes (a session too
+// short for it keeps its strength work first).
+func (w *week) roomForConditioning(p Plan) bool {
+	for _, s := range p.Sessions {
+		var own []Item // the session without the core's filling
+		strength := false
+		for _, it := range s.Items {
+			if !it.pad {
+				own = append(own, it)
+			}
+			strength = strength || w.strengthItem(it.ExerciseID)
+		}
+		if strength && duration(own)+w.finisherMinutes() <= w.in.Minutes {
+			return true
+		}
+	}
+	return false
+}
 
 // checkLoad holds an item's load to the load table: only from a trusted
 // estimate, within what the estimate allows for the reps and reserve
@@ -208,6 +224,12 @@ func (w *week) checkLoad(day string, ex domain.Exercise, it Item) []string {
 	if a := allowance(e1, it.Reps, rir, inc); kg > a+0.01 {
 		out = append(out, fmt.Sprintf("%s's %s is prescribed %g kg for %d reps with %d in reserve; her estimated 1RM of %.1f kg allows %.1f kg at most (%s): lower the load.",
 			day, it.ExerciseID, kg, it.Reps, rir, e1, a, TableSource))
+	}
+	if it.RepsMax > it.Reps {
+		if r := topReach(e1, it.RepsMax); kg > r+0.01 {
+			out = append(out, fmt.Sprintf("%s's %s tops out at %d reps, beyond her reach at %g kg (her estimated 1RM of %.1f kg reaches %d reps at %.1f kg at most): lower the load or the range.",
+				day, it.ExerciseID, it.RepsMax, kg, e1, it.RepsMax, r))
+		}
 	}
 	if last := w.lastTop[ex.ID]; last > 0 && kg > jumpCap(last, inc)+0.01 {
 		out = append(out, fmt.Sprintf("%s's %s jumps to %g kg from her last %g kg; at most +10%% (or one %g kg step) a week.", day, it.ExerciseID, kg, last, inc))
