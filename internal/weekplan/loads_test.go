@@ -242,3 +242,19 @@ func TestTheReportedPrescriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestImplausible: the sentence the lane can answer a logged set with.
+func TestImplausible(t *testing.T) {
+	t.Parallel()
+	bench, _ := exercises.Get("bench-press")
+	if got := Implausible(bench, domain.SetEntry{Reps: new(5), LoadKg: new(1000.0)}); !strings.Contains(got, "beyond what people lift") {
+		t.Errorf("1,000 kg × 5: %q", got)
+	}
+	if got := Implausible(bench, domain.SetEntry{Reps: new(5), LoadKg: new(140.0), RPE: new(9.0)}); got != "" {
+		t.Errorf("140 kg × 5 is a strong lifter, not a typo: %q", got)
+	}
+	db, _ := exercises.Get("dumbbell-curl")
+	if got := Implausible(db, domain.SetEntry{Reps: new(10), LoadKg: new(100.0)}); got == "" {
+		t.Error("a 100 kg dumbbell curl for 10 passed")
+	}
+}

@@ -1,6 +1,7 @@
 package weekplan
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -95,6 +96,17 @@ func jumpCap(last, inc float64) float64 { return math.Max(last*1.10, last+inc) }
 
 // floorTo rounds v down to the loading grid.
 func floorTo(v, to float64) float64 { return math.Floor(v/to+1e-9) * to }
+
+// Implausible says why a logged set cannot be a real one ("" when it can):
+// its estimated 1RM, read through the load table, is beyond what people
+// lift on that exercise. The lane may refuse such a set with this
+// sentence; the plan flags it and leaves it out of her estimates.
+func Implausible(ex domain.Exercise, s domain.SetEntry) string {
+	if v, limit := setE1RM(s), humanMaxKg(ex); v > limit {
+		return fmt.Sprintf("%d × %g kg of %s implies a one-rep max of %.0f kg, beyond what people lift on it (%.0f kg): check the load and the reps", *s.Reps, *s.LoadKg, ex.Name, v, limit)
+	}
+	return ""
+}
 
 // humanMaxKg is the heaviest one-rep max a person has plausibly lifted on
 // an exercise of this pattern and implement, a little above the world's
