@@ -53,6 +53,34 @@ var (
 	}
 )
 
+// Patterns are the movement patterns an exercise's Pattern takes: the
+// rules read them to place an exercise in a week and to know what it
+// loads. PatternAreas is each pattern's floor: the body areas every
+// exercise of that pattern loads, at least (a jump loads the knees, an
+// Olympic lift the wrists and the lower back).
+var (
+	Patterns = []string{
+		"squat", "hinge", "lunge", "step_up", "push_horizontal", "push_vertical", "pull_horizontal", "pull_vertical",
+		"carry", "core", "isometric", "isolation_upper", "isolation_lower", "plyometric", "throw", "olympic", "get_up",
+		"run", "walk", "cycle", "swim", "row", "conditioning", "mobility",
+	}
+	PatternAreas = map[string][]string{
+		"squat": {"knee", "hip"}, "lunge": {"knee", "hip"}, "step_up": {"knee", "hip"}, "hinge": {"hip"},
+		"push_horizontal": {"shoulder", "elbow"}, "push_vertical": {"shoulder", "elbow"},
+		"pull_horizontal": {"upper_back", "elbow"}, "pull_vertical": {"shoulder", "elbow"},
+		"carry": {"hand", "lower_back"}, "core": {"abdomen"}, "plyometric": {"knee", "ankle", "foot"},
+		"throw": {"shoulder"}, "olympic": {"knee", "hip", "shoulder", "wrist", "lower_back"},
+		"get_up": {"knee", "hip", "shoulder", "wrist"}, "run": {"knee", "ankle", "foot"}, "walk": {"ankle", "foot"},
+		"cycle": {"knee"}, "swim": {"shoulder"}, "row": {"lower_back", "knee"},
+	}
+	// Levels are the experience an exercise asks for, least first.
+	Levels = []string{"beginner", "intermediate", "advanced"}
+)
+
+// Endurance patterns: an exercise of these is prescribed in minutes or
+// kilometres, not in sets.
+var EndurancePatterns = []string{"run", "walk", "cycle", "swim", "row", "conditioning"}
+
 func load(raw []byte) ([]domain.Exercise, map[string]domain.Exercise) {
 	var list []domain.Exercise
 	if err := json.Unmarshal(raw, &list); err != nil {

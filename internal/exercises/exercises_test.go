@@ -302,3 +302,47 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// TestPatterns: every exercise has a movement pattern and a level from the
+// lists, and loads at least its pattern's areas (a jump, an Olympic lift,
+// a get-up or a step-up loads the knees).
+func TestPatterns(t *testing.T) {
+	used := map[string]bool{}
+	for _, e := range All() {
+		if !slices.Contains(Patterns, e.Pattern) {
+			t.Errorf("%s: pattern %q is not one of %v", e.ID, e.Pattern, Patterns)
+		}
+		if !slices.Contains(Levels, e.Level) {
+			t.Errorf("%s: level %q is not one of %v", e.ID, e.Level, Levels)
+		}
+		used[e.Pattern] = true
+		for _, a := range PatternAreas[e.Pattern] {
+			if !slices.Contains(e.Loads, a) {
+				t.Errorf("%s: a %s exercise loads the %s; its loadsAreas %v do not say so", e.ID, e.Pattern, a, e.Loads)
+			}
+		}
+	}
+	for _, p := range Patterns {
+		if !used[p] {
+			t.Errorf("pattern %q is used by no exercise", p)
+		}
+	}
+	for _, c := range []struct{ id, area string }{
+		{"pogo-jumps", "knee"}, {"power-snatch", "knee"}, {"turkish-get-up", "knee"}, {"step-up", "knee"},
+		{"copenhagen-plank", "lower_back"}, {"box-jump", "knee"},
+	} {
+		if e, _ := Get(c.id); !slices.Contains(e.Loads, c.area) {
+			t.Errorf("%s should load the %s: %v", c.id, c.area, e.Loads)
+		}
+	}
+	for id, level := range map[string]string{"handstand-push-up": "advanced", "copenhagen-plank": "advanced", "goblet-squat": "beginner", "pull-up": "intermediate"} {
+		if e, _ := Get(id); e.Level != level {
+			t.Errorf("%s: level %q, want %q", id, e.Level, level)
+		}
+	}
+	for _, id := range []string{"wall-sit", "spanish-squat-hold", "isometric-calf-raise-hold"} {
+		if e, ok := Get(id); !ok || e.Pattern != "isometric" {
+			t.Errorf("%s: an isometric the rehabilitation rules can give (%+v)", id, e.Pattern)
+		}
+	}
+}

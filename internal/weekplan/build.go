@@ -1,9 +1,8 @@
 package weekplan
 
 import (
-	"fmt"
+	"math"
 	"slices"
-	"strings"
 
 	"github.com/otherwise/perform/internal/domain"
 )
@@ -78,9 +77,9 @@ type template struct {
 }
 
 var (
-	fullA = template{[2]string{"Full body A", "גוף מלא א"}, []string{slotSquat, slotPush, slotPull, slotHinge, slotCore}}
-	fullB = template{[2]string{"Full body B", "גוף מלא ב"}, []string{slotHinge, slotVPush, slotVPull, slotSquat, slotCore}}
-	fullC = template{[2]string{"Full body C", "גוף מלא ג"}, []string{slotSquat, slotVPull, slotPush, slotHinge, slotArms}}
+	fullA = template{[2]string{"Full body A", "גוף מלא א"}, []string{slotSquat, slotPush, slotPull, slotHinge, slotCore, slotArms}}
+	fullB = template{[2]string{"Full body B", "גוף מלא ב"}, []string{slotHinge, slotVPush, slotVPull, slotSquat, slotCore, slotArms}}
+	fullC = template{[2]string{"Full body C", "גוף מלא ג"}, []string{slotSquat, slotVPull, slotPush, slotHinge, slotArms, slotCore}}
 	upper = template{[2]string{"Upper body", "פלג גוף עליון"}, []string{slotPush, slotPull, slotVPush, slotVPull, slotArms}}
 	lower = template{[2]string{"Lower body", "פלג גוף תחתון"}, []string{slotSquat, slotHinge, slotSquat, slotCore}}
 	push  = template{[2]string{"Push", "דחיפה"}, []string{slotPush, slotVPush, slotPush, slotArms}}
@@ -105,24 +104,69 @@ func split(n int) []template {
 	return []template{push, pull, legs, push, pull, legs}
 }
 
-// baseline is the core's own layout: the split's slots filled with allowed
-// exercises (the ones she has logged first), each session trimmed to the
-// minutes and the week to its caps. It is the fallback, and the model's
-// starting point.
+// baseline is the core's own layout: her program's planned sessions when
+// she has them; otherwise her sport's sessions on some of her days and the
+// split's slots filled with allowed exercises on the others (the ones she
+// has logged first, a tendinopathy's isometric first, her goal's
+// conditioning last), each session trimmed to the minutes and the week to
+// its caps. It is the fallback, and the model's starting point.
 func (w *week) baseline() Layout {
+	if w.program != nil {
+		l := *w.program
+		l.Sessions = slices.Clone(l.Sessions)
+		return l
+	}
 	lang := 0
 	if w.lang() == "he" {
 		lang = 1
 	}
+	sportDays := map[int]bool{}
+	if w.sport.exercise != "" {
+		strength := len(w.days) - w.sport.sessions
+		for j := range strength {
+			i := int(math.Round((float64(j)+0.5)*float64(len(w.days))/float64(strength) - 0.5))
+			sportDays[i] = true // for now: strength days
+		}
+		for i := range w.days {
+			sportDays[i] = !sportDays[i]
+		}
+	}
+	strengthDays := 0
+	for i := range w.days {
+		if !sportDays[i] {
+			strengthDays++
+		}
+	}
+	tpl := split(max(strengthDays, 1))
+	if w.experience == beginner {
+		tpl = []template{fullA, fullB, fullC} // a beginner trains the whole body each day
+	}
 	var out Layout
 	used := map[string]int{}
-	for i, t := range split(len(w.days)) {
-		day := LayoutDay{Weekday: w.days[i], Title: t.title[lang]}
+	j := 0
+	for i, d := range w.days {
+		if sportDays[i] {
+			title := map[string][2]string{"running": {"Run", "ריצה"}, "cycling": {"Ride", "רכיבה"}, "swimming": {"Swim", "שחייה"}}[w.allowedSportName()]
+			if title[0] == "" {
+				title = [2]string{w.name(w.allowed[w.sport.exercise]), w.name(w.allowed[w.sport.exercise])}
+			}
+			out.Sessions = append(out.Sessions, LayoutDay{Weekday: d, Title: title[lang], Exercises: []string{w.sport.exercise}})
+			continue
+		}
+		t := tpl[j%len(tpl)]
+		day := LayoutDay{Weekday: d, Title: t.title[lang]}
+		if len(w.rehab) > 0 {
+			day.Exercises = append(day.Exercises, w.rehab[j%len(w.rehab)])
+		}
+		j++
 		for _, slot := range t.slots {
 			if id := w.pick(slot, used, day.Exercises); id != "" {
 				day.Exercises = append(day.Exercises, id)
 				used[id]++
 			}
+		}
+		if w.finisher != "" {
+			day.Exercises = append(day.Exercises, w.finisher)
 		}
 		out.Sessions = append(out.Sessions, day)
 	}
@@ -130,11 +174,35 @@ func (w *week) baseline() Layout {
 	return out
 }
 
+// allowedSportName is the sport the sessions' exercise is (after a swap).
+func (w *week) allowedSportName() string {
+	p := w.allowed[w.sport.exercise].Pattern
+	for name, sp := range sportPatterns {
+		if sp == p {
+			return name
+		}
+	}
+	return ""
+}
+
+// strengthItem reports whether id is laid out in sets and counted in the
+// week's hard sets: strength work that is not a rehabilitation hold.
+func (w *week) strengthItem(id string) bool {
+	ex := w.lookup(id)
+	return strengthWork(ex) && !slices.Contains(w.rehab, id)
+}
+
 // pick is the allowed exercise for slot used least this week and not yet
 // in the day; then one she has logged; for a main lift (the day's first
 // two) the more compound; then the allowed order.
 func (w *week) pick(slot string, used map[string]int, day []string) string {
-	main := len(day) < 2
+	n := 0
+	for _, id := range day {
+		if w.strengthItem(id) {
+			n++
+		}
+	}
+	main := n < 2
 	type key struct{ uses, unlogged, simple, at int }
 	less := func(a, b key) bool {
 		if a.uses != b.uses {
@@ -151,7 +219,7 @@ func (w *week) pick(slot string, used map[string]int, day []string) string {
 	best, bestKey := "", key{}
 	for at, id := range w.order {
 		ex := w.allowed[id]
-		if !fits(ex, slot) || slices.Contains(day, id) {
+		if !strengthWork(ex) || !fits(ex, slot) || slices.Contains(day, id) {
 			continue
 		}
 		k := key{uses: used[id], at: at}
@@ -171,36 +239,70 @@ func (w *week) pick(slot string, used map[string]int, day []string) string {
 	return best
 }
 
-// trim drops a layout's last exercises until each session fits the minutes
-// and the week fits its hard-set cap and the muscle band.
+// trim drops a layout's last strength exercises until each session fits
+// the minutes and the week fits its hard-set cap and the muscle band.
 func (w *week) trim(l *Layout) {
+	lastStrength := func(d LayoutDay) int {
+		for i := len(d.Exercises) - 1; i >= 0; i-- {
+			if w.strengthItem(d.Exercises[i]) {
+				return i
+			}
+		}
+		return -1
+	}
+	strengthCount := func(d LayoutDay) int {
+		n := 0
+		for _, id := range d.Exercises {
+			if w.strengthItem(id) {
+				n++
+			}
+		}
+		return n
+	}
 	for i := range l.Sessions {
+		// Over her minutes: strength exercises go, down to one; then the
+		// goal's conditioning; then the last strength exercise when a
+		// rehabilitation hold stays.
 		d := &l.Sessions[i]
-		for len(d.Exercises) > 1 && duration(w.items(d.Exercises)) > w.in.Minutes {
-			d.Exercises = d.Exercises[:len(d.Exercises)-1]
+		for len(d.Exercises) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
+			x := lastStrength(*d)
+			if f := slices.Index(d.Exercises, w.finisher); strengthCount(*d) <= 1 && f >= 0 && w.finisher != "" {
+				x = f
+			}
+			if x < 0 {
+				break
+			}
+			d.Exercises = slices.Delete(d.Exercises, x, x+1)
 		}
 	}
 	for range 200 {
 		p := w.fill(*l)
-		if len(w.check(p)) == 0 {
+		if !w.overCaps(p) {
 			return
 		}
 		// A muscle over its band loses its latest accessory; otherwise the
-		// longest session loses its last exercise, and at one exercise a
-		// session, the week its last session.
+		// session with the most strength exercises loses its last one.
 		si, xi := w.overworked(p)
 		if si < 0 {
 			for i, d := range l.Sessions {
-				if len(d.Exercises) > 1 && (si < 0 || len(d.Exercises) > len(l.Sessions[si].Exercises)) {
-					si, xi = i, len(d.Exercises)-1
+				if strengthCount(d) > 1 && (si < 0 || strengthCount(d) > strengthCount(l.Sessions[si])) {
+					si, xi = i, lastStrength(d)
 				}
 			}
 		}
 		if si < 0 {
-			if len(l.Sessions) == 1 {
+			// One strength exercise a session and still over: the week's
+			// last strength-only session goes.
+			drop := -1
+			for i, d := range l.Sessions {
+				if strengthCount(d) > 0 && !slices.Contains(d.Exercises, w.sport.exercise) {
+					drop = i
+				}
+			}
+			if drop < 0 || len(l.Sessions) == 1 {
 				return
 			}
-			l.Sessions = l.Sessions[:len(l.Sessions)-1]
+			l.Sessions = slices.Delete(l.Sessions, drop, drop+1)
 			continue
 		}
 		d := &l.Sessions[si]
@@ -208,31 +310,64 @@ func (w *week) trim(l *Layout) {
 	}
 }
 
+// overCaps reports whether a plan is over the week's hard-set cap or a
+// muscle's band.
+func (w *week) overCaps(p Plan) bool {
+	total, muscles := 0, map[string]int{}
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			if w.strengthItem(it.ExerciseID) {
+				total += it.Sets
+				for _, m := range w.lookup(it.ExerciseID).Primary {
+					muscles[m] += it.Sets
+				}
+			}
+		}
+	}
+	for _, n := range muscles {
+		if n > w.band {
+			return true
+		}
+	}
+	return w.cap > 0 && total > w.cap
+}
+
 // overworked finds, for a muscle over its weekly band, the exercise to
 // drop: the one training it furthest down the latest session that has
-// another exercise. -1 when no muscle is over, or none can go.
+// another strength exercise. -1 when no muscle is over, or none can go.
+// The plan's sessions are the layout's, in the same order.
 func (w *week) overworked(p Plan) (session, index int) {
 	count := map[string]int{}
 	for _, s := range p.Sessions {
 		for _, it := range s.Items {
-			for _, m := range w.lookup(it.ExerciseID).Primary {
-				count[m] += it.Sets
+			if w.strengthItem(it.ExerciseID) {
+				for _, m := range w.lookup(it.ExerciseID).Primary {
+					count[m] += it.Sets
+				}
 			}
 		}
 	}
-	// p.Sessions is the layout's order sorted by date; the layout the
-	// core builds is already in date order, so the indexes agree.
-	// Accessories go first, then main lifts.
-	for _, first := range []int{2, 0} {
+	for _, accessories := range []bool{true, false} {
 		for si := len(p.Sessions) - 1; si >= 0; si-- {
-			items := p.Sessions[si].Items
-			if len(items) < 2 {
+			var strength []int // indexes of the layout's strength exercises
+			for xi, it := range p.Sessions[si].Items {
+				if it.pad {
+					break
+				}
+				if w.strengthItem(it.ExerciseID) {
+					strength = append(strength, xi)
+				}
+			}
+			if len(strength) < 2 {
 				continue
 			}
-			for xi := len(items) - 1; xi >= first; xi-- {
-				for _, m := range w.lookup(items[xi].ExerciseID).Primary {
+			for k := len(strength) - 1; k >= 0; k-- {
+				if accessories && k < 2 {
+					break
+				}
+				for _, m := range w.lookup(p.Sessions[si].Items[strength[k]].ExerciseID).Primary {
 					if count[m] > w.band {
-						return si, xi
+						return si, strength[k]
 					}
 				}
 			}
@@ -241,22 +376,55 @@ func (w *week) overworked(p Plan) (session, index int) {
 	return -1, -1
 }
 
-// items prescribes a day's exercises in order.
-func (w *week) items(ids []string) []Item {
-	out := make([]Item, 0, len(ids))
-	for i, id := range ids {
-		ex, ok := w.allowed[id]
-		if !ok {
-			ex = w.lookup(id)
-		}
-		out = append(out, w.prescribe(ex, roleOf(i)))
+// dayItems prescribes a day's exercises in order: her sport's minutes
+// from share, a strength exercise by its role (the first two strength
+// exercises are the main lifts), her program's targets on a planned day.
+func (w *week) dayItems(d LayoutDay, share map[int]int) []Item {
+	out := make([]Item, 0, len(d.Exercises))
+	pos := 0
+	for _, id := range d.Exercises {
+		out = append(out, w.itemFor(d.Weekday, id, &pos, share))
 	}
 	return out
+}
+
+// itemFor is the prescription of id on a day; pos counts the day's
+// strength exercises so far.
+func (w *week) itemFor(day int, id string, pos *int, share map[int]int) Item {
+	ex, ok := w.allowed[id]
+	if !ok {
+		ex = w.lookup(id)
+	}
+	var it Item
+	switch {
+	case id == w.sport.exercise && w.sport.exercise != "":
+		m, rpe := share[day], 4.0
+		if m == 0 {
+			m = max(min(w.sport.minutes/max(w.sport.sessions, 1), w.in.Minutes), 10)
+		}
+		if m > w.sport.minutes/max(w.sport.sessions, 1)+5 {
+			rpe = 5 // the long one, steady
+		}
+		it = w.endurancePrescription(ex, m, rpe, w.trf("%d of the week's %d minutes, easy and conversational",
+			"%d מתוך %d הדקות של השבוע, בקצב קל שמאפשר לדבר", m, w.sport.minutes))
+	case strengthWork(ex) && !slices.Contains(w.rehab, id):
+		it = w.prescribe(ex, roleOf(*pos))
+		*pos++
+	default:
+		it = w.prescribe(ex, roleMain)
+	}
+	if p, ok := w.planned[day]; ok {
+		w.fromPlan(&it, ex, p)
+	}
+	return it
 }
 
 // lookup is any exercise of the input by id (one outside the allowed set
 // is prescribed all the same, so the validator can name it).
 func (w *week) lookup(id string) domain.Exercise {
+	if ex, ok := w.allowed[id]; ok {
+		return ex
+	}
 	for _, ex := range w.in.Exercises {
 		if ex.ID == id {
 			return ex
@@ -265,17 +433,26 @@ func (w *week) lookup(id string) domain.Exercise {
 	return domain.Exercise{ID: id, Name: id, Measure: domain.MeasureRepsLoad, Category: domain.CategoryStrength}
 }
 
-// fill turns a layout into a plan: dates, prescriptions, durations, totals.
+// fill turns a layout into a plan: dates, prescriptions, each session
+// filled to its share of her minutes, durations, totals.
 func (w *week) fill(l Layout) Plan {
 	p := Plan{WeekStart: w.in.WeekStart, Rule: w.rule, Deload: w.deload, Summary: l.Summary,
 		Adjustments: slices.Clone(w.adjust), LastHardSets: w.weekSets[3]}
 	days := slices.Clone(l.Sessions)
-	slices.SortStableFunc(days, func(a, b LayoutDay) int { return strings.Compare(w.dates[a.Weekday], w.dates[b.Weekday]) }) // by date: a week may start on any day
+	slices.SortStableFunc(days, func(a, b LayoutDay) int { return compareDates(w.dates[a.Weekday], w.dates[b.Weekday]) })
+	share := w.sportShare(l)
 	for _, d := range days {
-		s := Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.items(d.Exercises)}
+		s := Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)}
+		if pl, ok := w.planned[d.Weekday]; ok {
+			s.PlannedID = pl.ID
+		} else {
+			w.pad(&s)
+		}
 		s.DurationMin = duration(s.Items)
 		for _, it := range s.Items {
-			p.HardSets += it.Sets
+			if w.strengthItem(it.ExerciseID) {
+				p.HardSets += it.Sets
+			}
 		}
 		p.Sessions = append(p.Sessions, s)
 	}
@@ -287,9 +464,27 @@ func (w *week) fill(l Layout) Plan {
 
 // summary is the core's one sentence about a plan.
 func (w *week) summary(p Plan) string {
-	s := fmt.Sprintf("%d sessions, %d hard sets (last week %d), %s", len(p.Sessions), p.HardSets, p.LastHardSets, w.rule)
+	minutes := 0
+	for _, s := range p.Sessions {
+		minutes += s.DurationMin
+	}
+	s := w.trf("%d sessions, about %d minutes, %d hard sets (last week %d), %s", "%d אימונים, כ-%d דקות, %d סטים קשים (בשבוע שעבר %d), %s",
+		len(p.Sessions), minutes, p.HardSets, p.LastHardSets, w.ruleName())
+	if w.sport.exercise != "" {
+		s += w.trf(", %d minutes of %s", ", %d דקות %s", w.sport.minutes, w.name(w.allowed[w.sport.exercise]))
+	}
 	if p.Deload {
-		s += ", a deload week"
+		s += w.tr(", a deload week", ", שבוע הורדת עומס")
+	}
+	if len(w.planned) > 0 {
+		s += w.tr(", the program's sessions adjusted in place", ", אימוני התוכנית הותאמו במקומם")
 	}
 	return s + "."
+}
+
+func (w *week) ruleName() string {
+	if w.lang() == "en" {
+		return w.rule
+	}
+	return map[string]string{RuleDouble: "התקדמות כפולה", RuleRPE: "לפי RPE", RuleLinear: "התקדמות ליניארית"}[w.rule]
 }

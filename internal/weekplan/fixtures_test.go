@@ -2,6 +2,7 @@ package weekplan_test
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
@@ -10,7 +11,10 @@ import (
 )
 
 // The quality bar's trainees: synthetic, each with four weeks of logged
-// sets, from a beginner on two short days to an advanced lifter on six.
+// sets, from a beginner on two short days to an advanced lifter on six;
+// runners, a cyclist and a swimmer, health conditions, a tendinopathy,
+// seniors from 60, no-equipment beginners, impossible and tiny loads, and
+// a trainee on a running program.
 
 const (
 	fixtureToday = "2026-12-04" // a Friday
@@ -131,7 +135,7 @@ var (
 	bwLifts      = []lift{{"push-up", 0, 12, 0}, {"bodyweight-squat", 0, 15, 0}, {"glute-bridge", 0, 15, 0}, {"plank", 0, 0, 0}}
 )
 
-// fixtures are the 24 trainees of the quality bar.
+// fixtures are the trainees of the quality bar.
 func fixtures() []fixture {
 	std := history{perWeek: 3, sets: 3, lifts: barbellLifts}
 	var fs []fixture
@@ -181,5 +185,77 @@ func fixtures() []fixture {
 	add("teenager", teen, []string{weekplan.AdjustAge}, "")
 	linearFail := input("beginner", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: barbellLifts, fail: "bench-press"})
 	add("linear with a missed rep", linearFail, nil, "")
+
+	// Trainees no fixture had met: her sport, her conditions, her program.
+	runner := input("beginner", []int{1, 2, 3, 5, 6}, 55, bodyOnly, history{})
+	runner.History = endurance("running", "running", 19, 50, 9)
+	add("10 km runner, no sport on her profile", runner, []string{weekplan.AdjustSport}, "")
+	cyclist := input("intermediate", []int{2, 4, 6, 7}, 75, []string{"bike", "dumbbell"}, history{})
+	cyclist.Sport, cyclist.History = "cycling", endurance("cycling", "cycling", 14, 70, 30)
+	add("cyclist", cyclist, []string{weekplan.AdjustSport}, "")
+	swimmer := input("intermediate", []int{1, 3, 5}, 60, []string{"pool", "band"}, history{})
+	swimmer.Sport, swimmer.History = "swimming", endurance("swimming", "swimming", 10, 45, 2)
+	add("swimmer", swimmer, []string{weekplan.AdjustSport}, "")
+	tendon := input("advanced", []int{1, 3, 5}, 60, append(slices.Clone(gym), "band", "box", "none"), history{perWeek: 3, sets: 4, lifts: barbellLifts})
+	tendon.Injuries = []domain.Injury{{ID: "inj_t", Area: "knee", Side: "left", Severity: 2, Kind: "tendinopathy", Status: domain.InjuryActive}}
+	add("knee tendinopathy", tendon, []string{weekplan.AdjustInjury, weekplan.AdjustRehab}, "")
+	hyper := input("advanced", []int{1, 3, 5}, 50, gym, std)
+	hyper.Age, hyper.Conditions = ptr(62), []string{"hypertension"}
+	hyper.Injuries = []domain.Injury{{ID: "inj_b", Area: "lower_back", Severity: 2, Kind: "pain", Status: domain.InjuryActive}}
+	add("62, hypertension, low-back pain", hyper, []string{weekplan.AdjustAge, weekplan.AdjustCondition, weekplan.AdjustInjury}, "lower_back")
+	pregnant := input("intermediate", []int{1, 3, 5}, 45, home, history{perWeek: 3, sets: 3, lifts: dbLifts})
+	pregnant.Conditions = []string{"pregnancy"}
+	add("pregnancy", pregnant, []string{weekplan.AdjustCondition}, "")
+	bones := input("beginner", []int{2, 5}, 45, home, history{perWeek: 2, sets: 2, lifts: dbLifts})
+	bones.Conditions, bones.Age = []string{"osteoporosis"}, ptr(60)
+	add("osteoporosis at 60", bones, []string{weekplan.AdjustCondition, weekplan.AdjustAge}, "")
+	heart := input("intermediate", []int{1, 4}, 60, gym, history{perWeek: 2, sets: 3, lifts: barbellLifts})
+	heart.Conditions = []string{"heart_condition"}
+	add("heart condition", heart, []string{weekplan.AdjustCondition}, "")
+	add("no-equipment beginner on five days", input("beginner", []int{1, 2, 3, 4, 5}, 40, bodyOnly, history{}), nil, "")
+	fat := input("beginner", []int{1, 3, 5}, 50, append(slices.Clone(gym), "rower"), history{perWeek: 3, sets: 2, lifts: barbellLifts})
+	fat.Goal = "fat_loss"
+	add("fat-loss beginner", fat, []string{weekplan.AdjustGoal}, "")
+	huge := input("beginner", []int{1, 3, 5}, 60, gym, history{perWeek: 3, sets: 3, lifts: []lift{{"bench-press", 1000, 5, 0}, {"back-squat", 60, 5, 2.5}}})
+	add("a logged 1,000 kg bench press", huge, []string{weekplan.AdjustData}, "")
+	tiny := input("beginner", []int{2, 4}, 40, home, history{perWeek: 2, sets: 2, lifts: []lift{{"dumbbell-bench-press", 2, 12, 0}, {"goblet-squat", 4, 12, 0}}})
+	add("tiny loads", tiny, nil, "")
+	heavy := input("advanced", []int{1, 2, 4, 5}, 75, gym, history{perWeek: 4, sets: 4, lifts: []lift{{"deadlift", 210, 2, 5}, {"front-squat", 110, 5, 5}, {"bench-press", 140, 3, 2.5}}, scale: [4]float64{1, 1, 1, 1}})
+	add("advanced heavy lifter due a deload", heavy, []string{weekplan.AdjustDeload}, "")
+	fs[len(fs)-1].deload = true
+	program := input("intermediate", []int{1, 3, 5, 7}, 60, home, history{})
+	program.History = endurance("running", "running", 14, 40, 7)
+	program.CheckIns = checkIns(3, 3, 4)
+	program.Planned = programWeek()
+	add("tired, on a running program", program, []string{weekplan.AdjustProgram, weekplan.AdjustReadiness}, "")
+	fs[len(fs)-1].deload = true
 	return fs
+}
+
+// endurance is n logged sessions of an endurance exercise of minutes and
+// km each, spread over the five weeks before the planned week.
+func endurance(sport, id string, n, minutes int, km float64) []domain.Session {
+	monday, _ := time.Parse(time.DateOnly, fixtureWeek)
+	var out []domain.Session
+	for i := range n {
+		date := monday.AddDate(0, 0, -35+i*35/n).Format(time.DateOnly)
+		out = append(out, domain.Session{ID: fmt.Sprintf("end_%d", i), Date: date, Status: domain.SessionCompleted, Sport: sport,
+			Exercises: []domain.SessionExercise{{ExerciseID: id, Sets: []domain.SetEntry{{Seconds: ptr(minutes * 60), Metres: ptr(km * 1000), Done: true}}}}})
+	}
+	return out
+}
+
+// programWeek is a running program's planned week: two runs, a strength
+// day and a long run, the first already done.
+func programWeek() []domain.Session {
+	t := func(sets, reps int) *domain.ExerciseTarget {
+		return &domain.ExerciseTarget{Sets: ptr(sets), Reps: ptr(reps)}
+	}
+	return []domain.Session{
+		{ID: "p_mon", Date: "2026-12-07", Status: domain.SessionCompleted, Sport: "running", DurationMin: ptr(40)},
+		{ID: "p_wed", Date: "2026-12-09", Status: domain.SessionPlanned, Sport: "running", DurationMin: ptr(40)},
+		{ID: "p_fri", Date: "2026-12-11", Status: domain.SessionPlanned, Sport: "strength", Exercises: []domain.SessionExercise{
+			{ExerciseID: "goblet-squat", Target: t(3, 10)}, {ExerciseID: "dumbbell-row", Target: t(3, 10)}, {ExerciseID: "plank", Target: &domain.ExerciseTarget{Sets: ptr(3), Seconds: ptr(40)}}}},
+		{ID: "p_sun", Date: "2026-12-13", Status: domain.SessionPlanned, Sport: "running", DurationMin: ptr(55)},
+	}
 }

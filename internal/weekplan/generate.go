@@ -18,7 +18,11 @@ func Generate(ctx context.Context, in Input, model llm.Provider, prices llm.Pric
 		return Plan{}, Report{}, err
 	}
 	rep := Report{PromptVersion: PromptVersion}
-	if model != nil {
+	if len(w.planned) > 0 {
+		// Her program's week: the rules adjust it in place; a model would
+		// only reword it.
+		rep.FallbackReason = "her program's week, adjusted in place by the rules"
+	} else if model != nil {
 		rep.Model = model.Model()
 		plan, ok, err := w.withModel(ctx, model, prices, &rep)
 		if err != nil && ctx.Err() != nil {

@@ -3,6 +3,7 @@ package weekplan
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/otherwise/perform/internal/agent/llm"
@@ -15,14 +16,14 @@ const layoutTool = "lay_out_week"
 // and studio (the request's own data is in the context).
 const brief = `You lay out one training week for a trainee of a coaching studio, by calling lay_out_week once.
 
-Perform has already decided what is safe and how hard: the allowed exercises (her equipment, none that loads an injured area), each exercise's sets, reps, load and intensity (from logged sets by the coach's progression rule), the deload, the weekly caps. You never write numbers. You choose:
+Perform has already decided what is safe and how hard: the allowed exercises (her equipment, her level, her health conditions' rules, none that loads an injured area), each exercise's sets, reps, load and intensity (from her logged sets through one load table, by the coach's progression rule), her sport's weekly minutes, the deload, the weekly caps. You never write numbers. You choose:
 - which of her training days get a session (one session a day, at most one per listed day);
 - the exercises of each session, from the allowed ids only, in the order they are done: the two main lifts first;
 - a short title for each session, and a one-sentence note for a session where it helps (a cue, why an exercise was swapped);
-- a summary of the week in one or two sentences that names each adjustment the context lists (injury, readiness, overreaching, deload, stall, return) and why.
+- a summary of the week in one or two sentences that names each adjustment the context lists and why, in the adjustments' own terms.
 
-Keep every session within her minutes (each exercise's minutes are given; a session also takes 8 minutes of warm-up), keep each muscle's hard sets and the week's total within the caps given, balance pushing and pulling, knee and hip work, and prefer exercises she has logged before. The baseline is a valid week built by the rules alone: improve its layout and order, or keep it.
-Write the titles, notes and summary in the language the context names (Hebrew: plain, short, the words a coach uses).`
+Keep her sport: when the context names one, at least sport.sessions sessions hold sport.exercise (the rules give their minutes). When it names rehab exercises, open strength sessions with one of them; when it names a conditioning exercise, end strength sessions with it. Keep every session within her minutes (each exercise's minutes are given; a session with sets also takes 8 minutes of warm-up); the rules fill a short session to fillMinutes with a cool-down and easy aerobic work, so do not pad. Keep each muscle's hard sets and the week's total within the caps given, balance pushing and pulling, knee and hip work, and prefer exercises she has logged before. The baseline is a valid week built by the rules alone: improve its layout and order, or keep it.
+Write the titles, notes and summary in the language the context names (Hebrew: plain, short, the words a coach uses, addressing the trainee in the gender the context gives).`
 
 // layoutSchema is the tool's input schema: the days and exercise ids are
 // enums of this week's allowed values, so a strict tool cannot name others.
@@ -31,9 +32,9 @@ func (w *week) layoutSchema() map[string]any {
 	for i, d := range w.days {
 		days[i] = d
 	}
-	ids := make([]any, len(w.order))
-	for i, id := range w.order {
-		ids[i] = id
+	var ids []any
+	for _, id := range slices.Concat(w.rehab, w.order) {
+		ids = append(ids, id)
 	}
 	return map[string]any{
 		"type":                 "object",
@@ -85,7 +86,7 @@ func (w *week) contextText() string {
 		Logged  int      `json:"timesLogged,omitempty"`
 	}
 	var exs []exLine
-	for _, id := range w.order {
+	for _, id := range slices.Concat(w.rehab, w.order) {
 		ex := w.allowed[id]
 		m, a := w.prescribe(ex, roleMain), w.prescribe(ex, roleAccessory)
 		exs = append(exs, exLine{ID: id, Name: w.name(ex), Muscles: ex.Primary, Main: dose(m), Acc: dose(a),
@@ -100,6 +101,7 @@ func (w *week) contextText() string {
 		"week":                 w.in.WeekStart,
 		"trainingDays":         days,
 		"minutesPerSession":    w.in.Minutes,
+		"fillMinutes":          w.fillTarget(),
 		"experience":           w.experience,
 		"rule":                 w.rule,
 		"deload":               w.deload,
@@ -107,6 +109,18 @@ func (w *week) contextText() string {
 		"adjustments":          w.adjust,
 		"allowedExercises":     exs,
 		"baseline":             w.baseline(),
+	}
+	if g := w.in.Gender; g != "" {
+		ctx["trainee"] = g
+	}
+	if sp := w.sport; sp.exercise != "" {
+		ctx["sport"] = map[string]any{"name": sp.name, "exercise": sp.exercise, "sessions": sp.sessions, "minutes": sp.minutes}
+	}
+	if len(w.rehab) > 0 {
+		ctx["rehab"] = w.rehab
+	}
+	if w.finisher != "" {
+		ctx["conditioning"] = w.finisher
 	}
 	if w.cap > 0 {
 		ctx["maxHardSetsThisWeek"] = w.cap

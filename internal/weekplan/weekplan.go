@@ -4,12 +4,17 @@
 //
 // The pipeline has three parts, and only the middle one may ask a model:
 //
-//  1. The core (plain Go): the allowed exercises (equipment she has, no
-//     exercise that loads an injured area), each exercise's prescription by
-//     a progression rule (double progression, an RPE table or a linear step
-//     with a failure ladder), the deload (on schedule, on stalls, on poor
-//     readiness) and a complete week built from these alone. Loads always
-//     come from the rules.
+//  1. The core (plain Go): the allowed exercises (equipment she has, her
+//     level, her health conditions' rules, no exercise that loads an
+//     injured area but the rehabilitation an injury's kind allows), each
+//     exercise's prescription by a progression rule (double progression, an
+//     RPE target or a linear step with a failure ladder) held to one load
+//     table (the RTS RPE chart, table.go) over her trusted estimated 1RM,
+//     her sport's sessions in minutes within +10% of her logged volume, the
+//     deload (on schedule, on stalled main lifts, on poor readiness), and a
+//     complete week built from these alone: her program's planned sessions
+//     adjusted in place when she has them, each session filled to her
+//     minutes. Loads always come from the rules.
 //  2. A model, when one is configured, lays the week out: one call with a
 //     strict tool whose enums are the allowed exercise ids and the available
 //     days; it chooses days, order, substitutions within the allowed set and
@@ -31,7 +36,7 @@ import (
 
 // PromptVersion names the brief and tool the model is given; it is kept
 // with every draft, so a plan can be traced to the words that made it.
-const PromptVersion = "weekly-plan/1"
+const PromptVersion = "weekly-plan/2"
 
 // The progression rules a coach or a program may choose.
 const (
@@ -52,13 +57,21 @@ const (
 	AdjustStall        = "stall"
 	AdjustReturn       = "return"
 	AdjustAge          = "age"
+	AdjustCondition    = "condition" // a health condition's rules (never her words)
+	AdjustLevel        = "level"     // exercises beyond her experience left out
+	AdjustData         = "data"      // logged sets the estimates could not trust
+	AdjustSport        = "sport"     // her sport's sessions and their volume
+	AdjustGoal         = "goal"      // what her goal adds (conditioning for fat loss)
+	AdjustProgram      = "program"   // her program's planned sessions, adjusted in place
+	AdjustRehab        = "rehab"     // rehabilitation exercises an injury's kind allows
 )
 
 // Input is what the lane knows of the trainee and her week.
 type Input struct {
 	Today     string // the studio's local day, YYYY-MM-DD
 	WeekStart string // the first day of the planned week (FirstDay)
-	// FirstDay is the studio's first day of the week (training.StartOfWeek).
+	// FirstDay is the studio's first day of the week (training.StartOfWeek);
+	// WeekStart must fall on it. The zero value is Sunday: callers set it.
 	FirstDay time.Weekday
 	// Days are the ISO weekdays she can train (1 Monday … 7 Sunday).
 	Days []int
@@ -80,6 +93,9 @@ type Input struct {
 	// Exercises resolves an exercise id: the catalogue, and the studio's own.
 	Exercises []domain.Exercise
 	Language  string // "he" or "en" for the notes; "" means "he"
+	// Gender is the trainee's ("female", "male" or "" unknown): the
+	// Hebrew notes read her in it.
+	Gender string
 	// Sport and Goal are her profile's (domain.Sports, domain.TrainingGoals).
 	Sport string
 	Goal  string
@@ -146,6 +162,7 @@ type Item struct {
 	// Basis says where the load comes from, in a few words.
 	Basis string `json:"basis"`
 	Note  string `json:"note,omitempty"`
+	pad   bool   // added by the core to fill the session to her minutes
 }
 
 // Adjustment is one change to the plain progression and its reason.
