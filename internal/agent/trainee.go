@@ -217,7 +217,9 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return d, err
 	}
-	if !consent.Agreed() {
+	// Her yes holds for the phone it came from: a number the studio moved
+	// her record to is asked again.
+	if !consent.AgreedFrom(t.Phone) {
 		if !consentWords[normalizeWords(t.Text)] {
 			d.messages, d.outcome = []string{msgTraineeConsent(tr.StudioName)}, "trainee_asked"
 			return d, nil

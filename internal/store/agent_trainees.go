@@ -25,7 +25,9 @@ type AgentTrainees interface {
 
 	// TraineeConsent is the trainee's answer; ErrNotFound before any.
 	TraineeConsent(ctx context.Context, studioID, traineeID string) (TraineeConsent, error)
-	// SetTraineeConsent records that she agreed (agreed true) or said stop, at at.
+	// SetTraineeConsent records that she agreed (agreed true) from the
+	// phone phoneKey, or said stop, at at. A yes is kept with its phone:
+	// it holds for that phone only (TraineeConsent.AgreedFrom).
 	SetTraineeConsent(ctx context.Context, studioID, traineeID, phoneKey string, agreed bool, at time.Time) error
 
 	// AddTraineeLog records a record her turn logged.
@@ -42,14 +44,19 @@ type TraineeLink struct {
 	ChosenAt                   time.Time
 }
 
-// TraineeConsent is a trainee's answer to what the assistant keeps.
+// TraineeConsent is a trainee's answer to what the assistant keeps:
+// when she last said yes and from which phone, and when she last said stop.
 type TraineeConsent struct {
 	AgreedAt, StoppedAt *time.Time
+	AgreedPhone         string // phone.Key form; "" without a yes
 }
 
-// Agreed reports whether her last answer was yes.
-func (c TraineeConsent) Agreed() bool {
-	return c.AgreedAt != nil && (c.StoppedAt == nil || c.AgreedAt.After(*c.StoppedAt))
+// AgreedFrom reports whether her last answer was yes and was given from
+// phoneKey: consent is the record's and the phone's, so a number the
+// studio moved her record to is asked again.
+func (c TraineeConsent) AgreedFrom(phoneKey string) bool {
+	return c.AgreedAt != nil && (c.StoppedAt == nil || c.AgreedAt.After(*c.StoppedAt)) &&
+		c.AgreedPhone != "" && c.AgreedPhone == phoneKey
 }
 
 // TraineeLog is a record a trainee's turn logged.
@@ -97,19 +104,25 @@ func (s agentStore) MarkTraineeTurn(ctx context.Context, turnID string) error {
 
 func (s agentStore) TraineeConsent(ctx context.Context, studioID, traineeID string) (TraineeConsent, error) {
 	var agreed, stopped sql.NullInt64
-	err := s.queryRow(ctx, `SELECT agreed_at, stopped_at FROM agent_trainee_consents WHERE studio_id = ? AND trainee_id = ?`, studioID, traineeID).
-		Scan(&agreed, &stopped)
-	return TraineeConsent{AgreedAt: fromNullMS(agreed), StoppedAt: fromNullMS(stopped)}, notFound(err)
+	var phone sql.NullString
+	err := s.queryRow(ctx, `SELECT agreed_at, stopped_at, agreed_phone FROM agent_trainee_consents WHERE studio_id = ? AND trainee_id = ?`, studioID, traineeID).
+		Scan(&agreed, &stopped, &phone)
+	return TraineeConsent{AgreedAt: fromNullMS(agreed), StoppedAt: fromNullMS(stopped), AgreedPhone: phone.String}, notFound(err)
 }
 
 func (s agentStore) SetTraineeConsent(ctx context.Context, studioID, traineeID, phoneKey string, agreed bool, at time.Time) error {
-	column := "stopped_at"
-	if agreed {
-		column = "agreed_at"
+	if phoneKey == "" {
+		return fmt.Errorf("SetTraineeConsent: the phone the answer came from is required")
 	}
-	_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, `+column+`) VALUES (?, ?, ?, ?)
-		ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, `+column+` = excluded.`+column,
-		studioID, traineeID, phoneKey, ms(at))
+	if !agreed {
+		_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, stopped_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, stopped_at = excluded.stopped_at`,
+			studioID, traineeID, phoneKey, ms(at))
+		return err
+	}
+	_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, agreed_at, agreed_phone) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, agreed_at = excluded.agreed_at, agreed_phone = excluded.agreed_phone`,
+		studioID, traineeID, phoneKey, ms(at), phoneKey)
 	return err
 }
 

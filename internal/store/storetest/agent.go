@@ -28,6 +28,7 @@ func testAgent(t *testing.T, st store.Store) {
 		{"Recovery", testAgentRecovery},
 		{"PhoneLinks", testAgentPhoneLinks},
 		{"InTransaction", testAgentInTransaction},
+		{"TraineeConsentPerPhone", testAgentTraineeConsent},
 		{"Usage", testAgentUsage}, // last: its sweep reaches every phone
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
@@ -350,5 +351,35 @@ func testAgentInTransaction(t *testing.T, st store.Store) {
 	}
 	if got, _ := st.Agent().PendingSeqs(ctx, p); len(got) != 0 {
 		t.Fatalf("a rolled-back insert left %v pending", got)
+	}
+}
+
+// A trainee's yes is kept with the phone it came from and holds for that
+// phone only; a stop from any phone ends it; a yes from another phone
+// moves it there.
+func testAgentTraineeConsent(t *testing.T, st store.Store) {
+	ag := st.Agent()
+	studio := newStudio(t, st)
+	tr := newTrainee(t, st.Studio(studio.ID), "Dana", "Consent")
+	first, second := agentPhone(), agentPhone()
+	if _, err := ag.TraineeConsent(ctx, studio.ID, tr.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("TraineeConsent before any answer: %v; want ErrNotFound", err)
+	}
+	check := func(step string, at time.Time, wantFirst, wantSecond bool) {
+		t.Helper()
+		c, err := ag.TraineeConsent(ctx, studio.ID, tr.ID)
+		must(t, step, err)
+		if c.AgreedFrom(first) != wantFirst || c.AgreedFrom(second) != wantSecond {
+			t.Fatalf("%s: %+v agreed from the first phone %v, the second %v; want %v, %v", step, c, c.AgreedFrom(first), c.AgreedFrom(second), wantFirst, wantSecond)
+		}
+	}
+	must(t, "yes", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, first, true, agentClock))
+	check("after her yes", agentClock, true, false)
+	must(t, "stop", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, second, false, agentClock.Add(time.Minute)))
+	check("after a stop", agentClock, false, false)
+	must(t, "yes again", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, second, true, agentClock.Add(2*time.Minute)))
+	check("after a yes from the second phone", agentClock, false, true)
+	if err := ag.SetTraineeConsent(ctx, studio.ID, tr.ID, "", true, agentClock.Add(3*time.Minute)); err == nil {
+		t.Fatal("a yes without its phone was recorded")
 	}
 }
