@@ -260,11 +260,14 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 		return d, err
 	}
 	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), apiKey: apiKey, tr: tr, now: now}
-	reply, err := a.traineeModel.run(ctx, traineeContext(tr, now), history, t.Text, w.call)
+	reply, err := a.traineeModel.run(ctx, traineeContext(tr, now), history, modelText(t), w.call)
 	d.outcome = "replied"
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return decision{}, ctx.Err() // shutting down or lease lost: the retry answers
+	case errors.Is(err, errOutOfSteps) && t.Messages > 1:
+		return a.requeued(t, d), nil // her writes are echoed by the follow-ups
+	case errors.Is(err, errOutOfSteps) && reply != "":
 	case errors.Is(err, errTraineeCutOff):
 		reply, d.outcome = msgTraineeUnavailable, "trainee_cut_off"
 	case err != nil:
