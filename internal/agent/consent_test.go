@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -17,12 +16,7 @@ func TestConsentBelongsToThePhoneItWasGivenFrom(t *testing.T) {
 	forEngine(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st)
 		e.turnOn(true)
-		e.setScript(func(_ int, req fakes.MessagesRequest) fakes.Reply {
-			if len(req.ToolResults()) > 0 {
-				return fakes.Text("רשמתי")
-			}
-			return fakes.CallTool("log_weight", map[string]any{"weightKg": 70})
-		})
+		e.setScript(weighInScript)
 		e.say(danaPhone, "היי")
 		if got := joined(e.say(danaPhone, "כן")); got != msgTraineeWelcome {
 			t.Fatalf("consent: %q", got)

@@ -487,6 +487,7 @@ func (s agentStore) Sweep(ctx context.Context, before time.Time, capsBefore stri
 			{`DELETE FROM agent_turns WHERE state = 'done' AND created_at < ?`, ms(before)},
 			{`DELETE FROM agent_messages WHERE state <> 'pending' AND received_at < ?`, ms(before)},
 			{`DELETE FROM agent_studio_choices WHERE asked_at < ?`, ms(before)},
+			{`DELETE FROM agent_trainee_echoes WHERE echoed_at < ?`, ms(before)},
 		} {
 			if _, err := tx.exec(ctx, step.q, step.arg); err != nil {
 				return err

@@ -36,6 +36,12 @@ type AgentTrainees interface {
 	LastTraineeLog(ctx context.Context, studioID, traineeID string) (TraineeLog, error)
 	// MarkTraineeLogUndone records that the log was withdrawn.
 	MarkTraineeLogUndone(ctx context.Context, seq int64, at time.Time) error
+
+	// TraineeEchoed reports whether a write with this echo key was echoed
+	// to her (AddTraineeEcho) in the last 48 hours.
+	TraineeEchoed(ctx context.Context, studioID, traineeID, key string) (bool, error)
+	// AddTraineeEcho records that her turn echoed the write; again is a no-op.
+	AddTraineeEcho(ctx context.Context, studioID, traineeID, key string, at time.Time) error
 }
 
 // TraineeLink is the trainee record a phone talks to the assistant as.
@@ -144,5 +150,17 @@ func (s agentStore) LastTraineeLog(ctx context.Context, studioID, traineeID stri
 
 func (s agentStore) MarkTraineeLogUndone(ctx context.Context, seq int64, at time.Time) error {
 	_, err := s.exec(ctx, `UPDATE agent_trainee_logs SET undone_at = ? WHERE seq = ?`, ms(at), seq)
+	return err
+}
+
+func (s agentStore) TraineeEchoed(ctx context.Context, studioID, traineeID, key string) (bool, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM agent_trainee_echoes WHERE studio_id = ? AND trainee_id = ? AND echo_key = ?`, studioID, traineeID, key).Scan(&n)
+	return n > 0, err
+}
+
+func (s agentStore) AddTraineeEcho(ctx context.Context, studioID, traineeID, key string, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO agent_trainee_echoes (studio_id, trainee_id, echo_key, echoed_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (studio_id, trainee_id, echo_key) DO NOTHING`, studioID, traineeID, key, ms(at))
 	return err
 }

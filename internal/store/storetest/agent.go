@@ -31,6 +31,7 @@ func testAgent(t *testing.T, st store.Store) {
 		{"PhoneLinks", testAgentPhoneLinks},
 		{"InTransaction", testAgentInTransaction},
 		{"TraineeConsentPerPhone", testAgentTraineeConsent},
+		{"TraineeEchoes", testAgentTraineeEchoes},
 		{"Usage", testAgentUsage}, // last: its sweep reaches every phone
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
@@ -450,5 +451,26 @@ func testAgentClaimBounds(t *testing.T, st store.Store) {
 	}
 	if got, _ := ag.PendingSeqs(ctx, p); len(got) != 0 {
 		t.Fatalf("still pending: %v", got)
+	}
+}
+
+// An echo is recorded per trainee and key, once.
+func testAgentTraineeEchoes(t *testing.T, st store.Store) {
+	ag := st.Agent()
+	studio := newStudio(t, st)
+	dana := newTrainee(t, st.Studio(studio.ID), "Dana", "Echo")
+	noa := newTrainee(t, st.Studio(studio.ID), "Noa", "Echo")
+	if echoed, err := ag.TraineeEchoed(ctx, studio.ID, dana.ID, "log_weight:1"); echoed || err != nil {
+		t.Fatalf("TraineeEchoed before any echo = %v, %v", echoed, err)
+	}
+	must(t, "AddTraineeEcho", ag.AddTraineeEcho(ctx, studio.ID, dana.ID, "log_weight:1", agentClock))
+	must(t, "AddTraineeEcho again", ag.AddTraineeEcho(ctx, studio.ID, dana.ID, "log_weight:1", agentClock.Add(time.Second)))
+	for _, c := range []struct {
+		trainee, key string
+		want         bool
+	}{{dana.ID, "log_weight:1", true}, {dana.ID, "log_weight:2", false}, {noa.ID, "log_weight:1", false}} {
+		if echoed, err := ag.TraineeEchoed(ctx, studio.ID, c.trainee, c.key); echoed != c.want || err != nil {
+			t.Fatalf("TraineeEchoed(%s, %s) = %v, %v; want %v", c.trainee, c.key, echoed, err, c.want)
+		}
 	}
 }
