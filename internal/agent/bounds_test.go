@@ -13,6 +13,17 @@ import (
 	"github.com/otherwise/perform/internal/store"
 )
 
+// heavyForEngine is forEngine for a test of many turns: under -race, which
+// makes each turn several times slower, it runs on SQLite only (go test
+// without -race runs it on both engines).
+func heavyForEngine(t *testing.T, f func(t *testing.T, st store.Store)) {
+	if raceOn {
+		onSQLite(t, f)
+		return
+	}
+	forEngine(t, f)
+}
+
 // countMessages is how many of the store's messages are in state.
 func countMessages(t *testing.T, st store.Store, state string) int {
 	t.Helper()
@@ -28,7 +39,7 @@ func countMessages(t *testing.T, st store.Store, state string) int {
 // claimed by a turn (none dropped, none left pending), and the next short
 // question's request replays only excerpts of the history, not the flood.
 func TestAFloodIsReadInBoundedTurns(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	heavyForEngine(t, func(t *testing.T, st store.Store) {
 		h := newHarness(t, st, func(o *Options) { o.Debounce = 3 * time.Second })
 		studioWithCoach(t, st, "Studio", "Dana", "050-111-2222", time.Now())
 		seedHistory(t, h, "+972501112222")
@@ -165,7 +176,7 @@ func textOf(m fakes.Message) string {
 // steps puts its messages back, and each is answered by a turn of its own.
 // Every accepted weigh-in is written once and echoed once.
 func TestABacklogBiggerThanATurnIsAllWritten(t *testing.T) {
-	forEngine(t, func(t *testing.T, st store.Store) {
+	heavyForEngine(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st)
 		e.turnOn(true)
 		e.say(danaPhone, "היי")
