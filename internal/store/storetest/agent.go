@@ -395,7 +395,7 @@ func testAgentClaimBounds(t *testing.T, st store.Store) {
 	p := agentPhone()
 	long := strings.Repeat("é", 20) // 40 bytes
 	insertMessages(t, ag, p, agentClock, "aaaa", "bbbb", "cccccccc", "dd", long)
-	bounds := store.ClaimBounds{Messages: 3, Bytes: 10}
+	bounds := store.ClaimBounds{Messages: 3, Bytes: 11}
 	claim := func(id string, b store.ClaimBounds) store.AgentTurn {
 		t.Helper()
 		turn, ok, err := ag.ClaimPending(ctx, p, 1<<40, id+randomHex(4), agentClock, time.Hour, b)
@@ -410,9 +410,9 @@ func testAgentClaimBounds(t *testing.T, st store.Store) {
 		cut      bool
 		more     bool
 	}{
-		{"aaaa\nbbbb", 2, false, true},           // "cccccccc" would pass 10 bytes
-		{"cccccccc\ndd", 2, false, true},         // exactly 10
-		{strings.Repeat("é", 5), 1, true, false}, // alone, cut at a character boundary
+		{"aaaa\nbbbb", 2, false, true},           // "cccccccc" would pass 11 bytes
+		{"cccccccc\ndd", 2, false, true},         // 10 of 11
+		{strings.Repeat("é", 5), 1, true, false}, // alone, cut at a character boundary (10 of 11 bytes)
 	} {
 		got := claim("amg_bound_", bounds)
 		if got.Text != want.text || got.Messages != want.messages || got.Cut != want.cut || got.More != want.more {
