@@ -19,7 +19,7 @@ func agentTurn(t *testing.T, st store.Store, id, phone, studioID string, at time
 	if _, err := ag.InsertMessages(ctx, []store.AgentMessage{{Phone: phone, ConversationID: "c", Text: "q", ReceivedAt: at}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := ag.ClaimPending(ctx, phone, 1<<40, id, at, time.Hour); err != nil || !ok {
+	if _, ok, err := ag.ClaimPending(ctx, phone, 1<<40, id, at, time.Hour, store.ClaimBounds{}); err != nil || !ok {
 		t.Fatalf("claim: %v %v", ok, err)
 	}
 	for i, s := range steps {

@@ -212,7 +212,9 @@ func New(o Options) (*Agent, error) {
 // for answers to proposed writes proposals_executed, proposals_declined,
 // proposal_expired, proposal_unclear; and for a trainee's turns
 // trainee_asked (consent asked), trainee_agreed, trainee_stopped,
-// trainee_undone, trainee_undo_none, trainee_undo_late, trainee_cut_off.
+// trainee_undone, trainee_undo_none, trainee_undo_late, trainee_cut_off;
+// and requeued (a turn of several messages ran out of model steps, and
+// its messages went back to be answered one by one, bounds.go).
 func (a *Agent) ObserveTurns(f func(outcome string)) { a.turnObserver = f }
 
 // Register adds the reply and recovery workers, and the morning digest's

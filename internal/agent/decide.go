@@ -87,9 +87,11 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 		}
 	}
 	prop := a.newProposer(t, coach.StudioID, apiKey, a.laneTools(apiKey, t.ID))
-	reply, err := a.model.run(ctx, promptContext(coach, a.now())+pendingContext(pending), history, t.Text, prop.call)
+	reply, err := a.model.run(ctx, promptContext(coach, a.now())+pendingContext(pending), history, modelText(t), prop.call)
 	out.outcome = "replied"
 	switch {
+	case errors.Is(err, errOutOfSteps) && t.Messages > 1:
+		return a.requeued(t, out), nil
 	case errors.Is(err, errKeyRevoked):
 		if err := a.revoke(ctx, coach.StudioID, t.ID); err != nil {
 			return decision{}, err
@@ -100,6 +102,7 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 		return out, nil
 	case err != nil && ctx.Err() != nil:
 		return decision{}, ctx.Err() // shutting down or lease lost: the retry answers
+	case errors.Is(err, errOutOfSteps) && reply != "":
 	case err != nil:
 		a.log.ErrorContext(ctx, "agent: the model call failed; sending the failure message", "err", err)
 		reply, out.outcome = msgFailure, "failed"
@@ -122,12 +125,13 @@ func (a *Agent) countTurn(ctx context.Context, t *turn, studioID string) (int, e
 }
 
 // loadHistory is the last 24 entries of the past 48 hours of the phone's
-// conversation in the studio, oldest first. Another studio's are never read.
+// conversation in the studio, oldest first, each its first
+// historyExcerptRunes characters. Another studio's are never read.
 func (a *Agent) loadHistory(ctx context.Context, phoneKey, studioID string) ([]historyEntry, error) {
 	stored, err := a.st.Agent().History(ctx, phoneKey, studioID, a.now().Add(-historyMaxAge), historyEntries)
 	out := make([]historyEntry, len(stored))
 	for i, e := range stored {
-		out[i] = historyEntry(e)
+		out[i] = historyEntry{Role: e.Role, Text: excerpt(e.Text, historyExcerptRunes)}
 	}
 	return out, err
 }

@@ -48,7 +48,8 @@ type historyEntry struct {
 type toolCaller func(ctx context.Context, name string, input json.RawMessage) (string, bool, error)
 
 // run is the tool loop: at most eight model calls of at most 1200 output
-// tokens; the reply is the text of the last one. The system prompt is the
+// tokens; the reply is the text of the last one, and errOutOfSteps when
+// that one still called tools. The system prompt is the
 // model's rules (the same for every coach, or every trainee, so it is cached
 // with the tools) then coachContext (promptContext or traineeContext). Each step's usage goes to the turn's meter.
 func (m *model) run(ctx context.Context, coachContext string, history []historyEntry, text string, call toolCaller) (string, error) {
@@ -80,8 +81,12 @@ func (m *model) run(ctx context.Context, coachContext string, history []historyE
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Blocks: res.Blocks}, llm.Message{Role: "user", Blocks: results})
 	}
-	return reply, nil
+	return reply, errOutOfSteps
 }
+
+// errOutOfSteps ends a tool loop whose last step still called tools: the
+// turn needed more than its steps (see requeued).
+var errOutOfSteps = errors.New("the model used every step of the turn and still called tools")
 
 // conversation is the history then the new text, as alternating turns that
 // start with the user (the API's rule); same-role neighbours are merged.

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -217,7 +219,9 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return d, err
 	}
-	if !consent.Agreed() {
+	// Her yes holds for the phone it came from: a number the studio moved
+	// her record to is asked again.
+	if !consent.AgreedFrom(t.Phone) {
 		if !consentWords[normalizeWords(t.Text)] {
 			d.messages, d.outcome = []string{msgTraineeConsent(tr.StudioName)}, "trainee_asked"
 			return d, nil
@@ -257,12 +261,15 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 	if err != nil {
 		return d, err
 	}
-	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), apiKey: apiKey, tr: tr, now: now}
-	reply, err := a.traineeModel.run(ctx, traineeContext(tr, now), history, t.Text, w.call)
+	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), ag: ag, apiKey: apiKey, tr: tr, now: now}
+	reply, err := a.traineeModel.run(ctx, traineeContext(tr, now), history, modelText(t), w.call)
 	d.outcome = "replied"
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return decision{}, ctx.Err() // shutting down or lease lost: the retry answers
+	case errors.Is(err, errOutOfSteps) && t.Messages > 1:
+		return a.requeued(t, d), nil // her writes are echoed by the follow-ups
+	case errors.Is(err, errOutOfSteps) && reply != "":
 	case errors.Is(err, errTraineeCutOff):
 		reply, d.outcome = msgTraineeUnavailable, "trainee_cut_off"
 	case err != nil:
@@ -278,6 +285,11 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 	d.history = []historyEntry{{"user", t.Text}, {"assistant", reply}}
 	for _, l := range w.logs {
 		d.also = append(d.also, func(ctx context.Context, tx store.Store) error { return tx.Agent().AddTraineeLog(ctx, l) })
+	}
+	for _, key := range w.echoes {
+		d.also = append(d.also, func(ctx context.Context, tx store.Store) error {
+			return tx.Agent().AddTraineeEcho(ctx, tr.StudioID, tr.TraineeID, key, now)
+		})
 	}
 	return d, nil
 }
@@ -313,13 +325,21 @@ func (a *Agent) undo(ctx context.Context, d decision, lane *laneclient.Client, a
 
 // traineeWrites runs a trainee turn's tool calls and keeps, of each write
 // the lane stored, the line she is sent and the record undo withdraws.
+//
+// A write repeated within the lane's repeat window (a replayed webhook, a
+// message sent twice) is answered from the first; when her turn that made
+// the first committed its echo, she is not sent it again. A repeat whose
+// echo never went out (the first turn crashed, or ran out of steps and was
+// put back) is echoed now.
 type traineeWrites struct {
 	ex     *executor.Executor
+	ag     store.AgentStore
 	apiKey string
 	tr     traineeRef
 	now    time.Time
 	lines  []string
 	logs   []store.TraineeLog
+	echoes []string // the echo keys of the writes echoed (echoKey)
 }
 
 func (w *traineeWrites) call(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
@@ -334,6 +354,19 @@ func (w *traineeWrites) call(ctx context.Context, name string, input json.RawMes
 	}
 	if r.Outcome == executor.OK {
 		if tool, ok := tools.TraineeByName(name); ok && !tool.ReadOnly {
+			key := echoKey(name, r.Data)
+			if r.Repeat {
+				echoed, err := w.ag.TraineeEchoed(ctx, w.tr.StudioID, w.tr.TraineeID, key)
+				if err != nil {
+					return "", false, err
+				}
+				if echoed {
+					return r.Text(), r.Failed(), nil // she was told when it was written
+				}
+			}
+			if !slices.Contains(w.echoes, key) {
+				w.echoes = append(w.echoes, key)
+			}
 			line, record := echo(name, r.Data)
 			if line != "" && !slices.Contains(w.lines, line) {
 				w.lines = append(w.lines, line)
@@ -344,6 +377,20 @@ func (w *traineeWrites) call(ctx context.Context, name string, input json.RawMes
 		}
 	}
 	return r.Text(), r.Failed(), nil
+}
+
+// echoKey names a write by its tool and the lane's answer (as canonical
+// JSON, so a replayed answer re-encoded is the same write).
+func echoKey(tool string, data json.RawMessage) string {
+	var v any
+	canonical := []byte(data)
+	if json.Unmarshal(data, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canonical = b
+		}
+	}
+	sum := sha256.Sum256(canonical)
+	return tool + ":" + hex.EncodeToString(sum[:16])
 }
 
 // errTraineeCutOff ends a trainee's turn whose tool call was answered 401.

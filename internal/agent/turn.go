@@ -8,7 +8,6 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -74,17 +73,27 @@ const busyRetry = 500 * time.Millisecond
 
 // reply is one reply job: under the phone's lease it first finishes a turn a
 // crash left open, then, unless a newer message of the burst will answer,
-// claims every pending message into a new turn and runs it.
+// claims the oldest pending messages that fit a turn (bounds.go) and runs
+// it, and the next, while pending messages remain and the job has time for
+// another turn. When it stops with messages pending, the reply job the
+// claim scheduled (or the requeue) takes over.
 func (a *Agent) reply(ctx context.Context, phoneKey string, seq int64, owner string) error {
 	err := a.withLease(ctx, "phone:"+phoneKey, owner, func(ctx context.Context) error {
 		if err := a.resumeOpenTurn(ctx, phoneKey); err != nil {
 			return err
 		}
-		t, err := a.claim(ctx, phoneKey, seq)
-		if err != nil || t == nil {
-			return err
+		for {
+			t, err := a.claim(ctx, phoneKey, seq)
+			if err != nil || t == nil {
+				return err
+			}
+			if err := a.runTurn(ctx, t); err != nil {
+				return err
+			}
+			if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < turnTimeout/2 {
+				return nil
+			}
 		}
-		return a.runTurn(ctx, t)
 	})
 	if errors.Is(err, errBusy) {
 		if a.onBusy != nil {
@@ -110,18 +119,6 @@ func (a *Agent) resumeOpenTurn(ctx context.Context, phoneKey string) error {
 	return a.runTurn(ctx, &t)
 }
 
-// claim takes the phone's pending messages into a new turn. It returns nil
-// when a newer message is pending (its own job answers the whole burst) or
-// nothing fresh is pending. Messages older than an hour are dropped, never
-// answered late.
-func (a *Agent) claim(ctx context.Context, phoneKey string, seq int64) (*turn, error) {
-	t, ok, err := a.st.Agent().ClaimPending(ctx, phoneKey, seq, ids.New(ids.AgentMessage), a.now(), pendingMaxAge)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &t, nil
-}
-
 // runTurn decides the reply of an open turn (once), then sends whatever of
 // it is not yet sent and closes the turn.
 func (a *Agent) runTurn(ctx context.Context, t *turn) error {
@@ -129,6 +126,9 @@ func (a *Agent) runTurn(ctx context.Context, t *turn) error {
 		out, err := a.decide(a.meterSteps(ctx, t), t)
 		if err != nil {
 			return err
+		}
+		if t.Cut && len(out.messages) > 0 {
+			out.messages = append(out.messages, cutNotice(t.Text))
 		}
 		if err := a.commitDecision(ctx, t, out); err != nil {
 			return err

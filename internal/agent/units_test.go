@@ -277,7 +277,7 @@ func TestRecoveryResumesAnOrphanedTurn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok, err := ag.ClaimPending(ctx, phone, refs[0].Seq, id, at, pendingMaxAge); !ok || err != nil {
+			if _, ok, err := ag.ClaimPending(ctx, phone, refs[0].Seq, id, at, pendingMaxAge, store.ClaimBounds{}); !ok || err != nil {
 				t.Fatalf("claim %s: %v %v", id, ok, err)
 			}
 			if err := ag.StartSending(ctx, id, "replied", studio.ID); err != nil {

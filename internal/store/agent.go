@@ -43,12 +43,16 @@ type AgentStore interface {
 	// particular order). Call it inside InTx to schedule their jobs in the
 	// same transaction.
 	InsertMessages(ctx context.Context, msgs []AgentMessage) ([]AgentMessageRef, error)
-	// ClaimPending takes the phone's pending messages into a new open turn
-	// with id turnID, in one transaction, and returns it (claimed true).
+	// ClaimPending takes the phone's oldest pending messages that fit
+	// bounds into a new open turn with id turnID, in one transaction, and
+	// returns it (claimed true; turn.More when messages stay pending).
 	// Nothing is claimed when a message newer than seq is pending (its own
 	// job answers the burst) or nothing fresh is; messages received before
-	// now-maxAge are dropped first, never answered.
-	ClaimPending(ctx context.Context, phoneKey string, seq int64, turnID string, now time.Time, maxAge time.Duration) (turn AgentTurn, claimed bool, err error)
+	// now-maxAge are dropped first, never answered (agent_claim.go).
+	ClaimPending(ctx context.Context, phoneKey string, seq int64, turnID string, now time.Time, maxAge time.Duration, bounds ClaimBounds) (turn AgentTurn, claimed bool, err error)
+	// RequeueTurn puts an open turn's messages back to pending, each to be
+	// claimed alone, and returns how many; the turn keeps none.
+	RequeueTurn(ctx context.Context, turnID string) (int, error)
 	// PendingSeqs lists the seqs of the phone's pending messages, oldest first.
 	PendingSeqs(ctx context.Context, phoneKey string) ([]int64, error)
 	// OpenTurn is the phone's oldest turn not done; ErrNotFound without one.
@@ -128,6 +132,13 @@ type AgentTurn struct {
 	ConversationID string
 	Text           string
 	State          string
+	// Messages is how many messages the turn claimed.
+	Messages int
+	// Cut: the turn's one message was longer than ClaimBounds.Bytes, and
+	// Text is its beginning (the message is kept whole).
+	Cut bool
+	// More: the claim left messages of the phone pending (not stored).
+	More bool
 }
 
 // AgentChunk is one message a turn sends.
@@ -287,66 +298,6 @@ func (s agentStore) InsertMessages(ctx context.Context, msgs []AgentMessage) ([]
 	return out, nil
 }
 
-func (s agentStore) ClaimPending(ctx context.Context, phoneKey string, seq int64, turnID string, now time.Time, maxAge time.Duration) (AgentTurn, bool, error) {
-	var t AgentTurn
-	claimed := false
-	err := s.inTx(ctx, func(tx agentStore) error {
-		var newer int
-		if err := tx.queryRow(ctx, `SELECT count(*) FROM agent_messages WHERE phone = ? AND state = 'pending' AND seq > ?`, phoneKey, seq).Scan(&newer); err != nil {
-			return err
-		}
-		if newer > 0 {
-			return nil
-		}
-		if _, err := tx.exec(ctx, `UPDATE agent_messages SET state = 'dropped' WHERE phone = ? AND state = 'pending' AND received_at < ?`, phoneKey, ms(now.Add(-maxAge))); err != nil {
-			return err
-		}
-		rows, err := tx.query(ctx, `SELECT seq, conversation_id, text FROM agent_messages WHERE phone = ? AND state = 'pending' ORDER BY seq`, phoneKey)
-		if err != nil {
-			return err
-		}
-		var texts []string
-		var lastSeq int64
-		var conversation string
-		for rows.Next() {
-			var text string
-			if err := rows.Scan(&lastSeq, &conversation, &text); err != nil {
-				rows.Close()
-				return err
-			}
-			texts = append(texts, text)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(texts) == 0 {
-			return nil
-		}
-		t = AgentTurn{ID: turnID, Phone: phoneKey, ConversationID: conversation, Text: strings.Join(texts, "\n"), State: "open"}
-		if _, err := tx.exec(ctx, `INSERT INTO agent_turns (id, phone, conversation_id, text, state, counted, created_at) VALUES (?, ?, ?, ?, 'open', 0, ?)`,
-			t.ID, phoneKey, conversation, t.Text, ms(now)); err != nil {
-			if isUniqueViolation(err) {
-				return &ConflictError{Message: fmt.Sprintf("A turn with id %s already exists; claim with a new id.", turnID), ExistingID: turnID}
-			}
-			return err
-		}
-		res, err := tx.exec(ctx, `UPDATE agent_messages SET state = 'claimed', turn_id = ? WHERE phone = ? AND state = 'pending' AND seq <= ?`, t.ID, phoneKey, lastSeq)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != int64(len(texts)) {
-			return fmt.Errorf("claimed %d of %d pending messages: another turn raced this one", n, len(texts))
-		}
-		claimed = true
-		return nil
-	})
-	if err != nil || !claimed {
-		return AgentTurn{}, false, err
-	}
-	return t, true, nil
-}
-
 func (s agentStore) PendingSeqs(ctx context.Context, phoneKey string) ([]int64, error) {
 	rows, err := s.query(ctx, `SELECT seq FROM agent_messages WHERE phone = ? AND state = 'pending' ORDER BY seq`, phoneKey)
 	if err != nil {
@@ -366,8 +317,12 @@ func (s agentStore) PendingSeqs(ctx context.Context, phoneKey string) ([]int64, 
 
 func (s agentStore) OpenTurn(ctx context.Context, phoneKey string) (AgentTurn, error) {
 	t := AgentTurn{Phone: phoneKey}
-	err := s.queryRow(ctx, `SELECT id, conversation_id, text, state FROM agent_turns WHERE phone = ? AND state <> 'done' ORDER BY created_at, id LIMIT 1`, phoneKey).
-		Scan(&t.ID, &t.ConversationID, &t.Text, &t.State)
+	var cut int
+	err := s.queryRow(ctx, `SELECT t.id, t.conversation_id, t.text, t.state, t.cut,
+			(SELECT count(*) FROM agent_messages m WHERE m.turn_id = t.id)
+		FROM agent_turns t WHERE t.phone = ? AND t.state <> 'done' ORDER BY t.created_at, t.id LIMIT 1`, phoneKey).
+		Scan(&t.ID, &t.ConversationID, &t.Text, &t.State, &cut, &t.Messages)
+	t.Cut = cut != 0
 	return t, notFound(err)
 }
 
@@ -532,6 +487,7 @@ func (s agentStore) Sweep(ctx context.Context, before time.Time, capsBefore stri
 			{`DELETE FROM agent_turns WHERE state = 'done' AND created_at < ?`, ms(before)},
 			{`DELETE FROM agent_messages WHERE state <> 'pending' AND received_at < ?`, ms(before)},
 			{`DELETE FROM agent_studio_choices WHERE asked_at < ?`, ms(before)},
+			{`DELETE FROM agent_trainee_echoes WHERE echoed_at < ?`, ms(before)},
 		} {
 			if _, err := tx.exec(ctx, step.q, step.arg); err != nil {
 				return err

@@ -25,7 +25,9 @@ type AgentTrainees interface {
 
 	// TraineeConsent is the trainee's answer; ErrNotFound before any.
 	TraineeConsent(ctx context.Context, studioID, traineeID string) (TraineeConsent, error)
-	// SetTraineeConsent records that she agreed (agreed true) or said stop, at at.
+	// SetTraineeConsent records that she agreed (agreed true) from the
+	// phone phoneKey, or said stop, at at. A yes is kept with its phone:
+	// it holds for that phone only (TraineeConsent.AgreedFrom).
 	SetTraineeConsent(ctx context.Context, studioID, traineeID, phoneKey string, agreed bool, at time.Time) error
 
 	// AddTraineeLog records a record her turn logged.
@@ -34,6 +36,12 @@ type AgentTrainees interface {
 	LastTraineeLog(ctx context.Context, studioID, traineeID string) (TraineeLog, error)
 	// MarkTraineeLogUndone records that the log was withdrawn.
 	MarkTraineeLogUndone(ctx context.Context, seq int64, at time.Time) error
+
+	// TraineeEchoed reports whether a write with this echo key was echoed
+	// to her (AddTraineeEcho) in the last 48 hours.
+	TraineeEchoed(ctx context.Context, studioID, traineeID, key string) (bool, error)
+	// AddTraineeEcho records that her turn echoed the write; again is a no-op.
+	AddTraineeEcho(ctx context.Context, studioID, traineeID, key string, at time.Time) error
 }
 
 // TraineeLink is the trainee record a phone talks to the assistant as.
@@ -42,14 +50,19 @@ type TraineeLink struct {
 	ChosenAt                   time.Time
 }
 
-// TraineeConsent is a trainee's answer to what the assistant keeps.
+// TraineeConsent is a trainee's answer to what the assistant keeps:
+// when she last said yes and from which phone, and when she last said stop.
 type TraineeConsent struct {
 	AgreedAt, StoppedAt *time.Time
+	AgreedPhone         string // phone.Key form; "" without a yes
 }
 
-// Agreed reports whether her last answer was yes.
-func (c TraineeConsent) Agreed() bool {
-	return c.AgreedAt != nil && (c.StoppedAt == nil || c.AgreedAt.After(*c.StoppedAt))
+// AgreedFrom reports whether her last answer was yes and was given from
+// phoneKey: consent is the record's and the phone's, so a number the
+// studio moved her record to is asked again.
+func (c TraineeConsent) AgreedFrom(phoneKey string) bool {
+	return c.AgreedAt != nil && (c.StoppedAt == nil || c.AgreedAt.After(*c.StoppedAt)) &&
+		c.AgreedPhone != "" && c.AgreedPhone == phoneKey
 }
 
 // TraineeLog is a record a trainee's turn logged.
@@ -97,19 +110,25 @@ func (s agentStore) MarkTraineeTurn(ctx context.Context, turnID string) error {
 
 func (s agentStore) TraineeConsent(ctx context.Context, studioID, traineeID string) (TraineeConsent, error) {
 	var agreed, stopped sql.NullInt64
-	err := s.queryRow(ctx, `SELECT agreed_at, stopped_at FROM agent_trainee_consents WHERE studio_id = ? AND trainee_id = ?`, studioID, traineeID).
-		Scan(&agreed, &stopped)
-	return TraineeConsent{AgreedAt: fromNullMS(agreed), StoppedAt: fromNullMS(stopped)}, notFound(err)
+	var phone sql.NullString
+	err := s.queryRow(ctx, `SELECT agreed_at, stopped_at, agreed_phone FROM agent_trainee_consents WHERE studio_id = ? AND trainee_id = ?`, studioID, traineeID).
+		Scan(&agreed, &stopped, &phone)
+	return TraineeConsent{AgreedAt: fromNullMS(agreed), StoppedAt: fromNullMS(stopped), AgreedPhone: phone.String}, notFound(err)
 }
 
 func (s agentStore) SetTraineeConsent(ctx context.Context, studioID, traineeID, phoneKey string, agreed bool, at time.Time) error {
-	column := "stopped_at"
-	if agreed {
-		column = "agreed_at"
+	if phoneKey == "" {
+		return fmt.Errorf("SetTraineeConsent: the phone the answer came from is required")
 	}
-	_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, `+column+`) VALUES (?, ?, ?, ?)
-		ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, `+column+` = excluded.`+column,
-		studioID, traineeID, phoneKey, ms(at))
+	if !agreed {
+		_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, stopped_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, stopped_at = excluded.stopped_at`,
+			studioID, traineeID, phoneKey, ms(at))
+		return err
+	}
+	_, err := s.exec(ctx, `INSERT INTO agent_trainee_consents (studio_id, trainee_id, phone, agreed_at, agreed_phone) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (studio_id, trainee_id) DO UPDATE SET phone = excluded.phone, agreed_at = excluded.agreed_at, agreed_phone = excluded.agreed_phone`,
+		studioID, traineeID, phoneKey, ms(at), phoneKey)
 	return err
 }
 
@@ -131,5 +150,17 @@ func (s agentStore) LastTraineeLog(ctx context.Context, studioID, traineeID stri
 
 func (s agentStore) MarkTraineeLogUndone(ctx context.Context, seq int64, at time.Time) error {
 	_, err := s.exec(ctx, `UPDATE agent_trainee_logs SET undone_at = ? WHERE seq = ?`, ms(at), seq)
+	return err
+}
+
+func (s agentStore) TraineeEchoed(ctx context.Context, studioID, traineeID, key string) (bool, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM agent_trainee_echoes WHERE studio_id = ? AND trainee_id = ? AND echo_key = ?`, studioID, traineeID, key).Scan(&n)
+	return n > 0, err
+}
+
+func (s agentStore) AddTraineeEcho(ctx context.Context, studioID, traineeID, key string, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO agent_trainee_echoes (studio_id, trainee_id, echo_key, echoed_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (studio_id, trainee_id, echo_key) DO NOTHING`, studioID, traineeID, key, ms(at))
 	return err
 }

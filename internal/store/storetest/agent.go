@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ func testAgent(t *testing.T, st store.Store) {
 		fn   func(t *testing.T, st store.Store)
 	}{
 		{"ClaimPending", testAgentClaim},
+		{"ClaimBounds", testAgentClaimBounds},
 		{"TurnLifecycle", testAgentTurnLifecycle},
 		{"CapsPerStudio", testAgentCaps},
 		{"HistoryPerStudio", testAgentHistory},
@@ -28,6 +30,8 @@ func testAgent(t *testing.T, st store.Store) {
 		{"Recovery", testAgentRecovery},
 		{"PhoneLinks", testAgentPhoneLinks},
 		{"InTransaction", testAgentInTransaction},
+		{"TraineeConsentPerPhone", testAgentTraineeConsent},
+		{"TraineeEchoes", testAgentTraineeEchoes},
 		{"Usage", testAgentUsage}, // last: its sweep reaches every phone
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
@@ -67,10 +71,10 @@ func testAgentClaim(t *testing.T, st store.Store) {
 		t.Fatalf("PendingSeqs = %v, %v; want %v", got, err, seqs)
 	}
 	// A job of an earlier message of the burst claims nothing.
-	if _, ok, err := ag.ClaimPending(ctx, a, seqs[0], "amg_early", agentClock, time.Hour); ok || err != nil {
+	if _, ok, err := ag.ClaimPending(ctx, a, seqs[0], "amg_early", agentClock, time.Hour, store.ClaimBounds{}); ok || err != nil {
 		t.Fatalf("ClaimPending with newer messages pending: %v, %v; want nothing claimed", ok, err)
 	}
-	turn, ok, err := ag.ClaimPending(ctx, a, seqs[2], "amg_claim1", agentClock, time.Hour)
+	turn, ok, err := ag.ClaimPending(ctx, a, seqs[2], "amg_claim1", agentClock, time.Hour, store.ClaimBounds{})
 	if err != nil || !ok || turn.Text != "one\ntwo\nthree" || turn.ConversationID != "conv-2" || turn.State != "open" || turn.Phone != a {
 		t.Fatalf("ClaimPending = %+v, %v, %v", turn, ok, err)
 	}
@@ -80,12 +84,12 @@ func testAgentClaim(t *testing.T, st store.Store) {
 	if got, _ := ag.PendingSeqs(ctx, b); len(got) != 1 {
 		t.Fatalf("another phone's message was claimed: %v", got)
 	}
-	if _, ok, err := ag.ClaimPending(ctx, a, seqs[2], "amg_claim2", agentClock, time.Hour); ok || err != nil {
+	if _, ok, err := ag.ClaimPending(ctx, a, seqs[2], "amg_claim2", agentClock, time.Hour, store.ClaimBounds{}); ok || err != nil {
 		t.Fatalf("a second claim: %v, %v; want nothing", ok, err)
 	}
 	// Messages older than maxAge are dropped, never claimed.
 	old := insertMessages(t, ag, a, agentClock.Add(-2*time.Hour), "stale")
-	if _, ok, err := ag.ClaimPending(ctx, a, old[0], "amg_claim3", agentClock, time.Hour); ok || err != nil {
+	if _, ok, err := ag.ClaimPending(ctx, a, old[0], "amg_claim3", agentClock, time.Hour, store.ClaimBounds{}); ok || err != nil {
 		t.Fatalf("claiming a stale message: %v, %v; want it dropped", ok, err)
 	}
 	if got, _ := ag.PendingSeqs(ctx, a); len(got) != 0 {
@@ -93,7 +97,7 @@ func testAgentClaim(t *testing.T, st store.Store) {
 	}
 	// A turn id is used once.
 	again := insertMessages(t, ag, a, agentClock, "again")
-	_, _, err = ag.ClaimPending(ctx, a, again[0], "amg_claim1", agentClock, time.Hour)
+	_, _, err = ag.ClaimPending(ctx, a, again[0], "amg_claim1", agentClock, time.Hour, store.ClaimBounds{})
 	var conflict *store.ConflictError
 	if !errors.As(err, &conflict) {
 		t.Fatalf("ClaimPending with a used turn id: %v; want a ConflictError", err)
@@ -106,7 +110,7 @@ func testAgentClaim(t *testing.T, st store.Store) {
 func claimTurn(t *testing.T, ag store.AgentStore, phone, id string, at time.Time) store.AgentTurn {
 	t.Helper()
 	seqs := insertMessages(t, ag, phone, at, "q "+id)
-	turn, ok, err := ag.ClaimPending(ctx, phone, seqs[0], id, at, time.Hour)
+	turn, ok, err := ag.ClaimPending(ctx, phone, seqs[0], id, at, time.Hour, store.ClaimBounds{})
 	if err != nil || !ok {
 		t.Fatalf("ClaimPending %s: %v, %v", id, ok, err)
 	}
@@ -350,5 +354,123 @@ func testAgentInTransaction(t *testing.T, st store.Store) {
 	}
 	if got, _ := st.Agent().PendingSeqs(ctx, p); len(got) != 0 {
 		t.Fatalf("a rolled-back insert left %v pending", got)
+	}
+}
+
+// A trainee's yes is kept with the phone it came from and holds for that
+// phone only; a stop from any phone ends it; a yes from another phone
+// moves it there.
+func testAgentTraineeConsent(t *testing.T, st store.Store) {
+	ag := st.Agent()
+	studio := newStudio(t, st)
+	tr := newTrainee(t, st.Studio(studio.ID), "Dana", "Consent")
+	first, second := agentPhone(), agentPhone()
+	if _, err := ag.TraineeConsent(ctx, studio.ID, tr.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("TraineeConsent before any answer: %v; want ErrNotFound", err)
+	}
+	check := func(step string, at time.Time, wantFirst, wantSecond bool) {
+		t.Helper()
+		c, err := ag.TraineeConsent(ctx, studio.ID, tr.ID)
+		must(t, step, err)
+		if c.AgreedFrom(first) != wantFirst || c.AgreedFrom(second) != wantSecond {
+			t.Fatalf("%s: %+v agreed from the first phone %v, the second %v; want %v, %v", step, c, c.AgreedFrom(first), c.AgreedFrom(second), wantFirst, wantSecond)
+		}
+	}
+	must(t, "yes", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, first, true, agentClock))
+	check("after her yes", agentClock, true, false)
+	must(t, "stop", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, second, false, agentClock.Add(time.Minute)))
+	check("after a stop", agentClock, false, false)
+	must(t, "yes again", ag.SetTraineeConsent(ctx, studio.ID, tr.ID, second, true, agentClock.Add(2*time.Minute)))
+	check("after a yes from the second phone", agentClock, false, true)
+	if err := ag.SetTraineeConsent(ctx, studio.ID, tr.ID, "", true, agentClock.Add(3*time.Minute)); err == nil {
+		t.Fatal("a yes without its phone was recorded")
+	}
+}
+
+// A turn claims the oldest pending messages that fit its bounds and leaves
+// the rest; a message longer than a turn reads is claimed alone and cut in
+// the turn, kept whole in the store; a requeued message is claimed alone.
+func testAgentClaimBounds(t *testing.T, st store.Store) {
+	ag := st.Agent()
+	p := agentPhone()
+	long := strings.Repeat("é", 20) // 40 bytes
+	insertMessages(t, ag, p, agentClock, "aaaa", "bbbb", "cccccccc", "dd", long)
+	bounds := store.ClaimBounds{Messages: 3, Bytes: 11}
+	claim := func(id string, b store.ClaimBounds) store.AgentTurn {
+		t.Helper()
+		turn, ok, err := ag.ClaimPending(ctx, p, 1<<40, id+randomHex(4), agentClock, time.Hour, b)
+		if err != nil || !ok {
+			t.Fatalf("claim %s: %v, %v", id, ok, err)
+		}
+		return turn
+	}
+	for _, want := range []struct {
+		text     string
+		messages int
+		cut      bool
+		more     bool
+	}{
+		{"aaaa\nbbbb", 2, false, true},           // "cccccccc" would pass 11 bytes
+		{"cccccccc\ndd", 2, false, true},         // 10 of 11
+		{strings.Repeat("é", 5), 1, true, false}, // alone, cut at a character boundary (10 of 11 bytes)
+	} {
+		got := claim("amg_bound_", bounds)
+		if got.Text != want.text || got.Messages != want.messages || got.Cut != want.cut || got.More != want.more {
+			t.Fatalf("claimed %+v; want text %q, %d messages, cut %v, more %v", got, want.text, want.messages, want.cut, want.more)
+		}
+		if open, err := ag.OpenTurn(ctx, p); err != nil || open.Cut != want.cut || open.Messages != want.messages {
+			t.Fatalf("OpenTurn = %+v, %v; want cut %v, %d messages", open, err, want.cut, want.messages)
+		}
+		if want.cut {
+			// Back to pending from the cut turn, the message is whole.
+			if n, err := ag.RequeueTurn(ctx, got.ID); err != nil || n != 1 {
+				t.Fatalf("RequeueTurn = %d, %v; want 1", n, err)
+			}
+		}
+		must(t, "FinishTurn", ag.FinishTurn(ctx, got.ID, agentClock))
+	}
+	if whole := claim("amg_bound_again_", store.ClaimBounds{}); whole.Text != long || whole.Cut {
+		t.Fatalf("the cut message claimed again: %+v; want it whole", whole)
+	} else {
+		must(t, "FinishTurn", ag.FinishTurn(ctx, whole.ID, agentClock))
+	}
+	insertMessages(t, ag, p, agentClock, "x", "y", "z", "w")
+	counted := claim("amg_bound_count_", store.ClaimBounds{Messages: 3})
+	if counted.Text != "x\ny\nz" || !counted.More {
+		t.Fatalf("a count bound of 3 claimed %+v", counted)
+	}
+	if n, err := ag.RequeueTurn(ctx, counted.ID); err != nil || n != 3 {
+		t.Fatalf("RequeueTurn = %d, %v; want 3", n, err)
+	}
+	for _, want := range []string{"x", "y", "z", "w"} {
+		got := claim("amg_bound_solo_", store.ClaimBounds{Messages: 20})
+		if got.Text != want {
+			t.Fatalf("after a requeue the claim took %q; want %q alone", got.Text, want)
+		}
+		must(t, "FinishTurn", ag.FinishTurn(ctx, got.ID, agentClock))
+	}
+	if got, _ := ag.PendingSeqs(ctx, p); len(got) != 0 {
+		t.Fatalf("still pending: %v", got)
+	}
+}
+
+// An echo is recorded per trainee and key, once.
+func testAgentTraineeEchoes(t *testing.T, st store.Store) {
+	ag := st.Agent()
+	studio := newStudio(t, st)
+	dana := newTrainee(t, st.Studio(studio.ID), "Dana", "Echo")
+	noa := newTrainee(t, st.Studio(studio.ID), "Noa", "Echo")
+	if echoed, err := ag.TraineeEchoed(ctx, studio.ID, dana.ID, "log_weight:1"); echoed || err != nil {
+		t.Fatalf("TraineeEchoed before any echo = %v, %v", echoed, err)
+	}
+	must(t, "AddTraineeEcho", ag.AddTraineeEcho(ctx, studio.ID, dana.ID, "log_weight:1", agentClock))
+	must(t, "AddTraineeEcho again", ag.AddTraineeEcho(ctx, studio.ID, dana.ID, "log_weight:1", agentClock.Add(time.Second)))
+	for _, c := range []struct {
+		trainee, key string
+		want         bool
+	}{{dana.ID, "log_weight:1", true}, {dana.ID, "log_weight:2", false}, {noa.ID, "log_weight:1", false}} {
+		if echoed, err := ag.TraineeEchoed(ctx, studio.ID, c.trainee, c.key); echoed != c.want || err != nil {
+			t.Fatalf("TraineeEchoed(%s, %s) = %v, %v; want %v", c.trainee, c.key, echoed, err, c.want)
+		}
 	}
 }
