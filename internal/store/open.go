@@ -58,16 +58,21 @@ func EngineOf(databaseURL string) string {
 	return EngineSQLite
 }
 
-// sqlitePath is the file a SQLite database URL names.
+// sqlitePath is the file a SQLite database URL names: a plain path is a
+// file name whatever it holds ("what?.db" is that file), and a file: URI
+// loses its options (ours are set in SQLiteDSN).
 func sqlitePath(path string) string {
 	if path == "" {
 		path = DefaultSQLitePath
 	}
-	path = strings.TrimPrefix(path, "file:")
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i] // options of our own are set below
+	rest, uri := strings.CutPrefix(path, "file:")
+	if !uri {
+		return path
 	}
-	return path
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
 }
 
 // urlLike matches a value that starts like a URL ("scheme://").
@@ -140,13 +145,14 @@ func absPath(path string) string {
 
 // SQLiteDSN is the modernc.org/sqlite data source name for a file path.
 // SQLite reads it as a file: URI, where '#' would end the path (a#b.db
-// opened the file "a") and %HH is decoded, so a plain path has '%' and
-// '#' escaped; a file: URI given as such is the caller's, kept as written.
+// opened the file "a"), '?' starts the options and %HH is decoded, so a
+// plain path has '%', '#' and '?' escaped; a file: URI given as such is
+// the caller's, kept as written.
 func SQLiteDSN(path string) string {
 	uri := strings.HasPrefix(path, "file:")
 	path = sqlitePath(path)
 	if !uri {
-		path = strings.NewReplacer("%", "%25", "#", "%23").Replace(path)
+		path = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(path)
 	}
 	q := url.Values{}
 	for _, p := range sqlitePragmas {

@@ -10,11 +10,11 @@ import (
 	"github.com/otherwise/perform/internal/store"
 )
 
-// A SQLite path is a file name, whatever it holds: '#' and '%' mean
+// A SQLite path is a file name, whatever it holds: '#', '?' and '%' mean
 // something in the file: URI the driver is given, and must not here.
 func TestSQLitePathWithURICharacters(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"studio#1.db", "100%.db", "a%23b.db", "with space.db"} {
+	for _, name := range []string{"studio#1.db", "100%.db", "a%23b.db", "with space.db", "what?.db", "a?mode=ro.db"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, name)
