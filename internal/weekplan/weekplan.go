@@ -90,6 +90,9 @@ type Input struct {
 	// Planned are the sessions already on her calendar in the planned week
 	// (her active program's): the plan adjusts these in place.
 	Planned []domain.Session
+	// Gender is the trainee's, when known ("female", "male"; "" unknown):
+	// the notes address her in it.
+	Gender string
 }
 
 // Program is where the trainee's active program stands in the planned week.
