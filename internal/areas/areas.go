@@ -19,12 +19,16 @@ import (
 	"github.com/otherwise/perform/internal/areas/studio"
 	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/modelbudget"
 )
 
 // Options configure the areas that need more than the kernel gives.
 type Options struct {
 	Public    public.Options
 	WeekPlans weekplans.Options
+	// ModelBudget are the operator's model budget ceilings (a studio may
+	// set its own below them).
+	ModelBudget modelbudget.Ceilings
 }
 
 // Set is every area, built; Close waits for their background work.
@@ -36,7 +40,7 @@ type Set struct {
 // New builds every area.
 func New(o Options) *Set {
 	pub := public.New(o.Public)
-	return &Set{Public: pub, list: []lane.Area{&studio.Area{}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, weekplans.New(o.WeekPlans), pub}}
+	return &Set{Public: pub, list: []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, weekplans.New(o.WeekPlans), pub}}
 }
 
 // Areas lists the areas for lane.Options.

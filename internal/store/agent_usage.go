@@ -98,7 +98,7 @@ func (s agentStore) UsageByStudio(ctx context.Context, since time.Time) ([]Agent
 	// The model calls made outside a turn (a weekly plan's refinement),
 	// under their purpose as the role; "turns" counts what they were for.
 	calls, err := s.usageOf(ctx, `SELECT c.studio_id, COALESCE(MAX(st.name), ''), c.purpose, c.model,
-			COUNT(DISTINCT c.ref), COUNT(*), SUM(c.input_tokens), SUM(c.output_tokens),
+			COUNT(DISTINCT c.ref), SUM(c.calls), SUM(c.input_tokens), SUM(c.output_tokens),
 			SUM(c.cache_write_tokens), SUM(c.cache_write_1h_tokens), SUM(c.cache_read_tokens)
 		FROM model_calls c
 		LEFT JOIN studios st ON st.id = c.studio_id

@@ -15,14 +15,16 @@ type BudgetStore interface {
 	// ChargeModel adds tokens and one call to the person's day and the
 	// studio's hour (person "" charges the studio alone).
 	ChargeModel(ctx context.Context, studioID, person string, day, hour time.Time, tokens int64) error
-	// RecordModelCall stores one model call made outside a turn.
+	// RecordModelCall stores the model calls of one use outside a turn.
 	RecordModelCall(ctx context.Context, c ModelCall) error
 }
 
-// ModelCall is one model call outside an assistant's turn: a weekly plan's
-// refinement (Purpose "weekly_plan", Ref the draft).
+// ModelCall is the model calls of one use outside an assistant's turn: a
+// weekly plan's refinement (Purpose "weekly_plan", Ref the draft), Calls
+// calls and the tokens they were billed together.
 type ModelCall struct {
 	StudioID, Purpose, Ref, Model string
+	Calls                         int64
 	Input, Output                 int64
 	CacheWrite, CacheWrite1h      int64
 	CacheRead                     int64
@@ -64,8 +66,8 @@ func (s budgetStore) ChargeModel(ctx context.Context, studioID, person string, d
 }
 
 func (s budgetStore) RecordModelCall(ctx context.Context, c ModelCall) error {
-	_, err := s.exec(ctx, `INSERT INTO model_calls (studio_id, purpose, ref, model, input_tokens, output_tokens,
-		cache_write_tokens, cache_write_1h_tokens, cache_read_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.StudioID, c.Purpose, c.Ref, c.Model, c.Input, c.Output, c.CacheWrite, c.CacheWrite1h, c.CacheRead, ms(c.At))
+	_, err := s.exec(ctx, `INSERT INTO model_calls (studio_id, purpose, ref, model, calls, input_tokens, output_tokens,
+		cache_write_tokens, cache_write_1h_tokens, cache_read_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.StudioID, c.Purpose, c.Ref, c.Model, max(c.Calls, 1), c.Input, c.Output, c.CacheWrite, c.CacheWrite1h, c.CacheRead, ms(c.At))
 	return err
 }

@@ -109,15 +109,18 @@ func testModelBudget(t *testing.T, st store.Store) {
 		}
 	}
 	at := time.Now().Add(-time.Minute)
-	for _, ref := range []string{"pld_1", "pld_1", "pld_2"} {
-		must(t, "RecordModelCall", bs.RecordModelCall(ctx, store.ModelCall{StudioID: a.ID, Purpose: "weekly_plan", Ref: ref, Model: "m", Input: 10, Output: 5, At: at}))
+	for _, c := range []struct {
+		ref   string
+		calls int64
+	}{{"pld_1", 2}, {"pld_1", 0}, {"pld_2", 1}} {
+		must(t, "RecordModelCall", bs.RecordModelCall(ctx, store.ModelCall{StudioID: a.ID, Purpose: "weekly_plan", Ref: c.ref, Model: "m", Calls: c.calls, Input: 10, Output: 5, At: at}))
 	}
 	rows, err := st.Agent().UsageByStudio(ctx, at.Add(-time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(rows, func(r store.AgentStudioUsage) bool { return r.StudioID == a.ID && r.Role == "weekly_plan" })
-	if i < 0 || rows[i].Turns != 2 || rows[i].Steps != 3 || rows[i].Input != 30 || rows[i].Output != 15 || rows[i].StudioName != a.Name {
-		t.Fatalf("usage rows %+v; want the weekly plans' 2 drafts, 3 calls", rows)
+	if i < 0 || rows[i].Turns != 2 || rows[i].Steps != 4 || rows[i].Input != 30 || rows[i].Output != 15 || rows[i].StudioName != a.Name {
+		t.Fatalf("usage rows %+v; want the weekly plans' 2 drafts, 4 calls", rows)
 	}
 }

@@ -12,13 +12,15 @@ CREATE TABLE model_budget (
 );
 
 -- Model calls made outside an assistant's turn (a weekly plan's
--- refinement): perform agent cost sums them beside the turns' steps.
+-- refinement: one row per draft, calls its model calls and the tokens
+-- theirs): perform agent cost sums them beside the turns' steps.
 CREATE TABLE model_calls (
     seq                   BIGSERIAL PRIMARY KEY,
     studio_id             TEXT NOT NULL,
     purpose               TEXT NOT NULL,
     ref                   TEXT NOT NULL,
     model                 TEXT NOT NULL,
+    calls                 BIGINT NOT NULL,
     input_tokens          BIGINT NOT NULL,
     output_tokens         BIGINT NOT NULL,
     cache_write_tokens    BIGINT NOT NULL,

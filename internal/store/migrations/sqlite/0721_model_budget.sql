@@ -12,13 +12,15 @@ CREATE TABLE model_budget (
 );
 
 -- Model calls made outside an assistant's turn (a weekly plan's
--- refinement): perform agent cost sums them beside the turns' steps.
+-- refinement: one row per draft, calls its model calls and the tokens
+-- theirs): perform agent cost sums them beside the turns' steps.
 CREATE TABLE model_calls (
     seq                   INTEGER PRIMARY KEY AUTOINCREMENT,
     studio_id             TEXT NOT NULL,
     purpose               TEXT NOT NULL,
     ref                   TEXT NOT NULL,
     model                 TEXT NOT NULL,
+    calls                 INTEGER NOT NULL,
     input_tokens          INTEGER NOT NULL,
     output_tokens         INTEGER NOT NULL,
     cache_write_tokens    INTEGER NOT NULL,
