@@ -107,3 +107,38 @@ func TestTheStudioSetsItsPlanSettings(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(f.key, "PATCH", "/studio/settings", map[string]any{"seniorAge": 20}))
 	})
 }
+
+// A logged set is held to human and personal bounds where every door logs
+// (the coach's key, her own tools, WhatsApp's key alike): bench press at
+// 1,000 kg is refused whatever is sent; far past her best, refused until
+// confirmed. Each refusal names the set and the fix.
+func TestLoggedLoadsAreBounded(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("load-bounds")
+		coach, own := "/trainees/"+f.trainee.ID+"/workouts", "/trainees/me/workouts"
+		tok := e.traineeToken(f)
+		bench := func(kg float64, reps int, extra map[string]any) map[string]any {
+			body := map[string]any{"sport": "strength", "exercises": []map[string]any{{"exerciseId": "bench-press", "sets": []map[string]any{{"reps": reps, "loadKg": kg}}}}}
+			for k, v := range extra {
+				body[k] = v
+			}
+			return body
+		}
+		for _, who := range []struct{ key, path string }{{f.key, coach}, {tok, own}} {
+			a := e.fails(422, "VALIDATION", e.call(who.key, "POST", who.path, bench(1000, 5, map[string]any{"confirmLoads": true})))
+			if m := a.message(); !strings.Contains(m, "exercises[0].sets[0].loadKg") || !strings.Contains(m, "beyond what people lift") || !strings.Contains(m, "pounds") {
+				t.Errorf("bench press 5 × 1000 kg: %s", m)
+			}
+		}
+		// Her first bench press sets her best; a set far past it asks for confirmation.
+		e.ok(201, e.call(f.key, "POST", coach, bench(80, 5, nil)))
+		a := e.fails(422, "VALIDATION", e.call(tok, "POST", own, bench(150, 5, map[string]any{"durationMin": 40})))
+		if m := a.message(); !strings.Contains(m, "her best of 93 kg") || !strings.Contains(m, "confirmLoads") {
+			t.Errorf("5 × 150 kg after a best of 93: %s", m)
+		}
+		e.ok(201, e.call(tok, "POST", own, bench(150, 5, map[string]any{"durationMin": 40, "confirmLoads": true})))
+		// Within her bounds a set is simply logged.
+		e.ok(201, e.call(f.key, "POST", coach, bench(100, 5, map[string]any{"durationMin": 50})))
+	})
+}

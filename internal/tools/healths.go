@@ -27,10 +27,9 @@ func healthTools() []spec {
 			}},
 		{name: "update_training_profile", title: "Update a training profile", idempotent: true, route: "PATCH /trainees/{id}/training-profile", pathArg: "traineeId",
 			description: "Change the given fields of a trainee's training profile, which weekly plans read; others stay.",
-			keep:        []string{"equipment", "availability", "sessionMinutes", "experience", "sport", "goal", "conditions"},
 			args: map[string]string{
 				"equipment": "barbell, dumbbell, machine, bands…", "availability": "ISO weekdays.", "sessionMinutes": "", "experience": "",
-				"sport": "", "goal": "", "conditions": "Health conditions; [] clears.",
+				"units": "", "sport": "", "goal": "", "conditions": "Health conditions; [] clears.",
 			}},
 	}
 }
