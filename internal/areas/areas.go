@@ -33,14 +33,15 @@ type Options struct {
 
 // Set is every area, built; Close waits for their background work.
 type Set struct {
-	Public *public.Area
-	list   []lane.Area
+	Public    *public.Area
+	WeekPlans *weekplans.Area
+	list      []lane.Area
 }
 
 // New builds every area.
 func New(o Options) *Set {
-	pub := public.New(o.Public)
-	return &Set{Public: pub, list: []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, weekplans.New(o.WeekPlans), pub}}
+	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
+	return &Set{Public: pub, WeekPlans: plans, list: []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, plans, pub}}
 }
 
 // Areas lists the areas for lane.Options.

@@ -216,19 +216,20 @@ func tellCoachesOfInjury(c *lane.Call, ss store.StudioStore, t domain.Trainee, i
 	if inj.Notes != nil {
 		detail += " Their note: " + text.Truncate(*inj.Notes, 500)
 	}
-	return TellCoaches(c, ss, t, title, detail, inj.Severity)
+	_, err := TellCoaches(c, ss, t, title, detail, inj.Severity)
+	return err
 }
 
 // TellCoaches opens a task for each active coach of trainee t, or one
 // studio task when t has no active coach: how what a trainee does herself
-// (an injury, a drafted week) reaches her coach. Tasks never reach the
+// (an injury, a drafted week) reaches her coach; it answers their ids. Tasks never reach the
 // trainee; nothing goes to the outbox.
-func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, detail string, priority int) error {
+func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, detail string, priority int) ([]string, error) {
 	var coaches []*string
 	for _, id := range t.CoachIDs {
 		co, err := ss.GetCoach(c.Ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if co.Active {
 			coaches = append(coaches, &co.ID)
@@ -238,14 +239,16 @@ func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, de
 		coaches = []*string{nil} // the studio's own task: no coach to give it to
 	}
 	now := c.Now().UTC()
+	var made []string
 	for _, coachID := range coaches {
 		task := domain.Task{ID: ids.New(ids.Task), Title: title, ClientID: &t.ID, Detail: &detail, Priority: priority, CoachID: coachID,
 			Status: domain.TaskOpen, Source: c.P.Source, CreatedAt: now, UpdatedAt: now}
 		if err := ss.CreateTask(c.Ctx, &task); err != nil {
-			return err
+			return nil, err
 		}
+		made = append(made, task.ID)
 	}
-	return nil
+	return made, nil
 }
 
 // injuryPhrase is "a left knee injury", "an ankle injury", "a hip injury on both sides".
