@@ -240,3 +240,63 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// pairPlanned keeps the week one week. When the planner paired none of
+// the drafted days with the sessions already planned in the week (from
+// today on), each drafted day adjusts one of them, the same day's first,
+// then the nearest: applying then changes the planned week in place and
+// adds a day only past the planned ones. A plan that pairs any day is the
+// planner's own pairing, and is kept as it is.
+func pairPlanned(plan *weekplan.Plan, planned []domain.Session, today string) {
+	var open []domain.Session
+	for _, p := range planned {
+		if p.Date >= today {
+			open = append(open, p)
+		}
+	}
+	for _, s := range plan.Sessions {
+		if s.PlannedID != "" {
+			return
+		}
+	}
+	used := map[string]bool{}
+	pair := func(i int, match func(p domain.Session) int) {
+		best, gap := -1, 1<<30
+		for j, p := range open {
+			if g := match(p); !used[p.ID] && g >= 0 && g < gap {
+				best, gap = j, g
+			}
+		}
+		if best >= 0 {
+			plan.Sessions[i].PlannedID = open[best].ID
+			used[open[best].ID] = true
+		}
+	}
+	for i, s := range plan.Sessions {
+		pair(i, func(p domain.Session) int {
+			if p.Date == s.Date {
+				return 0
+			}
+			return -1
+		})
+	}
+	for i, s := range plan.Sessions {
+		if plan.Sessions[i].PlannedID == "" {
+			pair(i, func(p domain.Session) int { return dayGap(p.Date, s.Date) })
+		}
+	}
+}
+
+// dayGap is how many days apart two dates are.
+func dayGap(a, b string) int {
+	x, err1 := time.Parse(time.DateOnly, a)
+	y, err2 := time.Parse(time.DateOnly, b)
+	if err1 != nil || err2 != nil {
+		return 1 << 20
+	}
+	d := int(x.Sub(y).Hours() / 24)
+	if d < 0 {
+		return -d
+	}
+	return d
+}

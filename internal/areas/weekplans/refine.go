@@ -176,6 +176,7 @@ func (a *Area) Refine(ctx context.Context, id string, p params) error {
 	if rep.Fallback {
 		return record(domain.RefineFailed, "The model's week was not kept ("+rep.FallbackReason+"): the rules' week stands.")
 	}
+	pairPlanned(&plan, pin.Planned, p.Today)
 	pb, rb, err := marshalBoth(plan, rep)
 	if err != nil {
 		return err

@@ -180,7 +180,7 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 			return a.view(c, d, true, w)
 		}
 		reason = w.reasons(changed(d.Fingerprint, fp))
-		why = w.why(d.ID, reason)
+		why = w.why(reason)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return draftView{}, err
 	}
@@ -202,6 +202,7 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 	if err != nil {
 		return draftView{}, err
 	}
+	pairPlanned(&plan, pin.Planned, p.Today)
 	pb, _ := json.Marshal(plan)
 	rb, _ := json.Marshal(rep)
 	now := c.Now().UTC()

@@ -130,11 +130,11 @@ func (w words) askedAnew() string {
 }
 
 // why says why a new draft was made beside an older pending one.
-func (w words) why(oldID, reason string) string {
+func (w words) why(reason string) string {
 	if w.en {
-		return fmt.Sprintf("A new draft: %s since draft %s, which is superseded.", reason, oldID)
+		return fmt.Sprintf("A new draft: %s since the pending draft of the week, which is superseded.", reason)
 	}
-	return fmt.Sprintf("טיוטה חדשה: %s מאז טיוטה %s, שהוחלפה.", reason, oldID)
+	return fmt.Sprintf("טיוטה חדשה: %s מאז הטיוטה הממתינה של השבוע, שהוחלפה.", reason)
 }
 
 // task is the coaches' task about the week a trainee drafted.
