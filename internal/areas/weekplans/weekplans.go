@@ -114,7 +114,7 @@ var draftFields = []string{"id", "status", "weekStart", "requestedBy", "expiresA
 
 // Routes adds the weekly plan's routes.
 func (a *Area) Routes(rs *lane.Routes) {
-	lane.Add(rs, "POST", "/trainees/{id}/plan-drafts", "Draft a trainee's training week from her availability, equipment, injuries, program, logged sets and readiness: loads by the progression rules, a model's layout when one is configured (else the rules' own week), checked before it is kept. A draft plans nothing: her coach applies it (POST /plan-drafts/{id}/apply). A pending draft of the week is answered unless fresh, days or rule ask for another.",
+	lane.Add(rs, "POST", "/trainees/{id}/plan-drafts", "Draft a trainee's training week from her profile (days, equipment, sport, goal, health conditions), injuries, planned week, logged sets and readiness: the rules' week at once, refined by a model off the request when one is configured (refinement says where that stands). A draft plans nothing: her coach applies it (POST /plan-drafts/{id}/apply). A pending draft of the week is answered while what it was drafted from is unchanged (else a new draft supersedes it and why says what changed), unless fresh, days or rule ask for another.",
 		a.draft, lane.Tool("draft_weekly_plan"), lane.Created(),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("generate_weekly_plan"), lane.Allow(draftFields...))
 	lane.Add(rs, "GET", "/plan-drafts/{id}", "One weekly plan draft: its week, how it was made and its status.", func(c *lane.Call, _ *lane.NoInput) (draftView, error) {
@@ -124,7 +124,7 @@ func (a *Area) Routes(rs *lane.Routes) {
 		}
 		return a.view(c, d, false, wordsOf(c, c.Studio(), d.TraineeID))
 	}, lane.Trainee(auth.ScopeTrainingRead), lane.Allow(draftFields...))
-	lane.Add(rs, "POST", "/plan-drafts/{id}/apply", "Apply a weekly plan draft: its sessions become the trainee's planned sessions (source coach), the days already past left out. Applying twice answers the sessions of the first.",
+	lane.Add(rs, "POST", "/plan-drafts/{id}/apply", "Apply a weekly plan draft as it stands: a day that adjusts a planned session (plannedId) changes it in place, the others become planned sessions (source coach); days past and sessions already done are left out. Applying twice answers the sessions of the first.",
 		a.apply, lane.Tool("apply_weekly_plan"))
 }
 
@@ -233,11 +233,12 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 			return nil
 		}
 		title, detail := w.task(t, week, d.ID, plan.Summary)
-		d.TaskIDs, err = tellCoaches(c, ss, t, week, title, detail)
+		tasks, err := tellCoaches(c, ss, t, week, title, detail)
 		if err != nil {
 			return err
 		}
-		return ss.SetPlanDraftTasks(c.Ctx, d.ID, d.TaskIDs)
+		d.TaskIDs = tasks
+		return ss.SetPlanDraftTasks(c.Ctx, d.ID, tasks)
 	})
 	if err != nil {
 		return draftView{}, err
