@@ -94,6 +94,14 @@ func TestAnInjuryAfterADraftMakesANewDraft(t *testing.T) {
 		if len(week) != 1 || !strings.Contains(*week[0].Detail, third.ID) || !strings.Contains(week[0].Title, "שבוע אימונים") {
 			t.Fatalf("the week's coach tasks: %+v; want one, in Hebrew, naming %s", week, third.ID)
 		}
+		// Her coach's draft with days of his choosing is what her plain ask
+		// answers: the ask's days are no part of the fingerprint.
+		var coachs, hers draftState
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{"days": []int{2, 4}})).into(t, &coachs)
+		e.ok(200, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &hers)
+		if hers.ID != coachs.ID || !hers.Existing {
+			t.Fatalf("her plain ask after her coach's draft: %s; want %s", hers.ID, coachs.ID)
+		}
 	})
 }
 

@@ -31,11 +31,28 @@ type params struct {
 }
 
 // gather reads what the core plans from: her profile, health, history,
-// planned week and readiness, and the studio's settings. It needs no lane
-// call, so a refinement's job reads it as the route did.
-func gather(ctx context.Context, ss store.StudioStore, studio domain.Studio, t domain.Trainee, p params) (weekplan.Input, error) {
+// planned week and readiness, and the studio's settings, and its
+// fingerprint. It needs no lane call, so a refinement's job reads it as
+// the route did. The fingerprint is of her records alone, not of the
+// ask's days and rule: a plain ask answers a pending draft a coach drafted
+// with days of her choosing.
+func gather(ctx context.Context, ss store.StudioStore, studio domain.Studio, t domain.Trainee, p params) (weekplan.Input, string, error) {
+	pin, err := records(ctx, ss, studio, t, p)
+	if err != nil {
+		return pin, "", err
+	}
+	fp := fingerprint(pin)
+	if len(p.Days) > 0 {
+		pin.Days = p.Days
+	}
+	pin.Rule = p.Rule
+	return pin, fp, nil
+}
+
+// records is the input from her records, before the ask's days and rule.
+func records(ctx context.Context, ss store.StudioStore, studio domain.Studio, t domain.Trainee, p params) (weekplan.Input, error) {
 	pin := weekplan.Input{Today: p.Today, WeekStart: p.Week, FirstDay: p.FirstDay, Minutes: 60, Language: p.Language,
-		SeniorAge: studio.SeniorAge(), Rule: p.Rule}
+		SeniorAge: studio.SeniorAge()}
 	if t.Gender != nil {
 		pin.Gender = *t.Gender
 	}
@@ -53,9 +70,6 @@ func gather(ctx context.Context, ss store.StudioStore, studio domain.Studio, t d
 		if prof.Experience != nil {
 			pin.Experience = *prof.Experience
 		}
-	}
-	if len(p.Days) > 0 {
-		pin.Days = p.Days
 	}
 	pin.Age = ageOn(t.BirthDate, p.Today)
 	injuries, err := ss.ListInjuries(ctx, t.ID, "")
@@ -181,7 +195,7 @@ func fingerprint(pin weekplan.Input) string {
 		}
 	}
 	parts := map[string]any{
-		"profile": []any{pin.WeekStart, pin.FirstDay, pin.Days, pin.Minutes, pin.Equipment, pin.Experience, pin.Age, pin.Rule,
+		"profile": []any{pin.WeekStart, pin.FirstDay, pin.Days, pin.Minutes, pin.Equipment, pin.Experience, pin.Age,
 			pin.Sport, pin.Goal, pin.SeniorAge, pin.Language, pin.Gender},
 		"conditions": pin.Conditions,
 		"injuries":   injuries,

@@ -147,11 +147,11 @@ func (a *Area) Refine(ctx context.Context, id string, p params) error {
 	if err != nil {
 		return err
 	}
-	pin, err := gather(ctx, ss, studio, t, p)
+	pin, fp, err := gather(ctx, ss, studio, t, p)
 	if err != nil {
 		return err
 	}
-	if fingerprint(pin) != d.Fingerprint {
+	if fp != d.Fingerprint {
 		return record(domain.RefineSkipped, "Her records changed since the draft: the next ask drafts the week anew.")
 	}
 	if a.o.Budget != nil {

@@ -164,11 +164,10 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 		p.Rule = *in.Rule
 	}
 	w := wordsFor(p.Language, t)
-	pin, err := gather(c.Ctx, ss, studio, t, p)
+	pin, fp, err := gather(c.Ctx, ss, studio, t, p)
 	if err != nil {
 		return draftView{}, err
 	}
-	fp := fingerprint(pin)
 	// A plain ask answers the pending draft of the week while what the
 	// rules read is the same; fresh, days or a rule ask for another.
 	var reason, why string

@@ -102,10 +102,10 @@ func (w words) refining() string {
 
 // reasons name the fingerprint's parts that changed.
 func (w words) reasons(parts []string) string {
-	en := map[string]string{"profile": w.her() + " training profile or the ask changed", "conditions": w.her() + " health conditions changed",
+	en := map[string]string{"profile": w.her() + " training profile changed", "conditions": w.her() + " health conditions changed",
 		"injuries": w.her() + " injuries changed", "history": "a session was logged", "planned": w.her() + " planned sessions changed",
 		"checkins": "a new check-in", "program": w.her() + " program or the studio's exercises changed"}
-	he := map[string]string{"profile": w.g("פרופיל האימון שלה או הבקשה השתנו", "פרופיל האימון שלו או הבקשה השתנו", "פרופיל האימון או הבקשה השתנו"),
+	he := map[string]string{"profile": w.g("פרופיל האימון שלה השתנה", "פרופיל האימון שלו השתנה", "פרופיל האימון השתנה"),
 		"conditions": w.g("מצבי הבריאות שלה השתנו", "מצבי הבריאות שלו השתנו", "מצבי הבריאות השתנו"),
 		"injuries":   w.g("הפציעות שלה השתנו", "הפציעות שלו השתנו", "הפציעות השתנו"), "history": "נרשם אימון",
 		"planned":  w.g("האימונים המתוכננים שלה השתנו", "האימונים המתוכננים שלו השתנו", "האימונים המתוכננים השתנו"),
