@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,7 +187,20 @@ func refinedLayout(_ int, req fakes.MessagesRequest) fakes.Reply {
 // the draft was applied is recorded and dropped.
 func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
-		fake := fakes.NewAnthropic(refinedLayout)
+		// gate, when set, holds the model's answer until it is closed.
+		var gateMu sync.Mutex
+		var gate chan struct{}
+		entered := make(chan struct{}, 4)
+		fake := fakes.NewAnthropic(func(n int, req fakes.MessagesRequest) fakes.Reply {
+			gateMu.Lock()
+			g := gate
+			gateMu.Unlock()
+			if g != nil {
+				entered <- struct{}{}
+				<-g
+			}
+			return refinedLayout(n, req)
+		})
 		t.Cleanup(fake.Close)
 		model, err := anthropic.New(anthropic.Config{APIKey: "test-key", BaseURL: fake.URL, Model: "claude-sonnet-4-5"}, nil)
 		if err != nil {
@@ -255,6 +269,28 @@ func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 		}
 		if i := slices.IndexFunc(rows, func(r store.AgentStudioUsage) bool { return r.StudioID == f.studio.ID && r.Role == weekplans.Purpose }); i < 0 || rows[i].Steps == 0 {
 			t.Errorf("perform agent cost's rows %+v lack the weekly plan's model calls", rows)
+		}
+
+		// Applied while the model is at work: its refinement lands after,
+		// and is recorded and dropped.
+		gateMu.Lock()
+		gate = make(chan struct{})
+		gateMu.Unlock()
+		var late draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &late)
+		select {
+		case <-entered:
+		case <-time.After(15 * time.Second):
+			t.Fatal("the refinement never asked the model")
+		}
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+late.ID+"/apply", nil))
+		gateMu.Lock()
+		close(gate)
+		gate = nil
+		gateMu.Unlock()
+		if d := settled(late.ID); d.Refinement != domain.RefineDone || d.RefinementNote == nil || !strings.Contains(*d.RefinementNote, "dropped") ||
+			d.Plan.Summary == "a refined week" || d.Status != domain.DraftApplied {
+			t.Fatalf("a refinement that landed after applying: %s %v %q", d.Refinement, d.RefinementNote, d.Plan.Summary)
 		}
 
 		// A spent budget: the draft is the rules' week and says why.

@@ -202,17 +202,21 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 		return draftView{}, err
 	}
 	pairPlanned(&plan, pin.Planned, p.Today)
+	refinement, note := a.refinementOf(c, t.ID, p.Language)
+	if refinement == domain.RefinePending {
+		rep.FallbackReason = "the rules' week while the model refines it off the request (refinement pending)"
+	}
 	pb, _ := json.Marshal(plan)
 	rb, _ := json.Marshal(rep)
 	now := c.Now().UTC()
 	d := domain.PlanDraft{ID: ids.New(ids.PlanDraft), TraineeID: t.ID, WeekStart: week, Status: domain.DraftPending,
-		RequestedBy: "coach", Plan: pb, Report: rb, CreatedAt: now, ExpiresAt: expiry(now, week), Fingerprint: fp}
+		RequestedBy: "coach", Plan: pb, Report: rb, CreatedAt: now, ExpiresAt: expiry(now, week), Fingerprint: fp,
+		Refinement: refinement, RefinementNote: note}
 	if c.P.IsTrainee() {
 		d.RequestedBy = "trainee"
 	} else if co := c.Coach(); co != "" {
 		d.CoachID = &co
 	}
-	d.Refinement, d.RefinementNote = a.refinementOf(c, t.ID, p.Language)
 	err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
 		ss := tx.Studio(c.P.StudioID)
 		if err := ss.CreatePlanDraft(c.Ctx, &d); err != nil {
