@@ -107,8 +107,9 @@ func TestAnInjuryAfterADraftMakesANewDraft(t *testing.T) {
 }
 
 // A trainee whose program already planned four sessions of the week gets
-// that week adjusted: applying the draft changes those sessions in place,
-// and the week still has four, not seven.
+// that week adjusted: applying the draft changes those sessions in place
+// and adds none beside them (four, not seven), and a session logged
+// meanwhile is never touched.
 func TestApplyingAdjustsThePlannedWeekInPlace(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
 		e := newTraineeEnv(t, st, traineeEnvOptions{})
@@ -133,15 +134,24 @@ func TestApplyingAdjustsThePlannedWeekInPlace(t *testing.T) {
 				t.Errorf("the draft's %s adds a session beside the planned week (plannedId %q)", s.Date, s.PlannedID)
 			}
 		}
+		// One of the days the draft adjusts is logged before it is applied:
+		// applying never touches a session already done.
+		logged := d.Plan.Sessions[0].PlannedID
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/workouts", map[string]any{"sessionId": logged, "durationMin": 40}))
 		var applied applyAnswer
 		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+d.ID+"/apply", nil)).into(t, &applied)
+		var done domain.Session
+		e.ok(200, e.call(f.key, "GET", "/sessions/"+logged, nil)).into(t, &done)
+		if done.Status != domain.SessionCompleted || done.Title != "Program day" || len(done.Exercises) != 0 || slices.Contains(applied.Draft.SessionIDs, logged) {
+			t.Fatalf("the logged session after applying: %+v (applied %v)", done, applied.Draft.SessionIDs)
+		}
 		var list struct {
 			Total int
 			Items []struct{ ID, Title string }
 		}
 		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/sessions?status=planned&from="+week+"&to="+addDays(week, 6), nil)).into(t, &list)
-		if list.Total != 4 {
-			t.Fatalf("after applying: %d planned sessions in the week; want the program's 4", list.Total)
+		if list.Total != 3 {
+			t.Fatalf("after applying: %d planned sessions in the week; want the program's 4 less the one logged", list.Total)
 		}
 		changed := 0
 		for _, s := range list.Items {
@@ -152,7 +162,7 @@ func TestApplyingAdjustsThePlannedWeekInPlace(t *testing.T) {
 				changed++
 			}
 		}
-		if changed != len(d.Plan.Sessions) || !strings.Contains(applied.Summary, "עודכנו") {
+		if changed != len(d.Plan.Sessions)-1 || !strings.Contains(applied.Summary, "עודכנו") {
 			t.Errorf("%d sessions took the draft's day; want %d (summary %q)", changed, len(d.Plan.Sessions), applied.Summary)
 		}
 	})
