@@ -316,3 +316,43 @@ func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// What the area writes is in the studio's language, Hebrew until it says
+// English, and in the trainee's gender where it is known.
+func TestDraftsSpeakTheStudiosLanguage(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-words")
+		profileAndKnee(e, f)
+		e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID, map[string]any{"gender": "male"}))
+		tok := e.traineeToken(f)
+		task := func() domain.Task {
+			t.Helper()
+			var tasks struct{ Items []domain.Task }
+			e.ok(200, e.call(f.key, "GET", "/tasks?clientId="+f.trainee.ID+"&coachId=all", nil)).into(t, &tasks)
+			for _, task := range tasks.Items {
+				if task.Detail != nil && strings.Contains(*task.Detail, "apply_weekly_plan") {
+					return task
+				}
+			}
+			t.Fatal("no task about the week")
+			return domain.Task{}
+		}
+		var he draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &he)
+		if title := task().Title; !strings.Contains(title, " ניסח שבוע") || !strings.Contains(he.Next, "המאמן") {
+			t.Errorf("Hebrew, male: task %q, next %q", title, he.Next)
+		}
+		e.ok(200, e.call(f.key, "PATCH", "/studio/settings", map[string]any{"language": "en"}))
+		var en draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true})).into(t, &en)
+		if title := task().Title; !strings.Contains(title, "drafted a training week") || !strings.Contains(en.Next, "A draft for your coach") {
+			t.Errorf("English: task %q, next %q", title, en.Next)
+		}
+		var coach applyAnswer
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+en.ID+"/apply", nil)).into(t, &coach)
+		if !strings.Contains(coach.Summary, "Planned the week of") {
+			t.Errorf("the apply summary: %q", coach.Summary)
+		}
+	})
+}
