@@ -140,5 +140,14 @@ func TestLoggedLoadsAreBounded(t *testing.T) {
 		e.ok(201, e.call(tok, "POST", own, bench(150, 5, map[string]any{"durationMin": 40, "confirmLoads": true})))
 		// Within her bounds a set is simply logged.
 		e.ok(201, e.call(f.key, "POST", coach, bench(100, 5, map[string]any{"durationMin": 50})))
+		// A lift's 1RM benchmark is held to what people lift too.
+		bmk := map[string]any{"name": "Max bench", "unit": "kg", "direction": "higher", "exerciseId": "bench-press", "value": 900}
+		if a := e.fails(422, "VALIDATION", e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/benchmarks", bmk)); !strings.Contains(a.message(), "beyond what people lift") {
+			t.Errorf("a 900 kg bench press benchmark: %s", a.message())
+		}
+		bmk["value"] = 140
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/benchmarks", bmk))
+		bmk["value"] = 950
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/benchmarks", bmk))
 	})
 }

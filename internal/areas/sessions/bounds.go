@@ -2,7 +2,9 @@ package sessions
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
@@ -43,6 +45,22 @@ func checkLoads(c *lane.Call, ss store.StudioStore, traineeID string, logged []d
 	}
 	if len(errs) > 0 {
 		return lane.ValidationError(errs)
+	}
+	return nil
+}
+
+// checkBenchmarkLoad holds a lift's 1RM benchmark (its exercise named, in
+// kg) to what people lift: her estimates and the personal bound read it.
+func checkBenchmarkLoad(c *lane.Call, ss store.StudioStore, b domain.Benchmark, value float64) error {
+	if b.ExerciseID == nil || !strings.EqualFold(b.Unit, "kg") {
+		return nil
+	}
+	ex, fe := catalog.Exercise(c, ss, "exerciseId", *b.ExerciseID)
+	if fe != nil {
+		return nil // an exercise since deleted: nothing to bound it by
+	}
+	if human := training.HumanMaxKg(ex); value > human {
+		return lane.InvalidField("value", fmt.Sprintf("value %g kg for %s is beyond what people lift (%.0f kg). Check it: kilograms (not pounds), the whole load (not one side of the bar).", value, b.Name, human))
 	}
 	return nil
 }
