@@ -268,7 +268,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		},
 		Debounce:    agentDebounce(cfg.AgentDebounce),
 		ProposalTTL: cfg.AgentProposalTTL,
-		Budget:      p.Budget,
+		Budget:      p.Budget(),
 		SecretKey:   key,
 		Logger:      p.Logger,
 	})

@@ -11,6 +11,10 @@
 package areas
 
 import (
+	"database/sql"
+
+	"github.com/riverqueue/river"
+
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/areas/public"
@@ -35,7 +39,22 @@ type Options struct {
 type Set struct {
 	Public    *public.Area
 	WeekPlans *weekplans.Area
-	list      []lane.Area
+	// Budget is the one model budget, when the composer set one.
+	Budget *modelbudget.Budget
+	list   []lane.Area
+}
+
+// Register adds the areas' River workers: the public area's callbacks and
+// codes, the weekly plans' refinements.
+func (s *Set) Register(workers *river.Workers) {
+	s.Public.Register(workers)
+	s.WeekPlans.Register(workers)
+}
+
+// SetJobs gives the areas the River client their jobs are inserted with.
+func (s *Set) SetJobs(c *river.Client[*sql.Tx]) {
+	s.Public.SetJobs(c)
+	s.WeekPlans.SetJobs(c)
 }
 
 // New builds every area.

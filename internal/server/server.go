@@ -35,7 +35,6 @@ import (
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/metrics"
-	"github.com/otherwise/perform/internal/modelbudget"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/webui"
@@ -122,9 +121,6 @@ type Parts struct {
 	Limiter ratelimit.Limiter
 	// Workers takes the plug-in's River workers (river.AddWorker).
 	Workers *river.Workers
-	// Budget is the one model budget (internal/modelbudget): a plug-in
-	// that calls a model (the WhatsApp assistant) checks and charges it.
-	Budget *modelbudget.Budget
 
 	s            *Server
 	periodicJobs []*river.PeriodicJob
@@ -296,19 +292,12 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if s.shared != nil {
 		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
 	}
-	// One model budget for every model call: the weekly plans' here, the
-	// assistant's through Parts.Budget.
-	ceilings := modelbudget.Ceilings{PersonDayTokens: int64(cfg.ModelTokensPerPersonDay), StudioHourTokens: int64(cfg.ModelTokensPerStudioHour)}
-	budget := modelbudget.New(st, ceilings, o.clock)
-	s.areas = areas.New(areas.Options{Public: publicOpts, ModelBudget: ceilings,
-		WeekPlans: weekplans.Options{Model: o.planModel, Prices: o.planPrices, Drafts: s.planDrafts, Store: st, Budget: budget, Logger: logger}})
+	s.areas = newAreas(cfg, st, logger, o, publicOpts, s.planDrafts)
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
-	s.areas.Public.Register(workers)
-	s.areas.WeekPlans.Register(workers)
+	s.areas.Register(workers)
 	parts := &Parts{
-		Budget:        budget,
 		Config:        cfg,
 		Store:         st,
 		Logger:        logger,
@@ -343,8 +332,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	for _, f := range s.onJobs {
 		f(s.jobs)
 	}
-	s.areas.Public.SetJobs(s.jobs)
-	s.areas.WeekPlans.SetJobs(s.jobs)
+	s.areas.SetJobs(s.jobs)
 
 	// The Authns may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
