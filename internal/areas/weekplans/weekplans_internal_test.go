@@ -27,7 +27,9 @@ func TestTheFingerprintNamesWhatChanged(t *testing.T) {
 		want   string
 		change func(in *weekplan.Input)
 	}{
-		{"injuries", func(in *weekplan.Input) { in.Injuries = append(in.Injuries, domain.Injury{ID: "inj_2", Area: "shoulder"}) }},
+		{"injuries", func(in *weekplan.Input) {
+			in.Injuries = append(in.Injuries, domain.Injury{ID: "inj_2", Area: "shoulder"})
+		}},
 		{"injuries", func(in *weekplan.Input) { in.Injuries[0].Kind = "tendinopathy" }},
 		{"profile", func(in *weekplan.Input) { in.Goal = "fat_loss" }},
 		{"conditions", func(in *weekplan.Input) { in.Conditions = []string{"hypertension"} }},
