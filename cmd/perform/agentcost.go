@@ -14,8 +14,9 @@ import (
 	"github.com/otherwise/perform/internal/store"
 )
 
-// cmdAgentCost reports what the WhatsApp agent's model calls of the last
-// hours cost, per studio and whose turns they were (coaches' or trainees'): turns, model calls, tokens by kind and an
+// cmdAgentCost reports what every model call of the last hours cost (the
+// WhatsApp agent's and the weekly plans' refinements), per studio and whose
+// turns they were (coaches', trainees', weekly plans: "turns" are drafts there): turns, model calls, tokens by kind and an
 // estimate in US dollars, then how the turns were spaced (which the cache
 // lifetimes are chosen from).
 func cmdAgentCost(ctx context.Context, e env, args []string) error {
@@ -91,7 +92,7 @@ func cmdAgentCost(ctx context.Context, e env, args []string) error {
 }
 
 // whose names a role's turns in the report.
-var whose = map[string]string{"coach": "coaches", "trainee": "trainees"}
+var whose = map[string]string{"coach": "coaches", "trainee": "trainees", "weekly_plan": "weekly plans"}
 
 // agentPrices are the prices of model: AGENT_MODEL's list price with the
 // configured overrides, any other model's list price.

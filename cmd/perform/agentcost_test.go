@@ -66,6 +66,11 @@ func TestAgentCost(t *testing.T) {
 			if err := st.Agent().MarkTraineeTurn(ctx, "tur_a3"); err != nil {
 				t.Fatal(err)
 			}
+			// A weekly plan's refinement, two model calls, is counted too.
+			if err := st.Budget().RecordModelCall(ctx, store.ModelCall{StudioID: studios[1].ID, Purpose: "weekly_plan", Ref: "pld_1",
+				Model: "claude-sonnet-4-5", Calls: 2, Input: 1000, Output: 200, At: now.Add(-2 * time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
 			st.Close()
 
 			r := perform(t, db, "agent", "cost")
@@ -75,14 +80,15 @@ func TestAgentCost(t *testing.T) {
 			// One step at Sonnet 4.5's list prices: 1000×3 + 200×15 +
 			// 1000×3.75 + 4000×6 + 10000×0.3 = 36,750 µ$.
 			lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-			if len(lines) != 5 {
+			if len(lines) != 6 {
 				t.Fatalf("stdout:\n%s", r.stdout)
 			}
 			for i, want := range [][]string{
 				{"Alpha", "coaches", "claude-sonnet-4-5", " 2 ", " 3 ", "3000", "15000", "30000", "600", "0.1103", "0.0551"},
 				{"Alpha", "trainees", "claude-sonnet-4-5", " 1 ", "1000", "5000", "10000", "200", "0.0367"},
 				{"Beta", "coaches", "claude-sonnet-4-5", " 1 ", "1000", "5000", "10000", "200", "0.0367"},
-				{"all", " 4 ", "0.1837"},
+				{"Beta", "weekly plans", "claude-sonnet-4-5", " 1 ", " 2 ", "1000", "200", "0.0060"},
+				{"all", " 5 ", "0.1898"},
 			} {
 				for _, w := range want {
 					if !strings.Contains(lines[i+1], w) {

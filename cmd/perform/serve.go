@@ -268,6 +268,7 @@ func mountAgent(cfg config.Config, p *server.Parts) error {
 		},
 		Debounce:    agentDebounce(cfg.AgentDebounce),
 		ProposalTTL: cfg.AgentProposalTTL,
+		Budget:      p.Budget(),
 		SecretKey:   key,
 		Logger:      p.Logger,
 	})

@@ -24,6 +24,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/modelbudget"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/secret"
 	"github.com/otherwise/perform/internal/store"
@@ -85,6 +86,9 @@ type Options struct {
 	// ProposalTTL is how long a proposed write waits for the coach's answer
 	// (AGENT_PROPOSAL_TTL_MINUTES); 0 means DefaultProposalTTL.
 	ProposalTTL time.Duration
+	// Budget is the one model budget every model call is checked against
+	// and charged to (budget.go); nil: none.
+	Budget ModelBudget
 
 	// For tests: a lower daily cap (0 means DailyCap) and a hook called
 	// when a reply job finds its phone busy.
@@ -124,6 +128,7 @@ type Agent struct {
 	stepObserver func(model string, u llm.Usage)
 	proposalTTL  time.Duration
 	proposalStep func(step string) error // tests: a crash between the steps of a confirmation
+	budget       ModelBudget
 }
 
 // New checks the options and builds an Agent.
@@ -137,6 +142,9 @@ func New(o Options) (*Agent, error) {
 	box, err := secret.New(o.SecretKey)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
+	}
+	if b, ok := o.Budget.(*modelbudget.Budget); ok && b == nil {
+		o.Budget = nil // a nil *Budget is no budget
 	}
 	a := &Agent{
 		st:       o.Store,
@@ -156,6 +164,7 @@ func New(o Options) (*Agent, error) {
 
 		proposalTTL:  o.ProposalTTL,
 		proposalStep: o.proposalStep,
+		budget:       o.Budget,
 	}
 	if a.proposalTTL <= 0 {
 		a.proposalTTL = DefaultProposalTTL

@@ -87,7 +87,7 @@ func (a *Agent) decideFor(ctx context.Context, t *turn, coach store.CoachRef) (d
 		}
 	}
 	prop := a.newProposer(t, coach.StudioID, apiKey, a.laneTools(apiKey, t.ID))
-	reply, err := a.model.run(ctx, promptContext(coach, a.now())+pendingContext(pending), history, modelText(t), prop.call)
+	reply, err := a.model.run(a.spending(ctx, coach.StudioID, coach.Coach.ID), promptContext(coach, a.now())+pendingContext(pending), history, modelText(t), prop.call)
 	out.outcome = "replied"
 	switch {
 	case errors.Is(err, errOutOfSteps) && t.Messages > 1:

@@ -56,11 +56,15 @@ func (m *model) run(ctx context.Context, coachContext string, history []historyE
 	req := llm.Request{Rules: m.rules, Context: coachContext, Messages: conversation(history, text), MaxTokens: maxOutputTokens}
 	var reply string
 	for step := 0; step < maxModelSteps; step++ {
+		if sentence := overBudget(ctx); sentence != "" {
+			return withBudgetSentence(reply, sentence), nil
+		}
 		res, err := m.provider.Step(ctx, req)
 		if err != nil {
 			return "", err
 		}
 		meterStep(ctx, step, m.provider.Model(), res.Usage)
+		chargeBudget(ctx, res.Usage)
 		var texts []string
 		var results []llm.Block
 		for _, block := range res.Blocks {

@@ -262,7 +262,7 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 		return d, err
 	}
 	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), ag: ag, apiKey: apiKey, tr: tr, now: now}
-	reply, err := a.traineeModel.run(ctx, traineeContext(tr, now), history, modelText(t), w.call)
+	reply, err := a.traineeModel.run(a.spending(ctx, tr.StudioID, tr.TraineeID), traineeContext(tr, now), history, modelText(t), w.call)
 	d.outcome = "replied"
 	switch {
 	case err != nil && ctx.Err() != nil:

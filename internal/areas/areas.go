@@ -11,6 +11,10 @@
 package areas
 
 import (
+	"database/sql"
+
+	"github.com/riverqueue/river"
+
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/areas/public"
@@ -19,24 +23,44 @@ import (
 	"github.com/otherwise/perform/internal/areas/studio"
 	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/modelbudget"
 )
 
 // Options configure the areas that need more than the kernel gives.
 type Options struct {
 	Public    public.Options
 	WeekPlans weekplans.Options
+	// ModelBudget are the operator's model budget ceilings (a studio may
+	// set its own below them).
+	ModelBudget modelbudget.Ceilings
 }
 
 // Set is every area, built; Close waits for their background work.
 type Set struct {
-	Public *public.Area
+	Public    *public.Area
+	WeekPlans *weekplans.Area
+	// Budget is the one model budget, when the composer set one.
+	Budget *modelbudget.Budget
 	list   []lane.Area
+}
+
+// Register adds the areas' River workers: the public area's callbacks and
+// codes, the weekly plans' refinements.
+func (s *Set) Register(workers *river.Workers) {
+	s.Public.Register(workers)
+	s.WeekPlans.Register(workers)
+}
+
+// SetJobs gives the areas the River client their jobs are inserted with.
+func (s *Set) SetJobs(c *river.Client[*sql.Tx]) {
+	s.Public.SetJobs(c)
+	s.WeekPlans.SetJobs(c)
 }
 
 // New builds every area.
 func New(o Options) *Set {
-	pub := public.New(o.Public)
-	return &Set{Public: pub, list: []lane.Area{&studio.Area{}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, weekplans.New(o.WeekPlans), pub}}
+	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
+	return &Set{Public: pub, WeekPlans: plans, list: []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{}, &sessions.Area{}, &health.Area{}, plans, pub}}
 }
 
 // Areas lists the areas for lane.Options.

@@ -65,6 +65,11 @@ type Config struct {
 	// not held to them.
 	TraineeReadsPerHour  int
 	TraineeWritesPerHour int
+	// ModelTokensPerPersonDay and ModelTokensPerStudioHour
+	// (PERFORM_MODEL_TOKENS_PER_PERSON_DAY, _PER_STUDIO_HOUR; 0: the
+	// defaults of internal/modelbudget) are the ceilings of the one model
+	// budget: the assistant's turns and the weekly plans alike.
+	ModelTokensPerPersonDay, ModelTokensPerStudioHour int
 
 	LogFormat string // "json", "text" or "" (text on a terminal, json otherwise)
 	LogLevel  slog.Level
@@ -167,6 +172,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.RateLimitWindow = time.Duration(r.int("RATE_LIMIT_WINDOW_MS", int(c.RateLimitWindow.Milliseconds()), 1, maxSetting)) * time.Millisecond
 	c.TraineeReadsPerHour = r.int("PERFORM_TRAINEE_READS_PER_HOUR", c.TraineeReadsPerHour, 1, maxSetting)
 	c.TraineeWritesPerHour = r.int("PERFORM_TRAINEE_WRITES_PER_HOUR", c.TraineeWritesPerHour, 1, maxSetting)
+	c.ModelTokensPerPersonDay = r.int("PERFORM_MODEL_TOKENS_PER_PERSON_DAY", 0, 1000, 1_000_000_000)
+	c.ModelTokensPerStudioHour = r.int("PERFORM_MODEL_TOKENS_PER_STUDIO_HOUR", 0, 1000, 1_000_000_000)
 	c.LogFormat = r.oneOf("LOG_FORMAT", "json", "text")
 	c.LogLevel = r.level("LOG_LEVEL", c.LogLevel)
 

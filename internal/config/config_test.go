@@ -63,6 +63,8 @@ func TestEverythingSet(t *testing.T) {
 		"RATE_LIMIT_WINDOW_MS":                  "1500",
 		"PERFORM_TRAINEE_READS_PER_HOUR":        "7",
 		"PERFORM_TRAINEE_WRITES_PER_HOUR":       "3",
+		"PERFORM_MODEL_TOKENS_PER_PERSON_DAY":   "50000",
+		"PERFORM_MODEL_TOKENS_PER_STUDIO_HOUR":  "900000",
 		"LOG_FORMAT":                            "JSON",
 		"LOG_LEVEL":                             "debug",
 		"SMARTSEND_WEBHOOK_SECRET":              "s3cret",
@@ -114,6 +116,9 @@ func TestEverythingSet(t *testing.T) {
 	if c.GCPercent != -1 || c.RateLimitMax != 5 || c.RateLimitWindow != 1500*time.Millisecond {
 		t.Errorf("gc %d max %d window %v", c.GCPercent, c.RateLimitMax, c.RateLimitWindow)
 	}
+	if c.ModelTokensPerPersonDay != 50000 || c.ModelTokensPerStudioHour != 900000 {
+		t.Errorf("model budget %d a person's day, %d a studio's hour", c.ModelTokensPerPersonDay, c.ModelTokensPerStudioHour)
+	}
 	if c.TraineeReadsPerHour != 7 || c.TraineeWritesPerHour != 3 {
 		t.Errorf("trainee reads %d writes %d an hour", c.TraineeReadsPerHour, c.TraineeWritesPerHour)
 	}
@@ -156,6 +161,7 @@ func TestBadValues(t *testing.T) {
 	}{
 		{"RATE_LIMIT_MAX", "abc", `RATE_LIMIT_MAX must be a whole number above 0; got "abc".`},
 		{"RATE_LIMIT_MAX", "0", `RATE_LIMIT_MAX must be a whole number above 0; got "0".`},
+		{"PERFORM_MODEL_TOKENS_PER_PERSON_DAY", "10", `PERFORM_MODEL_TOKENS_PER_PERSON_DAY must be a whole number from 1000 to 1000000000; got "10".`},
 		{"PERFORM_TRAINEE_READS_PER_HOUR", "0", `PERFORM_TRAINEE_READS_PER_HOUR must be a whole number above 0; got "0".`},
 		{"PERFORM_TRAINEE_WRITES_PER_HOUR", "many", `PERFORM_TRAINEE_WRITES_PER_HOUR must be a whole number above 0; got "many".`},
 		{"RATE_LIMIT_WINDOW_MS", "-5", `RATE_LIMIT_WINDOW_MS must be a whole number above 0; got "-5".`},

@@ -24,6 +24,9 @@ type traineeEnvOptions struct {
 	reads, writes ratelimit.Limiter
 	now           func() time.Time // the lane's clock; nil: time.Now
 	weekPlans     weekplans.Options
+	// areas, when set, is handed the areas before the lane serves them
+	// (to give the weekly plans their River client).
+	areas func(*areas.Set)
 }
 
 // newTraineeEnv is a lane that takes OAuth access tokens beside studio keys,
@@ -32,8 +35,12 @@ func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
 	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
+	set := areas.New(areas.Options{WeekPlans: o.weekPlans})
+	if o.areas != nil {
+		o.areas(set)
+	}
 	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now,
-		Areas: areas.All(areas.Options{WeekPlans: o.weekPlans})})
+		Areas: set.Areas()})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

@@ -52,7 +52,7 @@ func TestAWeekIsDraftedAppliedAndPlanned(t *testing.T) {
 
 		var mine draftAnswer
 		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true})).into(t, &mine)
-		if mine.RequestedBy != "trainee" || mine.Status != domain.DraftPending || !strings.Contains(mine.Next, "coach") {
+		if mine.RequestedBy != "trainee" || mine.Status != domain.DraftPending || !strings.Contains(mine.Next, "המאמן") {
 			t.Fatalf("the trainee's draft: %+v", mine)
 		}
 		if !mine.Report.Fallback || !mine.Report.Valid || mine.Report.PromptVersion == "" || len(mine.Plan.Sessions) != 3 {
@@ -202,9 +202,13 @@ func TestDraftsAreLimitedAndExpire(t *testing.T) {
 			e.fails(422, "VALIDATION", e.call(f.key, "POST", path, map[string]any{"fresh": true}))
 		}
 		profileAndKnee(e, f)
-		var d draftAnswer
-		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &d)
-		e.ok(201, e.call(e.traineeToken(f), "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true}))
+		var first, d draftAnswer
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &first)
+		// A fresh ask supersedes the pending draft of the week.
+		e.ok(201, e.call(e.traineeToken(f), "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true})).into(t, &d)
+		if a := e.fails(409, "CONFLICT", e.call(f.key, "POST", "/plan-drafts/"+first.ID+"/apply", nil)); !strings.Contains(a.message(), "superseded") {
+			t.Errorf("a superseded draft: %s", a.message())
+		}
 		a := e.fails(429, "RATE_LIMITED", e.call(f.key, "POST", path, map[string]any{"fresh": true}))
 		if !strings.Contains(a.message(), "without fresh") {
 			t.Errorf("the limit should say how to read the latest draft: %s", a.message())

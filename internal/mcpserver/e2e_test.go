@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -190,10 +189,8 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 	run("list_trainee_sessions", map[string]any{"traineeId": a.TraineeID, "status": "completed"}, planned.ID)
 	run("get_trainee_benchmarks", map[string]any{"traineeId": a.TraineeID}, `"value":121`)
 	// A week drafted by the rules (no model here) and applied: planned sessions.
-	if _, err := f.App.Do(context.Background(), a.Key, tools.Request{Method: http.MethodPatch, Path: "/trainees/" + a.TraineeID + "/training-profile",
-		Body: map[string]any{"equipment": []string{"barbell", "rack", "bench", "dumbbell"}, "sessionMinutes": 60}}); err != nil {
-		t.Fatal(err)
-	}
+	run("update_training_profile", map[string]any{"traineeId": a.TraineeID, "equipment": []string{"barbell", "rack", "bench", "dumbbell"},
+		"sessionMinutes": 60, "goal": "strength", "conditions": []string{"hypertension"}}, `"hypertension"`)
 	var draft struct{ ID string }
 	_ = json.Unmarshal([]byte(run("draft_weekly_plan", map[string]any{"traineeId": a.TraineeID, "days": []int{1, 3, 5}, "week": "next"}, `"pending"`)), &draft)
 	run("apply_weekly_plan", map[string]any{"draftId": draft.ID}, `"applied"`)

@@ -292,12 +292,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if s.shared != nil {
 		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
 	}
-	s.areas = areas.New(areas.Options{Public: publicOpts,
-		WeekPlans: weekplans.Options{Model: o.planModel, Prices: o.planPrices, Drafts: s.planDrafts}})
+	s.areas = newAreas(cfg, st, logger, o, publicOpts, s.planDrafts)
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
-	s.areas.Public.Register(workers)
+	s.areas.Register(workers)
 	parts := &Parts{
 		Config:        cfg,
 		Store:         st,
@@ -333,7 +332,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	for _, f := range s.onJobs {
 		f(s.jobs)
 	}
-	s.areas.Public.SetJobs(s.jobs)
+	s.areas.SetJobs(s.jobs)
 
 	// The Authns may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.

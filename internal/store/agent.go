@@ -87,7 +87,9 @@ type AgentStore interface {
 	// CapCount is the day's count of the phone in the studio (0 without one).
 	CapCount(ctx context.Context, phoneKey, studioID, day string) (int, error)
 	// Sweep forgets history, finished turns (with their chunks) and handled
-	// messages older than before, and the caps of days before capsBefore.
+	// messages older than before, and the caps of days before capsBefore;
+	// the model calls outside turns older than before, and the model
+	// budget's windows that began a day before it.
 	Sweep(ctx context.Context, before time.Time, capsBefore string) error
 
 	// AcquireLease takes the named lease for owner until now+ttl, when it
@@ -488,6 +490,9 @@ func (s agentStore) Sweep(ctx context.Context, before time.Time, capsBefore stri
 			{`DELETE FROM agent_messages WHERE state <> 'pending' AND received_at < ?`, ms(before)},
 			{`DELETE FROM agent_studio_choices WHERE asked_at < ?`, ms(before)},
 			{`DELETE FROM agent_trainee_echoes WHERE echoed_at < ?`, ms(before)},
+			// The model budget's spent windows and the calls outside turns.
+			{`DELETE FROM model_calls WHERE created_at < ?`, ms(before)},
+			{`DELETE FROM model_budget WHERE window_start < ?`, ms(before.Add(-24 * time.Hour))},
 		} {
 			if _, err := tx.exec(ctx, step.q, step.arg); err != nil {
 				return err

@@ -14,7 +14,8 @@ type AgentUsage interface {
 	// TurnSteps are a turn's recorded model calls, in the order made.
 	TurnSteps(ctx context.Context, turnID string) ([]AgentStep, error)
 	// UsageByStudio sums the steps made since since, per studio, role
-	// (coach or trainee turns) and model, by studio name. Turns not yet given a studio (decided nothing, or
+	// (coach or trainee turns) and model, by studio name, then the model
+	// calls made outside a turn (role their purpose: weekly_plan). Turns not yet given a studio (decided nothing, or
 	// abandoned) are summed under StudioID "".
 	UsageByStudio(ctx context.Context, since time.Time) ([]AgentStudioUsage, error)
 	// TurnTimes are when each turn with a model call since since began, by
@@ -82,7 +83,7 @@ func (s agentStore) TurnSteps(ctx context.Context, turnID string) ([]AgentStep, 
 }
 
 func (s agentStore) UsageByStudio(ctx context.Context, since time.Time) ([]AgentStudioUsage, error) {
-	rows, err := s.query(ctx, `SELECT COALESCE(t.studio_id, ''), COALESCE(MAX(st.name), ''), t.role, u.model,
+	turns, err := s.usageOf(ctx, `SELECT COALESCE(t.studio_id, ''), COALESCE(MAX(st.name), ''), t.role, u.model,
 			COUNT(DISTINCT u.turn_id), COUNT(*), SUM(u.input_tokens), SUM(u.output_tokens),
 			SUM(u.cache_write_tokens), SUM(u.cache_write_1h_tokens), SUM(u.cache_read_tokens)
 		FROM agent_turn_steps u
@@ -90,7 +91,26 @@ func (s agentStore) UsageByStudio(ctx context.Context, since time.Time) ([]Agent
 		LEFT JOIN studios st ON st.id = t.studio_id
 		WHERE u.created_at >= ?
 		GROUP BY COALESCE(t.studio_id, ''), t.role, u.model
-		ORDER BY COALESCE(MAX(st.name), ''), COALESCE(t.studio_id, ''), t.role, u.model`, ms(since))
+		ORDER BY COALESCE(MAX(st.name), ''), COALESCE(t.studio_id, ''), t.role, u.model`, since)
+	if err != nil {
+		return nil, err
+	}
+	// The model calls made outside a turn (a weekly plan's refinement),
+	// under their purpose as the role; "turns" counts what they were for.
+	calls, err := s.usageOf(ctx, `SELECT c.studio_id, COALESCE(MAX(st.name), ''), c.purpose, c.model,
+			COUNT(DISTINCT c.ref), SUM(c.calls), SUM(c.input_tokens), SUM(c.output_tokens),
+			SUM(c.cache_write_tokens), SUM(c.cache_write_1h_tokens), SUM(c.cache_read_tokens)
+		FROM model_calls c
+		LEFT JOIN studios st ON st.id = c.studio_id
+		WHERE c.created_at >= ?
+		GROUP BY c.studio_id, c.purpose, c.model
+		ORDER BY COALESCE(MAX(st.name), ''), c.studio_id, c.purpose, c.model`, since)
+	return append(turns, calls...), err
+}
+
+// usageOf runs one of UsageByStudio's sums.
+func (s agentStore) usageOf(ctx context.Context, query string, since time.Time) ([]AgentStudioUsage, error) {
+	rows, err := s.query(ctx, query, ms(since))
 	if err != nil {
 		return nil, err
 	}

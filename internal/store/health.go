@@ -179,13 +179,13 @@ func (s *studioStore) ListCheckIns(ctx context.Context, traineeID, from, to stri
 
 // Injuries.
 
-const injuryColumns = `i.id, i.trainee_id, i.area, i.side, i.severity, i.status, i.onset_on, i.resolved_on, i.affected_exercises, i.notes, i.created_at, i.updated_at`
+const injuryColumns = `i.id, i.trainee_id, i.area, i.side, i.severity, i.status, i.onset_on, i.resolved_on, i.affected_exercises, i.notes, i.created_at, i.updated_at, i.kind`
 
 func scanInjury(row scanner, i *domain.Injury, extra ...any) error {
 	var resolved, notes sql.Null[string]
 	var affected string
 	var created, updated int64
-	if err := row.Scan(append([]any{&i.ID, &i.TraineeID, &i.Area, &i.Side, &i.Severity, &i.Status, &i.OnsetOn, &resolved, &affected, &notes, &created, &updated}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&i.ID, &i.TraineeID, &i.Area, &i.Side, &i.Severity, &i.Status, &i.OnsetOn, &resolved, &affected, &notes, &created, &updated, &i.Kind}, extra...)...); err != nil {
 		return err
 	}
 	i.ResolvedOn, i.Notes = valueOrNil(resolved), valueOrNil(notes)
@@ -223,9 +223,9 @@ func (s *studioStore) CreateInjury(ctx context.Context, i *domain.Injury) error 
 		return err
 	}
 	return s.insertForTrainee(ctx, i.TraineeID, "injury", i.ID,
-		`INSERT INTO injuries (id, studio_id, trainee_id, area, side, severity, status, onset_on, resolved_on, affected_exercises, notes, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		i.ID, s.studioID, i.TraineeID, i.Area, i.Side, i.Severity, i.Status, i.OnsetOn, i.ResolvedOn, exercises, i.Notes, ms(i.CreatedAt), ms(i.UpdatedAt))
+		`INSERT INTO injuries (id, studio_id, trainee_id, area, side, severity, status, onset_on, resolved_on, affected_exercises, notes, created_at, updated_at, kind)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		i.ID, s.studioID, i.TraineeID, i.Area, i.Side, i.Severity, i.Status, i.OnsetOn, i.ResolvedOn, exercises, i.Notes, ms(i.CreatedAt), ms(i.UpdatedAt), i.Kind)
 }
 
 func (s *studioStore) UpdateInjury(ctx context.Context, i *domain.Injury) error {
@@ -234,9 +234,9 @@ func (s *studioStore) UpdateInjury(ctx context.Context, i *domain.Injury) error 
 	if err != nil {
 		return err
 	}
-	res, err := s.exec(ctx, `UPDATE injuries SET area = ?, side = ?, severity = ?, status = ?, onset_on = ?, resolved_on = ?, affected_exercises = ?, notes = ?, updated_at = ?
+	res, err := s.exec(ctx, `UPDATE injuries SET area = ?, side = ?, severity = ?, status = ?, onset_on = ?, resolved_on = ?, affected_exercises = ?, notes = ?, updated_at = ?, kind = ?
 		WHERE studio_id = ? AND id = ?`,
-		i.Area, i.Side, i.Severity, i.Status, i.OnsetOn, i.ResolvedOn, exercises, i.Notes, ms(i.UpdatedAt), s.studioID, i.ID)
+		i.Area, i.Side, i.Severity, i.Status, i.OnsetOn, i.ResolvedOn, exercises, i.Notes, ms(i.UpdatedAt), i.Kind, s.studioID, i.ID)
 	return affected(res, err, "injury", i.ID)
 }
 
@@ -300,18 +300,19 @@ func (s *studioStore) UpdateGoal(ctx context.Context, g *domain.Goal) error {
 
 func (s *studioStore) GetTrainingProfile(ctx context.Context, traineeID string) (domain.TrainingProfile, error) {
 	var p domain.TrainingProfile
-	var equipment, availability, onboarding string
+	var equipment, availability, onboarding, conditions string
 	var minutes sql.Null[int]
 	var experience sql.Null[string]
 	var updated int64
-	err := s.queryRow(ctx, `SELECT trainee_id, equipment, availability, session_minutes, experience, units, onboarding, updated_at
+	err := s.queryRow(ctx, `SELECT trainee_id, equipment, availability, session_minutes, experience, units, onboarding, updated_at, sport, goal, conditions
 		FROM training_profiles WHERE studio_id = ? AND trainee_id = ?`, s.studioID, traineeID).
-		Scan(&p.TraineeID, &equipment, &availability, &minutes, &experience, &p.Units, &onboarding, &updated)
+		Scan(&p.TraineeID, &equipment, &availability, &minutes, &experience, &p.Units, &onboarding, &updated, &p.Sport, &p.Goal, &conditions)
 	if err != nil {
 		return p, notFound(err)
 	}
 	p.SessionMinutes, p.Experience, p.UpdatedAt = valueOrNil(minutes), valueOrNil(experience), fromMS(updated)
-	return p, errors.Join(readList(equipment, &p.Equipment), readList(availability, &p.Availability), readList(onboarding, &p.Onboarding))
+	return p, errors.Join(readList(equipment, &p.Equipment), readList(availability, &p.Availability), readList(onboarding, &p.Onboarding),
+		readList(conditions, &p.Conditions))
 }
 
 // PutTrainingProfile writes the trainee's one profile, replacing the one
@@ -333,11 +334,16 @@ func (s *studioStore) PutTrainingProfile(ctx context.Context, p *domain.Training
 	if err != nil {
 		return err
 	}
+	conditions, err := jsonList(p.Conditions)
+	if err != nil {
+		return err
+	}
 	return s.insertForTrainee(ctx, p.TraineeID, "training profile", p.TraineeID,
-		`INSERT INTO training_profiles (studio_id, trainee_id, equipment, availability, session_minutes, experience, units, onboarding, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		`INSERT INTO training_profiles (studio_id, trainee_id, equipment, availability, session_minutes, experience, units, onboarding, updated_at, sport, goal, conditions)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (studio_id, trainee_id) DO UPDATE SET equipment = excluded.equipment, availability = excluded.availability,
 			session_minutes = excluded.session_minutes, experience = excluded.experience, units = excluded.units,
-			onboarding = excluded.onboarding, updated_at = excluded.updated_at`,
-		s.studioID, p.TraineeID, equipment, availability, p.SessionMinutes, p.Experience, p.Units, onboarding, ms(p.UpdatedAt))
+			onboarding = excluded.onboarding, updated_at = excluded.updated_at, sport = excluded.sport, goal = excluded.goal,
+			conditions = excluded.conditions`,
+		s.studioID, p.TraineeID, equipment, availability, p.SessionMinutes, p.Experience, p.Units, onboarding, ms(p.UpdatedAt), p.Sport, p.Goal, conditions)
 }

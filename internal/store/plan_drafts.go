@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
@@ -21,19 +22,43 @@ type PlanDrafts interface {
 	// ApplyPlanDraft marks a pending draft applied with its sessions; a
 	// draft no longer pending is a ConflictError (another apply won).
 	ApplyPlanDraft(ctx context.Context, id string, coachID *string, sessionIDs []string, at time.Time) error
+	// SupersedePlanDrafts marks the trainee's pending drafts of the week
+	// other than keepID superseded, with reason.
+	SupersedePlanDrafts(ctx context.Context, traineeID, weekStart, keepID, reason string) error
+	// WeekTaskIDs are the coaches' tasks of the newest draft of the week
+	// that has any (nil when none has).
+	WeekTaskIDs(ctx context.Context, traineeID, weekStart string) ([]string, error)
+	// SetPlanDraftTasks records the coaches' tasks about a draft's week.
+	SetPlanDraftTasks(ctx context.Context, id string, taskIDs []string) error
+	// RefinePlanDraft records the model's refinement of a draft: while the
+	// draft is pending with its refinement pending, plan and report (nil:
+	// kept) replace its own and refinement becomes state with note; a draft
+	// no longer pending keeps its plan and only records state and note.
+	// applied reports whether the refinement was taken.
+	RefinePlanDraft(ctx context.Context, id string, plan, report []byte, state string, note *string) (taken bool, err error)
 }
 
-const planDraftColumns = `id, trainee_id, week_start, status, requested_by, coach_id, plan, report, session_ids, created_at, expires_at, applied_at`
+const planDraftColumns = `id, trainee_id, week_start, status, requested_by, coach_id, plan, report, session_ids, created_at, expires_at, applied_at,
+	fingerprint, superseded_reason, refinement, refinement_note, task_ids`
 
 func (s *studioStore) CreatePlanDraft(ctx context.Context, d *domain.PlanDraft) error {
 	s.fillNew(&d.ID, ids.PlanDraft, &d.CreatedAt)
 	if d.Status == "" {
 		d.Status = domain.DraftPending
 	}
+	if d.Refinement == "" {
+		d.Refinement = domain.RefineSkipped
+	}
+	tasks, err := nullList(d.TaskIDs)
+	if err != nil {
+		return err
+	}
 	return s.insertForTrainee(ctx, d.TraineeID, "weekly plan draft", d.ID,
-		`INSERT INTO plan_drafts (id, studio_id, trainee_id, week_start, status, requested_by, coach_id, plan, report, created_at, expires_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.ID, s.studioID, d.TraineeID, d.WeekStart, d.Status, d.RequestedBy, d.CoachID, string(d.Plan), string(d.Report), ms(d.CreatedAt), ms(d.ExpiresAt))
+		`INSERT INTO plan_drafts (id, studio_id, trainee_id, week_start, status, requested_by, coach_id, plan, report, created_at, expires_at,
+			fingerprint, refinement, refinement_note, task_ids)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, s.studioID, d.TraineeID, d.WeekStart, d.Status, d.RequestedBy, d.CoachID, string(d.Plan), string(d.Report), ms(d.CreatedAt), ms(d.ExpiresAt),
+		d.Fingerprint, d.Refinement, d.RefinementNote, tasks)
 }
 
 func (s *studioStore) GetPlanDraft(ctx context.Context, id string) (domain.PlanDraft, error) {
@@ -68,14 +93,82 @@ func (s *studioStore) ApplyPlanDraft(ctx context.Context, id string, coachID *st
 	return nil
 }
 
+func (s *studioStore) SupersedePlanDrafts(ctx context.Context, traineeID, weekStart, keepID, reason string) error {
+	_, err := s.exec(ctx, `UPDATE plan_drafts SET status = 'superseded', superseded_reason = ?
+		WHERE studio_id = ? AND trainee_id = ? AND week_start = ? AND status = 'pending' AND id <> ?`,
+		reason, s.studioID, traineeID, weekStart, keepID)
+	return err
+}
+
+func (s *studioStore) WeekTaskIDs(ctx context.Context, traineeID, weekStart string) ([]string, error) {
+	var raw string
+	err := s.queryRow(ctx, `SELECT task_ids FROM plan_drafts
+		WHERE studio_id = ? AND trainee_id = ? AND week_start = ? AND task_ids IS NOT NULL
+		ORDER BY created_at DESC, id DESC LIMIT 1`, s.studioID, traineeID, weekStart).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	return out, json.Unmarshal([]byte(raw), &out)
+}
+
+func (s *studioStore) SetPlanDraftTasks(ctx context.Context, id string, taskIDs []string) error {
+	tasks, err := nullList(taskIDs)
+	if err != nil {
+		return err
+	}
+	res, err := s.exec(ctx, `UPDATE plan_drafts SET task_ids = ? WHERE studio_id = ? AND id = ?`, tasks, s.studioID, id)
+	return affected(res, err, "weekly plan draft", id)
+}
+
+func (s *studioStore) RefinePlanDraft(ctx context.Context, id string, plan, report []byte, state string, note *string) (bool, error) {
+	if plan != nil && report != nil {
+		res, err := s.exec(ctx, `UPDATE plan_drafts SET plan = ?, report = ?, refinement = ?, refinement_note = ?
+			WHERE studio_id = ? AND id = ? AND status = 'pending' AND refinement = 'pending'`,
+			string(plan), string(report), state, note, s.studioID, id)
+		if err != nil {
+			return false, err
+		}
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
+			return n > 0, err
+		}
+	}
+	res, err := s.exec(ctx, `UPDATE plan_drafts SET refinement = ?, refinement_note = ? WHERE studio_id = ? AND id = ?`,
+		state, note, s.studioID, id)
+	return false, affected(res, err, "weekly plan draft", id)
+}
+
+// nullList is a list as JSON text, or NULL when empty.
+func nullList(list []string) (*string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out := string(b)
+	return &out, nil
+}
+
 func scanPlanDraft(row scanner, d *domain.PlanDraft, extra ...any) error {
-	var coach, sessions sql.Null[string]
+	var coach, sessions, superseded, note, tasks sql.Null[string]
 	var plan, report string
 	var created, expires int64
 	var applied sql.NullInt64
-	err := row.Scan(append([]any{&d.ID, &d.TraineeID, &d.WeekStart, &d.Status, &d.RequestedBy, &coach, &plan, &report, &sessions, &created, &expires, &applied}, extra...)...)
+	err := row.Scan(append([]any{&d.ID, &d.TraineeID, &d.WeekStart, &d.Status, &d.RequestedBy, &coach, &plan, &report, &sessions, &created, &expires, &applied,
+		&d.Fingerprint, &superseded, &d.Refinement, &note, &tasks}, extra...)...)
 	if err != nil {
 		return err
+	}
+	d.SupersededReason, d.RefinementNote = valueOrNil(superseded), valueOrNil(note)
+	if tasks.Valid {
+		if err := json.Unmarshal([]byte(tasks.V), &d.TaskIDs); err != nil {
+			return err
+		}
 	}
 	d.CoachID, d.Plan, d.Report = valueOrNil(coach), json.RawMessage(plan), json.RawMessage(report)
 	d.CreatedAt, d.ExpiresAt, d.AppliedAt = fromMS(created), fromMS(expires), fromNullMS(applied)

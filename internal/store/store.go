@@ -100,6 +100,8 @@ type Store interface {
 	Codes() CodeStore
 	// Digests are the coaches' morning digests on WhatsApp (digest.go).
 	Digests() DigestStore
+	// Budget is the model budget's counters and model calls (model_budget.go).
+	Budget() BudgetStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error

@@ -53,6 +53,11 @@ type spec struct {
 	// args describe this tool's arguments for the model where the shared
 	// descriptions (argDescriptions) do not fit.
 	args map[string]string
+	// unkeyed: no repeat key is derived for the write (Tool.Unkeyed). A
+	// weekly plan's draft is one: the lane answers a second ask from the
+	// pending draft only while what the rules read is the same, and a
+	// repeat key would answer the first draft after a new injury.
+	unkeyed bool
 }
 
 // toolSet is what tells the coach set from the trainee set when a tool is
@@ -214,7 +219,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		reword = set.renames.Replace
 	}
 	return Tool{
-		Unkeyed:     set.platform,
+		Unkeyed:     set.platform || s.unkeyed,
 		Reword:      reword,
 		Name:        s.name,
 		Title:       s.title,

@@ -23,6 +23,13 @@ func healthTools() []spec {
 				"onsetOn":           "Default today.",
 				"affectedExercises": "Exercise ids it rules out (back-squat, exr_…).",
 				"notes":             "What happened and what to avoid.",
+				"kind":              "Default pain (no diagnosis).",
+			}},
+		{name: "update_training_profile", title: "Update a training profile", idempotent: true, route: "PATCH /trainees/{id}/training-profile", pathArg: "traineeId",
+			description: "Change the given fields of a trainee's training profile, which weekly plans read; others stay.",
+			args: map[string]string{
+				"equipment": "barbell, dumbbell, machine, bands…", "availability": "ISO weekdays.", "sessionMinutes": "", "experience": "",
+				"units": "", "sport": "", "goal": "", "conditions": "Health conditions; [] clears.",
 			}},
 	}
 }

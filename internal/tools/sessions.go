@@ -63,7 +63,7 @@ func sessionTools() []spec {
 				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
 
-		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",
+		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId", unkeyed: true,
 			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +
 				"her pending draft unless fresh. apply_weekly_plan plans it.",
 			args: map[string]string{

@@ -63,7 +63,8 @@ type Tool struct {
 	// platform's verification calls change a conversation's state, which
 	// the key (credential, tool, arguments) cannot name: two conversations
 	// of one platform key send the same arguments, and a code asked for
-	// again on purpose must go out again.
+	// again on purpose must go out again. A weekly plan's draft neither:
+	// the lane answers the pending draft only while its input is the same.
 	Unkeyed bool
 	// Reword, when set, rewrites a lane sentence for the set's reader: the
 	// lane names the coach tools where ids come from, and a trainee's

@@ -22,8 +22,8 @@ var wantWrites = []string{
 // The training memory's tools follow, in their groups' order (tools.go):
 // sessions, health, exercises, insights. Every one is a read but these writes.
 var (
-	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
-	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "record_injury"}
+	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "update_training_profile", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
+	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "record_injury", "update_training_profile"}
 	wantTrainingReads  = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
 )
 
@@ -403,5 +403,20 @@ func TestSearchDescribesNearMatches(t *testing.T) {
 	q := tool.InputSchema.Properties["q"]
 	if q == nil || !strings.Contains(q.Description, "any order") || !strings.Contains(q.Description, "Ben-David") {
 		t.Errorf("q's description does not give the word rules: %+v", q)
+	}
+}
+
+// A weekly plan's draft gets no derived repeat key: the lane answers the
+// pending draft only while what the rules read is the same, and a repeat
+// key would answer the first draft after a new injury. Every other
+// coach and trainee write is keyed.
+func TestDraftsAreTheOnlyUnkeyedWrites(t *testing.T) {
+	for _, set := range [][]Tool{All(), Trainee()} {
+		for _, tool := range set {
+			want := tool.Name == "draft_weekly_plan" || tool.Name == "generate_weekly_plan"
+			if !tool.ReadOnly && tool.Unkeyed != want {
+				t.Errorf("%s: Unkeyed %v, want %v", tool.Name, tool.Unkeyed, want)
+			}
+		}
 	}
 }

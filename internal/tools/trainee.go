@@ -192,7 +192,7 @@ func traineeSpecs() []spec {
 			require:     []string{"assignmentId"},
 			args:        map[string]string{"assignmentId": "The form's id from list_my_forms."}},
 
-		{name: "generate_weekly_plan", title: "Draft my training week", route: "POST /trainees/{id}/plan-drafts",
+		{name: "generate_weekly_plan", title: "Draft my training week", route: "POST /trainees/{id}/plan-drafts", unkeyed: true,
 			description: "Draft your week from your training profile (days, equipment, session length), injuries, program and logged sets: loads by progression rules, a deload when due, each change with its reason. " +
 				"Your coach reviews and applies it; nothing is planned before. Answers your pending draft of the week unless fresh.",
 			args: map[string]string{

@@ -29,9 +29,9 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("manage_goals"),
 		lane.Allow("action"), lane.Allow(lane.Under("goal", GoalFields...)...), lane.Allow("goal.progress"),
 		lane.Allow(lane.Under("goals.items", GoalFields...)...), lane.Allow("goals.items.progress", "goals.total", "goals.nextOffset"))
-	lane.Add(rs, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units); the answer carries the onboarding status.", a.patchTrainingProfile,
+	lane.Add(rs, "PATCH", "/trainees/{id}/training-profile", "Change only the fields given of a trainee's training profile (equipment, availability, sessionMinutes, experience, units, sport, goal, health conditions); the answer carries the onboarding status.", a.patchTrainingProfile, lane.Tool("update_training_profile"),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("update_training_profile"),
-		lane.Allow("equipment", "availability", "sessionMinutes", "experience", "units", "onboarding", "onboardingStatus"))
+		lane.Allow("equipment", "availability", "sessionMinutes", "experience", "units", "sport", "goal", "conditions", "onboarding", "onboardingStatus"))
 
 	lane.Add(rs, "GET", "/trainees/{id}/measurements", "A trainee's body measurements, newest first.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Measurement], error) {
 		res, err := c.Studio().ListMeasurements(c.Ctx, c.ID(), q.Page())
@@ -56,8 +56,8 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 
 	lane.Add(rs, "POST", "/trainees/{id}/injuries", "Record a trainee's injury; the answer says which planned exercises of the next 14 days it concerns, and their alternatives.", a.recordInjury, lane.Created(), lane.Tool("record_injury"),
 		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("record_injury"),
-		lane.Allow("id", "area", "side", "severity", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
-	lane.Add(rs, "PATCH", "/injuries/{id}", "Change an injury's status, severity, notes or resolution day.", a.updateInjury)
+		lane.Allow("id", "area", "side", "severity", "kind", "status", "onsetOn", "resolvedOn", "notes", "affectedExercises", "guidance"))
+	lane.Add(rs, "PATCH", "/injuries/{id}", "Change an injury's status, severity, kind, notes or resolution day.", a.updateInjury)
 	lane.Add(rs, "GET", "/trainees/{id}/injuries", "A trainee's injuries, newest onset first.", func(c *lane.Call, q *injuriesQuery) (lane.ListOf[domain.Injury], error) {
 		all, err := c.Studio().ListInjuries(c.Ctx, c.ID(), q.Status)
 		return lane.PageSlice(all, q.Page()), err
@@ -70,7 +70,7 @@ func (a *Area) healthRoutes(rs *lane.Routes) {
 
 	lane.Add(rs, "GET", "/trainees/{id}/training-profile", "A trainee's training profile and onboarding status.", a.getTrainingProfile,
 		lane.Trainee(auth.ScopeProfileRead), lane.TraineeTool("get_onboarding_status"),
-		lane.Allow("experience", "availability", "equipment", "sessionMinutes", "units", "onboarding", "onboardingStatus"))
+		lane.Allow("experience", "availability", "equipment", "sessionMinutes", "units", "sport", "goal", "conditions", "onboarding", "onboardingStatus"))
 	lane.Add(rs, "PUT", "/trainees/{id}/training-profile", "Write a trainee's whole training profile; the answer carries the onboarding status.", a.putTrainingProfile)
 }
 

@@ -38,6 +38,11 @@ func TestHealthEnumsAreTheDomainLists(t *testing.T) {
 		"injury area":        {enumOf[injuryInput](t, "Area"), domain.BodyAreas},
 		"injury side":        {enumOf[injuryInput](t, "Side"), domain.InjurySides},
 		"goal measure":       {enumOf[goalInput](t, "Measure"), metrics},
+		"injury kind":        {enumOf[injuryInput](t, "Kind"), domain.InjuryKinds},
+		"injury kind change": {enumOf[updateInjuryInput](t, "Kind"), domain.InjuryKinds},
+		"profile sport":      {enumOf[trainingProfileInput](t, "Sport"), domain.Sports},
+		"profile goal":       {enumOf[trainingProfileInput](t, "Goal"), domain.TrainingGoals},
+		"profile conditions": {enumOf[trainingProfileInput](t, "Conditions"), domain.HealthConditions},
 	} {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s: the tag lists %v, the domain %v", what, c.got, c.want)

@@ -19,6 +19,7 @@ type injuryInput struct {
 	Area              string   `json:"area" jsonschema:"The body area." lane:"enum=neck|shoulder|upper_back|lower_back|chest|elbow|wrist|hand|abdomen|hip|groin|glute|hamstring|quadriceps|knee|calf|shin|ankle|foot"`
 	Side              *string  `json:"side,omitempty" jsonschema:"left, right, both or none (the default: a midline area)." lane:"enum=left|right|both|none,null=false"`
 	Severity          int      `json:"severity" jsonschema:"1 (a niggle) to 5 (cannot train it)." lane:"min=1,max=5"`
+	Kind              *string  `json:"kind,omitempty" jsonschema:"What it is: tendinopathy, sprain, strain, fracture, after_surgery, or pain (the default: pain without a diagnosis). The weekly plan reads it beside the area and severity." lane:"enum=tendinopathy|sprain|strain|fracture|after_surgery|pain,null=false"`
 	Status            *string  `json:"status,omitempty" jsonschema:"active (the default) or recovering." lane:"enum=active|recovering,null=false"`
 	OnsetOn           *string  `json:"onsetOn,omitempty" jsonschema:"The day it started, YYYY-MM-DD in the studio's time zone; today when omitted." lane:"format=date,null=false" when:"past"`
 	AffectedExercises []string `json:"affectedExercises,omitempty" jsonschema:"Exercises it rules out or hurts, by id: Perform's catalogue (back-squat) or the studio's own (exr_…)." lane:"minLength=1,maxLength=100,maxItems=30"`
@@ -28,6 +29,7 @@ type injuryInput struct {
 type updateInjuryInput struct {
 	Status     *string `json:"status,omitempty" jsonschema:"active, recovering or resolved; resolved sets resolvedOn to today unless sent." lane:"enum=active|recovering|resolved,null=false"`
 	Severity   *int    `json:"severity,omitempty" jsonschema:"1 (a niggle) to 5 (cannot train it)." lane:"min=1,max=5,null=false"`
+	Kind       *string `json:"kind,omitempty" jsonschema:"What it is: tendinopathy, sprain, strain, fracture, after_surgery or pain (without a diagnosis)." lane:"enum=tendinopathy|sprain|strain|fracture|after_surgery|pain,null=false"`
 	Notes      *string `json:"notes,omitempty" jsonschema:"A note; null removes it." lane:"maxLength=2000"`
 	ResolvedOn *string `json:"resolvedOn,omitempty" jsonschema:"The day it resolved, YYYY-MM-DD, from onsetOn to today; only with status resolved." lane:"format=date,null=false" when:"past"`
 }
@@ -62,6 +64,7 @@ func (a *Area) recordInjury(c *lane.Call, in *injuryInput) (injuryAnswer, error)
 	if in.Status != nil {
 		inj.Status = *in.Status
 	}
+	inj.Kind = injuryKind(in.Kind)
 	var out injuryAnswer
 	err := c.InTx(func(ss store.StudioStore) error {
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
@@ -87,6 +90,15 @@ func (a *Area) recordInjury(c *lane.Call, in *injuryInput) (injuryAnswer, error)
 		c.SetResource(inj.ID)
 	}
 	return out, err
+}
+
+// injuryKind is the kind as sent; "" (not sent) reads as pain without a
+// diagnosis (domain.InjuryKinds).
+func injuryKind(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
 }
 
 // checkExercises answers a sentence for the first id that names no
@@ -177,6 +189,9 @@ func (a *Area) updateInjury(c *lane.Call, in *updateInjuryInput) (injuryAnswer, 
 		if in.Severity != nil {
 			inj.Severity = *in.Severity
 		}
+		if in.Kind != nil {
+			inj.Kind = injuryKind(in.Kind)
+		}
 		if c.Has("notes") {
 			inj.Notes = lane.Trimmed(in.Notes)
 		}
@@ -201,19 +216,20 @@ func tellCoachesOfInjury(c *lane.Call, ss store.StudioStore, t domain.Trainee, i
 	if inj.Notes != nil {
 		detail += " Their note: " + text.Truncate(*inj.Notes, 500)
 	}
-	return TellCoaches(c, ss, t, title, detail, inj.Severity)
+	_, err := TellCoaches(c, ss, t, title, detail, inj.Severity)
+	return err
 }
 
 // TellCoaches opens a task for each active coach of trainee t, or one
 // studio task when t has no active coach: how what a trainee does herself
-// (an injury, a drafted week) reaches her coach. Tasks never reach the
+// (an injury, a drafted week) reaches her coach; it answers their ids. Tasks never reach the
 // trainee; nothing goes to the outbox.
-func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, detail string, priority int) error {
+func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, detail string, priority int) ([]string, error) {
 	var coaches []*string
 	for _, id := range t.CoachIDs {
 		co, err := ss.GetCoach(c.Ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if co.Active {
 			coaches = append(coaches, &co.ID)
@@ -223,14 +239,16 @@ func TellCoaches(c *lane.Call, ss store.StudioStore, t domain.Trainee, title, de
 		coaches = []*string{nil} // the studio's own task: no coach to give it to
 	}
 	now := c.Now().UTC()
+	var made []string
 	for _, coachID := range coaches {
 		task := domain.Task{ID: ids.New(ids.Task), Title: title, ClientID: &t.ID, Detail: &detail, Priority: priority, CoachID: coachID,
 			Status: domain.TaskOpen, Source: c.P.Source, CreatedAt: now, UpdatedAt: now}
 		if err := ss.CreateTask(c.Ctx, &task); err != nil {
-			return err
+			return nil, err
 		}
+		made = append(made, task.ID)
 	}
-	return nil
+	return made, nil
 }
 
 // injuryPhrase is "a left knee injury", "an ankle injury", "a hip injury on both sides".

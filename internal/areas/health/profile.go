@@ -2,8 +2,10 @@ package health
 
 import (
 	"errors"
+	"net/http"
 	"slices"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
@@ -19,6 +21,9 @@ type trainingProfileInput struct {
 	SessionMinutes *int     `json:"sessionMinutes,omitempty" jsonschema:"Preferred session length in minutes, 10 to 300." lane:"min=10,max=300"`
 	Experience     *string  `json:"experience,omitempty" jsonschema:"Training experience." lane:"enum=beginner|intermediate|advanced"`
 	Units          *string  `json:"units,omitempty" jsonschema:"Preferred units for display, metric (the default) or imperial; the lane always stores kg and metres." lane:"enum=metric|imperial"`
+	Sport          *string  `json:"sport,omitempty" jsonschema:"Her main sport: strength (the default), running, cycling, swimming, conditioning or general; the weekly plan keeps it in her week." lane:"enum=strength|running|cycling|swimming|conditioning|general"`
+	Goal           *string  `json:"goal,omitempty" jsonschema:"Her training goal: strength, hypertrophy, fat_loss, endurance, general (the default) or rehab; it shapes the weekly plan (fat loss gets conditioning)." lane:"enum=strength|hypertrophy|fat_loss|endurance|general|rehab"`
+	Conditions     []string `json:"conditions,omitempty" jsonschema:"Her health conditions the weekly plan's rules respect: hypertension, pregnancy, osteoporosis, heart_condition; [] clears them. Health data: a trainee sets them under the health:write scope." lane:"enum=hypertension|pregnancy|osteoporosis|heart_condition,maxItems=4"`
 }
 
 type trainingProfileAnswer struct {
@@ -46,6 +51,12 @@ func (a *Area) getTrainingProfile(c *lane.Call, _ *lane.NoInput) (trainingProfil
 		return trainingProfileAnswer{}, err
 	}
 	p.Onboarding = status.Done
+	if p.Conditions == nil {
+		p.Conditions = []string{}
+	}
+	if conditionsHidden(c) {
+		p.Conditions = nil
+	}
 	return trainingProfileAnswer{TrainingProfile: p, OnboardingStatus: status}, nil
 }
 
@@ -79,6 +90,44 @@ func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(fi
 			p.Units = *in.Units
 		}
 	}
+	if given("sport") {
+		p.Sport = deref(in.Sport)
+	}
+	if given("goal") {
+		p.Goal = deref(in.Goal)
+	}
+	if given("conditions") {
+		p.Conditions = slices.Compact(slices.Sorted(slices.Values(in.Conditions)))
+	}
+	if p.Conditions == nil {
+		p.Conditions = []string{}
+	}
+}
+
+func deref(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
+}
+
+// Health conditions are health data: a trainee reads them under
+// health:read and sets them under health:write (her coaches, whose keys
+// hold the studio's scopes, see and set them always).
+
+// conditionsHidden reports a reader who may not see the conditions.
+func conditionsHidden(c *lane.Call) bool {
+	return c.P.IsTrainee() && !c.P.Has(auth.ScopeHealthRead)
+}
+
+// checkConditionsWrite refuses a trainee's change of her conditions
+// without health:write.
+func checkConditionsWrite(c *lane.Call) error {
+	if c.P.IsTrainee() && c.Has("conditions") && !c.P.Has(auth.ScopeHealthWrite) {
+		return &lane.Error{Status: http.StatusForbidden, Code: lane.CodeForbidden,
+			Message: "conditions are health data: changing them needs the health:write scope, which this connection was not granted. Leave conditions out, or ask her coach to set them, or connect again granting health:write."}
+	}
+	return nil
 }
 
 // saveTrainingProfile writes the trainee's profile with its onboarding
@@ -87,6 +136,9 @@ func (in *trainingProfileInput) applyTo(p *domain.TrainingProfile, given func(fi
 // changes do not lose each other's fields).
 func saveTrainingProfile(c *lane.Call, in *trainingProfileInput, patch bool) (trainingProfileAnswer, error) {
 	var out trainingProfileAnswer
+	if err := checkConditionsWrite(c); err != nil {
+		return out, err
+	}
 	err := c.InTx(func(ss store.StudioStore) error {
 		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return err
@@ -114,6 +166,9 @@ func saveTrainingProfile(c *lane.Call, in *trainingProfileInput, patch bool) (tr
 		out = trainingProfileAnswer{TrainingProfile: p, OnboardingStatus: status}
 		return ss.PutTrainingProfile(c.Ctx, &p)
 	})
+	if conditionsHidden(c) {
+		out.Conditions = nil
+	}
 	return out, err
 }
 
@@ -148,7 +203,7 @@ var (
 
 func (a *Area) patchTrainingProfile(c *lane.Call, in *trainingProfileInput) (trainingProfileAnswer, error) {
 	if len(c.Sent()) == 0 {
-		return trainingProfileAnswer{}, lane.InvalidField("equipment", "Send at least one of equipment, availability, sessionMinutes, experience or units; the fields not sent keep their values.")
+		return trainingProfileAnswer{}, lane.InvalidField("equipment", "Send at least one of equipment, availability, sessionMinutes, experience, units, sport, goal or conditions; the fields not sent keep their values.")
 	}
 	return saveTrainingProfile(c, in, true)
 }

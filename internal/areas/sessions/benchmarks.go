@@ -140,6 +140,9 @@ func (a *Area) recordBenchmark(c *lane.Call, in *recordBenchmarkInput) (recorded
 		if e := sameShape(b, in); e != nil {
 			return e
 		}
+		if err := checkBenchmarkLoad(c, ss, b, in.Value); err != nil {
+			return err
+		}
 		before := training.Stats(b, c.Now())
 		if err := ss.AddBenchmarkEntry(c.Ctx, b.ID, &entry); err != nil {
 			return err
@@ -187,6 +190,9 @@ func newBenchmark(c *lane.Call, ss store.StudioStore, traineeID string, in *reco
 	}
 	b := domain.Benchmark{ID: ids.New(ids.Benchmark), TraineeID: traineeID, Name: strings.TrimSpace(*in.Name), ExerciseID: exerciseID,
 		Unit: strings.TrimSpace(*in.Unit), Direction: *in.Direction, Entries: []domain.BenchmarkEntry{entry}, CreatedAt: c.Now().UTC()}
+	if err := checkBenchmarkLoad(c, ss, b, in.Value); err != nil {
+		return err
+	}
 	if err := ss.CreateBenchmark(c.Ctx, &b); err != nil {
 		return err
 	}

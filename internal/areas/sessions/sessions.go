@@ -94,6 +94,8 @@ type logWorkoutInput struct {
 	Notes       *string               `json:"notes,omitempty" jsonschema:"Notes on the workout." lane:"maxLength=2000"`
 	Feedback    *string               `json:"feedback,omitempty" jsonschema:"The trainee's feedback." lane:"maxLength=2000"`
 	Exercises   []loggedExerciseInput `json:"exercises,omitempty" jsonschema:"The exercises done, in order, each with its sets." lane:"maxItems=30"`
+	// ConfirmLoads keeps sets far past the trainee's best (never past what people lift).
+	ConfirmLoads *bool `json:"confirmLoads,omitempty" jsonschema:"true: a load far past her best is right."`
 }
 
 // loggedWorkout is the answer of logging a workout.

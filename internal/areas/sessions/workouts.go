@@ -35,6 +35,7 @@ func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (loggedWorkout, err
 			return err
 		}
 		var logged []domain.SessionExercise
+		var defs []domain.Exercise
 		var errs []lane.FieldError
 		for i, e := range in.Exercises {
 			ex, fe := catalog.Exercise(c, ss, fmt.Sprintf("exercises[%d].exerciseId", i), e.ExerciseID)
@@ -47,9 +48,13 @@ func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (loggedWorkout, err
 				sets[j] = domain.SetEntry{Reps: s.Reps, LoadKg: s.LoadKg, RIR: s.RIR, RPE: s.RPE, Seconds: s.Seconds, Metres: s.Metres, Done: s.Done == nil || *s.Done}
 			}
 			logged = append(logged, domain.SessionExercise{ExerciseID: ex.ID, Name: ex.Name, Sets: sets, Notes: e.Notes})
+			defs = append(defs, ex)
 		}
 		if len(errs) > 0 {
 			return lane.ValidationError(errs)
+		}
+		if err := checkLoads(c, ss, t.ID, logged, defs, lane.IsTrue(in.ConfirmLoads)); err != nil {
+			return err
 		}
 		now := c.Now().UTC()
 		x := domain.Session{ID: ids.New(ids.Session), TraineeID: t.ID, Date: today, Source: sessionSource(c), CreatedAt: now}

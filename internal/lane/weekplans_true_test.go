@@ -1,0 +1,358 @@
+package lane_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/otherwise/perform/internal/agent/anthropic"
+	"github.com/otherwise/perform/internal/agent/fakes"
+	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/areas/weekplans"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/jobs"
+	"github.com/otherwise/perform/internal/modelbudget"
+	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/weekplan"
+)
+
+type draftState struct {
+	draftAnswer
+	Refinement       string  `json:"refinement"`
+	RefinementNote   *string `json:"refinementNote"`
+	SupersededReason *string `json:"supersededReason"`
+	Why              string  `json:"why"`
+}
+
+// A pending draft is answered again only while what the rules read is the
+// same: a shoulder injury recorded after it (the fixture's trainee has a
+// knee one already) makes the next ask a new draft without
+// shoulder-loading exercises, the old one superseded, and the answer
+// says why in the studio's Hebrew; the coaches keep one task for the week.
+func TestAnInjuryAfterADraftMakesANewDraft(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-true")
+		e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID+"/training-profile", map[string]any{
+			"availability": []int{1, 3, 5}, "equipment": []string{"barbell", "rack", "bench", "dumbbell", "cable"}, "sessionMinutes": 60, "experience": "intermediate"}))
+		tok := e.traineeToken(f)
+		var first, again, fresh draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &first)
+		e.ok(200, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &again)
+		if again.ID != first.ID || !again.Existing {
+			t.Fatalf("the same input answers the pending draft %s: %+v", first.ID, again.draftAnswer)
+		}
+		shoulder := func(p weekplan.Plan) []string {
+			var out []string
+			for _, s := range p.Sessions {
+				for _, it := range s.Items {
+					if ex, _ := exercises.Get(it.ExerciseID); slices.Contains(ex.Loads, "shoulder") {
+						out = append(out, it.ExerciseID)
+					}
+				}
+			}
+			return out
+		}
+		if len(shoulder(first.Plan)) == 0 {
+			t.Fatalf("the first week has no shoulder-loading exercise: the test proves nothing: %+v", first.Plan)
+		}
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/injuries", map[string]any{"area": "shoulder", "side": "left", "severity": 3, "kind": "tendinopathy"}))
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &fresh)
+		if fresh.ID == first.ID || !strings.Contains(fresh.Why, "הפציעות") {
+			t.Fatalf("after the injury: %s, why %q; want a new draft that says her injuries changed", fresh.ID, fresh.Why)
+		}
+		if k := shoulder(fresh.Plan); len(k) > 0 {
+			t.Errorf("the new draft loads the injured shoulder: %v", k)
+		}
+		var old draftState
+		e.ok(200, e.call(f.key, "GET", "/plan-drafts/"+first.ID, nil)).into(t, &old)
+		if old.Status != domain.DraftSuperseded || old.SupersededReason == nil || !strings.Contains(*old.SupersededReason, "הפציעות") || !strings.Contains(old.Next, "הוחלפה") {
+			t.Fatalf("the old draft: %+v", old)
+		}
+		// A logged session is a change too.
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/workouts", map[string]any{"sport": "running", "durationMin": 30}))
+		var third draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &third)
+		if third.ID == fresh.ID || !strings.Contains(third.Why, "נרשם אימון") {
+			t.Fatalf("after a logged session: why %q", third.Why)
+		}
+		// One task for the week, updated each time, naming the newest draft.
+		var tasks struct{ Items []domain.Task }
+		e.ok(200, e.call(f.key, "GET", "/tasks?clientId="+f.trainee.ID+"&coachId=all", nil)).into(t, &tasks)
+		var week []domain.Task
+		for _, task := range tasks.Items {
+			if task.Detail != nil && strings.Contains(*task.Detail, "apply_weekly_plan") {
+				week = append(week, task)
+			}
+		}
+		if len(week) != 1 || !strings.Contains(*week[0].Detail, third.ID) || !strings.Contains(week[0].Title, "שבוע אימונים") {
+			t.Fatalf("the week's coach tasks: %+v; want one, in Hebrew, naming %s", week, third.ID)
+		}
+		// Her coach's draft with days of his choosing is what her plain ask
+		// answers: the ask's days are no part of the fingerprint.
+		var coachs, hers draftState
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{"days": []int{2, 4}})).into(t, &coachs)
+		e.ok(200, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &hers)
+		if hers.ID != coachs.ID || !hers.Existing {
+			t.Fatalf("her plain ask after her coach's draft: %s; want %s", hers.ID, coachs.ID)
+		}
+	})
+}
+
+// A trainee whose program already planned four sessions of the week gets
+// that week adjusted: applying the draft changes those sessions in place
+// and adds none beside them (four, not seven), and a session logged
+// meanwhile is never touched.
+func TestApplyingAdjustsThePlannedWeekInPlace(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-inplace")
+		profileAndKnee(e, f)
+		var d0 draftState
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{"fresh": true})).into(t, &d0)
+		week := d0.WeekStart
+		var planned []string
+		for _, off := range []int{0, 1, 3, 4} {
+			var s domain.Session
+			e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/sessions", map[string]any{"date": addDays(week, off), "sport": "strength", "title": "Program day", "durationMin": 45})).into(t, &s)
+			planned = append(planned, s.ID)
+		}
+		var d draftState
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/plan-drafts", map[string]any{})).into(t, &d)
+		if !strings.Contains(d.Why, "האימונים המתוכננים") {
+			t.Errorf("the planned week changed since the first draft: why %q", d.Why)
+		}
+		for _, s := range d.Plan.Sessions {
+			if !slices.Contains(planned, s.PlannedID) {
+				t.Errorf("the draft's %s adds a session beside the planned week (plannedId %q)", s.Date, s.PlannedID)
+			}
+		}
+		// One of the days the draft adjusts is logged before it is applied:
+		// applying never touches a session already done.
+		logged := d.Plan.Sessions[0].PlannedID
+		e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/workouts", map[string]any{"sessionId": logged, "durationMin": 40}))
+		var applied applyAnswer
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+d.ID+"/apply", nil)).into(t, &applied)
+		var done domain.Session
+		e.ok(200, e.call(f.key, "GET", "/sessions/"+logged, nil)).into(t, &done)
+		if done.Status != domain.SessionCompleted || done.Title != "Program day" || len(done.Exercises) != 0 || slices.Contains(applied.Draft.SessionIDs, logged) {
+			t.Fatalf("the logged session after applying: %+v (applied %v)", done, applied.Draft.SessionIDs)
+		}
+		var list struct {
+			Total int
+			Items []struct{ ID, Title string }
+		}
+		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/sessions?status=planned&from="+week+"&to="+addDays(week, 6), nil)).into(t, &list)
+		if list.Total != 3 {
+			t.Fatalf("after applying: %d planned sessions in the week; want the program's 4 less the one logged", list.Total)
+		}
+		changed := 0
+		for _, s := range list.Items {
+			if !slices.Contains(planned, s.ID) {
+				t.Errorf("a new session %s beside the program's", s.ID)
+			}
+			if s.Title != "Program day" {
+				changed++
+			}
+		}
+		if changed != len(d.Plan.Sessions)-1 || !strings.Contains(applied.Summary, "עודכנו") {
+			t.Errorf("%d sessions took the draft's day; want %d (summary %q)", changed, len(d.Plan.Sessions), applied.Summary)
+		}
+	})
+}
+
+func addDays(day string, n int) string {
+	t, _ := time.Parse(time.DateOnly, day)
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+// refinedLayout is the fake model: the baseline week with a note on every
+// session.
+func refinedLayout(_ int, req fakes.MessagesRequest) fakes.Reply {
+	text := req.SystemText()
+	var ctx struct {
+		Baseline weekplan.Layout `json:"baseline"`
+	}
+	if i := strings.Index(text, "{"); i >= 0 {
+		_ = jsonUnmarshal(text[i:], &ctx)
+	}
+	for i := range ctx.Baseline.Sessions {
+		ctx.Baseline.Sessions[i].Note = "refined by the model"
+	}
+	ctx.Baseline.Summary = "a refined week"
+	return fakes.CallTool("lay_out_week", ctx.Baseline)
+}
+
+// The rules' week answers at once; the model refines it as a River job,
+// and the draft says where that stands; its calls are counted against the
+// one budget and for perform agent cost. Once the budget is spent, the
+// draft stays the rules' week and says why. A refinement that lands after
+// the draft was applied is recorded and dropped.
+func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		// gate, when set, holds the model's answer until it is closed.
+		var gateMu sync.Mutex
+		var gate chan struct{}
+		entered := make(chan struct{}, 4)
+		fake := fakes.NewAnthropic(func(n int, req fakes.MessagesRequest) fakes.Reply {
+			gateMu.Lock()
+			g := gate
+			gateMu.Unlock()
+			if g != nil {
+				entered <- struct{}{}
+				<-g
+			}
+			return refinedLayout(n, req)
+		})
+		t.Cleanup(fake.Close)
+		model, err := anthropic.New(anthropic.Config{APIKey: "test-key", BaseURL: fake.URL, Model: "claude-sonnet-4-5"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := modelbudget.New(st, modelbudget.Ceilings{PersonDayTokens: 1_000_000, StudioHourTokens: 10_000_000}, nil)
+		workers := river.NewWorkers()
+		var plans *weekplans.Area
+		e := newTraineeEnv(t, st, traineeEnvOptions{weekPlans: weekplans.Options{Model: model, Store: st, Budget: budget},
+			areas: func(s *areas.Set) { plans = s.WeekPlans; plans.Register(workers) }})
+		client, err := jobs.NewClient(st, jobs.Config{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans.SetJobs(client)
+		f := e.seed("weekplan-refine")
+		profileAndKnee(e, f)
+		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
+
+		// Applied before the job runs: the refinement is recorded and dropped.
+		var early draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &early)
+		if early.Refinement != domain.RefinePending || !early.Report.Fallback || !strings.Contains(early.Next, "המודל") {
+			t.Fatalf("the rules' week at once, refinement pending: %+v", early)
+		}
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+early.ID+"/apply", nil))
+
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if err := client.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			stop, done := context.WithTimeout(context.Background(), 5*time.Second)
+			defer done()
+			_ = client.Stop(stop)
+		}()
+		settled := func(id string) draftState {
+			t.Helper()
+			deadline := time.Now().Add(15 * time.Second)
+			for {
+				var d draftState
+				e.ok(200, e.call(f.key, "GET", "/plan-drafts/"+id, nil)).into(t, &d)
+				if d.Refinement != domain.RefinePending {
+					return d
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("draft %s still pending refinement", id)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		if d := settled(early.ID); d.RefinementNote == nil || d.Plan.Summary == "a refined week" {
+			t.Errorf("a refinement after applying: %+v; want it recorded and dropped", d)
+		}
+
+		var next draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &next)
+		d := settled(next.ID)
+		if d.Refinement != domain.RefineDone || d.Plan.Summary != "a refined week" || d.Report.Fallback || d.Report.ModelCalls == 0 {
+			t.Fatalf("refined: %s %+v %+v", d.Refinement, d.Plan.Summary, d.Report)
+		}
+		rows, err := st.Agent().UsageByStudio(context.Background(), time.Now().Add(-time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(rows, func(r store.AgentStudioUsage) bool { return r.StudioID == f.studio.ID && r.Role == weekplans.Purpose }); i < 0 || rows[i].Steps == 0 {
+			t.Errorf("perform agent cost's rows %+v lack the weekly plan's model calls", rows)
+		}
+
+		// Applied while the model is at work: its refinement lands after,
+		// and is recorded and dropped.
+		gateMu.Lock()
+		gate = make(chan struct{})
+		gateMu.Unlock()
+		var late draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &late)
+		select {
+		case <-entered:
+		case <-time.After(15 * time.Second):
+			t.Fatal("the refinement never asked the model")
+		}
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+late.ID+"/apply", nil))
+		gateMu.Lock()
+		close(gate)
+		gate = nil
+		gateMu.Unlock()
+		if d := settled(late.ID); d.Refinement != domain.RefineDone || d.RefinementNote == nil || !strings.Contains(*d.RefinementNote, "dropped") ||
+			d.Plan.Summary == "a refined week" || d.Status != domain.DraftApplied {
+			t.Fatalf("a refinement that landed after applying: %s %v %q", d.Refinement, d.RefinementNote, d.Plan.Summary)
+		}
+
+		// A spent budget: the draft is the rules' week and says why.
+		if err := budget.Charge(context.Background(), f.studio.ID, f.trainee.ID, 2_000_000); err != nil {
+			t.Fatal(err)
+		}
+		var spent draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &spent)
+		if spent.Refinement != domain.RefineSkipped || spent.RefinementNote == nil || !strings.Contains(*spent.RefinementNote, "תקציב") {
+			t.Fatalf("a spent budget: %s %v", spent.Refinement, spent.RefinementNote)
+		}
+	})
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// What the area writes is in the studio's language, Hebrew until it says
+// English, and in the trainee's gender where it is known.
+func TestDraftsSpeakTheStudiosLanguage(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("weekplan-words")
+		profileAndKnee(e, f)
+		e.ok(200, e.call(f.key, "PATCH", "/trainees/"+f.trainee.ID, map[string]any{"gender": "male"}))
+		tok := e.traineeToken(f)
+		task := func() domain.Task {
+			t.Helper()
+			var tasks struct{ Items []domain.Task }
+			e.ok(200, e.call(f.key, "GET", "/tasks?clientId="+f.trainee.ID+"&coachId=all", nil)).into(t, &tasks)
+			for _, task := range tasks.Items {
+				if task.Detail != nil && strings.Contains(*task.Detail, "apply_weekly_plan") {
+					return task
+				}
+			}
+			t.Fatal("no task about the week")
+			return domain.Task{}
+		}
+		var he draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{})).into(t, &he)
+		if title := task().Title; !strings.Contains(title, " ניסח שבוע") || !strings.Contains(he.Next, "המאמן") {
+			t.Errorf("Hebrew, male: task %q, next %q", title, he.Next)
+		}
+		e.ok(200, e.call(f.key, "PATCH", "/studio/settings", map[string]any{"language": "en"}))
+		var en draftState
+		e.ok(201, e.call(tok, "POST", "/trainees/me/plan-drafts", map[string]any{"fresh": true})).into(t, &en)
+		if title := task().Title; !strings.Contains(title, "drafted a training week") || !strings.Contains(en.Next, "A draft for your coach") {
+			t.Errorf("English: task %q, next %q", title, en.Next)
+		}
+		var coach applyAnswer
+		e.ok(200, e.call(f.key, "POST", "/plan-drafts/"+en.ID+"/apply", nil)).into(t, &coach)
+		if !strings.Contains(coach.Summary, "Planned the week of") {
+			t.Errorf("the apply summary: %q", coach.Summary)
+		}
+	})
+}
