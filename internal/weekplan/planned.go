@@ -12,10 +12,22 @@ import (
 // on its day with its exercises, one that the week rules out swapped for
 // an allowed alternative (the catalogue's, then one of the same movement
 // pattern) or dropped; an endurance session with no exercises gets her
-// sport's (or the session's sport's) exercise.
+// sport's (or the session's sport's) exercise, and a strength session with
+// none is filled as the rules fill a strength day (its slots of the split).
 func (w *week) plannedLayout() Layout {
 	var out Layout
 	var swaps, drops []string
+	empty := 0 // strength sessions planned without exercises
+	for _, d := range w.days {
+		if s := w.planned[d]; len(s.Exercises) == 0 && w.sessionExercise(s) == "" {
+			empty++
+		}
+	}
+	tpl := split(max(empty, 1))
+	if w.experience == beginner {
+		tpl = []template{fullA, fullB, fullC}
+	}
+	used, j := map[string]int{}, 0
 	for _, d := range w.days {
 		s := w.planned[d]
 		day := LayoutDay{Weekday: d, Title: s.Title}
@@ -40,6 +52,14 @@ func (w *week) plannedLayout() Layout {
 		if len(s.Exercises) == 0 {
 			if id := w.sessionExercise(s); id != "" {
 				day.Exercises = append(day.Exercises, id)
+			} else {
+				for _, slot := range tpl[j%len(tpl)].slots {
+					if id := w.pick(slot, used, day.Exercises); id != "" {
+						day.Exercises = append(day.Exercises, id)
+						used[id]++
+					}
+				}
+				j++
 			}
 		}
 		if len(day.Exercises) > 0 {
