@@ -311,6 +311,12 @@ doorway-chest-stretch mobility b none
 neck-stretch mobility b none
 foam-rolling mobility b foam roller|none
 yoga-flow mobility b mat|none
+spanish-squat-hold kneeiso b band
+isometric-calf-raise-hold calf b none|dumbbell|machine
+isometric-external-rotation cuff b none|band
+isometric-wrist-extension wrist b none|dumbbell +elbow:1
+isometric-adductor-squeeze hipiso b none
+isometric-bridge-hold bridge b none +hamstring:2
 `
 
 var movements = func() map[string]movement {
