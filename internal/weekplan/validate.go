@@ -2,6 +2,7 @@ package weekplan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -82,9 +83,9 @@ func (w *week) check(p Plan) []string {
 				ex = w.lookup(it.ExerciseID)
 			}
 			if !ok || !(slices.Contains(w.rehab, ex.ID) || w.reduced[ex.ID]) {
-				for _, a := range ex.Loads {
-					if inj, hurt := injured[a]; hurt {
-						say("%s's %s loads the %s, injured (%s); choose an exercise that spares it.", day, it.ExerciseID, strings.ReplaceAll(a, "_", " "), inj)
+				for _, a := range slices.Sorted(maps.Keys(injured)) {
+					if loads(ex, a) {
+						say("%s's %s loads the %s, injured (%s); choose an exercise that spares it.", day, it.ExerciseID, strings.ReplaceAll(a, "_", " "), injured[a])
 					}
 				}
 			}
