@@ -78,10 +78,20 @@ func (w *week) rulesFor() conditionRules {
 			he = "מצב בריאותי בפרופיל מציב גבולות: עצימות מתונה בלבד (לפחות 3 חזרות ברזרבה, 8 חזרות ומעלה, מאמץ עד RPE 6), בלי ספרינטים, קפיצות או הרמות אולימפיות, החזקות של 30 שניות לכל היותר."
 		}
 		if en != "" {
-			w.adjust = append(w.adjust, Adjustment{Kind: AdjustCondition, Reason: w.tr(en, he)})
+			// Her plan names the condition for her and her coaches; the
+			// model that lays the week out reads the rules alone.
+			n := conditionNames[c]
+			named := strings.Replace(w.tr(en, he), w.tr("A health condition on the profile", "מצב בריאותי בפרופיל"), w.tr(n[0]+" on the profile", n[1]+" בפרופיל"), 1)
+			w.adjust = append(w.adjust, Adjustment{Kind: AdjustCondition, Reason: named, forModel: w.tr(en, he)})
 		}
 	}
 	return r
+}
+
+// conditionNames are each health condition's name, English and Hebrew.
+var conditionNames = map[string][2]string{
+	"hypertension": {"Hypertension (high blood pressure)", "לחץ דם גבוה"}, "pregnancy": {"Pregnancy", "הריון"},
+	"osteoporosis": {"Osteoporosis", "אוסטאופורוזיס (בריחת סידן)"}, "heart_condition": {"A heart condition", "מחלת לב"},
 }
 
 func capHold(cur, v int) int {
