@@ -39,3 +39,55 @@ func TestMuscleInjuriesRuleOutWhatTrainsTheMuscle(t *testing.T) {
 		}
 	}
 }
+
+// TestDeloadKeepsHerLifts: a deload week that must drop most exercises
+// keeps a lift of each family she trains (legs, push, hinge, pull), new
+// ones and arms going first.
+func TestDeloadKeepsHerLifts(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Minutes = "advanced", 75
+	in.Equipment = []string{"barbell", "rack", "bench", "dumbbell", "cable", "machine", "pull-up bar", "kettlebell"}
+	in.History = slices.Concat(weekly("back-squat", 4, 4, 5, 140, 2.5, 8), weekly("bench-press", 4, 4, 5, 95, 2.5, 8),
+		weekly("deadlift", 4, 3, 5, 170, 2.5, 8), weekly("barbell-row", 4, 3, 8, 80, 2.5, 8))
+	for i := range 3 {
+		in.CheckIns = append(in.CheckIns, domain.CheckIn{ID: "chk", Day: "2026-12-0" + string(rune('4'-i)), Readiness: new(3)})
+	}
+	p := generate(t, in)
+	if !p.Deload {
+		t.Fatal("poor readiness makes no deload")
+	}
+	got := map[string]bool{}
+	for _, s := range p.Sessions {
+		for _, it := range s.Items {
+			ex, _ := exercises.Get(it.ExerciseID)
+			got[map[string]string{"squat": "legs", "lunge": "legs", "push_horizontal": "push", "push_vertical": "push",
+				"hinge": "posterior", "pull_horizontal": "pull", "pull_vertical": "pull"}[ex.Pattern]] = true
+		}
+	}
+	for _, f := range []string{"legs", "push", "posterior", "pull"} {
+		if !got[f] {
+			t.Errorf("the deload week dropped every %s exercise: %v", f, p.Sessions)
+		}
+	}
+}
+
+// TestEquipmentAndSlots: a band does not make a hang doable without the
+// bar, a one-arm dumbbell row needs no bench; a pullover is no pull and a
+// rear-delt raise no row.
+func TestEquipmentAndSlots(t *testing.T) {
+	t.Parallel()
+	get := func(id string) domain.Exercise { ex, _ := exercises.Get(id); return ex }
+	if doable(get("assisted-pull-up"), []string{"none", "band", "dumbbell"}) {
+		t.Error("a band-assisted pull-up without a pull-up bar")
+	}
+	if !doable(get("assisted-pull-up"), []string{"none", "band", "pull-up bar"}) {
+		t.Error("no band-assisted pull-up with a band and a bar")
+	}
+	if !doable(get("dumbbell-row"), []string{"none", "dumbbell"}) {
+		t.Error("a one-arm dumbbell row asks for a bench")
+	}
+	if fits(get("dumbbell-pullover"), slotVPull) || fits(get("rear-delt-fly"), slotPull) {
+		t.Error("a pullover or a rear-delt raise is laid out as a pull")
+	}
+}

@@ -305,6 +305,9 @@ func doable(ex domain.Exercise, equipment []string) bool {
 			continue // a towel does
 		}
 		anyImplement = true
+		if e == "band" && slices.Contains(ex.Equipment, "pull-up bar") && !slices.Contains(equipment, "pull-up bar") {
+			continue // a band assists a hang from a bar she does not have
+		}
 		if e == "none" || slices.Contains(equipment, e) {
 			implement = true
 		}
