@@ -1,8 +1,10 @@
 package weekplan
 
 import (
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
@@ -89,5 +91,47 @@ func TestEquipmentAndSlots(t *testing.T) {
 	}
 	if fits(get("dumbbell-pullover"), slotVPull) || fits(get("rear-delt-fly"), slotPull) {
 		t.Error("a pullover or a rear-delt raise is laid out as a pull")
+	}
+}
+
+// runWeeks are her runs, one list of minutes a week, the last week the
+// one just before the planned week (Mondays, Wednesdays, Fridays).
+func runWeeks(weeks ...[]int) []domain.Session {
+	var out []domain.Session
+	for k, mins := range weeks {
+		monday := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -7*(len(weeks)-k))
+		for i, m := range mins {
+			sec := m * 60
+			out = append(out, domain.Session{ID: fmt.Sprintf("run_%d_%d", k, i), Date: monday.AddDate(0, 0, 2*i).Format(time.DateOnly),
+				Status: domain.SessionCompleted, Sport: "running",
+				Exercises: []domain.SessionExercise{{ExerciseID: "running", Sets: []domain.SetEntry{{Seconds: &sec, Done: true}}}}})
+		}
+	}
+	return out
+}
+
+// TestSportVolumeFromHerUsualWeek: her sport's week is within 10% of her
+// usual week (the mean of the four) and at most +10% on the last; a mild
+// injury's 70% is kept whole when the sessions' minutes round to fives.
+func TestSportVolumeFromHerUsualWeek(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes, in.Equipment, in.Sport = "beginner", []int{1, 3, 5, 7}, 45, []string{"none"}, "running"
+	in.History = runWeeks([]int{25, 25, 35}, []int{25, 25, 35}, []int{30, 30, 40}, []int{30, 30, 40}) // usual 92.5, last 100
+	_, minutes := sportMinutes(generate(t, in), "running")
+	if minutes < 84 || minutes > 101 {
+		t.Errorf("%d minutes of running; her usual week is 92.5 (83.25–101.75)", minutes)
+	}
+	in = baseInput()
+	in.Experience, in.Days, in.Minutes, in.Equipment, in.Sport = "intermediate", []int{1, 3, 5}, 60, []string{"none", "pool"}, "swimming"
+	in.Injuries = []domain.Injury{{ID: "inj_1", Area: "shoulder", Kind: "tendinopathy", Severity: 2, Status: domain.InjuryActive}}
+	var swims []domain.Session
+	for _, s := range runWeeks([]int{45, 45, 50}, []int{45, 45, 50}, []int{45, 45, 50}, []int{45, 45, 50}) {
+		s.Sport, s.Exercises[0].ExerciseID = "swimming", "swimming"
+		swims = append(swims, s)
+	}
+	in.History = swims
+	if _, minutes := sportMinutes(generate(t, in), "swimming"); minutes < 98 || minutes > 140 {
+		t.Errorf("%d minutes of swimming under a mild tendinopathy; 70%% of her 140 is 98", minutes)
 	}
 }
