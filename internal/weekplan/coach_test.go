@@ -135,3 +135,36 @@ func TestSportVolumeFromHerUsualWeek(t *testing.T) {
 		t.Errorf("%d minutes of swimming under a mild tendinopathy; 70%% of her 140 is 98", minutes)
 	}
 }
+
+// TestFatLossHoldsThirtyMinutes: a fat-loss week holds 30 minutes of its
+// goal's conditioning at least, on two strength days as on four, and in a
+// deload week too (at an easier effort).
+func TestFatLossHoldsThirtyMinutes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		days   []int
+		deload bool
+	}{{[]int{1, 4}, false}, {[]int{1, 2, 4, 6}, true}} {
+		in := baseInput()
+		in.Experience, in.Goal, in.Days, in.Minutes = "beginner", "fat_loss", c.days, 40
+		in.Equipment = []string{"none", "dumbbell", "jump rope"}
+		if c.deload {
+			in.Program = &Program{Name: "Base", Phase: "deload", Week: 4}
+		}
+		p := generate(t, in)
+		finisher := hasKind(p, AdjustGoal)
+		if finisher == nil || p.Deload != c.deload {
+			t.Fatalf("%v: no goal adjustment, or deload %v", c.days, p.Deload)
+		}
+		minutes := 0
+		for _, it := range items(p)[finisher.Exercises[0]] {
+			minutes += it.Minutes
+			if c.deload && (it.RPE == nil || *it.RPE > 5) {
+				t.Errorf("a deload week's conditioning at %v", it.RPE)
+			}
+		}
+		if minutes < 30 {
+			t.Errorf("%d days: %d minutes of conditioning; a fat-loss week holds 30", len(c.days), minutes)
+		}
+	}
+}

@@ -286,13 +286,25 @@ func (w *week) goalArgs() []any {
 	return []any{titleCase(w.her()) + " fat-loss", w.finisherMinutes(), w.name(w.allowed[w.finisher])}
 }
 
-// finisherMinutes is the conditioning her goal adds to a strength session
-// (6 in a deload week or after a break).
+// finisherMinutes is the conditioning her goal adds to a strength
+// session: 10 minutes, more when she has few strength days, so the week
+// holds 30 at least (the same in a deload or after a break, at an easier
+// effort: finisherRPE).
 func (w *week) finisherMinutes() int {
-	if w.deload || w.returning {
+	days := max(len(w.days)-w.sport.sessions, 1)
+	return min(max(10, (30+days-1)/days), 20)
+}
+
+// finisherRPE is the effort of the goal's conditioning: hard but even,
+// easier for a senior, in a deload or after a break.
+func (w *week) finisherRPE() float64 {
+	switch {
+	case w.deload || w.returning:
+		return 5
+	case w.senior:
 		return 6
 	}
-	return 10
+	return 7
 }
 
 // sportShare is each sport session's minutes for the layout's days: an

@@ -165,11 +165,11 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 			Basis: w.trf("an isometric for the tendon: 4 × %d s at a moderate effort", "החזקה סטטית לגיד: 4 × %d שניות במאמץ בינוני", sec)}
 	}
 	if w.isEndurance(ex) {
-		m, rpe := w.finisherMinutes(), 7.0
-		if w.senior {
-			rpe = 6
+		basis := w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד")
+		if w.deload || w.returning {
+			basis = w.tr("conditioning, easy this week: steady, able to talk", "אירובי-עצים, קל השבוע: קצב אחיד שמאפשר לדבר")
 		}
-		return w.endurancePrescription(ex, m, rpe, w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד"))
+		return w.endurancePrescription(ex, w.finisherMinutes(), w.finisherRPE(), basis)
 	}
 	if isMobility(ex) {
 		return w.endurancePrescription(ex, 5, 2, w.tr("cool-down", "שחרור"))
