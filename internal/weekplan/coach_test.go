@@ -168,3 +168,29 @@ func TestFatLossHoldsThirtyMinutes(t *testing.T) {
 		}
 	}
 }
+
+// TestFillEstimate: a heavy lift's estimate holds its ramp-up sets; a
+// short session is filled past the least share (85% of her minutes), and a
+// runner's strength day is rounded off with mobility, not more aerobic
+// work beside her runs.
+func TestFillEstimate(t *testing.T) {
+	t.Parallel()
+	light, heavy := Item{Sets: 3, Reps: 5, RestSeconds: 120, LoadKg: new(30.0)}, Item{Sets: 3, Reps: 5, RestSeconds: 120, LoadKg: new(100.0)}
+	if d := minutesFor(heavy) - minutesFor(light); d != 3 {
+		t.Errorf("a 100 kg lift takes %.1f minutes more than a 30 kg one; its ramp-up sets take 3", d)
+	}
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes, in.Equipment, in.Sport = "intermediate", []int{1, 3, 5, 6}, 60, []string{"none", "stationary bike"}, "running"
+	in.History = runWeeks([]int{40, 40, 60}, []int{40, 40, 60}, []int{40, 40, 60}, []int{40, 40, 60})
+	p := generate(t, in)
+	for _, s := range p.Sessions {
+		if s.DurationMin < 51 {
+			t.Errorf("%s takes %d of her 60 minutes; it is filled to 51", s.Date, s.DurationMin)
+		}
+		for _, it := range s.Items {
+			if ex, _ := exercises.Get(it.ExerciseID); it.pad && ex.Category == domain.CategoryCardio && s.Items[0].ExerciseID != "running" {
+				t.Errorf("%s: a runner's strength day is padded with %s", s.Date, it.ExerciseID)
+			}
+		}
+	}
+}
