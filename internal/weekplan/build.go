@@ -344,6 +344,9 @@ func (w *week) fill(l Layout) Plan {
 		}
 		p.Sessions = append(p.Sessions, s)
 	}
+	if len(w.planned) > 0 {
+		w.holdToCap(&p)
+	}
 	if p.Summary == "" {
 		p.Summary = w.summary(p)
 	}

@@ -3,6 +3,7 @@ package weekplan
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -192,5 +193,44 @@ func TestFillEstimate(t *testing.T) {
 				t.Errorf("%s: a runner's strength day is padded with %s", s.Date, it.ExerciseID)
 			}
 		}
+	}
+}
+
+// TestProgramWeekHeldToTheCap: her program's week, far over +20% on the
+// sets she logged last week, keeps every planned exercise with fewer sets
+// (two at least), the freed minutes a cool-down, and says so.
+func TestProgramWeekHeldToTheCap(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Minutes = "beginner", 50
+	in.Equipment = []string{"none", "dumbbell", "bench", "cable", "machine"}
+	in.History = slices.Concat(weekly("goblet-squat", 3, 3, 10, 14, 1, 7), weekly("machine-chest-press", 3, 3, 10, 25, 1, 7),
+		weekly("seated-cable-row", 3, 3, 10, 30, 1, 7))
+	target := &domain.ExerciseTarget{Sets: new(4), Reps: new(10), RIR: new(3)}
+	ids := []string{"goblet-squat", "machine-chest-press", "seated-cable-row", "dumbbell-romanian-deadlift", "lat-pulldown", "dumbbell-shoulder-press"}
+	for i, date := range []string{"2026-12-07", "2026-12-09", "2026-12-11"} {
+		s := domain.Session{ID: "ses_" + date, Date: date, Status: domain.SessionPlanned, Sport: "strength", DurationMin: new(50)}
+		for _, id := range ids[i*2 : i*2+2] {
+			s.Exercises = append(s.Exercises, domain.SessionExercise{ExerciseID: id, Target: target})
+		}
+		in.Planned = append(in.Planned, s)
+	}
+	p := generate(t, in) // valid: within the cap, loads the rules'
+	w, _ := prepare(in)
+	if p.HardSets > w.cap {
+		t.Errorf("%d hard sets; the week's cap is %d", p.HardSets, w.cap)
+	}
+	got := items(p)
+	for _, id := range ids {
+		if len(got[id]) != 1 || got[id][0].Sets < 2 {
+			t.Errorf("%s: %+v; every planned exercise stays, with two sets at least", id, got[id])
+		}
+	}
+	held := false
+	for _, a := range p.Adjustments {
+		held = held || a.Kind == AdjustProgram && strings.Contains(a.Reason, "+20%")
+	}
+	if !held {
+		t.Errorf("no adjustment says the program's sets were held: %v", p.Adjustments)
 	}
 }

@@ -37,8 +37,10 @@ var (
 // hold the week's aerobic volume), then easy aerobic work that is not her
 // sport (so her sport's volume stays what the week allows), then more
 // mobility.
-func (w *week) pad(s *Session) {
-	target := w.padTarget()
+func (w *week) pad(s *Session) { w.padTo(s, w.padTarget()) }
+
+// padTo fills a session to target minutes, as pad does.
+func (w *week) padTo(s *Session, target int) {
 	gap := func() int { return target - duration(s.Items) }
 	if gap() <= 0 {
 		return
