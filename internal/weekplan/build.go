@@ -330,11 +330,15 @@ func (w *week) fill(l Layout) Plan {
 	slices.SortStableFunc(days, func(a, b LayoutDay) int { return compareDates(w.dates[a.Weekday], w.dates[b.Weekday]) })
 	share := w.sportShare(l)
 	for _, d := range days {
-		s := Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)}
-		if pl, ok := w.planned[d.Weekday]; ok {
+		p.Sessions = append(p.Sessions, Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)})
+	}
+	w.lighten(&p)
+	for i := range p.Sessions {
+		s := &p.Sessions[i]
+		if pl, ok := w.planned[s.Weekday]; ok {
 			s.PlannedID = pl.ID
 		} else {
-			w.pad(&s)
+			w.pad(s)
 		}
 		s.DurationMin = duration(s.Items)
 		for _, it := range s.Items {
@@ -342,7 +346,6 @@ func (w *week) fill(l Layout) Plan {
 				p.HardSets += it.Sets
 			}
 		}
-		p.Sessions = append(p.Sessions, s)
 	}
 	if len(w.planned) > 0 {
 		w.holdToCap(&p)

@@ -75,8 +75,8 @@ func TestDeloadKeepsHerLifts(t *testing.T) {
 	}
 }
 
-// TestEquipmentAndSlots: a band does not make a hang doable without the
-// bar, a one-arm dumbbell row needs no bench; a pullover is no pull and a
+// TestEquipmentAndSlots: a band-assisted hang takes the band and the bar
+// together (or the machine), a one-arm dumbbell row needs no bench; a pullover is no pull and a
 // rear-delt raise no row.
 func TestEquipmentAndSlots(t *testing.T) {
 	t.Parallel()
@@ -84,7 +84,10 @@ func TestEquipmentAndSlots(t *testing.T) {
 	if doable(get("assisted-pull-up"), []string{"none", "band", "dumbbell"}) {
 		t.Error("a band-assisted pull-up without a pull-up bar")
 	}
-	if !doable(get("assisted-pull-up"), []string{"none", "band", "pull-up bar"}) {
+	if doable(get("assisted-pull-up"), []string{"none", "pull-up bar"}) {
+		t.Error("an assisted pull-up with a bar and nothing to assist")
+	}
+	if !doable(get("assisted-pull-up"), []string{"none", "band", "pull-up bar"}) || !doable(get("assisted-pull-up"), []string{"machine"}) {
 		t.Error("no band-assisted pull-up with a band and a bar")
 	}
 	if !doable(get("dumbbell-row"), []string{"none", "dumbbell"}) {
@@ -233,4 +236,39 @@ func TestProgramWeekHeldToTheCap(t *testing.T) {
 	if !held {
 		t.Errorf("no adjustment says the program's sets were held: %v", p.Adjustments)
 	}
+}
+
+// TestNoFamilyHeavyTwoDaysRunning: on days in a row, the second day's
+// compound lifts of a family the first trained heavy take two sets, and
+// the validator holds a week to it.
+func TestNoFamilyHeavyTwoDaysRunning(t *testing.T) {
+	t.Parallel()
+	in := baseInput()
+	in.Experience, in.Days, in.Minutes = "beginner", []int{1, 2, 3}, 60
+	p := generate(t, in)
+	w, _ := prepare(in)
+	for i := 1; i < len(p.Sessions); i++ {
+		heavy := w.heavyFamilies(p.Sessions[i-1])
+		for f := range w.heavyFamilies(p.Sessions[i]) {
+			if heavy[f] {
+				t.Errorf("%s and %s both train %s heavy", p.Sessions[i-1].Date, p.Sessions[i].Date, f)
+			}
+		}
+	}
+	// A week that puts them back to three sets is refused.
+	for i := 1; i < len(p.Sessions); i++ {
+		for j, it := range p.Sessions[i].Items {
+			if strings.Contains(it.Basis, "the day after") {
+				bad := p
+				bad.Sessions = slices.Clone(p.Sessions)
+				bad.Sessions[i].Items = slices.Clone(p.Sessions[i].Items)
+				bad.Sessions[i].Items[j].Sets = 3
+				if len(w.check(bad)) == 0 {
+					t.Errorf("the validator passes %s at three sets the day after a heavy session of it", it.ExerciseID)
+				}
+				return
+			}
+		}
+	}
+	t.Error("no lift was lightened on three days in a row")
 }

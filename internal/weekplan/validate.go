@@ -26,7 +26,7 @@ func (w *week) check(p Plan) []string {
 		injured[inj.Area] = inj.ID
 	}
 	sportSessions, sportMinutes, conditioning, rehab, strengthDays := 0, 0, 0, 0, 0
-	for _, s := range p.Sessions {
+	for si, s := range p.Sessions {
 		day := weekdayName(s.Weekday)
 		if !slices.Contains(w.days, s.Weekday) {
 			say("%s is not one of her training days (%s); move that session to one of them.", day, daysList(w.days))
@@ -117,6 +117,9 @@ func (w *week) check(p Plan) []string {
 				role := roleOf(at)
 				pos++
 				want := w.itemFor(s.Weekday, it.ExerciseID, &at, nil)
+				if w.lightAfter(p, si, it) {
+					want.Sets = min(want.Sets, 2)
+				}
 				if isPlanned && it.Sets >= 1 && it.Sets < want.Sets {
 					want.Sets = it.Sets // a program's sets held to the week's cap (holdToCap)
 				}
