@@ -10,8 +10,8 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/training"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // The demo's training memory reads as a year of real training, and for

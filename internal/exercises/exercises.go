@@ -67,7 +67,7 @@ var (
 	PatternAreas = map[string][]string{
 		"squat": {"knee", "hip"}, "lunge": {"knee", "hip"}, "step_up": {"knee", "hip"}, "hinge": {"hip"},
 		"push_horizontal": {"shoulder", "elbow"}, "push_vertical": {"shoulder", "elbow"},
-		"pull_horizontal": {"upper_back", "elbow"}, "pull_vertical": {"shoulder", "elbow"},
+		"pull_horizontal": {"upper_back", "shoulder", "elbow"}, "pull_vertical": {"shoulder", "elbow"},
 		"carry": {"hand", "lower_back"}, "core": {"abdomen"}, "plyometric": {"knee", "ankle", "foot"},
 		"throw": {"shoulder"}, "olympic": {"knee", "hip", "shoulder", "wrist", "lower_back"},
 		"get_up": {"knee", "hip", "shoulder", "wrist"}, "run": {"knee", "ankle", "foot"}, "walk": {"ankle", "foot"},

@@ -329,13 +329,15 @@ func TestPatterns(t *testing.T) {
 	}
 	for _, c := range []struct{ id, area string }{
 		{"pogo-jumps", "knee"}, {"power-snatch", "knee"}, {"turkish-get-up", "knee"}, {"step-up", "knee"},
-		{"copenhagen-plank", "lower_back"}, {"box-jump", "knee"},
+		{"copenhagen-plank", "lower_back"}, {"box-jump", "knee"}, {"front-squat", "lower_back"}, {"barbell-row", "shoulder"},
+		{"seated-cable-row", "shoulder"},
 	} {
 		if e, _ := Get(c.id); !slices.Contains(e.Loads, c.area) {
 			t.Errorf("%s should load the %s: %v", c.id, c.area, e.Loads)
 		}
 	}
-	for id, level := range map[string]string{"handstand-push-up": "advanced", "copenhagen-plank": "advanced", "goblet-squat": "beginner", "pull-up": "intermediate"} {
+	for id, level := range map[string]string{"handstand-push-up": "advanced", "copenhagen-plank": "advanced", "goblet-squat": "beginner", "pull-up": "intermediate",
+		"stiff-leg-deadlift": "intermediate", "dumbbell-pullover": "intermediate", "arnold-press": "intermediate", "upright-row": "intermediate"} {
 		if e, _ := Get(id); e.Level != level {
 			t.Errorf("%s: level %q, want %q", id, e.Level, level)
 		}

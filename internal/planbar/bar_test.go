@@ -92,11 +92,8 @@ func TestPlanBar(t *testing.T) {
 	})
 	t.Logf("fixtures missing each item: %s", strings.Join(most, ", "))
 
-	// BAR-GATE: remove this skip when the generator lands. The line above
-	// is printed either way; without the skip the bar fails on any unsafe
-	// prescription or any rubric item missed.
-	t.Skip("BAR-GATE: the weekly plan's generator is being rewritten; the bar is reported, not enforced: " + line)
-
+	// BAR-GATE: the bar is enforced: any unsafe prescription or any rubric
+	// item missed fails it.
 	if tally.Unsafe > 0 || tally.Passed < tally.Items {
 		t.Errorf("the bar is every rubric item on every fixture and nothing unsafe: %s", line)
 	}

@@ -24,7 +24,7 @@ var ruleWords = map[string][]string{
 	"hypertension":    {"hypertension", "blood pressure", "לחץ דם"},
 	"pregnancy":       {"pregnan", "הריון", "היריון", "בהריון"},
 	"osteoporosis":    {"osteopor", "bone density", "אוסטאופורוזיס", "בריחת סידן", "צפיפות עצם"},
-	"heart_condition": {"heart", "cardiac", "מחלת לב", "בעיית לב", "לבבי", "הלב", "בלב"},
+	"heart_condition": {"heart", "cardiac", "מחלת לב", "בעיית לב", "לבבי", "הלב"},
 	"senior":          {"age", "aged", "senior", "older", "years old", "בגיל", "מגיל", "הגיל", "לגיל", "מבוגר", "ותיק"},
 	"deload":          {"deload", "lighter week", "שבוע קל", "הורדת עומס", "דילואד"},
 	"readiness":       {"readiness", "tired", "fatigue", "מוכנות", "עייפות"},

@@ -316,7 +316,7 @@ isometric-calf-raise-hold calf b none|dumbbell|machine
 isometric-external-rotation cuff b none|band
 isometric-wrist-extension wrist b none|dumbbell +elbow:1
 isometric-adductor-squeeze hipiso b none
-isometric-bridge-hold bridge b none +hamstring:1
+isometric-bridge-hold bridge b none +hamstring:2
 `
 
 var movements = func() map[string]movement {

@@ -387,7 +387,7 @@ func TestRecovery(t *testing.T) {
 }
 
 // Words are found as words: "average" states no age rule, "שלב" (a phase)
-// no heart condition, "גבוה" (high) no back injury.
+// and "בלבד" (only) no heart condition, "גבוה" (high) no back injury.
 func TestMentions(t *testing.T) {
 	for _, c := range []struct {
 		text  string
@@ -397,6 +397,7 @@ func TestMentions(t *testing.T) {
 		{"readiness average 3.5", ruleWords["senior"], false},
 		{"At 68 (the studio's senior age), no jumps.", ruleWords["senior"], true},
 		{"שלב הבנייה: עוד סט", ruleWords["heart_condition"], false},
+		{"עצימות מתונה בלבד", ruleWords["heart_condition"], false},
 		{"מחלת לב: בלי מאמץ מרבי", ruleWords["heart_condition"], true},
 		{"לחץ דם גבוה", areaWords["lower_back"], false},
 		{"כאב בגב התחתון", areaWords["lower_back"], true},

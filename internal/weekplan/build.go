@@ -61,13 +61,38 @@ func fits(ex domain.Exercise, slot string) bool {
 	case slotVPush:
 		return has("front delts", "side delts") && !has("chest")
 	case slotPull:
-		return has("upper back", "rhomboids", "rear delts")
+		return has("upper back", "rhomboids") || has("rear delts") && ex.Pattern != "isolation_upper" // a rear-delt raise is no row
 	case slotVPull:
-		return has("lats") && !has("upper back", "rhomboids")
+		return has("lats") && !has("upper back", "rhomboids", "chest") // a pullover is no pull
 	case slotArms:
 		return has("biceps", "triceps") && !has("chest", "lats", "front delts")
 	}
 	return false
+}
+
+// family is the movement family ex trains, for keeping each of them in a
+// week that must drop exercises: legs, posterior chain, push, pull, core,
+// arms ("" for none).
+func family(ex domain.Exercise) string {
+	switch ex.Pattern {
+	case "squat", "lunge", "step_up":
+		return "legs"
+	case "hinge":
+		return "posterior"
+	case "push_horizontal", "push_vertical":
+		return "push"
+	case "pull_horizontal", "pull_vertical":
+		return "pull"
+	}
+	for _, f := range []struct{ slot, name string }{
+		{slotSquat, "legs"}, {slotHinge, "posterior"}, {slotPush, "push"}, {slotVPush, "push"},
+		{slotPull, "pull"}, {slotVPull, "pull"}, {slotCore, "core"}, {slotArms, "arms"},
+	} {
+		if fits(ex, f.slot) {
+			return f.name
+		}
+	}
+	return ""
 }
 
 // template is a day of the core's own week: a title and its slots.
@@ -239,143 +264,6 @@ func (w *week) pick(slot string, used map[string]int, day []string) string {
 	return best
 }
 
-// trim drops a layout's last strength exercises until each session fits
-// the minutes and the week fits its hard-set cap and the muscle band.
-func (w *week) trim(l *Layout) {
-	lastStrength := func(d LayoutDay) int {
-		for i := len(d.Exercises) - 1; i >= 0; i-- {
-			if w.strengthItem(d.Exercises[i]) {
-				return i
-			}
-		}
-		return -1
-	}
-	strengthCount := func(d LayoutDay) int {
-		n := 0
-		for _, id := range d.Exercises {
-			if w.strengthItem(id) {
-				n++
-			}
-		}
-		return n
-	}
-	for i := range l.Sessions {
-		// Over her minutes: strength exercises go, down to one; then the
-		// goal's conditioning; then the last strength exercise when a
-		// rehabilitation hold stays.
-		d := &l.Sessions[i]
-		for len(d.Exercises) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
-			x := lastStrength(*d)
-			if f := slices.Index(d.Exercises, w.finisher); strengthCount(*d) <= 1 && f >= 0 && w.finisher != "" {
-				x = f
-			}
-			if x < 0 {
-				break
-			}
-			d.Exercises = slices.Delete(d.Exercises, x, x+1)
-		}
-	}
-	for range 200 {
-		p := w.fill(*l)
-		if !w.overCaps(p) {
-			return
-		}
-		// A muscle over its band loses its latest accessory; otherwise the
-		// session with the most strength exercises loses its last one.
-		si, xi := w.overworked(p)
-		if si < 0 {
-			for i, d := range l.Sessions {
-				if strengthCount(d) > 1 && (si < 0 || strengthCount(d) > strengthCount(l.Sessions[si])) {
-					si, xi = i, lastStrength(d)
-				}
-			}
-		}
-		if si < 0 {
-			// One strength exercise a session and still over: the week's
-			// last strength-only session goes.
-			drop := -1
-			for i, d := range l.Sessions {
-				if strengthCount(d) > 0 && !slices.Contains(d.Exercises, w.sport.exercise) {
-					drop = i
-				}
-			}
-			if drop < 0 || len(l.Sessions) == 1 {
-				return
-			}
-			l.Sessions = slices.Delete(l.Sessions, drop, drop+1)
-			continue
-		}
-		d := &l.Sessions[si]
-		d.Exercises = slices.Delete(d.Exercises, xi, xi+1)
-	}
-}
-
-// overCaps reports whether a plan is over the week's hard-set cap or a
-// muscle's band.
-func (w *week) overCaps(p Plan) bool {
-	total, muscles := 0, map[string]int{}
-	for _, s := range p.Sessions {
-		for _, it := range s.Items {
-			if w.strengthItem(it.ExerciseID) {
-				total += it.Sets
-				for _, m := range w.lookup(it.ExerciseID).Primary {
-					muscles[m] += it.Sets
-				}
-			}
-		}
-	}
-	for _, n := range muscles {
-		if n > w.band {
-			return true
-		}
-	}
-	return w.cap > 0 && total > w.cap
-}
-
-// overworked finds, for a muscle over its weekly band, the exercise to
-// drop: the one training it furthest down the latest session that has
-// another strength exercise. -1 when no muscle is over, or none can go.
-// The plan's sessions are the layout's, in the same order.
-func (w *week) overworked(p Plan) (session, index int) {
-	count := map[string]int{}
-	for _, s := range p.Sessions {
-		for _, it := range s.Items {
-			if w.strengthItem(it.ExerciseID) {
-				for _, m := range w.lookup(it.ExerciseID).Primary {
-					count[m] += it.Sets
-				}
-			}
-		}
-	}
-	for _, accessories := range []bool{true, false} {
-		for si := len(p.Sessions) - 1; si >= 0; si-- {
-			var strength []int // indexes of the layout's strength exercises
-			for xi, it := range p.Sessions[si].Items {
-				if it.pad {
-					break
-				}
-				if w.strengthItem(it.ExerciseID) {
-					strength = append(strength, xi)
-				}
-			}
-			if len(strength) < 2 {
-				continue
-			}
-			for k := len(strength) - 1; k >= 0; k-- {
-				if accessories && k < 2 {
-					break
-				}
-				for _, m := range w.lookup(p.Sessions[si].Items[strength[k]].ExerciseID).Primary {
-					if count[m] > w.band {
-						return si, strength[k]
-					}
-				}
-			}
-		}
-	}
-	return -1, -1
-}
-
 // dayItems prescribes a day's exercises in order: her sport's minutes
 // from share, a strength exercise by its role (the first two strength
 // exercises are the main lifts), her program's targets on a planned day.
@@ -442,11 +330,15 @@ func (w *week) fill(l Layout) Plan {
 	slices.SortStableFunc(days, func(a, b LayoutDay) int { return compareDates(w.dates[a.Weekday], w.dates[b.Weekday]) })
 	share := w.sportShare(l)
 	for _, d := range days {
-		s := Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)}
-		if pl, ok := w.planned[d.Weekday]; ok {
+		p.Sessions = append(p.Sessions, Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)})
+	}
+	w.lighten(&p)
+	for i := range p.Sessions {
+		s := &p.Sessions[i]
+		if pl, ok := w.planned[s.Weekday]; ok {
 			s.PlannedID = pl.ID
 		} else {
-			w.pad(&s)
+			w.pad(s)
 		}
 		s.DurationMin = duration(s.Items)
 		for _, it := range s.Items {
@@ -454,7 +346,9 @@ func (w *week) fill(l Layout) Plan {
 				p.HardSets += it.Sets
 			}
 		}
-		p.Sessions = append(p.Sessions, s)
+	}
+	if len(w.planned) > 0 {
+		w.holdToCap(&p)
 	}
 	if p.Summary == "" {
 		p.Summary = w.summary(p)

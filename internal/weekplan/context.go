@@ -305,6 +305,10 @@ func doable(ex domain.Exercise, equipment []string) bool {
 			continue // a towel does
 		}
 		anyImplement = true
+		if (e == "band" || e == "pull-up bar") && slices.Contains(ex.Equipment, "band") && slices.Contains(ex.Equipment, "pull-up bar") &&
+			!(slices.Contains(equipment, "band") && slices.Contains(equipment, "pull-up bar")) {
+			continue // a band-assisted hang takes the band and the bar together
+		}
 		if e == "none" || slices.Contains(equipment, e) {
 			implement = true
 		}

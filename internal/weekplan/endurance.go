@@ -28,6 +28,7 @@ type sportPlan struct {
 	sessions int     // sessions this week
 	minutes  int     // the week's minutes of it, at most
 	base     int     // her logged minutes of it last week (0: none logged)
+	usual    int     // her mean weekly minutes of it over the last four weeks
 	pace     float64 // her minutes a kilometre (0: unknown)
 	easy     bool    // easy effort only (a mild injury)
 }
@@ -229,9 +230,20 @@ func (w *week) planEndurance() {
 		scale = 1
 	}
 	sp.minutes = int(float64(sp.base) * scale)
+	if weeks > 0 && !w.returning {
+		// Within 10% of her usual week (the mean of the four, a week
+		// without any counting as none), and at most +10% on the last.
+		usual := (mins[1] + mins[2] + mins[3] + mins[4]) / 4
+		sp.usual = int(math.Round(usual))
+		if scale > 1 {
+			sp.minutes = int(min(max(math.Floor(1.1*float64(sp.base)), math.Ceil(0.9*usual)), math.Floor(1.1*usual)))
+		} else {
+			sp.minutes = int(scale * min(float64(sp.base), usual))
+		}
+	}
 	w.sport = sp
-	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in the latest logged week; at most +10%%).",
-		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם; עד ‎+10%%).", w.sportLine(sp)...)
+	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in the latest logged week, %d in a usual week; at most +10%%).",
+		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם, %d בשבוע רגיל; עד ‎+10%%).", w.sportLine(sp)...)
 	if sportEx == "" {
 		reason += w.trf(" %s is swapped for %s, which spares the injured area.", " %s הוחלף ב%s, שחוסך את האזור הפצוע.", w.tr(titleCase(name), sportHe[name]), w.name(w.allowed[best]))
 	}
@@ -257,10 +269,14 @@ func (w *week) sportArgs(name string) []any {
 
 func (w *week) sportLine(sp sportPlan) []any {
 	exName := w.name(w.allowed[sp.exercise])
-	if w.lang() == "he" {
-		return []any{w.her(), sportHe[sp.name], sp.sessions, exName, sp.minutes, sp.base}
+	usual := sp.usual
+	if usual == 0 {
+		usual = sp.base
 	}
-	return []any{titleCase(w.her()), sp.name, sp.sessions, exName, sp.minutes, sp.base}
+	if w.lang() == "he" {
+		return []any{w.her(), sportHe[sp.name], sp.sessions, exName, sp.minutes, sp.base, usual}
+	}
+	return []any{titleCase(w.her()), sp.name, sp.sessions, exName, sp.minutes, sp.base, usual}
 }
 
 func (w *week) goalArgs() []any {
@@ -270,13 +286,25 @@ func (w *week) goalArgs() []any {
 	return []any{titleCase(w.her()) + " fat-loss", w.finisherMinutes(), w.name(w.allowed[w.finisher])}
 }
 
-// finisherMinutes is the conditioning her goal adds to a strength session
-// (6 in a deload week or after a break).
+// finisherMinutes is the conditioning her goal adds to a strength
+// session: 10 minutes, more when she has few strength days, so the week
+// holds 30 at least (the same in a deload or after a break, at an easier
+// effort: finisherRPE).
 func (w *week) finisherMinutes() int {
-	if w.deload || w.returning {
+	days := max(len(w.days)-w.sport.sessions, 1)
+	return min(max(10, (30+days-1)/days), 20)
+}
+
+// finisherRPE is the effort of the goal's conditioning: hard but even,
+// easier for a senior, in a deload or after a break.
+func (w *week) finisherRPE() float64 {
+	switch {
+	case w.deload || w.returning:
+		return 5
+	case w.senior:
 		return 6
 	}
-	return 10
+	return 7
 }
 
 // sportShare is each sport session's minutes for the layout's days: an
@@ -299,13 +327,19 @@ func (w *week) sportShare(l Layout) map[int]int {
 		shares += 0.4
 	}
 	each := float64(w.sport.minutes) / shares
+	total := 0
 	for i, d := range days {
 		m := each
 		if len(days) >= 3 && i == len(days)-1 {
 			m *= 1.4
 		}
 		out[d] = max(min(int(m/5)*5, w.in.Minutes), 10)
+		total += out[d]
 	}
+	// The minutes the fives left over go to the last session (the long
+	// one), within her session length: the week keeps its volume.
+	last := days[len(days)-1]
+	out[last] = max(min(out[last]+w.sport.minutes-total, w.in.Minutes), out[last])
 	return out
 }
 

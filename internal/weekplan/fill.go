@@ -17,6 +17,12 @@ func (w *week) fillShare() float64 {
 // fillTarget is the least minutes a session of the week takes.
 func (w *week) fillTarget() int { return int(math.Ceil(float64(w.in.Minutes) * w.fillShare())) }
 
+// padTarget is what a short session is filled to: five points over the
+// least, so that an estimate a few minutes out still fills her share.
+func (w *week) padTarget() int {
+	return min(int(math.Ceil(float64(w.in.Minutes)*(w.fillShare()+0.05))), w.in.Minutes)
+}
+
 // fillers are the patterns that fill a session's minutes easily, best
 // first: after her sport, a walk or an easy ride; after strength, an easy
 // ride, row or walk.
@@ -26,11 +32,15 @@ var (
 	easyConditioning  = []string{"elliptical", "stationary-bike", "assault-bike", "rowing-machine", "ski-erg"}
 )
 
-// pad fills a session to fillTarget: a cool-down of mobility (10 minutes
-// at most), then easy aerobic work that is not her sport (so her sport's
-// volume stays what the week allows), then more mobility.
-func (w *week) pad(s *Session) {
-	target := w.fillTarget()
+// pad fills a session to padTarget: a cool-down of mobility (10 minutes
+// at most; two of them when she has an endurance sport, whose sessions
+// hold the week's aerobic volume), then easy aerobic work that is not her
+// sport (so her sport's volume stays what the week allows), then more
+// mobility.
+func (w *week) pad(s *Session) { w.padTo(s, w.padTarget()) }
+
+// padTo fills a session to target minutes, as pad does.
+func (w *week) padTo(s *Session, target int) {
 	gap := func() int { return target - duration(s.Items) }
 	if gap() <= 0 {
 		return
@@ -53,6 +63,11 @@ func (w *week) pad(s *Session) {
 	if len(mobility) > 0 {
 		id := mobility[s.Weekday%len(mobility)]
 		add(id, min(max(gap(), 3), 10), 2, cool)
+		if w.sport.exercise != "" && w.sport.name != "conditioning" && gap() > 0 && len(mobility) > 1 {
+			// Her sport holds the week's aerobic volume: more mobility
+			// before any aerobic work beside it.
+			add(mobility[(s.Weekday+1)%len(mobility)], min(max(gap(), 3), 10), 2, cool)
+		}
 	}
 	if g := gap(); g > 0 {
 		afterSport := len(s.Items) > 0 && s.Items[0].ExerciseID == w.sport.exercise

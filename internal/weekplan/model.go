@@ -106,7 +106,7 @@ func (w *week) contextText() string {
 		"rule":                 w.rule,
 		"deload":               w.deload,
 		"maxHardSetsPerMuscle": w.band,
-		"adjustments":          w.adjust,
+		"adjustments":          w.modelAdjustments(),
 		"allowedExercises":     exs,
 		"baseline":             w.baseline(),
 	}
@@ -130,6 +130,18 @@ func (w *week) contextText() string {
 	}
 	b, _ := json.Marshal(ctx)
 	return "The week to lay out:\n" + string(b)
+}
+
+// modelAdjustments are the week's adjustments as the model reads them:
+// a health condition's rules, never its name.
+func (w *week) modelAdjustments() []Adjustment {
+	out := slices.Clone(w.adjust)
+	for i, a := range out {
+		if a.forModel != "" {
+			out[i].Reason = a.forModel
+		}
+	}
+	return out
 }
 
 // firstAsk opens the conversation.

@@ -204,3 +204,52 @@ func (w *week) fromPlan(it *Item, ex domain.Exercise, s domain.Session) {
 		}
 	}
 }
+
+// holdToCap keeps her program's week within the week's hard-set cap (at
+// most +20% on her last week): a set comes off the last exercise with the
+// most sets of the fullest session, one at a time, down to two an
+// exercise (one in a deload week); her program's exercises all stay, and the minutes freed go to
+// a cool-down. An adjustment says so.
+func (w *week) holdToCap(p *Plan) {
+	if w.cap == 0 || p.HardSets <= w.cap {
+		return
+	}
+	from := p.HardSets
+	before := map[int]int{}
+	for i, s := range p.Sessions {
+		before[i] = duration(s.Items)
+	}
+	least := 2
+	if w.deload {
+		least = 1
+	}
+	for p.HardSets > w.cap {
+		si, xi := -1, -1
+		for i, s := range p.Sessions {
+			for j, it := range s.Items {
+				if !w.strengthItem(it.ExerciseID) || it.Sets <= least {
+					continue
+				}
+				if si < 0 || it.Sets > p.Sessions[si].Items[xi].Sets ||
+					it.Sets == p.Sessions[si].Items[xi].Sets && len(s.Items) >= len(p.Sessions[si].Items) {
+					si, xi = i, j
+				}
+			}
+		}
+		if si < 0 {
+			break // the least sets an exercise already: the validator says what is left
+		}
+		p.Sessions[si].Items[xi].Sets--
+		p.HardSets--
+	}
+	for i := range p.Sessions {
+		// The minutes the sets leave go to a cool-down: the session keeps
+		// the length her program gave it.
+		w.padTo(&p.Sessions[i], before[i])
+		p.Sessions[i].DurationMin = duration(p.Sessions[i].Items)
+	}
+	p.Adjustments = append(p.Adjustments, Adjustment{Kind: AdjustProgram,
+		Reason: w.trf("The program's week holds %d hard sets; last week %s logged %d, so this one is held to %d (at most +20%%): sets come off, every exercise stays.",
+			"בשבוע של התוכנית %d סטים קשים; בשבוע שעבר נרשמו %[3]d, ולכן השבוע מוגבל ל-%[4]d (עד ‎+20%%): יורדים סטים, כל התרגילים נשארים.",
+			from, w.her(), w.weekSets[3], p.HardSets)})
+}

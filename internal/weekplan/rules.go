@@ -98,7 +98,7 @@ func (w *week) bodyWeightOnly(ex domain.Exercise) bool {
 }
 
 // minutesFor is what an exercise's sets take: the work, the rest between
-// them and a minute to set up.
+// them, a minute to set up, and ramp-up sets before a heavy load.
 // An endurance or mobility item takes its minutes. A set's work is 4 s a
 // rep (20 s at least), or its hold.
 func minutesFor(it Item) float64 {
@@ -113,8 +113,16 @@ func minutesFor(it Item) float64 {
 	if it.Seconds > 0 {
 		work = float64(it.Seconds) / 60
 	}
-	return float64(it.Sets)*(work+float64(it.RestSeconds)/60) + 1
+	total := float64(it.Sets)*(work+float64(it.RestSeconds)/60) + 1
+	if it.LoadKg != nil && *it.LoadKg >= rampUpKg {
+		total += 3 // lighter sets up to a heavy load
+	}
+	return total
 }
+
+// rampUpKg is the load from which a lift takes ramp-up sets before its
+// working sets (three minutes of them).
+const rampUpKg = 40
 
 // warmUp is the minutes a session with sets begins with (an endurance
 // session's easy first minutes are its own warm-up).
@@ -165,11 +173,11 @@ func (w *week) prescribe(ex domain.Exercise, role int) Item {
 			Basis: w.trf("an isometric for the tendon: 4 × %d s at a moderate effort", "החזקה סטטית לגיד: 4 × %d שניות במאמץ בינוני", sec)}
 	}
 	if w.isEndurance(ex) {
-		m, rpe := w.finisherMinutes(), 7.0
-		if w.senior {
-			rpe = 6
+		basis := w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד")
+		if w.deload || w.returning {
+			basis = w.tr("conditioning, easy this week: steady, able to talk", "אירובי-עצים, קל השבוע: קצב אחיד שמאפשר לדבר")
 		}
-		return w.endurancePrescription(ex, m, rpe, w.tr("conditioning: steady, hard but even", "אירובי-עצים: קצב קשה אך אחיד"))
+		return w.endurancePrescription(ex, w.finisherMinutes(), w.finisherRPE(), basis)
 	}
 	if isMobility(ex) {
 		return w.endurancePrescription(ex, 5, 2, w.tr("cool-down", "שחרור"))

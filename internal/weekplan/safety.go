@@ -78,10 +78,20 @@ func (w *week) rulesFor() conditionRules {
 			he = "מצב בריאותי בפרופיל מציב גבולות: עצימות מתונה בלבד (לפחות 3 חזרות ברזרבה, 8 חזרות ומעלה, מאמץ עד RPE 6), בלי ספרינטים, קפיצות או הרמות אולימפיות, החזקות של 30 שניות לכל היותר."
 		}
 		if en != "" {
-			w.adjust = append(w.adjust, Adjustment{Kind: AdjustCondition, Reason: w.tr(en, he)})
+			// Her plan names the condition for her and her coaches; the
+			// model that lays the week out reads the rules alone.
+			n := conditionNames[c]
+			named := strings.Replace(w.tr(en, he), w.tr("A health condition on the profile", "מצב בריאותי בפרופיל"), w.tr(n[0]+" on the profile", n[1]+" בפרופיל"), 1)
+			w.adjust = append(w.adjust, Adjustment{Kind: AdjustCondition, Reason: named, forModel: w.tr(en, he)})
 		}
 	}
 	return r
+}
+
+// conditionNames are each health condition's name, English and Hebrew.
+var conditionNames = map[string][2]string{
+	"hypertension": {"Hypertension (high blood pressure)", "לחץ דם גבוה"}, "pregnancy": {"Pregnancy", "הריון"},
+	"osteoporosis": {"Osteoporosis", "אוסטאופורוזיס (בריחת סידן)"}, "heart_condition": {"A heart condition", "מחלת לב"},
 }
 
 func capHold(cur, v int) int {
@@ -151,6 +161,30 @@ func (w *week) seniorAge() int {
 	return 60
 }
 
+// muscleAreas are the body areas that are muscles, and the catalogue's
+// muscle names for them: an exercise whose primary muscles hold one loads
+// that area, whatever its loadsAreas list (a quadriceps strain rules out
+// squats and lunges, a calf strain jumps and runs that train the calves).
+var muscleAreas = map[string][]string{
+	"quadriceps": {"quadriceps"}, "hamstring": {"hamstrings"}, "glute": {"glutes"}, "calf": {"calves"},
+	"chest": {"chest"}, "groin": {"adductors"}, "upper_back": {"upper back", "rhomboids", "traps"},
+	"lower_back": {"lower back"}, "abdomen": {"abs", "obliques"}, "neck": {"neck"},
+}
+
+// loads reports whether ex loads area: its loadsAreas say so, or its
+// primary muscles are the area's.
+func loads(ex domain.Exercise, area string) bool {
+	if slices.Contains(ex.Loads, area) {
+		return true
+	}
+	for _, m := range muscleAreas[area] {
+		if slices.Contains(ex.Primary, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // severe: an injury the plan trains around entirely.
 func severe(inj domain.Injury) bool {
 	return inj.Severity >= 3 || inj.Kind == "fracture" || inj.Kind == "after_surgery"
@@ -191,7 +225,7 @@ func (w *week) allow() {
 		}
 		hit, keep := "", true
 		for _, inj := range w.in.Injuries {
-			if !slices.Contains(ex.Loads, inj.Area) {
+			if !loads(ex, inj.Area) {
 				continue
 			}
 			switch {
@@ -234,7 +268,7 @@ func (w *week) allow() {
 		var ids []string
 		for id, by := range w.avoided {
 			rule := by == "level" || by == "condition" || by == "senior"
-			if by == inj.ID || !rule && slices.Contains(w.lookup(id).Loads, inj.Area) {
+			if by == inj.ID || !rule && loads(w.lookup(id), inj.Area) {
 				ids = append(ids, id)
 			}
 		}
@@ -248,7 +282,7 @@ func (w *week) allow() {
 		case inj.Kind == "tendinopathy":
 			var mine []string
 			for _, id := range rehab {
-				if slices.Contains(w.allowed[id].Loads, inj.Area) {
+				if loads(w.allowed[id], inj.Area) {
 					mine = append(mine, id)
 				}
 			}

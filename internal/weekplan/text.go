@@ -61,7 +61,7 @@ func (w *week) her() string {
 var areaNames = map[string]string{
 	"neck": "צוואר", "shoulder": "כתף", "upper_back": "גב העליון", "lower_back": "גב התחתון", "chest": "חזה",
 	"elbow": "מרפק", "wrist": "שורש כף היד", "hand": "כף היד", "abdomen": "בטן", "hip": "ירך", "groin": "מפשעה",
-	"glute": "עכוז", "hamstring": "ירך האחורית", "quadriceps": "ירך הקדמית", "knee": "ברך", "calf": "שוק",
+	"glute": "עכוז", "hamstring": "המסטרינג", "quadriceps": "ארבע ראשי", "knee": "ברך", "calf": "שוק",
 	"shin": "שוק הקדמית", "ankle": "קרסול", "foot": "כף הרגל",
 }
 

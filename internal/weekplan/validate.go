@@ -2,6 +2,7 @@ package weekplan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -25,7 +26,7 @@ func (w *week) check(p Plan) []string {
 		injured[inj.Area] = inj.ID
 	}
 	sportSessions, sportMinutes, conditioning, rehab, strengthDays := 0, 0, 0, 0, 0
-	for _, s := range p.Sessions {
+	for si, s := range p.Sessions {
 		day := weekdayName(s.Weekday)
 		if !slices.Contains(w.days, s.Weekday) {
 			say("%s is not one of her training days (%s); move that session to one of them.", day, daysList(w.days))
@@ -82,9 +83,9 @@ func (w *week) check(p Plan) []string {
 				ex = w.lookup(it.ExerciseID)
 			}
 			if !ok || !(slices.Contains(w.rehab, ex.ID) || w.reduced[ex.ID]) {
-				for _, a := range ex.Loads {
-					if inj, hurt := injured[a]; hurt {
-						say("%s's %s loads the %s, injured (%s); choose an exercise that spares it.", day, it.ExerciseID, strings.ReplaceAll(a, "_", " "), inj)
+				for _, a := range slices.Sorted(maps.Keys(injured)) {
+					if loads(ex, a) {
+						say("%s's %s loads the %s, injured (%s); choose an exercise that spares it.", day, it.ExerciseID, strings.ReplaceAll(a, "_", " "), injured[a])
 					}
 				}
 			}
@@ -116,6 +117,12 @@ func (w *week) check(p Plan) []string {
 				role := roleOf(at)
 				pos++
 				want := w.itemFor(s.Weekday, it.ExerciseID, &at, nil)
+				if w.lightAfter(p, si, it) {
+					want.Sets = min(want.Sets, 2)
+				}
+				if isPlanned && it.Sets >= 1 && it.Sets < want.Sets {
+					want.Sets = it.Sets // a program's sets held to the week's cap (holdToCap)
+				}
 				if !sameLoad(want, it) {
 					say("%s's %s is prescribed %s, but the rules give %s; loads come from the rules only.", day, it.ExerciseID, dose(it), dose(want))
 				}

@@ -170,6 +170,9 @@ type Adjustment struct {
 	Kind      string   `json:"kind"`
 	Reason    string   `json:"reason"`
 	Exercises []string `json:"exercises,omitempty"` // ids avoided or changed
+	// forModel is the reason as the model is given it, when it differs:
+	// a health condition's rules without the condition's name.
+	forModel string
 }
 
 // Report is how the plan was made and what the validator found.

@@ -233,4 +233,3 @@ func promptResult(description, framing string, pulls []pull) *mcp.GetPromptResul
 	}
 	return &mcp.GetPromptResult{Description: description, Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: b.String()}}}}
 }
-
