@@ -204,7 +204,7 @@ func planModel(cfg config.Config) server.Option {
 
 // oauthHost is the server being composed, as oauth.Mount builds on it.
 func oauthHost(p *server.Parts) oauth.Host {
-	return oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Handle: p.Handle}
+	return oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Limits: p.Limits, Handle: p.Handle}
 }
 
 // mountLogin serves the browser sign-in (/login, /logout). Codes go over

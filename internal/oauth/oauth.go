@@ -284,6 +284,11 @@ type Host struct {
 	Store  Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil: registrations are counted in this process
+	// Limits is the server's record of whether Redis answers, which its
+	// other limits count through (nil: Mount makes one of Redis). While
+	// Redis is down, registrations are counted in this process, like every
+	// other request limit, never let through uncounted.
+	Limits *ratelimit.Shared
 	// Handle mounts h at pattern; rateLimited puts it behind the host's
 	// limiter, counted by the caller's address.
 	Handle func(pattern string, h http.Handler, rateLimited bool)
@@ -300,8 +305,14 @@ func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authentic
 	if o.Logger == nil {
 		o.Logger = h.Logger
 	}
-	if o.RegistrationLimiter == nil && h.Redis != nil {
-		o.RegistrationLimiter = ratelimit.NewRedis(h.Redis, registrationsPerHour(o), time.Hour)
+	if o.RegistrationLimiter == nil {
+		shared := h.Limits
+		if shared == nil && h.Redis != nil {
+			shared = ratelimit.NewShared(h.Redis, o.Logger).WithClock(o.Now)
+		}
+		if shared != nil {
+			o.RegistrationLimiter = shared.Limiter(registrationsPerHour(o), time.Hour, ratelimit.CountInMemory)
+		}
 	}
 	s := New(o)
 	for pattern, route := range s.Routes() {

@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/ratelimit"
@@ -163,5 +166,41 @@ func TestRegistrationLimitShared(t *testing.T) {
 	a.register("https://app.example/3", "198.51.100.1:3")
 	if status, out := b.registerRaw(`{"redirect_uris":["https://app.example/4"]}`, "198.51.100.1:4"); status != http.StatusTooManyRequests {
 		t.Fatalf("the 4th registration across two instances: %d %v", status, out)
+	}
+}
+
+// With the server's Redis down, the registration limit still holds per
+// instance, as every other Redis limit does: Mount counts in memory while
+// Redis does not answer, so of 25 registrations from one address the 21st
+// is refused.
+func TestRegistrationLimitWithRedisDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there: every count in Redis fails at once
+	rc := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { rc.Close() })
+	st := storetest.OpenSQLite(t)
+	mux := http.NewServeMux()
+	oauth.Mount(oauth.Host{Store: st, Redis: rc, Handle: func(pattern string, h http.Handler, _ bool) { mux.Handle(pattern, h) }}, nil, oauth.Options{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.ServeHTTP(w, r.WithContext(auth.WithClientAddr(r.Context(), "203.0.113.9:4000")))
+	}))
+	t.Cleanup(srv.Close)
+	created := 0
+	for i := range 25 {
+		res, err := http.Post(srv.URL+"/register", "application/json", strings.NewReader(fmt.Sprintf(`{"client_name":"App","redirect_uris":["https://app.example/cb%d"],"token_endpoint_auth_method":"none"}`, i)))
+		must(t, err)
+		res.Body.Close()
+		switch {
+		case res.StatusCode == http.StatusCreated:
+			created++
+		case res.StatusCode == http.StatusTooManyRequests && i >= 20:
+		default:
+			t.Fatalf("registration %d with Redis down: %d", i+1, res.StatusCode)
+		}
+	}
+	if created != 20 {
+		t.Fatalf("%d of 25 registrations were accepted with Redis down; the limit is 20", created)
 	}
 }

@@ -113,6 +113,10 @@ type Parts struct {
 	Store  store.Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil when PERFORM_REDIS_URL is unset
+	// Limits counts a plug-in's own limits in Redis as the lane's are
+	// (Limits.Limiter), falling back as they do while Redis is down (nil
+	// when PERFORM_REDIS_URL is unset).
+	Limits *ratelimit.Shared
 	// Lane serves /v1/automation in process with its full middleware chain
 	// (auth, rate limit, validation, audit): wrap it in
 	// laneclient.HandlerTransport to call the lane without a TCP hop.
@@ -303,6 +307,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		Store:         st,
 		Logger:        logger,
 		Redis:         s.redis,
+		Limits:        s.shared,
 		Lane:          http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
 		authenticator: authn,
 		Limiter:       s.limiter,
