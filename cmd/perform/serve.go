@@ -166,6 +166,7 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 	if o.Issuer == "" {
 		o.Issuer = cfg.PublicURL
 	}
+	o.NoMetadataDocuments = o.NoMetadataDocuments || !cfg.OAuthClientMetadataDocuments
 	var as *oauth.Server
 	return []server.Option{
 		// An agent platform's verification codes go out as the sign-in's do

@@ -97,6 +97,14 @@ type Config struct {
 	// CheckCallbackLoopback refuses it with an https PublicURL.
 	AgentPlatformCallbackLoopback bool
 
+	// OAuthClientMetadataDocuments (PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS,
+	// on by default; off or 0 turns it off): the authorization server
+	// fetches and uses client ID metadata documents (a client_id that is a
+	// URL, as Claude Code sends), which needs outbound HTTPS to the apps'
+	// metadata hosts. Off, the server stops offering them, so apps
+	// register (POST /register) instead.
+	OAuthClientMetadataDocuments bool
+
 	// DefaultLanguage (PERFORM_DEFAULT_LANGUAGE, he or en; he when unset,
 	// the language of Perform's home region, Israel) is the language of
 	// the browser pages for a browser that asks for neither.
@@ -138,6 +146,8 @@ func Defaults() Config {
 		AgentDebounce:        8 * time.Second,
 		AgentProposalTTL:     30 * time.Minute,
 		DefaultLanguage:      webui.Hebrew,
+
+		OAuthClientMetadataDocuments: true,
 	}
 }
 
@@ -188,6 +198,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
 	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
 	c.AgentPlatformCallbackLoopback = r.oneOf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK", "0", "1") == "1"
+	if v := r.oneOf("PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS", "on", "off", "1", "0"); v != "" {
+		c.OAuthClientMetadataDocuments = v == "on" || v == "1"
+	}
 	if v := r.oneOf("PERFORM_DEFAULT_LANGUAGE", "he", "en"); v != "" {
 		c.DefaultLanguage = webui.Lang(v)
 	}

@@ -94,6 +94,12 @@ type Options struct {
 	Issuer string
 	Logger *slog.Logger
 	Now    func() time.Time
+	// NoMetadataDocuments turns client ID metadata documents off
+	// (PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS=off): for a server that
+	// cannot reach the clients' metadata hosts over HTTPS. The metadata then
+	// does not advertise them, so a client registers (POST /register), and a
+	// client_id that is a URL is refused with a sentence saying so.
+	NoMetadataDocuments bool
 	// AllowLoopbackMetadata lets client ID metadata documents be fetched
 	// from loopback addresses over http: for tests only.
 	AllowLoopbackMetadata bool
@@ -119,6 +125,9 @@ type Server struct {
 	logger  *slog.Logger
 	now     func() time.Time
 	fetcher *fetcher
+	// metadataDocs: client ID metadata documents are fetched and used
+	// (Options.NoMetadataDocuments unset).
+	metadataDocs bool
 	// registrations counts dynamic registrations by address.
 	registrations ratelimit.Limiter
 
@@ -155,7 +164,8 @@ func (s *Server) sweep(ctx context.Context, now time.Time) {
 
 // New builds the authorization server.
 func New(o Options) *Server {
-	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{}}
+	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{},
+		metadataDocs: !o.NoMetadataDocuments}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
