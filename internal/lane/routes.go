@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -94,6 +95,17 @@ func (c *Call) Studio() store.StudioStore { return c.DB().Studio(c.P.StudioID) }
 
 // id is the path's {id}.
 func (c *Call) ID() string { return c.Req.PathValue("id") }
+
+// Author is who logs what this call writes, as the withdrawable records
+// keep it (domain.LoggedByTrainee for a trainee's own call, on any of her
+// surfaces; domain.LoggedByCoach for the studio's): the one rule of who
+// may withdraw a record.
+func (c *Call) Author() string {
+	if c.P.IsTrainee() {
+		return domain.LoggedByTrainee
+	}
+	return domain.LoggedByCoach
+}
 
 // has reports whether the body carried field.
 func (c *Call) Has(field string) bool { _, ok := c.present[field]; return ok }

@@ -247,9 +247,10 @@ type Trainees interface {
 	CreateTrainee(ctx context.Context, t *domain.Trainee) error
 	UpdateTrainee(ctx context.Context, t *domain.Trainee) error
 	DeleteTrainee(ctx context.Context, id string) error
-	// WithdrawRecord deletes a record the trainee logged at or after
-	// since (see Withdrawable); anything else is ErrNotFound.
-	WithdrawRecord(ctx context.Context, traineeID, id string, since time.Time) error
+	// WithdrawRecord deletes a record of the trainee that by
+	// (domain.LoggedByTrainee or LoggedByCoach) logged at or after since
+	// (see Withdrawable); anything else is ErrNotFound.
+	WithdrawRecord(ctx context.Context, traineeID, id, by string, since time.Time) error
 	CountActiveTrainees(ctx context.Context) (int, error)
 	// ReserveActiveTrainee locks the studio for the rest of the
 	// transaction and answers *LimitError when it has max active trainees

@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		{"LastCompleted", testLastCompleted},
 		{"Text", testText},
 		{"TraineeVoice", testTraineeVoice},
+		{"Withdraw", testWithdraw},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
