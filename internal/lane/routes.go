@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -75,6 +76,8 @@ type Call struct {
 	status int
 	// tx, during a dry run, is the transaction the handler runs in (see db).
 	tx store.Store
+	// at is the request's one instant (Now).
+	at time.Time
 }
 
 // body reads the request body once; later calls return the same bytes.
@@ -269,7 +272,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			l.fail(w, r, rt, err)
 			return
 		}
-		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p}
+		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()}
 		if l.dryRun(w, r, rt, c) {
 			return
 		}

@@ -13,16 +13,21 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/tools"
 )
 
 // A trainee withdraws what she logged within 15 minutes, and nothing else:
 // not an update of an earlier check-in, not a planned session she
 // completed, not another trainee's record, not a record older than that.
+// The lane's clock ticks a millisecond or more at every reading, as a
+// loaded server's does between two reads of one request: a request writes
+// one instant, so its fresh check-in is still one log to take back.
 func TestTraineeWithdrawsAFreshLog(t *testing.T) {
 	eachEngine(t, func(t *testing.T, st store.Store) {
 		var ahead atomic.Int64 // how far the lane's clock is ahead of the store's
-		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }})
+		tick := testkit.StepClock()
+		e := newTraineeEnv(t, st, traineeEnvOptions{now: func() time.Time { return tick().Add(time.Duration(ahead.Load())) }})
 		f := e.seed("wd")
 		other := e.secondTrainee(f)
 		tok := e.traineeToken(f)
@@ -53,11 +58,16 @@ func TestTraineeWithdrawsAFreshLog(t *testing.T) {
 		e.ok(200, withdraw(rec.Session.ID))
 		e.fails(404, "NOT_FOUND", e.call(f.key, "GET", "/sessions/"+rec.Session.ID, nil))
 
-		// A check-in, but not once it updated an earlier one of the day.
+		// A check-in, written at one instant, but not once it updated an
+		// earlier one of the day.
+		var ci struct{ ID string }
+		e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 6})).into(t, &ci)
+		var created, updated int64
+		if err := st.DB().QueryRowContext(t.Context(), st.Rebind(`SELECT created_at, updated_at FROM checkins WHERE id = ?`), ci.ID).Scan(&created, &updated); err != nil || created != updated {
+			t.Errorf("one request wrote two instants: created %d, updated %d (%v)", created, updated, err)
+		}
+		e.ok(200, withdraw(ci.ID))
 		e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 6})).into(t, &rec)
-		e.ok(200, withdraw(rec.ID))
-		e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 6})).into(t, &rec)
-		time.Sleep(2 * time.Millisecond) // the update's time differs from the creation's
 		e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 3}))
 		e.fails(404, "NOT_FOUND", withdraw(rec.ID))
 

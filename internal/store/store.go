@@ -336,9 +336,12 @@ type Outbox interface {
 // its record; FinishIdempotent stores the answer of the request that made
 // the claim Begin returned; ReleaseIdempotent forgets that unfinished claim
 // so a retry runs for real. Both leave a claim taken over since alone. A
-// record older than keepFor is expired and claimed afresh.
+// claim is held lease from now, and RenewIdempotent holds it longer while
+// its request lives; one past its hold is taken over. A record older than
+// keepFor is expired and claimed afresh.
 type Idempotency interface {
-	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
+	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, lease, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
+	RenewIdempotent(ctx context.Context, claim IdempotentRecord, until time.Time) (held bool, err error)
 	FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error
 	ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error
 }
