@@ -62,6 +62,10 @@ type Options struct {
 	Audit         audit.Sink // nil: no audit
 	Logger        *slog.Logger
 	Now           func() time.Time // nil: time.Now
+	// IdempotencyRenewEvery is how often a write holding an
+	// Idempotency-Key renews its hold while it runs (0: a quarter of the
+	// lease, idempotencyLease/4); tests shorten it.
+	IdempotencyRenewEvery time.Duration
 	// Areas are the route packages the lane serves.
 	Areas []Area
 }
@@ -77,6 +81,7 @@ type Lane struct {
 	audit                       audit.Sink
 	logger                      *slog.Logger
 	now                         func() time.Time
+	renewEvery                  time.Duration // see Options.IdempotencyRenewEvery
 
 	mux     *http.ServeMux
 	routes  []*route
@@ -100,11 +105,15 @@ func New(o Options) *Lane {
 		audit:         o.Audit,
 		logger:        o.Logger,
 		now:           o.Now,
+		renewEvery:    o.IdempotencyRenewEvery,
 		mux:           http.NewServeMux(),
 		touched:       map[string]time.Time{},
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)
+	}
+	if l.renewEvery <= 0 {
+		l.renewEvery = idempotencyLease / 4
 	}
 	if l.now == nil {
 		l.now = time.Now
