@@ -25,9 +25,9 @@ package otc
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"crypto/sha256"
 	"crypto/subtle"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
