@@ -44,12 +44,11 @@ func (codeJob) Kind() string { return CodeJobKind }
 
 // sealedCode is what a code job carries, sealed.
 type sealedCode struct {
-	Subject   string        `json:"subject"`
-	To        string        `json:"to"`
-	Code      string        `json:"code"`
-	TTL       time.Duration `json:"ttl"`
-	ExpiresAt time.Time     `json:"expiresAt"`
-	Note      string        `json:"note,omitempty"`
+	Subject string        `json:"subject"`
+	To      string        `json:"to"`
+	Code    string        `json:"code"`
+	TTL     time.Duration `json:"ttl"`
+	Note    string        `json:"note,omitempty"`
 }
 
 func codeAAD(purpose string) string { return "perform one-time code\x00" + purpose }
@@ -60,7 +59,6 @@ type Courier struct {
 	queue  string // this process's own queue (a key of its own), or "" (any instance)
 	jobs   atomic.Pointer[river.Client[*sql.Tx]]
 	logger *slog.Logger
-	now    func() time.Time
 
 	mu      sync.RWMutex
 	senders map[string]Sender // by purpose
@@ -69,7 +67,7 @@ type Courier struct {
 // NewCourier seals under key (PERFORM_SECRET_KEY, 32 bytes), or, with no
 // key, under a fresh key of this process's own whose jobs go to Queue.
 func NewCourier(key []byte, logger *slog.Logger) (*Courier, error) {
-	q := &Courier{logger: logger, now: time.Now, senders: map[string]Sender{}}
+	q := &Courier{logger: logger, senders: map[string]Sender{}}
 	if q.logger == nil {
 		q.logger = slog.New(slog.DiscardHandler)
 	}
@@ -111,12 +109,12 @@ func (q *Courier) sender(purpose string) Sender {
 }
 
 // enqueue inserts m's job in tx, sealed.
-func (q *Courier) enqueue(ctx context.Context, tx *sql.Tx, m Message, expires time.Time) error {
+func (q *Courier) enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
 	client := q.jobs.Load()
 	if client == nil {
 		return errors.New("otc: the job queue is not running yet, so no code can be sent; try again in a moment")
 	}
-	plain, err := json.Marshal(sealedCode{Subject: m.Subject, To: m.To, Code: m.Code, TTL: m.TTL, ExpiresAt: expires, Note: m.Note})
+	plain, err := json.Marshal(sealedCode{Subject: m.Subject, To: m.To, Code: m.Code, TTL: m.TTL, Note: m.Note})
 	if err != nil {
 		return err
 	}
@@ -156,7 +154,9 @@ func (w *codeWorker) Work(ctx context.Context, job *river.Job[codeJob]) error {
 	if m.To == "" { // a code to nobody, queued so a miss looks like a match
 		return nil
 	}
-	if !q.now().Before(m.ExpiresAt) {
+	// Expired on its way, by the queue's own clock (the door's may be a
+	// test's): a code works for TTL from when its job was queued.
+	if time.Since(job.CreatedAt) >= m.TTL {
 		q.logger.WarnContext(ctx, "a one-time code expired before it could be sent, so it is dropped", "purpose", job.Args.Purpose, "phone", phone.Masked(m.To))
 		return nil
 	}

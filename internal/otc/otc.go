@@ -261,7 +261,7 @@ func (c *Codes) Write(ctx context.Context, r Request) (Issued, error) {
 	m := Message{Purpose: c.purpose, Subject: r.Subject, To: r.To, Code: code, TTL: c.ttl, Data: r.Data, Note: r.Note}
 	switch {
 	case queue:
-		if err := c.courier.enqueue(ctx, c.tx, m, row.ExpiresAt); err != nil {
+		if err := c.courier.enqueue(ctx, c.tx, m); err != nil {
 			return Issued{}, err
 		}
 	case r.To != "" && !r.NoSend:
