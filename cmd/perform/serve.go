@@ -212,7 +212,7 @@ func oauthHost(p *server.Parts) oauth.Host {
 // WhatsApp from the Perform AI number (AGENT_SMARTSEND_API_KEY at
 // SMARTSEND_API_URL); with either unset they are written to the log.
 func mountLogin(cfg config.Config, p *server.Parts) *login.Service {
-	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL})
+	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL, Courier: p.Courier})
 	mux := http.NewServeMux()
 	svc.Register(mux)
 	for _, pattern := range []string{"/login", "/login/", "/logout"} {

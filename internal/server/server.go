@@ -34,6 +34,7 @@ import (
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/otc"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
@@ -113,6 +114,9 @@ type Parts struct {
 	Store  store.Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil when PERFORM_REDIS_URL is unset
+	// Courier sends a door's one-time codes as River jobs (a plug-in's
+	// door passes it as otc.Options.Courier, login.Options.Courier).
+	Courier *otc.Courier
 	// Limits counts a plug-in's own limits in Redis as the lane's are
 	// (Limits.Limiter), falling back as they do while Redis is down (nil
 	// when PERFORM_REDIS_URL is unset).
@@ -291,7 +295,14 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if cfg.AgentPlatformCallbackLoopback {
 		logger.Warn("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK is on: agent platform callbacks may go to 127.0.0.1 and localhost over http, on any port. This is for trying the callback on a laptop; never set it on a server others reach.")
 	}
-	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
+	// Every door's one-time codes go out as River jobs inserted with the
+	// code, sealed under PERFORM_SECRET_KEY or, without one, a key and a
+	// queue of this process's own (internal/otc).
+	courier, err := otc.NewCourier(cfg.SecretKey, logger)
+	if err != nil {
+		return fail(fmt.Errorf("PERFORM_SECRET_KEY cannot seal the one-time codes: %w", err))
+	}
+	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, Courier: courier, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
 		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}}
 	if s.shared != nil {
 		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
@@ -302,7 +313,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
 	s.areas.Public.Register(workers)
+	courier.Register(workers)
 	parts := &Parts{
+		Courier:       courier,
 		Config:        cfg,
 		Store:         st,
 		Logger:        logger,
@@ -331,7 +344,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		}
 	}
 
-	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Holding: parts.holding, Logger: logger})
+	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Holding: parts.holding, ProcessQueue: courier.Queue(), Logger: logger})
 	if err != nil {
 		return fail(fmt.Errorf("setting up background jobs: %w", err))
 	}
@@ -339,6 +352,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		f(s.jobs)
 	}
 	s.areas.Public.SetJobs(s.jobs)
+	courier.SetJobs(s.jobs)
 
 	// The Authns may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
