@@ -4,7 +4,6 @@
 package config
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -564,41 +563,4 @@ func (c *Config) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RedisURL, "redis-url", c.RedisURL, "Redis URL for shared rate limits (PERFORM_REDIS_URL)")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "root URL clients reach the server at (PERFORM_PUBLIC_URL)")
 	fs.TextVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (LOG_LEVEL)")
-}
-
-// Demote returns a logger that writes l's records below warn at level to
-// instead: a library's routine chatter (the MCP SDK's per-request session
-// lines, River's job counts) then stays out of the info log, while its
-// warnings and errors keep their level.
-func Demote(l *slog.Logger, to slog.Level) *slog.Logger {
-	return slog.New(demoted{h: l.Handler(), to: to})
-}
-
-type demoted struct {
-	h  slog.Handler
-	to slog.Level
-}
-
-func (d demoted) level(l slog.Level) slog.Level {
-	if l < slog.LevelWarn {
-		return d.to
-	}
-	return l
-}
-
-func (d demoted) Enabled(ctx context.Context, l slog.Level) bool {
-	return d.h.Enabled(ctx, d.level(l))
-}
-
-func (d demoted) Handle(ctx context.Context, r slog.Record) error {
-	r.Level = d.level(r.Level)
-	return d.h.Handle(ctx, r)
-}
-
-func (d demoted) WithAttrs(as []slog.Attr) slog.Handler {
-	return demoted{h: d.h.WithAttrs(as), to: d.to}
-}
-
-func (d demoted) WithGroup(name string) slog.Handler {
-	return demoted{h: d.h.WithGroup(name), to: d.to}
 }
