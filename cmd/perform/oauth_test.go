@@ -86,6 +86,15 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 	t.Cleanup(func() { s.Close() })
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
+	// The sign-in codes go out as River jobs, as a served server's do.
+	if err := s.Jobs().Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // before s.Close: cleanups run last first
+		stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = s.Jobs().Stop(stop)
+	})
 	w.url, w.st = srv.URL, s.Store()
 	w.http = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 

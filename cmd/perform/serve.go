@@ -166,6 +166,7 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 	if o.Issuer == "" {
 		o.Issuer = cfg.PublicURL
 	}
+	o.NoMetadataDocuments = o.NoMetadataDocuments || !cfg.OAuthClientMetadataDocuments
 	var as *oauth.Server
 	return []server.Option{
 		// An agent platform's verification codes go out as the sign-in's do
@@ -204,14 +205,14 @@ func planModel(cfg config.Config) server.Option {
 
 // oauthHost is the server being composed, as oauth.Mount builds on it.
 func oauthHost(p *server.Parts) oauth.Host {
-	return oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Handle: p.Handle}
+	return oauth.Host{Store: p.Store, Logger: p.Logger, Redis: p.Redis, Limits: p.Limits, Handle: p.Handle}
 }
 
 // mountLogin serves the browser sign-in (/login, /logout). Codes go over
 // WhatsApp from the Perform AI number (AGENT_SMARTSEND_API_KEY at
 // SMARTSEND_API_URL); with either unset they are written to the log.
 func mountLogin(cfg config.Config, p *server.Parts) *login.Service {
-	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL})
+	svc := login.New(login.Options{Store: p.Store, Gateway: loginGateway(cfg), Logger: p.Logger, PublicURL: cfg.PublicURL, Courier: p.Courier})
 	mux := http.NewServeMux()
 	svc.Register(mux)
 	for _, pattern := range []string{"/login", "/login/", "/logout"} {

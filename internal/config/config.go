@@ -4,7 +4,6 @@
 package config
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -102,6 +101,14 @@ type Config struct {
 	// CheckCallbackLoopback refuses it with an https PublicURL.
 	AgentPlatformCallbackLoopback bool
 
+	// OAuthClientMetadataDocuments (PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS,
+	// on by default; off or 0 turns it off): the authorization server
+	// fetches and uses client ID metadata documents (a client_id that is a
+	// URL, as Claude Code sends), which needs outbound HTTPS to the apps'
+	// metadata hosts. Off, the server stops offering them, so apps
+	// register (POST /register) instead.
+	OAuthClientMetadataDocuments bool
+
 	// DefaultLanguage (PERFORM_DEFAULT_LANGUAGE, he or en; he when unset,
 	// the language of Perform's home region, Israel) is the language of
 	// the browser pages for a browser that asks for neither.
@@ -143,6 +150,8 @@ func Defaults() Config {
 		AgentDebounce:        8 * time.Second,
 		AgentProposalTTL:     30 * time.Minute,
 		DefaultLanguage:      webui.Hebrew,
+
+		OAuthClientMetadataDocuments: true,
 	}
 }
 
@@ -195,6 +204,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.AnthropicWorkspaceID = r.str("ANTHROPIC_WORKSPACE_ID")
 	c.AgentPlatformCallbackHosts = r.hosts("PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS")
 	c.AgentPlatformCallbackLoopback = r.oneOf("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK", "0", "1") == "1"
+	if v := r.oneOf("PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS", "on", "off", "1", "0"); v != "" {
+		c.OAuthClientMetadataDocuments = v == "on" || v == "1"
+	}
 	if v := r.oneOf("PERFORM_DEFAULT_LANGUAGE", "he", "en"); v != "" {
 		c.DefaultLanguage = webui.Lang(v)
 	}
@@ -558,41 +570,4 @@ func (c *Config) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RedisURL, "redis-url", c.RedisURL, "Redis URL for shared rate limits (PERFORM_REDIS_URL)")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "root URL clients reach the server at (PERFORM_PUBLIC_URL)")
 	fs.TextVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (LOG_LEVEL)")
-}
-
-// Demote returns a logger that writes l's records below warn at level to
-// instead: a library's routine chatter (the MCP SDK's per-request session
-// lines, River's job counts) then stays out of the info log, while its
-// warnings and errors keep their level.
-func Demote(l *slog.Logger, to slog.Level) *slog.Logger {
-	return slog.New(demoted{h: l.Handler(), to: to})
-}
-
-type demoted struct {
-	h  slog.Handler
-	to slog.Level
-}
-
-func (d demoted) level(l slog.Level) slog.Level {
-	if l < slog.LevelWarn {
-		return d.to
-	}
-	return l
-}
-
-func (d demoted) Enabled(ctx context.Context, l slog.Level) bool {
-	return d.h.Enabled(ctx, d.level(l))
-}
-
-func (d demoted) Handle(ctx context.Context, r slog.Record) error {
-	r.Level = d.level(r.Level)
-	return d.h.Handle(ctx, r)
-}
-
-func (d demoted) WithAttrs(as []slog.Attr) slog.Handler {
-	return demoted{h: d.h.WithAttrs(as), to: d.to}
-}
-
-func (d demoted) WithGroup(name string) slog.Handler {
-	return demoted{h: d.h.WithGroup(name), to: d.to}
 }

@@ -39,6 +39,9 @@ func TestDefaults(t *testing.T) {
 	if c.ShutdownDelay != 0 {
 		t.Errorf("ShutdownDelay %v; want none by default", c.ShutdownDelay)
 	}
+	if !c.OAuthClientMetadataDocuments {
+		t.Errorf("client ID metadata documents are off by default")
+	}
 	if c.LogLevel != slog.LevelInfo || c.LogFormat != "" || c.SecretKey != nil || c.RedisURL != "" {
 		t.Errorf("unexpected %+v", c)
 	}
@@ -50,38 +53,39 @@ func TestDefaults(t *testing.T) {
 func TestEverythingSet(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, 32)
 	c, err := FromEnv(env(map[string]string{
-		"PORT":                                  "9090",
-		"PERFORM_DATABASE_URL":                  "postgres://u@db:5432/perform",
-		"PERFORM_REDIS_URL":                     "redis://127.0.0.1:6379/2",
-		"PERFORM_PUBLIC_URL":                    "https://perform.example/",
-		"PERFORM_SECRET_KEY":                    base64.StdEncoding.EncodeToString(key),
-		"PERFORM_GC_PERCENT":                    "-1",
-		"PERFORM_SHUTDOWN_DELAY_MS":             "2500",
-		"PERFORM_TRUSTED_PROXIES":               "10.0.0.0/8, 127.0.0.1",
-		"PERFORM_DATABASE_MAX_CONNS":            "12",
-		"RATE_LIMIT_MAX":                        "5",
-		"RATE_LIMIT_WINDOW_MS":                  "1500",
-		"PERFORM_TRAINEE_READS_PER_HOUR":        "7",
-		"PERFORM_TRAINEE_WRITES_PER_HOUR":       "3",
-		"PERFORM_MODEL_TOKENS_PER_PERSON_DAY":   "50000",
-		"PERFORM_MODEL_TOKENS_PER_STUDIO_HOUR":  "900000",
-		"LOG_FORMAT":                            "JSON",
-		"LOG_LEVEL":                             "debug",
-		"SMARTSEND_WEBHOOK_SECRET":              "s3cret",
-		"SMARTSEND_API_URL":                     "https://smartsend.example/api",
-		"AGENT_SMARTSEND_API_KEY":               "ak",
-		"AGENT_PILOT_PHONES":                    "050-123-4567, +972 52 765 4321",
-		"AGENT_PHONE_COACHES":                   "0501234567=coa_0123456789abcdefghjkmnpqrs",
-		"AGENT_MODEL":                           "claude-haiku-4-5",
-		"AGENT_DEBOUNCE_MS":                     "0",
-		"ANTHROPIC_API_KEY":                     "sk",
-		"ANTHROPIC_BASE_URL":                    "http://127.0.0.1:9999",
-		"ANTHROPIC_WORKSPACE_ID":                "ws",
-		"AGENT_PRICE_INPUT":                     "0.8",
-		"AGENT_PRICE_OUTPUT":                    "4",
-		"AGENT_PROPOSAL_TTL_MINUTES":            "45",
-		"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS": " API.Perfox.example , hooks.perfox.example:8443,",
-		"PERFORM_OPENAI_APPS_CHALLENGE":         " oai-Zk3_9q.Tq-1 ",
+		"PORT":                                    "9090",
+		"PERFORM_DATABASE_URL":                    "postgres://u@db:5432/perform",
+		"PERFORM_REDIS_URL":                       "redis://127.0.0.1:6379/2",
+		"PERFORM_PUBLIC_URL":                      "https://perform.example/",
+		"PERFORM_SECRET_KEY":                      base64.StdEncoding.EncodeToString(key),
+		"PERFORM_GC_PERCENT":                      "-1",
+		"PERFORM_SHUTDOWN_DELAY_MS":               "2500",
+		"PERFORM_TRUSTED_PROXIES":                 "10.0.0.0/8, 127.0.0.1",
+		"PERFORM_DATABASE_MAX_CONNS":              "12",
+		"RATE_LIMIT_MAX":                          "5",
+		"RATE_LIMIT_WINDOW_MS":                    "1500",
+		"PERFORM_TRAINEE_READS_PER_HOUR":          "7",
+		"PERFORM_TRAINEE_WRITES_PER_HOUR":         "3",
+		"PERFORM_MODEL_TOKENS_PER_PERSON_DAY":     "50000",
+		"PERFORM_MODEL_TOKENS_PER_STUDIO_HOUR":    "900000",
+		"LOG_FORMAT":                              "JSON",
+		"LOG_LEVEL":                               "debug",
+		"SMARTSEND_WEBHOOK_SECRET":                "s3cret",
+		"SMARTSEND_API_URL":                       "https://smartsend.example/api",
+		"AGENT_SMARTSEND_API_KEY":                 "ak",
+		"AGENT_PILOT_PHONES":                      "050-123-4567, +972 52 765 4321",
+		"AGENT_PHONE_COACHES":                     "0501234567=coa_0123456789abcdefghjkmnpqrs",
+		"AGENT_MODEL":                             "claude-haiku-4-5",
+		"AGENT_DEBOUNCE_MS":                       "0",
+		"ANTHROPIC_API_KEY":                       "sk",
+		"ANTHROPIC_BASE_URL":                      "http://127.0.0.1:9999",
+		"ANTHROPIC_WORKSPACE_ID":                  "ws",
+		"AGENT_PRICE_INPUT":                       "0.8",
+		"AGENT_PRICE_OUTPUT":                      "4",
+		"AGENT_PROPOSAL_TTL_MINUTES":              "45",
+		"PERFORM_AGENT_PLATFORM_CALLBACK_HOSTS":   " API.Perfox.example , hooks.perfox.example:8443,",
+		"PERFORM_OPENAI_APPS_CHALLENGE":           " oai-Zk3_9q.Tq-1 ",
+		"PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS": "OFF",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +95,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "127.0.0.1/32" {
 		t.Errorf("TrustedProxies %v", c.TrustedProxies)
+	}
+	if c.OAuthClientMetadataDocuments {
+		t.Errorf("PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS=OFF left metadata documents on")
 	}
 	if c.OpenAIAppsChallenge != "oai-Zk3_9q.Tq-1" {
 		t.Errorf("OpenAIAppsChallenge %q", c.OpenAIAppsChallenge)
@@ -177,6 +184,7 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_TRUSTED_PROXIES", "10.0.0.1, lb.internal", `PERFORM_TRUSTED_PROXIES must be a comma-separated list of the load balancers' IP addresses or CIDR prefixes; "lb.internal" is not an IP address or a CIDR prefix such as 10.0.0.0/8.`},
 		{"PERFORM_DATABASE_MAX_CONNS", "5000", `PERFORM_DATABASE_MAX_CONNS must be a whole number from 0 to 1000; got "5000".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
+		{"PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS", "no", `PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS must be on or off or 1 or 0; got "no".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},
 		{"PERFORM_PUBLIC_URL", "perform.example", `PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with the scheme http or https; got "perform.example".`},
 		{"PERFORM_PUBLIC_URL", "ftp://perform.example", `PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with the scheme http or https; got "ftp://perform.example".`},

@@ -188,6 +188,7 @@ type FormResponse struct {
 	AssignmentID   *string         `json:"assignmentId"`
 	Answers        json.RawMessage `json:"answers"`
 	SubmittedAt    time.Time       `json:"submittedAt"`
+	LoggedBy       string          `json:"-"` // LoggedByTrainee or LoggedByCoach
 }
 
 type Weight struct {
@@ -196,6 +197,7 @@ type Weight struct {
 	WeightKg   float64   `json:"weightKg"`
 	RecordedAt time.Time `json:"recordedAt"`
 	CreatedAt  time.Time `json:"createdAt"`
+	LoggedBy   string    `json:"-"` // LoggedByTrainee or LoggedByCoach
 }
 
 // Task statuses.

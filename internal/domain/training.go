@@ -125,6 +125,16 @@ const (
 	SessionFromTrainee = "trainee"
 )
 
+// Who logged a record a trainee may withdraw soon after (a weigh-in, a
+// measurement, a check-in, a form's answers; a session says it in its
+// Source): the trainee herself, or the studio (a coach, a studio key, the
+// assistant for a coach). Only its author withdraws it; a record from
+// before authors were kept has none, and is nobody's to withdraw.
+const (
+	LoggedByTrainee = SessionFromTrainee
+	LoggedByCoach   = SessionFromCoach
+)
+
 // SetEntry is one performed set.
 type SetEntry struct {
 	Reps    *int     `json:"reps,omitempty"`
@@ -225,6 +235,7 @@ type Measurement struct {
 	RestingHR  *int      `json:"restingHr"`
 	Notes      *string   `json:"notes"`
 	CreatedAt  time.Time `json:"createdAt"`
+	LoggedBy   string    `json:"-"` // LoggedByTrainee or LoggedByCoach
 }
 
 // CheckIn is a trainee's daily check-in; one per local Day.
@@ -242,6 +253,9 @@ type CheckIn struct {
 	Note         *string   `json:"note"`
 	CreatedAt    time.Time `json:"createdAt"`
 	UpdatedAt    time.Time `json:"updatedAt"`
+	// LoggedBy is who logged it first (LoggedByTrainee or LoggedByCoach);
+	// an update of the day's check-in keeps it.
+	LoggedBy string `json:"-"`
 }
 
 // Injury statuses and sides.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"time"
 
@@ -55,6 +56,9 @@ const (
 	HoldingMaxWorkers = 200
 )
 
+// processQueueWorkers work Config.ProcessQueue: short sends, few at once.
+const processQueueWorkers = 4
+
 // Config configures the client. Zero values take the defaults above.
 type Config struct {
 	Workers      *river.Workers
@@ -64,6 +68,10 @@ type Config struct {
 	// and QueueHolding with HoldingMaxWorkers when Holding.
 	Queues  map[string]river.QueueConfig
 	Holding bool
+	// ProcessQueue, when set, is a queue this client works besides the
+	// others: the jobs only this process can do (one-time codes sealed
+	// under a key of its own, otc.Courier.Queue).
+	ProcessQueue string
 
 	JobTimeout           time.Duration
 	RescueStuckJobsAfter time.Duration
@@ -107,6 +115,10 @@ func NewClient(st store.Store, cfg Config) (*river.Client[*sql.Tx], error) {
 			if cfg.Holding {
 				rc.Queues[QueueHolding] = river.QueueConfig{MaxWorkers: HoldingMaxWorkers}
 			}
+		}
+		if cfg.ProcessQueue != "" {
+			rc.Queues = maps.Clone(rc.Queues)
+			rc.Queues[cfg.ProcessQueue] = river.QueueConfig{MaxWorkers: processQueueWorkers}
 		}
 		if rc.Workers == nil {
 			rc.Workers = river.NewWorkers()

@@ -27,11 +27,14 @@ type Area interface {
 // Routes collects the areas' routes while the lane is built.
 type Routes struct{ list []*route }
 
-// Now is the lane's clock.
-func (c *Call) Now() time.Time { return c.l.now() }
+// Now is the request's instant: the lane's clock, read once when the call
+// began, so every time one request writes (a record's creation and update,
+// its outbox row, the window of a withdrawal) is the same instant, however
+// long the request takes and however often it asks.
+func (c *Call) Now() time.Time { return c.at }
 
-// Today is the current UTC day as YYYY-MM-DD.
-func (c *Call) Today() string { return c.l.today() }
+// Today is the request's UTC day as YYYY-MM-DD.
+func (c *Call) Today() string { return c.at.UTC().Format(time.DateOnly) }
 
 // Logger is the lane's logger.
 func (c *Call) Logger() *slog.Logger { return c.l.logger }
@@ -106,7 +109,7 @@ func (l *Lane) Handle(p *auth.Principal, method, path, id, body string) (any, er
 		}
 		r.SetPathValue("id", id)
 		r = r.WithContext(auth.WithPrincipal(context.WithValue(r.Context(), reqInfoKey{}, &reqInfo{}), p))
-		return rt.handle(&Call{Ctx: r.Context(), Req: r, l: l, P: p})
+		return rt.handle(&Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()})
 	}
 	return nil, fmt.Errorf("lane: no route %s %s", method, path)
 }

@@ -106,8 +106,6 @@ func pathIDKind(path string) (ids.Kind, bool) {
 	return k, ok
 }
 
-func (l *Lane) today() string { return l.now().UTC().Format(time.DateOnly) }
-
 // notify writes one outbox row with the request's source.
 func (c *Call) Notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
 	n := &domain.Notification{
@@ -115,7 +113,7 @@ func (c *Call) Notify(ss store.StudioStore, traineeID, kind string, payload map[
 		TraineeID: traineeID,
 		Kind:      kind,
 		Source:    c.P.Source,
-		CreatedAt: c.l.now().UTC(),
+		CreatedAt: c.Now().UTC(),
 	}
 	if payload != nil {
 		b, err := json.Marshal(payload)

@@ -90,7 +90,7 @@ func (c *Call) checkDates(fields []dateField, in any) *Error {
 	if len(fields) == 0 {
 		return nil
 	}
-	now := c.l.now().UTC()
+	now := c.Now().UTC()
 	v := reflect.ValueOf(in).Elem()
 	var errs []FieldError
 	for _, f := range fields {

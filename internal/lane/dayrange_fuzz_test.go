@@ -26,7 +26,7 @@ func FuzzDayRange(f *testing.F) {
 	s := DecoderOf(new(dayRangeQuery))
 	loc, _ := domain.LoadZone("Asia/Jerusalem")
 	now := time.Date(2026, 7, 1, 21, 30, 0, 0, time.UTC)
-	c := &Call{l: &Lane{now: func() time.Time { return now }}, P: &auth.Principal{TimeZone: loc}}
+	c := &Call{l: &Lane{now: func() time.Time { return now }}, P: &auth.Principal{TimeZone: loc}, at: now}
 	f.Fuzz(func(t *testing.T, raw string) {
 		vals, err := url.ParseQuery(raw)
 		if err != nil {

@@ -33,10 +33,12 @@ const RepeatKeyPrefix = "repeat:"
 // RepeatWindow is how long a derived key's answer is replayed.
 const RepeatWindow = 10 * time.Minute
 
-// idempotencyStaleAfter is how long a claimed key may stay in progress
-// before it is taken to have died with its process and is claimed again.
-// No lane write takes anywhere near a minute.
-const idempotencyStaleAfter = time.Minute
+// idempotencyLease is how long a claimed key is held past the last sign of
+// life of its request: the request renews the hold while it runs (every
+// Options.IdempotencyRenewEvery), however long it takes, so a retry never
+// runs a live write twice; a claim its process took down with it is
+// claimed again a lease after its last renewal.
+const idempotencyLease = time.Minute
 
 // inProgressRetryAfter is the wait, in seconds, a refusal of a key still
 // in progress asks for: most writes answer well within it.
@@ -135,7 +137,7 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	// A key is its speaker's: the people one credential speaks for (the
 	// assistant's studio key, for each coach or trainee whose phone wrote)
 	// never share a key, so none is answered with another's record.
-	rec, started, err := ss.BeginIdempotent(r.Context(), SpeakersKey(c.P.Subject, key), hash, l.now(), idempotencyStaleAfter, keep)
+	rec, started, err := ss.BeginIdempotent(r.Context(), SpeakersKey(c.P.Subject, key), hash, l.now(), idempotencyLease, keep)
 	if err != nil {
 		l.internal(w, r, "claiming the Idempotency-Key", err)
 		return
@@ -181,6 +183,8 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 			l.logger.Warn("releasing an Idempotency-Key failed; it frees itself after a minute", "requestId", infoFrom(r.Context()).id, "err", err)
 		}
 	}()
+	// Held while the request lives (stopped before the release above).
+	defer l.holdIdempotent(settle, ss, rec)()
 	// The write and the storing of its answer commit together, in one
 	// transaction the handler's own joins: a process killed after the
 	// write committed has stored its answer too, so the retry replays it
@@ -229,6 +233,37 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 		return
 	}
 	stored = true
+}
+
+// holdIdempotent renews claim every renewEvery until the returned stop is
+// called (and has waited for the renewer): the claim stays its request's
+// for as long as the request runs. A failed renewal is retried at the next
+// tick; the hold it had lasts a lease, four ticks.
+func (l *Lane) holdIdempotent(ctx context.Context, ss store.StudioStore, claim store.IdempotentRecord) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(l.renewEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			held, err := ss.RenewIdempotent(ctx, claim, l.now().Add(idempotencyLease))
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
+				l.logger.Warn("renewing an Idempotency-Key's hold failed; trying again", "key", claim.Key, "err", err)
+			case !held:
+				return // answered, released or (after a lost lease) taken over
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // replay answers a stored answer exactly. X-Request-Id names the request

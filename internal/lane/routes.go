@@ -9,10 +9,12 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -74,6 +76,8 @@ type Call struct {
 	status int
 	// tx, during a dry run, is the transaction the handler runs in (see db).
 	tx store.Store
+	// at is the request's one instant (Now).
+	at time.Time
 }
 
 // body reads the request body once; later calls return the same bytes.
@@ -94,6 +98,17 @@ func (c *Call) Studio() store.StudioStore { return c.DB().Studio(c.P.StudioID) }
 
 // id is the path's {id}.
 func (c *Call) ID() string { return c.Req.PathValue("id") }
+
+// Author is who logs what this call writes, as the withdrawable records
+// keep it (domain.LoggedByTrainee for a trainee's own call, on any of her
+// surfaces; domain.LoggedByCoach for the studio's): the one rule of who
+// may withdraw a record.
+func (c *Call) Author() string {
+	if c.P.IsTrainee() {
+		return domain.LoggedByTrainee
+	}
+	return domain.LoggedByCoach
+}
 
 // has reports whether the body carried field.
 func (c *Call) Has(field string) bool { _, ok := c.present[field]; return ok }
@@ -257,7 +272,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 			l.fail(w, r, rt, err)
 			return
 		}
-		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p}
+		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()}
 		if l.dryRun(w, r, rt, c) {
 			return
 		}

@@ -17,7 +17,7 @@ func (c *Call) Zone() *time.Location {
 }
 
 // localToday is today in the studio's zone, YYYY-MM-DD.
-func (c *Call) LocalToday() string { return LocalDay(c.l.now(), c.Zone()) }
+func (c *Call) LocalToday() string { return LocalDay(c.Now(), c.Zone()) }
 
 // localDay is the day t falls on in loc, YYYY-MM-DD.
 func LocalDay(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }

@@ -49,6 +49,7 @@ type envOpts struct {
 	recorder  bool // the codes go to env.sent instead of a gateway
 	limits    login.Limits
 	publicURL string
+	courier   *otc.Courier // the codes go as River jobs through it
 }
 
 func newEnv(t *testing.T, st store.Store, o envOpts) *env {
@@ -69,7 +70,7 @@ func newEnv(t *testing.T, st store.Store, o envOpts) *env {
 	// The service gets only what login.Stores names (no other method of st
 	// to reach through a type assertion), so every test here holds it to
 	// that interface.
-	e.svc = login.New(login.Options{Store: struct{ login.Stores }{st}, Gateway: gw, Sender: sender, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits})
+	e.svc = login.New(login.Options{Store: struct{ login.Stores }{st}, Gateway: gw, Sender: sender, Logger: logger, Now: e.clock.Now, PublicURL: o.publicURL, Limits: o.limits, Courier: o.courier})
 	mux := http.NewServeMux()
 	e.svc.Register(mux)
 	mux.HandleFunc("GET /private", func(w http.ResponseWriter, r *http.Request) {

@@ -94,19 +94,28 @@ func (s *Service) postLogin(w http.ResponseWriter, r *http.Request) {
 	if len(people) > 0 {
 		req.To = e164
 	}
-	issued, err := s.codes.Issue(ctx, req)
+	// Counted first (the count is a write of its own), then the code, its
+	// job and the sign-in commit together: no code goes out for a sign-in
+	// that was not stored.
+	err = s.codes.Count(ctx, req)
 	var refusal *otc.Refusal
 	if errors.As(err, &refusal) && errors.Is(err, otc.ErrThrottled) {
 		s.throttled(w, r, refusal.RetryAfter)
 		return
 	}
 	if err != nil {
-		s.fail(w, r, "issuing a sign-in code failed", err)
+		s.fail(w, r, "counting a sign-in code failed", err)
 		return
 	}
-	c := store.LoginChallenge{Hash: h, Phone: e164, Next: next, CreatedAt: now, ExpiresAt: issued.ExpiresAt}
-	if err := s.st.PutChallenge(ctx, c); err != nil {
-		s.fail(w, r, "storing a sign-in failed", err)
+	err = s.db.InTx(ctx, func(tx store.Store) error {
+		issued, err := s.codes.WithTx(tx).Write(ctx, req)
+		if err != nil {
+			return err
+		}
+		return tx.Login().PutChallenge(ctx, store.LoginChallenge{Hash: h, Phone: e164, Next: next, CreatedAt: now, ExpiresAt: issued.ExpiresAt})
+	})
+	if err != nil {
+		s.fail(w, r, "issuing a sign-in code failed", err)
 		return
 	}
 	s.sweep(ctx, now)

@@ -101,11 +101,13 @@ func (l Limits) withDefaults() Limits {
 }
 
 // Stores is what the sign-in needs of the store (store.Store satisfies
-// it): its own tables (people, challenges, sessions, counters) and the
-// one-time codes.
+// it): its own tables (people, challenges, sessions, counters), the
+// one-time codes, and a transaction to write a code, its job and its
+// sign-in in together.
 type Stores interface {
 	Login() store.LoginStore
 	Codes() store.CodeStore
+	InTx(ctx context.Context, fn func(tx store.Store) error) error
 }
 
 // Options configure New.
@@ -126,6 +128,10 @@ type Options struct {
 	// CodeSends counts the codes asked for each phone. Nil: the database's
 	// counters, Limits.PhoneCodes per PhoneWindow, shared by every instance.
 	CodeSends ratelimit.Limiter
+	// Courier sends the codes as River jobs, each inserted in the
+	// transaction that writes its code and sign-in (the server's). Nil:
+	// sent from this process in the background (tests, the CLI's demo).
+	Courier *otc.Courier
 }
 
 // codePurpose names the sign-in's codes among the doors' (internal/otc).
@@ -134,6 +140,7 @@ const codePurpose = "login"
 // Service is the browser sign-in: its pages and the signed-in person.
 type Service struct {
 	st      store.LoginStore
+	db      Stores
 	codes   *otc.Codes
 	gateway Gateway
 	logger  *slog.Logger
@@ -152,7 +159,7 @@ type Service struct {
 
 // New builds the service.
 func New(o Options) *Service {
-	s := &Service{st: o.Store.Login(), gateway: o.Gateway, logger: o.Logger, now: o.Now, limits: o.Limits.withDefaults()}
+	s := &Service{st: o.Store.Login(), db: o.Store, gateway: o.Gateway, logger: o.Logger, now: o.Now, limits: o.Limits.withDefaults()}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -174,7 +181,7 @@ func New(o Options) *Service {
 		sender = otc.SenderFunc(s.sendCode)
 	}
 	s.codes = otc.New(otc.Options{Purpose: codePurpose, Store: o.Store.Codes(), Sender: sender, Sends: sends,
-		TTL: s.limits.CodeTTL, MaxTries: s.limits.MaxTries, Logger: s.logger, Now: s.now})
+		TTL: s.limits.CodeTTL, MaxTries: s.limits.MaxTries, Logger: s.logger, Now: s.now, Courier: o.Courier})
 	s.secure = strings.HasPrefix(strings.ToLower(o.PublicURL), "https://")
 	s.sessionCookie, s.signinCookie = "perform_session", "perform_signin"
 	if s.secure {

@@ -46,16 +46,29 @@ func (s *Server) client(ctx context.Context, clientID string) (store.OAuthClient
 		return store.OAuthClient{}, &clientError{"client_id is missing; send the client's id (or its metadata document's URL) as client_id."}
 	}
 	c, err := s.store.OAuth().OAuthClient(ctx, clientID)
-	if err == nil && (c.Source != store.ClientFromMetadata || c.ExpiresAt != nil && s.now().Before(*c.ExpiresAt)) {
+	if err == nil && (c.Source != store.ClientFromMetadata || s.metadataDocs && c.ExpiresAt != nil && s.now().Before(*c.ExpiresAt)) {
 		return c, nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return c, err
 	}
 	if !isMetadataURL(clientID) {
-		return c, &clientError{"There is no client " + text.Truncate(clientID, 80) + "; register it (POST /register), add it with perform oauth client add, or use a client metadata document URL as client_id."}
+		more := ", or use a client metadata document URL as client_id"
+		if !s.metadataDocs {
+			more = ""
+		}
+		return c, &clientError{"There is no client " + text.Truncate(clientID, 80) + "; register it (POST /register) or add it with perform oauth client add" + more + "."}
+	}
+	if !s.metadataDocs {
+		return c, &clientError{"This server does not use client ID metadata documents (its operator set " + MetadataDocumentsSetting + "=off), so the client_id " +
+			text.Truncate(clientID, 200) + " cannot be used: the app must register instead (POST /register, which MCP clients do on their own when the server's metadata does not offer metadata documents; restart the app's sign-in), or the operator can turn the setting back on if this server reaches the app's metadata host over HTTPS."}
 	}
 	fetched, err := s.fetcher.fetch(ctx, clientID, s.now())
+	var unreachable *unreachableError
+	if errors.As(err, &unreachable) {
+		return c, &clientError{"The client metadata document at " + text.Truncate(clientID, 200) + " could not be used: " + err.Error() +
+			". This server must reach the app's metadata host over HTTPS to use it; if it cannot (no outbound HTTPS), the operator can set " + MetadataDocumentsSetting + "=off, and the app then registers instead."}
+	}
 	if err != nil {
 		return c, &clientError{"The client metadata document at " + text.Truncate(clientID, 200) + " could not be used: " + err.Error()}
 	}
@@ -64,6 +77,16 @@ func (s *Server) client(ctx context.Context, clientID string) (store.OAuthClient
 	}
 	return fetched, nil
 }
+
+// MetadataDocumentsSetting is the environment variable that turns client
+// ID metadata documents off (Options.NoMetadataDocuments).
+const MetadataDocumentsSetting = "PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS"
+
+// unreachableError is a metadata document that could not be fetched at
+// all: no connection, no TLS, no answer in time.
+type unreachableError struct{ err error }
+
+func (e *unreachableError) Error() string { return fmt.Sprintf("fetching it failed (%v)", e.err) }
 
 // fetcher gets client ID metadata documents over HTTPS without reaching
 // inside the network: netguard checks every address it dials, after every
@@ -105,7 +128,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, now time.Time) (stor
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return c, fmt.Errorf("fetching it failed (%v)", err)
+		return c, &unreachableError{err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

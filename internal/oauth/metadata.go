@@ -35,7 +35,7 @@ func (s *Server) serveASMetadata(w http.ResponseWriter, r *http.Request) {
 		TokenEndpointAuthMethodsSupported:          authMethods,
 		RevocationEndpointAuthMethodsSupported:     authMethods,
 		CodeChallengeMethodsSupported:              []string{"S256"},
-		ClientIDMetadataDocumentSupported:          true,
+		ClientIDMetadataDocumentSupported:          s.metadataDocs,
 		AuthorizationResponseIssParameterSupported: true,
 		ServiceDocumentation:                       iss + "/",
 	}})

@@ -94,6 +94,12 @@ type Options struct {
 	Issuer string
 	Logger *slog.Logger
 	Now    func() time.Time
+	// NoMetadataDocuments turns client ID metadata documents off
+	// (PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS=off): for a server that
+	// cannot reach the clients' metadata hosts over HTTPS. The metadata then
+	// does not advertise them, so a client registers (POST /register), and a
+	// client_id that is a URL is refused with a sentence saying so.
+	NoMetadataDocuments bool
 	// AllowLoopbackMetadata lets client ID metadata documents be fetched
 	// from loopback addresses over http: for tests only.
 	AllowLoopbackMetadata bool
@@ -119,6 +125,9 @@ type Server struct {
 	logger  *slog.Logger
 	now     func() time.Time
 	fetcher *fetcher
+	// metadataDocs: client ID metadata documents are fetched and used
+	// (Options.NoMetadataDocuments unset).
+	metadataDocs bool
 	// registrations counts dynamic registrations by address.
 	registrations ratelimit.Limiter
 
@@ -155,7 +164,8 @@ func (s *Server) sweep(ctx context.Context, now time.Time) {
 
 // New builds the authorization server.
 func New(o Options) *Server {
-	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{}}
+	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{},
+		metadataDocs: !o.NoMetadataDocuments}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -284,6 +294,11 @@ type Host struct {
 	Store  Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil: registrations are counted in this process
+	// Limits is the server's record of whether Redis answers, which its
+	// other limits count through (nil: Mount makes one of Redis). While
+	// Redis is down, registrations are counted in this process, like every
+	// other request limit, never let through uncounted.
+	Limits *ratelimit.Shared
 	// Handle mounts h at pattern; rateLimited puts it behind the host's
 	// limiter, counted by the caller's address.
 	Handle func(pattern string, h http.Handler, rateLimited bool)
@@ -300,8 +315,14 @@ func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authentic
 	if o.Logger == nil {
 		o.Logger = h.Logger
 	}
-	if o.RegistrationLimiter == nil && h.Redis != nil {
-		o.RegistrationLimiter = ratelimit.NewRedis(h.Redis, registrationsPerHour(o), time.Hour)
+	if o.RegistrationLimiter == nil {
+		shared := h.Limits
+		if shared == nil && h.Redis != nil {
+			shared = ratelimit.NewShared(h.Redis, o.Logger).WithClock(o.Now)
+		}
+		if shared != nil {
+			o.RegistrationLimiter = shared.Limiter(registrationsPerHour(o), time.Hour, ratelimit.CountInMemory)
+		}
 	}
 	s := New(o)
 	for pattern, route := range s.Routes() {

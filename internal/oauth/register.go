@@ -39,6 +39,7 @@ const (
 	// is kept: the sweep deletes it after that.
 	UnusedClientTTL = 24 * time.Hour
 
+	// maxClientName bounds a client's name, in characters.
 	maxClientName = 100
 )
 
@@ -144,14 +145,15 @@ func checkRedirectURIs(uris []string) error {
 }
 
 // checkName checks the name a client gives itself, which the consent page
-// shows: text, and no bidirectional control that could make it read as
-// something else ("Good App\u202egnp.exe").
+// shows: text (text.NameProblem) of at most maxClientName characters, with
+// no invisible or format character that could make it read as another
+// ("Good App\u202egnp.exe", "Per\u200bform").
 func checkName(name string) error {
 	if p := text.Problem(name); p != "" {
 		return badMetadata("%s", schema.TextMessage("client_name", p))
 	}
-	if p := text.BidiProblem(name); p != "" {
-		return badMetadata("client_name %s, which can make the name read as another on the consent page; send the name without it", p)
+	if p := text.NameProblem(name, maxClientName); p != "" {
+		return badMetadata("client_name %s; send a plain name of at most %d characters with no invisible or format character (the consent page shows it, where it must not pass for another app's)", p, maxClientName)
 	}
 	return nil
 }
@@ -194,7 +196,10 @@ func clientName(name string, redirects []string) string {
 	if name == "" {
 		name = "An unnamed app"
 	}
-	return text.Truncate(name, maxClientName)
+	if r := []rune(name); len(r) > maxClientName {
+		name = string(r[:maxClientName]) + "…"
+	}
+	return name
 }
 
 // parseRegistration reads a registration request's body: one JSON object

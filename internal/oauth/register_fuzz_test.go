@@ -12,14 +12,14 @@ import (
 
 // FuzzParseRegistration: the registration parser never panics, refuses
 // with one of RFC 7591's codes and a sentence, and what it accepts is one
-// JSON object whose strings are all text, whose name has no bidirectional
-// control, whose redirect URIs are bounded and registrable, and whose
+// JSON object whose strings are all text, whose name is a plain name (text.NameProblem), whose redirect URIs are bounded and registrable, and whose
 // other URIs are http or https.
 func FuzzParseRegistration(f *testing.F) {
 	for _, s := range []string{
 		`{"redirect_uris":["https://app.example/cb"]}`,
 		`{"client_name":"App","redirect_uris":["http://127.0.0.1/cb","com.example.app:/cb"],"token_endpoint_auth_method":"none","logo_uri":"https://app.example/l.png"}`,
 		`{"client_name":"Good App\u202egnp.exe","redirect_uris":["https://app.example/cb"]}`,
+		`{"client_name":"Per\u200bform","redirect_uris":["https://app.example/cb"]}`,
 		`{"redirect_uris":["https://app.example/cb"],"logo_uri":"javascript:alert(1)"}`,
 		`{"redirect_uris":["https://app.example/cb"]}{"redirect_uris":["https://evil.example/cb"]}`,
 		"{\"redirect_uris\":[\"https://app.example/c\xffb\"]}",
@@ -46,7 +46,7 @@ func FuzzParseRegistration(f *testing.F) {
 				t.Fatalf("accepted a string that %s: %q", p, s)
 			}
 		}
-		if text.BidiProblem(m.ClientName) != "" {
+		if text.NameProblem(m.ClientName, maxClientName) != "" {
 			t.Fatalf("accepted the name %q", m.ClientName)
 		}
 		if len(m.RedirectURIs) == 0 || len(m.RedirectURIs) > MaxRedirectURIs {

@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/ratelimit"
@@ -129,6 +132,11 @@ func TestRegistrationRefuses(t *testing.T) {
 			{"NUL in a redirect URI", `{"redirect_uris":["https://app.example/c\u0000b"]}`, "invalid_redirect_uri", "redirect_uris[0]"},
 			{"a bidi control in a redirect URI", `{"redirect_uris":["https://app.example/c\u202eb"]}`, "invalid_redirect_uri", "redirect_uris[0]"},
 			{"NUL in the name", `{"client_name":"a\u0000b",` + ok + `}`, "invalid_client_metadata", "client_name"},
+			{"a zero-width space in the name", `{"client_name":"Per\u200bform",` + ok + `}`, "invalid_client_metadata", "U+200B"},
+			{"a zero-width joiner in the name", `{"client_name":"Claude\u200dCode",` + ok + `}`, "invalid_client_metadata", "U+200D"},
+			{"a byte order mark in the name", `{"client_name":"\ufeffPerform",` + ok + `}`, "invalid_client_metadata", "U+FEFF"},
+			{"a newline in the name", `{"client_name":"Perform\nApproved",` + ok + `}`, "invalid_client_metadata", "U+000A"},
+			{"a 10,000-character name", `{"client_name":"` + strings.Repeat("a", 10000) + `",` + ok + `}`, "invalid_client_metadata", "at most 100 characters"},
 			{"invalid UTF-8 in the name", "{\"client_name\":\"a\xc3b\"," + ok + "}", "invalid_client_metadata", "client_name"},
 			{"an escape character in contacts", `{"contacts":["a\u001b[2J"],` + ok + `}`, "invalid_client_metadata", "contacts[0]"},
 			{"NUL in a member name", `{"x\u0000":1,` + ok + `}`, "invalid_client_metadata", "name"},
@@ -163,5 +171,41 @@ func TestRegistrationLimitShared(t *testing.T) {
 	a.register("https://app.example/3", "198.51.100.1:3")
 	if status, out := b.registerRaw(`{"redirect_uris":["https://app.example/4"]}`, "198.51.100.1:4"); status != http.StatusTooManyRequests {
 		t.Fatalf("the 4th registration across two instances: %d %v", status, out)
+	}
+}
+
+// With the server's Redis down, the registration limit still holds per
+// instance, as every other Redis limit does: Mount counts in memory while
+// Redis does not answer, so of 25 registrations from one address the 21st
+// is refused.
+func TestRegistrationLimitWithRedisDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there: every count in Redis fails at once
+	rc := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { rc.Close() })
+	st := storetest.OpenSQLite(t)
+	mux := http.NewServeMux()
+	oauth.Mount(oauth.Host{Store: st, Redis: rc, Handle: func(pattern string, h http.Handler, _ bool) { mux.Handle(pattern, h) }}, nil, oauth.Options{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.ServeHTTP(w, r.WithContext(auth.WithClientAddr(r.Context(), "203.0.113.9:4000")))
+	}))
+	t.Cleanup(srv.Close)
+	created := 0
+	for i := range 25 {
+		res, err := http.Post(srv.URL+"/register", "application/json", strings.NewReader(fmt.Sprintf(`{"client_name":"App","redirect_uris":["https://app.example/cb%d"],"token_endpoint_auth_method":"none"}`, i)))
+		must(t, err)
+		res.Body.Close()
+		switch {
+		case res.StatusCode == http.StatusCreated:
+			created++
+		case res.StatusCode == http.StatusTooManyRequests && i >= 20:
+		default:
+			t.Fatalf("registration %d with Redis down: %d", i+1, res.StatusCode)
+		}
+	}
+	if created != 20 {
+		t.Fatalf("%d of 25 registrations were accepted with Redis down; the limit is 20", created)
 	}
 }

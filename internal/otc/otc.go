@@ -27,6 +27,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -92,6 +93,11 @@ type Options struct {
 	MaxTries int           // MaxTries when zero
 	Logger   *slog.Logger
 	Now      func() time.Time // time.Now when nil
+	// Courier, when set, sends the codes as River jobs inserted in the
+	// transaction that writes them (WithTx), sealed, with Sender as this
+	// door's sender. Nil: each code is sent from this process in the
+	// background (tests, and a server without River).
+	Courier *Courier
 }
 
 // Codes issues and checks one door's codes. It is safe for concurrent use.
@@ -105,6 +111,8 @@ type Codes struct {
 	logger   *slog.Logger
 	now      func() time.Time
 	bg       *sync.WaitGroup
+	courier  *Courier
+	tx       *sql.Tx // the transaction WithTx bound, for the courier's job
 }
 
 // New builds a door's codes. It panics without Purpose, Store or Sender:
@@ -114,7 +122,10 @@ func New(o Options) *Codes {
 		panic("otc.New needs Options.Purpose, Store and Sender")
 	}
 	c := &Codes{purpose: o.Purpose, st: o.Store, sender: o.Sender, sends: o.Sends, ttl: o.TTL, maxTries: o.MaxTries,
-		logger: o.Logger, now: o.Now, bg: &sync.WaitGroup{}}
+		logger: o.Logger, now: o.Now, bg: &sync.WaitGroup{}, courier: o.Courier}
+	if c.courier != nil {
+		c.courier.Deliver(o.Purpose, o.Sender)
+	}
 	if c.ttl <= 0 {
 		c.ttl = TTL
 	}
@@ -139,6 +150,14 @@ func New(o Options) *Codes {
 func (c *Codes) WithStore(st Store) *Codes {
 	d := *c
 	d.st = st
+	return &d
+}
+
+// WithTx is c in tx (store.Store.InTx): the code is written there, and
+// with a Courier its job is inserted there too, so both commit or neither.
+func (c *Codes) WithTx(tx store.Store) *Codes {
+	d := *c
+	d.st, d.tx = tx.Codes(), tx.SQLTx()
 	return &d
 }
 
@@ -180,26 +199,54 @@ type Issued struct {
 	ExpiresAt time.Time
 }
 
-// Issue counts one send for r.Person, then stores a new code for
-// r.Subject and sends it to r.To in the background (Wait waits for it), so
-// the caller answers as fast whether or not anyone is sent a code. Over
-// the limit it answers a Refusal wrapping ErrThrottled and changes
-// nothing: the subject's earlier code, if any, still works.
+// Issue counts one send for r.Person (Count), then writes a new code for
+// r.Subject and sends it to r.To (Write). Over the limit it answers a
+// Refusal wrapping ErrThrottled and changes nothing: the subject's earlier
+// code, if any, still works.
 func (c *Codes) Issue(ctx context.Context, r Request) (Issued, error) {
+	if err := c.Count(ctx, r); err != nil {
+		return Issued{}, err
+	}
+	return c.Write(ctx, r)
+}
+
+// Count counts one send for r.Person: a Refusal wrapping ErrThrottled over
+// the limit. A caller whose counter writes to the database counts before
+// the transaction it writes the code in.
+func (c *Codes) Count(ctx context.Context, r Request) error {
+	if r.Subject == "" {
+		return errors.New("otc: a code needs a subject")
+	}
+	if r.Person == "" && r.To != "" {
+		return errors.New("otc: a code sent to a phone needs the person its sends are counted for")
+	}
+	if r.Person == "" {
+		return nil
+	}
+	d, err := c.sends.Allow(ctx, c.purpose+":"+r.Person)
+	if err != nil {
+		return fmt.Errorf("counting the codes sent: %w", err)
+	}
+	if !d.Allowed {
+		return &Refusal{Err: ErrThrottled, RetryAfter: d.RetryAfter}
+	}
+	return nil
+}
+
+// Write stores a new code for r.Subject, counted already (Count), and
+// sends it to r.To: with a Courier as a job in the transaction WithTx
+// bound, else in the background (Wait waits for it). Either way the caller
+// answers as fast whether or not anyone is sent a code.
+func (c *Codes) Write(ctx context.Context, r Request) (Issued, error) {
 	if r.Subject == "" {
 		return Issued{}, errors.New("otc: a code needs a subject")
 	}
-	if r.Person == "" && r.To != "" {
-		return Issued{}, errors.New("otc: a code sent to a phone needs the person its sends are counted for")
-	}
-	if r.Person != "" {
-		d, err := c.sends.Allow(ctx, c.purpose+":"+r.Person)
-		if err != nil {
-			return Issued{}, fmt.Errorf("counting the codes sent: %w", err)
-		}
-		if !d.Allowed {
-			return Issued{}, &Refusal{Err: ErrThrottled, RetryAfter: d.RetryAfter}
-		}
+	// With a Courier a code to nobody (a phone on no record) is queued as
+	// one to somebody is, a job the worker drops: the request takes as
+	// long, and the queue holds as many jobs, whether the phone is known.
+	queue := c.courier != nil && !r.NoSend
+	if queue && c.tx == nil {
+		return Issued{}, errors.New("otc: a code sent as a job is written in the caller's transaction: call Write on Codes.WithTx(tx)")
 	}
 	code, err := newCode()
 	if err != nil {
@@ -211,17 +258,25 @@ func (c *Codes) Issue(ctx context.Context, r Request) (Issued, error) {
 	if err := c.st.PutCode(ctx, row); err != nil {
 		return Issued{}, err
 	}
-	if r.To != "" && !r.NoSend {
-		c.send(Message{Purpose: c.purpose, Subject: r.Subject, To: r.To, Code: code, TTL: c.ttl, Data: r.Data, Note: r.Note})
+	m := Message{Purpose: c.purpose, Subject: r.Subject, To: r.To, Code: code, TTL: c.ttl, Data: r.Data, Note: r.Note}
+	switch {
+	case queue:
+		if err := c.courier.enqueue(ctx, c.tx, m); err != nil {
+			return Issued{}, err
+		}
+	case r.To != "" && !r.NoSend:
+		c.send(ctx, m)
 	}
 	return Issued{ExpiresAt: row.ExpiresAt}, nil
 }
 
-func (c *Codes) send(m Message) {
+// send sends m from this process, in the background, past the request's
+// end but with its context's values (its logging, its trace).
+func (c *Codes) send(ctx context.Context, m Message) {
 	c.bg.Add(1)
 	go func() {
 		defer c.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), SendTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), SendTimeout)
 		defer cancel()
 		if err := c.sender.Send(ctx, m); err != nil {
 			c.logger.WarnContext(ctx, "the one-time code could not be sent", "purpose", c.purpose, "phone", phone.Masked(m.To), "err", err)

@@ -38,7 +38,7 @@ func TestRootKeepsJSON(t *testing.T) {
 		}
 	}
 	res, body := get(t, s.Handler(), "/", map[string]string{"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || res.Header.Get("X-Content-Type-Options") != "nosniff" ||
 		!strings.Contains(body, `<html lang="he" dir="rtl">`) || !strings.Contains(body, "http://example.com/mcp") {
 		t.Errorf("a browser at /: %d %s", res.StatusCode, body)
 	}

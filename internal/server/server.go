@@ -35,6 +35,7 @@ import (
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/otc"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/webui"
@@ -113,6 +114,13 @@ type Parts struct {
 	Store  store.Store
 	Logger *slog.Logger
 	Redis  *redis.Client // nil when PERFORM_REDIS_URL is unset
+	// Courier sends a door's one-time codes as River jobs (a plug-in's
+	// door passes it as otc.Options.Courier, login.Options.Courier).
+	Courier *otc.Courier
+	// Limits counts a plug-in's own limits in Redis as the lane's are
+	// (Limits.Limiter), falling back as they do while Redis is down (nil
+	// when PERFORM_REDIS_URL is unset).
+	Limits *ratelimit.Shared
 	// Lane serves /v1/automation in process with its full middleware chain
 	// (auth, rate limit, validation, audit): wrap it in
 	// laneclient.HandlerTransport to call the lane without a TCP hop.
@@ -287,7 +295,14 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if cfg.AgentPlatformCallbackLoopback {
 		logger.Warn("PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK is on: agent platform callbacks may go to 127.0.0.1 and localhost over http, on any port. This is for trying the callback on a laptop; never set it on a server others reach.")
 	}
-	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
+	// Every door's one-time codes go out as River jobs inserted with the
+	// code, sealed under PERFORM_SECRET_KEY or, without one, a key and a
+	// queue of this process's own (internal/otc).
+	courier, err := otc.NewCourier(cfg.SecretKey, logger)
+	if err != nil {
+		return fail(fmt.Errorf("PERFORM_SECRET_KEY cannot seal the one-time codes: %w", err))
+	}
+	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, Courier: courier, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
 		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}}
 	if s.shared != nil {
 		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
@@ -297,11 +312,14 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
 	s.areas.Register(workers)
+	courier.Register(workers)
 	parts := &Parts{
+		Courier:       courier,
 		Config:        cfg,
 		Store:         st,
 		Logger:        logger,
 		Redis:         s.redis,
+		Limits:        s.shared,
 		Lane:          http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.lane.ServeHTTP(w, r) }),
 		authenticator: authn,
 		Limiter:       s.limiter,
@@ -325,7 +343,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		}
 	}
 
-	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Holding: parts.holding, Logger: logger})
+	s.jobs, err = jobs.NewClient(st, jobs.Config{Workers: workers, PeriodicJobs: parts.periodicJobs, Holding: parts.holding, ProcessQueue: courier.Queue(), Logger: logger})
 	if err != nil {
 		return fail(fmt.Errorf("setting up background jobs: %w", err))
 	}
@@ -333,6 +351,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		f(s.jobs)
 	}
 	s.areas.SetJobs(s.jobs)
+	courier.SetJobs(s.jobs)
 
 	// The Authns may have wrapped the authenticator (OAuth access tokens
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
@@ -523,41 +542,6 @@ func (s *Server) observeJobs() (stop func()) {
 		}
 	}()
 	return func() { cancel(); <-done }
-}
-
-// healthz answers while the process is up: it checks nothing else.
-func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "up"})
-}
-
-// readyz answers 200 when the database answers, 503 otherwise, so a load
-// balancer stops sending traffic to an instance that lost its database.
-// From the start of a shutdown it answers 503 too. A Redis that does not
-// answer leaves it at 200 with "redis": "degraded": every instance shares
-// the one Redis, so a 503 would take them all out of the pool at once,
-// and each still serves, limiting requests in memory (see ratelimit.Shared).
-func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if s.stopping.Load() {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "shutting down", "engine": s.store.Engine()})
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), readyPingTimeout)
-	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		s.logger.Warn("not ready: the database does not answer", "error", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "status": "the database does not answer", "engine": s.store.Engine()})
-		return
-	}
-	body := map[string]any{"ok": true, "status": "ready", "engine": s.store.Engine()}
-	if s.shared != nil {
-		body["redis"] = "up"
-		if h := s.shared.Probe(ctx); h.Down {
-			body["redis"] = "degraded"
-			body["warning"] = fmt.Sprintf("Redis (PERFORM_REDIS_URL) has not answered since %s: each instance limits requests on its own, in memory, and no verification code is sent until it answers again.",
-				h.Since.UTC().Format(time.RFC3339))
-		}
-	}
-	writeJSON(w, http.StatusOK, body)
 }
 
 // index tells a person who opens the root URL where things are.

@@ -118,9 +118,9 @@ func (s *studioStore) CreateFormResponse(ctx context.Context, r *domain.FormResp
 				return err
 			}
 		}
-		_, err := q.ExecContext(ctx, s.q(`INSERT INTO form_responses (id, studio_id, trainee_id, form_template_id, assignment_id, answers, submitted_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			r.ID, s.studioID, r.TraineeID, r.FormTemplateID, r.AssignmentID, string(r.Answers), ms(r.SubmittedAt))
+		_, err := q.ExecContext(ctx, s.q(`INSERT INTO form_responses (id, studio_id, trainee_id, form_template_id, assignment_id, answers, submitted_at, logged_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+			r.ID, s.studioID, r.TraineeID, r.FormTemplateID, r.AssignmentID, string(r.Answers), ms(r.SubmittedAt), r.LoggedBy)
 		return s.writeErr(err, "form response", r.ID)
 	})
 }
@@ -129,7 +129,7 @@ func (s *studioStore) ListFormResponses(ctx context.Context, traineeID string, p
 	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
 		return List[domain.FormResponse]{}, err
 	}
-	return listPage(ctx, s, `r.id, r.trainee_id, r.form_template_id, f.name, r.assignment_id, r.answers, r.submitted_at`,
+	return listPage(ctx, s, `r.id, r.trainee_id, r.form_template_id, f.name, r.assignment_id, r.answers, r.submitted_at, r.logged_by`,
 		`FROM form_responses r JOIN form_templates f ON f.studio_id = r.studio_id AND f.id = r.form_template_id`,
 		`r.studio_id = ? AND r.trainee_id = ?`, `r.submitted_at DESC, r.id DESC`, []any{s.studioID, traineeID}, page, scanFormResponse)
 }
@@ -138,7 +138,7 @@ func scanFormResponse(row scanner, r *domain.FormResponse, extra ...any) error {
 	var assignment sql.Null[string]
 	var answers string
 	var submitted int64
-	err := row.Scan(append([]any{&r.ID, &r.TraineeID, &r.FormTemplateID, &r.FormName, &assignment, &answers, &submitted}, extra...)...)
+	err := row.Scan(append([]any{&r.ID, &r.TraineeID, &r.FormTemplateID, &r.FormName, &assignment, &answers, &submitted, &r.LoggedBy}, extra...)...)
 	r.AssignmentID, r.Answers, r.SubmittedAt = valueOrNil(assignment), json.RawMessage(answers), fromMS(submitted)
 	return err
 }
@@ -149,13 +149,15 @@ func (s *studioStore) ListWeights(ctx context.Context, traineeID string, page Pa
 	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
 		return List[domain.Weight]{}, err
 	}
-	return listPage(ctx, s, `w.id, w.trainee_id, w.weight_kg, w.recorded_at, w.created_at`, `FROM weights w`,
+	return listPage(ctx, s, weightColumns, `FROM weights w`,
 		`w.studio_id = ? AND w.trainee_id = ?`, `w.recorded_at DESC, w.id DESC`, []any{s.studioID, traineeID}, page, scanWeight)
 }
 
+const weightColumns = `w.id, w.trainee_id, w.weight_kg, w.recorded_at, w.created_at, w.logged_by`
+
 func scanWeight(row scanner, w *domain.Weight, extra ...any) error {
 	var recorded, created int64
-	err := row.Scan(append([]any{&w.ID, &w.TraineeID, &w.WeightKg, &recorded, &created}, extra...)...)
+	err := row.Scan(append([]any{&w.ID, &w.TraineeID, &w.WeightKg, &recorded, &created, &w.LoggedBy}, extra...)...)
 	w.RecordedAt, w.CreatedAt = fromMS(recorded), fromMS(created)
 	return err
 }
@@ -166,8 +168,8 @@ func (s *studioStore) CreateWeight(ctx context.Context, w *domain.Weight) error 
 		w.RecordedAt = w.CreatedAt
 	}
 	return s.insertForTrainee(ctx, w.TraineeID, "weight entry", w.ID,
-		`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt))
+		`INSERT INTO weights (id, studio_id, trainee_id, weight_kg, recorded_at, created_at, logged_by) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		w.ID, s.studioID, w.TraineeID, w.WeightKg, ms(w.RecordedAt), ms(w.CreatedAt), w.LoggedBy)
 }
 
 // Tasks.

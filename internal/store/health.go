@@ -42,14 +42,14 @@ func (s *studioStore) updatedNow(t *time.Time) {
 
 // Measurements.
 
-const measurementColumns = `m.id, m.trainee_id, m.recorded_at, m.body_fat_pct, m.waist_cm, m.hips_cm, m.chest_cm, m.arm_cm, m.thigh_cm, m.resting_hr, m.notes, m.created_at`
+const measurementColumns = `m.id, m.trainee_id, m.recorded_at, m.body_fat_pct, m.waist_cm, m.hips_cm, m.chest_cm, m.arm_cm, m.thigh_cm, m.resting_hr, m.notes, m.created_at, m.logged_by`
 
 func scanMeasurement(row scanner, m *domain.Measurement, extra ...any) error {
 	var fat, waist, hips, chest, arm, thigh sql.Null[float64]
 	var hr sql.Null[int]
 	var notes sql.Null[string]
 	var recorded, created int64
-	if err := row.Scan(append([]any{&m.ID, &m.TraineeID, &recorded, &fat, &waist, &hips, &chest, &arm, &thigh, &hr, &notes, &created}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&m.ID, &m.TraineeID, &recorded, &fat, &waist, &hips, &chest, &arm, &thigh, &hr, &notes, &created, &m.LoggedBy}, extra...)...); err != nil {
 		return err
 	}
 	m.BodyFatPct, m.WaistCm, m.HipsCm, m.ChestCm = valueOrNil(fat), valueOrNil(waist), valueOrNil(hips), valueOrNil(chest)
@@ -73,9 +73,9 @@ func (s *studioStore) CreateMeasurement(ctx context.Context, m *domain.Measureme
 		m.RecordedAt = m.CreatedAt
 	}
 	return s.insertForTrainee(ctx, m.TraineeID, "measurement", m.ID,
-		`INSERT INTO measurements (id, studio_id, trainee_id, recorded_at, body_fat_pct, waist_cm, hips_cm, chest_cm, arm_cm, thigh_cm, resting_hr, notes, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, s.studioID, m.TraineeID, ms(m.RecordedAt), m.BodyFatPct, m.WaistCm, m.HipsCm, m.ChestCm, m.ArmCm, m.ThighCm, m.RestingHR, m.Notes, ms(m.CreatedAt))
+		`INSERT INTO measurements (id, studio_id, trainee_id, recorded_at, body_fat_pct, waist_cm, hips_cm, chest_cm, arm_cm, thigh_cm, resting_hr, notes, created_at, logged_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, s.studioID, m.TraineeID, ms(m.RecordedAt), m.BodyFatPct, m.WaistCm, m.HipsCm, m.ChestCm, m.ArmCm, m.ThighCm, m.RestingHR, m.Notes, ms(m.CreatedAt), m.LoggedBy)
 }
 
 // MeasurementsBetween is oldest first; another studio's trainee has none.
@@ -87,14 +87,14 @@ func (s *studioStore) MeasurementsBetween(ctx context.Context, traineeID string,
 
 // WeightsBetween is oldest first; another studio's trainee has none.
 func (s *studioStore) WeightsBetween(ctx context.Context, traineeID string, from, to time.Time) ([]domain.Weight, error) {
-	return listAll(ctx, s, `SELECT w.id, w.trainee_id, w.weight_kg, w.recorded_at, w.created_at FROM weights w
+	return listAll(ctx, s, `SELECT `+weightColumns+` FROM weights w
 		WHERE w.studio_id = ? AND w.trainee_id = ? AND w.recorded_at >= ? AND w.recorded_at < ?
 		ORDER BY w.recorded_at, w.id`, []any{s.studioID, traineeID, ms(from), ms(to)}, scanWeight)
 }
 
 // Check-ins.
 
-const checkInColumns = `c.id, c.trainee_id, c.day, c.readiness, c.soreness, c.sore_areas, c.sleep_hours, c.sleep_quality, c.mood, c.stress, c.note, c.created_at, c.updated_at`
+const checkInColumns = `c.id, c.trainee_id, c.day, c.readiness, c.soreness, c.sore_areas, c.sleep_hours, c.sleep_quality, c.mood, c.stress, c.note, c.created_at, c.updated_at, c.logged_by`
 
 func scanCheckIn(row scanner, c *domain.CheckIn, extra ...any) error {
 	var readiness, soreness, quality, mood, stress sql.Null[int]
@@ -102,7 +102,7 @@ func scanCheckIn(row scanner, c *domain.CheckIn, extra ...any) error {
 	var note sql.Null[string]
 	var areas string
 	var created, updated int64
-	if err := row.Scan(append([]any{&c.ID, &c.TraineeID, &c.Day, &readiness, &soreness, &areas, &sleep, &quality, &mood, &stress, &note, &created, &updated}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&c.ID, &c.TraineeID, &c.Day, &readiness, &soreness, &areas, &sleep, &quality, &mood, &stress, &note, &created, &updated, &c.LoggedBy}, extra...)...); err != nil {
 		return err
 	}
 	c.Readiness, c.Soreness, c.SleepHours, c.SleepQuality = valueOrNil(readiness), valueOrNil(soreness), valueOrNil(sleep), valueOrNil(quality)
@@ -144,14 +144,16 @@ func (s *studioStore) PutCheckIn(ctx context.Context, c *domain.CheckIn) (bool, 
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		return q.QueryRowContext(ctx, s.q(`INSERT INTO checkins (id, studio_id, trainee_id, day, readiness, soreness, sore_areas, sleep_hours, sleep_quality, mood, stress, note, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		// An update keeps who logged the day's check-in first and marks it
+		// revised: no longer one log its author may withdraw.
+		return q.QueryRowContext(ctx, s.q(`INSERT INTO checkins (id, studio_id, trainee_id, day, readiness, soreness, sore_areas, sleep_hours, sleep_quality, mood, stress, note, created_at, updated_at, logged_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (studio_id, trainee_id, day) DO UPDATE SET readiness = excluded.readiness, soreness = excluded.soreness,
 				sore_areas = excluded.sore_areas, sleep_hours = excluded.sleep_hours, sleep_quality = excluded.sleep_quality,
-				mood = excluded.mood, stress = excluded.stress, note = excluded.note, updated_at = excluded.updated_at
-			RETURNING id, created_at`),
-			c.ID, s.studioID, c.TraineeID, c.Day, c.Readiness, c.Soreness, areas, c.SleepHours, c.SleepQuality, c.Mood, c.Stress, c.Note, ms(c.CreatedAt), ms(c.UpdatedAt)).
-			Scan(&id, &created)
+				mood = excluded.mood, stress = excluded.stress, note = excluded.note, updated_at = excluded.updated_at, revised = TRUE
+			RETURNING id, created_at, logged_by`),
+			c.ID, s.studioID, c.TraineeID, c.Day, c.Readiness, c.Soreness, areas, c.SleepHours, c.SleepQuality, c.Mood, c.Stress, c.Note, ms(c.CreatedAt), ms(c.UpdatedAt), c.LoggedBy).
+			Scan(&id, &created, &c.LoggedBy)
 	})
 	if err != nil {
 		return false, s.writeErr(err, "check-in", c.ID)

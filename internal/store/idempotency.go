@@ -26,28 +26,30 @@ type IdempotentRecord struct {
 func (r IdempotentRecord) InProgress() bool { return r.Status == 0 }
 
 // BeginIdempotent claims key for a request (started true) or returns the
-// record already there. A claim whose request is still running after
-// staleAfter died with its process and is taken over; a record older than
-// keepFor (IdempotencyTTL for a client's key, less for keys Perform
-// derives itself) is expired and taken over too. Two concurrent calls never
-// both start: the insert and the takeover are single conditional statements.
-func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (IdempotentRecord, bool, error) {
-	at := ms(now)
+// record already there. The claim is held for lease from now, and as much
+// longer as its request keeps renewing it (RenewIdempotent) while it runs;
+// a claim still in progress past its hold died with its process and is
+// taken over. A record older than keepFor (IdempotencyTTL for a client's
+// key, less for keys Perform derives itself) is expired and taken over
+// too. Two concurrent calls never both start: the insert and the takeover
+// are single conditional statements.
+func (s *studioStore) BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, lease, keepFor time.Duration) (IdempotentRecord, bool, error) {
+	at, until := ms(now), ms(now.Add(lease))
 	// A row deleted between the statements (released, expired) is claimed
 	// on the next round; three rounds are plenty.
 	for range 3 {
-		res, err := s.exec(ctx, `INSERT INTO idempotency_keys (studio_id, key, request_hash, status, body, created_at)
-			VALUES (?, ?, ?, 0, NULL, ?) ON CONFLICT (studio_id, key) DO NOTHING`,
-			s.studioID, key, requestHash, at)
+		res, err := s.exec(ctx, `INSERT INTO idempotency_keys (studio_id, key, request_hash, status, body, created_at, held_until)
+			VALUES (?, ?, ?, 0, NULL, ?, ?) ON CONFLICT (studio_id, key) DO NOTHING`,
+			s.studioID, key, requestHash, at, until)
 		if err != nil {
 			return IdempotentRecord{}, false, err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			return IdempotentRecord{Key: key, RequestHash: requestHash, CreatedAt: fromMS(at)}, true, nil
 		}
-		res, err = s.exec(ctx, `UPDATE idempotency_keys SET request_hash = ?, status = 0, body = NULL, created_at = ?
-			WHERE studio_id = ? AND key = ? AND ((status = 0 AND created_at < ?) OR created_at < ?)`,
-			requestHash, at, s.studioID, key, ms(now.Add(-staleAfter)), ms(now.Add(-keepFor)))
+		res, err = s.exec(ctx, `UPDATE idempotency_keys SET request_hash = ?, status = 0, body = NULL, created_at = ?, held_until = ?
+			WHERE studio_id = ? AND key = ? AND ((status = 0 AND held_until < ?) OR created_at < ?)`,
+			requestHash, at, until, s.studioID, key, at, ms(now.Add(-keepFor)))
 		if err != nil {
 			return IdempotentRecord{}, false, err
 		}
@@ -84,6 +86,20 @@ func (s *studioStore) FinishIdempotent(ctx context.Context, claim IdempotentReco
 		WHERE studio_id = ? AND key = ? AND status = 0 AND request_hash = ? AND created_at = ?`,
 		status, body, s.studioID, claim.Key, claim.RequestHash, ms(claim.CreatedAt))
 	return err
+}
+
+// RenewIdempotent holds claim, still in progress, until until: its request
+// is alive. It reports false when the claim is no longer its request's
+// (finished, released, or taken over after a hold that ran out).
+func (s *studioStore) RenewIdempotent(ctx context.Context, claim IdempotentRecord, until time.Time) (bool, error) {
+	res, err := s.exec(ctx, `UPDATE idempotency_keys SET held_until = ?
+		WHERE studio_id = ? AND key = ? AND status = 0 AND request_hash = ? AND created_at = ?`,
+		ms(until), s.studioID, claim.Key, claim.RequestHash, ms(claim.CreatedAt))
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // ReleaseIdempotent forgets an unfinished claim, so the next request with

@@ -249,9 +249,10 @@ type Trainees interface {
 	CreateTrainee(ctx context.Context, t *domain.Trainee) error
 	UpdateTrainee(ctx context.Context, t *domain.Trainee) error
 	DeleteTrainee(ctx context.Context, id string) error
-	// WithdrawRecord deletes a record the trainee logged at or after
-	// since (see Withdrawable); anything else is ErrNotFound.
-	WithdrawRecord(ctx context.Context, traineeID, id string, since time.Time) error
+	// WithdrawRecord deletes a record of the trainee that by
+	// (domain.LoggedByTrainee or LoggedByCoach) logged at or after since
+	// (see Withdrawable); anything else is ErrNotFound.
+	WithdrawRecord(ctx context.Context, traineeID, id, by string, since time.Time) error
 	CountActiveTrainees(ctx context.Context) (int, error)
 	// ReserveActiveTrainee locks the studio for the rest of the
 	// transaction and answers *LimitError when it has max active trainees
@@ -337,9 +338,12 @@ type Outbox interface {
 // its record; FinishIdempotent stores the answer of the request that made
 // the claim Begin returned; ReleaseIdempotent forgets that unfinished claim
 // so a retry runs for real. Both leave a claim taken over since alone. A
-// record older than keepFor is expired and claimed afresh.
+// claim is held lease from now, and RenewIdempotent holds it longer while
+// its request lives; one past its hold is taken over. A record older than
+// keepFor is expired and claimed afresh.
 type Idempotency interface {
-	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, staleAfter, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
+	BeginIdempotent(ctx context.Context, key, requestHash string, now time.Time, lease, keepFor time.Duration) (rec IdempotentRecord, started bool, err error)
+	RenewIdempotent(ctx context.Context, claim IdempotentRecord, until time.Time) (held bool, err error)
 	FinishIdempotent(ctx context.Context, claim IdempotentRecord, status int, body []byte) error
 	ReleaseIdempotent(ctx context.Context, claim IdempotentRecord) error
 }

@@ -353,3 +353,35 @@ func BidiProblem(s string) string {
 func isBidiControl(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
+
+// NameProblem says what makes s unfit as a name shown beside others (an
+// app's name on a consent page), as the tail of a sentence, or "" when it
+// is fine: Problem's rule, then no character that is invisible or changes
+// how the text around it reads, so no name can pass for another ("Perform"
+// and "Per\u200bform" look alike): no control character at all (newline
+// and tab neither), no format character (Unicode category Cf: zero-width
+// spaces and joiners, bidirectional controls, the soft hyphen, the byte
+// order mark, tags), no line or paragraph separator, no private-use
+// character and no other default-ignorable one (the Hangul fillers); and at
+// most max characters.
+func NameProblem(s string, max int) string {
+	if p := Problem(s); p != "" {
+		return p
+	}
+	n := 0
+	for _, r := range s {
+		n++
+		switch {
+		case isBidiControl(r):
+			return fmt.Sprintf("holds the bidirectional control character U+%04X", r)
+		case unicode.IsControl(r):
+			return fmt.Sprintf("holds the control character U+%04X", r)
+		case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co, unicode.Other_Default_Ignorable_Code_Point):
+			return fmt.Sprintf("holds the invisible character U+%04X", r)
+		}
+	}
+	if n > max {
+		return fmt.Sprintf("is %d characters long; at most %d are allowed", n, max)
+	}
+	return ""
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -155,4 +156,66 @@ func TestBidiProblem(t *testing.T) {
 			t.Errorf("BidiProblem(%q) = %q", bad, p)
 		}
 	}
+}
+
+func TestNameProblem(t *testing.T) {
+	for _, ok := range []string{"", "App", "Claude Code", "האפליקציה שלי", "تطبيق", "Café ☕", strings.Repeat("א", 100)} {
+		if p := NameProblem(ok, 100); p != "" {
+			t.Errorf("NameProblem(%q) = %q", ok, p)
+		}
+	}
+	for _, c := range []struct{ name, says string }{
+		{"Per\u200bform", "U+200B"}, // zero-width space
+		{"Per\u200cform", "U+200C"}, // zero-width non-joiner
+		{"Per\u200dform", "U+200D"}, // zero-width joiner
+		{"Per\u2060form", "U+2060"}, // word joiner
+		{"\ufeffPerform", "U+FEFF"}, // byte order mark
+		{"Per\u00adform", "U+00AD"}, // soft hyphen
+		{"Perform\U000E0041", "U+E0041"},
+		{"Good App\u202egnp.exe", "bidirectional"},
+		{"App\u2066x\u2069", "bidirectional"},
+		{"App\u200f", "bidirectional"},
+		{"App\u061c", "bidirectional"},
+		{"two\nlines", "control character U+000A"},
+		{"a\tb", "control character U+0009"},
+		{"a\u0085b", "control character U+0085"},
+		{"a\u2028b", "U+2028"},
+		{"a\u2029b", "U+2029"},
+		{"a\ue000b", "U+E000"},
+		{"a\u3164b", "U+3164"}, // Hangul filler
+		{"a\u0000b", "NUL"},
+		{"a\xffb", "UTF-8"},
+		{strings.Repeat("a", 101), "101 characters long; at most 100"},
+		{strings.Repeat("א", 10000), "10000 characters long"},
+	} {
+		if p := NameProblem(c.name, 100); !strings.Contains(p, c.says) {
+			t.Errorf("NameProblem(%q) = %q; want it to say %q", c.name, p, c.says)
+		}
+	}
+}
+
+// FuzzNameProblem: a name NameProblem accepts is text, holds no control,
+// format, separator, private-use or default-ignorable character, and is at
+// most the maximum long; one it refuses is refused with a sentence tail.
+func FuzzNameProblem(f *testing.F) {
+	for _, s := range []string{"App", "Per\u200bform", "Good App\u202egnp.exe", "האפליקציה", "a\nb", "\ufeff", strings.Repeat("x", 101), "a\xffb", "\U000E0041"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := NameProblem(s, 100)
+		if p != "" {
+			if strings.HasSuffix(p, ".") || strings.TrimSpace(p) != p {
+				t.Fatalf("NameProblem(%q) = %q: not a sentence tail", s, p)
+			}
+			return
+		}
+		if Problem(s) != "" || BidiProblem(s) != "" || utf8.RuneCountInString(s) > 100 {
+			t.Fatalf("NameProblem accepted %q", s)
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co, unicode.Other_Default_Ignorable_Code_Point) {
+				t.Fatalf("NameProblem accepted %q with U+%04X", s, r)
+			}
+		}
+	})
 }

@@ -175,8 +175,10 @@ var langNames = map[Lang]string{Hebrew: "עברית", English: "English"}
 
 // Render writes the page with status in r's language (Language): title is
 // the catalogue key of its title, filled with titleArgs. A lang parameter
-// is remembered in a cookie. Pages are never cached and never framed
-// (clickjacking a consent page would approve a grant).
+// is remembered in a cookie. Pages are never cached, never framed
+// (clickjacking a consent page would approve a grant) and never read as
+// anything but HTML (nosniff). Every HTML page Perform serves is written
+// here.
 func Render(w http.ResponseWriter, r *http.Request, status int, p Page, data any, title string, titleArgs ...any) {
 	l := Language(r)
 	v := view{Title: Text(l, title, titleArgs...), Lang: l, Dir: l.Dir(), Data: data}
@@ -197,6 +199,7 @@ func Render(w http.ResponseWriter, r *http.Request, status int, p Page, data any
 	h.Add("Vary", "Accept-Language, Cookie")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)

@@ -2,8 +2,11 @@ package webui
 
 import (
 	"html/template"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -141,6 +144,11 @@ func TestRender(t *testing.T) {
 		}
 		if strings.Contains(body, "<script>") || !strings.Contains(body, `<bdi dir="auto">&lt;script&gt;`) {
 			t.Errorf("%s: a typed name is not escaped in its own isolate: %s", c.target, body)
+		}
+		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Cache-Control": "no-store"} {
+			if got := rec.Header().Get(k); got != v {
+				t.Errorf("%s: %s is %q; want %q", c.target, k, got, v)
+			}
 		}
 		cookies := rec.Result().Cookies()
 		set := len(cookies) == 1 && cookies[0].Name == CookieName && cookies[0].Value == c.lang && cookies[0].HttpOnly
@@ -294,6 +302,30 @@ func TestLocalPath(t *testing.T) {
 	} {
 		if got := LocalPath(in); got != want {
 			t.Errorf("LocalPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOnlyRenderWritesPages: no package but this one sets an HTML content
+// type, so every page carries Render's headers (nosniff, no framing, no
+// caching). The MCP apps' views are resources read over MCP, not pages.
+func TestOnlyRenderWritesPages(t *testing.T) {
+	for _, root := range []string{"../../internal", "../../cmd"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			if dir := filepath.ToSlash(filepath.Dir(path)); strings.HasSuffix(dir, "internal/webui") || strings.HasSuffix(dir, "internal/views") {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err == nil && strings.Contains(string(src), `"text/html`) {
+				t.Errorf("%s writes an HTML content type itself: render the page with webui.Render", path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }

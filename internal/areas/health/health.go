@@ -94,7 +94,8 @@ func (a *Area) recordMeasurement(c *lane.Call, in *measurementInput) (domain.Mea
 	}
 	now := c.Now().UTC()
 	m := domain.Measurement{ID: ids.New(ids.Measurement), TraineeID: c.ID(), RecordedAt: now, BodyFatPct: in.BodyFatPct, WaistCm: in.WaistCm,
-		HipsCm: in.HipsCm, ChestCm: in.ChestCm, ArmCm: in.ArmCm, ThighCm: in.ThighCm, RestingHR: in.RestingHR, Notes: lane.Trimmed(in.Notes), CreatedAt: now}
+		HipsCm: in.HipsCm, ChestCm: in.ChestCm, ArmCm: in.ArmCm, ThighCm: in.ThighCm, RestingHR: in.RestingHR, Notes: lane.Trimmed(in.Notes), CreatedAt: now,
+		LoggedBy: c.Author()}
 	if in.RecordedAt != nil {
 		m.RecordedAt = in.RecordedAt.UTC()
 	}
@@ -179,7 +180,7 @@ func (a *Area) checkIn(c *lane.Call, in *checkInInput) (checkInAnswer, error) {
 		ci, err := ss.CheckInOn(c.Ctx, c.ID(), day)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			ci = domain.CheckIn{ID: ids.New(ids.CheckIn), TraineeID: c.ID(), Day: day, CreatedAt: c.Now().UTC()}
+			ci = domain.CheckIn{ID: ids.New(ids.CheckIn), TraineeID: c.ID(), Day: day, CreatedAt: c.Now().UTC(), LoggedBy: c.Author()}
 		case err != nil:
 			return err
 		}

@@ -18,7 +18,7 @@ const WithdrawWindow = 15 * time.Minute
 
 // withdrawRoutes: a trainee's own fresh log, taken back.
 func (a *Area) withdrawRoutes(rs *lane.Routes) {
-	lane.Add(rs, "POST", "/trainees/{id}/withdraw", "Withdraw a record the trainee logged in the last 15 minutes: a workout (with the PRs it set), a check-in that was not an update, a weigh-in, a measurement or a form's answers (the form is pending again).", a.withdraw,
+	lane.Add(rs, "POST", "/trainees/{id}/withdraw", "Withdraw a record logged in the last 15 minutes by the one withdrawing it (a trainee withdraws only what she logged herself, the studio only what it logged): a workout (with the PRs it set), a check-in no later one of the day updated, a weigh-in, a measurement or a form's answers (the form is pending again).", a.withdraw,
 		lane.Trainee(auth.ScopeTrainingWrite), lane.Allow("id", "kind"))
 }
 
@@ -39,11 +39,15 @@ func (a *Area) withdraw(c *lane.Call, in *withdrawInput) (withdrawn, error) {
 	if !ok {
 		return withdrawn{}, lane.InvalidField("recordId", fmt.Sprintf("recordId must be a workout (ses_…), check-in (chk_…), weigh-in (wgt_…), measurement (msr_…) or form answers (frs_…) id; %q is none of them.", in.RecordID))
 	}
-	err := c.Studio().WithdrawRecord(c.Ctx, c.ID(), in.RecordID, c.Now().Add(-WithdrawWindow))
+	err := c.Studio().WithdrawRecord(c.Ctx, c.ID(), in.RecordID, c.Author(), c.Now().Add(-WithdrawWindow))
 	if errors.Is(err, store.ErrNotFound) {
+		who, fix := "the studio", "Correct the record itself instead."
+		if c.P.IsTrainee() {
+			who, fix = "this trainee", "Ask the coach to correct it."
+		}
 		return withdrawn{}, &lane.Error{Status: http.StatusNotFound, Code: lane.CodeNotFound, Message: fmt.Sprintf(
-			"Nothing to withdraw: %s is not a %s this trainee logged in the last %d minutes (a check-in that updated an earlier one, and a planned session completed by logging, cannot be withdrawn). Ask the coach to correct it.",
-			in.RecordID, name, int(WithdrawWindow/time.Minute))}
+			"Nothing to withdraw: %s is not a %s %s logged in the last %d minutes (only its author withdraws a record; a check-in a later one of the day updated, and a planned session completed by logging, cannot be withdrawn). %s",
+			in.RecordID, name, who, int(WithdrawWindow/time.Minute), fix)}
 	}
 	return withdrawn{ID: in.RecordID, Kind: name}, err
 }

@@ -43,11 +43,13 @@ type Options struct {
 	// answer): every start_verification then answers that no code could be
 	// sent, before any trainee is looked up. nil: never.
 	CodeSendsDown func() bool
-	// SecretKey (PERFORM_SECRET_KEY) seals what a job must carry in
-	// confidence: a code on its way, a platform's callback token. Without
-	// it codes are sent from this process (not as jobs, so a crash loses
-	// a code on its way: the person asks for another), and callback tokens
-	// ride in the job as they are.
+	// Courier sends the verification codes as River jobs inserted in the
+	// transaction that writes them, sealed (the server's, shared with the
+	// browser sign-in). Nil: sent from this process in the background.
+	Courier *otc.Courier
+	// SecretKey (PERFORM_SECRET_KEY) seals a platform's callback token in
+	// its job (without it the token rides as it is), and opens the
+	// verification codes queued before the Courier sent them.
 	SecretKey []byte
 	// Broker configures the callback to an agent platform's auth-context
 	// broker (broker.go).
@@ -102,8 +104,8 @@ func New(o Options) *Area {
 	}
 	// Every call binds the codes to its own store (WithStore): this one
 	// only stands in until then.
-	a.codes = otc.New(otc.Options{Purpose: codePurpose, Store: noCodeStore{}, Sender: otc.SenderFunc(a.queueCode), Sends: sends,
-		MaxTries: verifyMaxTries, TTL: verifyCodeTTL, Logger: a.logger})
+	a.codes = otc.New(otc.Options{Purpose: codePurpose, Store: noCodeStore{}, Sender: otc.SenderFunc(a.deliverCode), Sends: sends,
+		MaxTries: verifyMaxTries, TTL: verifyCodeTTL, Logger: a.logger, Courier: o.Courier})
 	return a
 }
 

@@ -13,16 +13,13 @@ import (
 	"github.com/otherwise/perform/internal/phone"
 )
 
-// A verification code goes out as a River job when PERFORM_SECRET_KEY is
-// set: the job carries the message sealed under the key (AES-256-GCM,
-// internal/secret), never the code in clear, so a code on its way
-// survives a crash and any instance sends it. The code could instead stay
-// in the one_time_codes row and be sent by reference, but internal/otc
-// keeps only the code's hash there, on purpose: a database dump then
-// holds no working code, and a sealed job holds none without the key
-// either. Without a key the code is sent from this process, as before.
+// A verification code goes out as every door's does: a River job of
+// otc.Courier's, inserted in the transaction that writes the code, sealed
+// (see internal/otc). This door's part is the text (deliverCode). The
+// jobs of the kind below were queued before that, sealed under
+// PERFORM_SECRET_KEY; codeWorker still sends the ones left.
 
-// codeKind is the code job's kind.
+// codeKind is the code job's kind before otc.Courier sent the codes.
 const codeKind = "platform_code"
 
 // codeArgs is one verification code on its way, sealed.
@@ -42,22 +39,9 @@ type codeMessage struct {
 	TTL  time.Duration `json:"ttl"`
 }
 
-// queueCode is the codes' otc.Sender: a job when a key seals it, else the
-// send itself (otc runs it in the background).
-func (a *Area) queueCode(ctx context.Context, m otc.Message) error {
-	client := a.jobs.Load()
-	if client == nil || a.box == nil {
-		return a.sendCode(ctx, codeMessage{To: m.To, Code: m.Code, Note: m.Note, TTL: m.TTL})
-	}
-	plain, err := json.Marshal(codeMessage{To: m.To, Code: m.Code, Note: m.Note, TTL: m.TTL})
-	if err != nil {
-		return err
-	}
-	_, err = client.Insert(ctx, codeArgs{Sealed: a.box.Seal(string(plain), codeAAD)}, &river.InsertOpts{MaxAttempts: 3})
-	if err != nil {
-		return fmt.Errorf("queueing the verification code: %w", err)
-	}
-	return nil
+// deliverCode is the codes' otc.Sender: the code's text over WhatsApp.
+func (a *Area) deliverCode(ctx context.Context, m otc.Message) error {
+	return a.sendCode(ctx, codeMessage{To: m.To, Code: m.Code, Note: m.Note, TTL: m.TTL})
 }
 
 // sendCode sends one code over WhatsApp, or writes it to the log without

@@ -108,7 +108,7 @@ func (a *Area) verifyRoutes(rs *lane.Routes) {
 				req = otc.Request{Subject: subject, Person: c.P.StudioID + ":" + t.id, To: t.phone, Data: t.id, Note: c.P.StudioName, NoSend: c.DryRun()}
 			}
 			err = c.DB().InTx(c.Ctx, func(tx store.Store) error {
-				codes := a.codes.WithStore(tx.Codes())
+				codes := a.codes.WithTx(tx)
 				_, err := codes.Issue(c.Ctx, req)
 				if errors.Is(err, otc.ErrThrottled) {
 					_, err = codes.Issue(c.Ctx, otc.Request{Subject: subject, NoSend: true})

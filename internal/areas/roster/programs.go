@@ -385,6 +385,7 @@ func (a *Area) recordFormResponse(c *lane.Call, in *formResponseInput) (domain.F
 			AssignmentID:   in.AssignmentID,
 			Answers:        answers,
 			SubmittedAt:    c.Now().UTC(),
+			LoggedBy:       c.Author(),
 		}
 		if in.SubmittedAt != nil {
 			out.SubmittedAt = in.SubmittedAt.UTC()
@@ -402,7 +403,7 @@ func (a *Area) logWeight(c *lane.Call, in *logWeightInput) (domain.Weight, error
 			return err
 		}
 		now := c.Now().UTC()
-		out = domain.Weight{ID: ids.New(ids.Weight), TraineeID: t.ID, WeightKg: in.WeightKg, RecordedAt: now, CreatedAt: now}
+		out = domain.Weight{ID: ids.New(ids.Weight), TraineeID: t.ID, WeightKg: in.WeightKg, RecordedAt: now, CreatedAt: now, LoggedBy: c.Author()}
 		if in.RecordedAt != nil {
 			out.RecordedAt = in.RecordedAt.UTC()
 		}
@@ -437,7 +438,7 @@ func recordProfileWeight(c *lane.Call, ss store.StudioStore, traineeID string, k
 		return nil
 	}
 	now := c.Now().UTC()
-	return ss.CreateWeight(c.Ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now})
+	return ss.CreateWeight(c.Ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now, LoggedBy: c.Author()})
 }
 
 // queueForTrainee writes the outbox row that is the whole point of the

@@ -276,9 +276,4 @@ var (
 )
 
 // sessionSource is who a session planned or logged now comes from.
-func sessionSource(c *lane.Call) string {
-	if c.P.IsTrainee() {
-		return domain.SessionFromTrainee
-	}
-	return domain.SessionFromCoach
-}
+func sessionSource(c *lane.Call) string { return c.Author() }

@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 		{"TraineeVoice", testTraineeVoice},
 		{"PlanInputs", testPlanInputs},
 		{"ModelBudget", testModelBudget},
+		{"Withdraw", testWithdraw},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })

@@ -103,6 +103,40 @@ func testIdempotency(t *testing.T, st store.Store) {
 		}
 	})
 
+	t.Run("RenewedClaimIsHeld", func(t *testing.T) {
+		// A request that keeps renewing its claim holds it however long it
+		// runs; once it stops (its process died), the claim is taken over
+		// a lease after its last renewal.
+		ss := st.Studio(newStudio(t, st).ID)
+		claim, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale, store.IdempotencyTTL)
+		must(t, "BeginIdempotent", err)
+		at := t0
+		for range 10 { // ten minutes of a live request, renewed every 30 s
+			at = at.Add(stale / 2)
+			held, err := ss.RenewIdempotent(ctx, claim, at.Add(stale))
+			must(t, "RenewIdempotent", err)
+			if !held {
+				t.Fatalf("at %v the live claim was not its request's any more", at)
+			}
+			if rec, started, _ := ss.BeginIdempotent(ctx, "k", "h", at.Add(stale/2), stale, store.IdempotencyTTL); started || !rec.InProgress() {
+				t.Fatalf("at %v a retry took over a renewed claim", at.Add(stale/2))
+			}
+		}
+		rec, started, err := ss.BeginIdempotent(ctx, "k", "h2", at.Add(stale+time.Millisecond), stale, store.IdempotencyTTL)
+		must(t, "BeginIdempotent after the renewals stopped", err)
+		if !started || rec.RequestHash != "h2" {
+			t.Fatalf("a lease after the last renewal: started %v, record %+v; want it taken over", started, rec)
+		}
+		if held, err := ss.RenewIdempotent(ctx, claim, at.Add(2*stale)); err != nil || held {
+			t.Fatalf("the first request renewed the claim taken from it: %v, %v", held, err)
+		}
+		// A finished claim is not renewed either.
+		must(t, "FinishIdempotent", ss.FinishIdempotent(ctx, rec, 201, []byte("done")))
+		if held, err := ss.RenewIdempotent(ctx, rec, at.Add(3*stale)); err != nil || held {
+			t.Fatalf("a finished claim was renewed: %v, %v", held, err)
+		}
+	})
+
 	t.Run("Release", func(t *testing.T) {
 		ss := st.Studio(newStudio(t, st).ID)
 		claim, _, err := ss.BeginIdempotent(ctx, "k", "h", t0, stale, store.IdempotencyTTL)

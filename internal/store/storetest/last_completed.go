@@ -107,13 +107,13 @@ func testLastCompleted(t *testing.T, st store.Store) {
 		case op == 3:
 			what = "withdraw"
 			id := pick()
-			if err := ss.WithdrawRecord(ctx, "", id, time.Time{}); err != nil && !errors.Is(err, store.ErrNotFound) {
+			if err := ss.WithdrawRecord(ctx, "", id, domain.LoggedByCoach, time.Time{}); err != nil && !errors.Is(err, store.ErrNotFound) {
 				t.Fatal(err)
 			}
 			x, err := ss.GetSession(ctx, id)
 			if err == nil {
-				// Not a logged session: withdrawn as its trainee would.
-				if err := ss.WithdrawRecord(ctx, x.TraineeID, id, time.Time{}); err != nil && !errors.Is(err, store.ErrNotFound) {
+				// Not a logged session: withdrawn as its author would.
+				if err := ss.WithdrawRecord(ctx, x.TraineeID, id, x.Source, time.Time{}); err != nil && !errors.Is(err, store.ErrNotFound) {
 					t.Fatal(err)
 				}
 			}
