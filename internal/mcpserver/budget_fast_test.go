@@ -9,6 +9,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // The allocation budget of one get_trainee on the hosted endpoint as perform
@@ -59,6 +60,10 @@ func TestFastPathAllocationBudget(t *testing.T) {
 				t.Fatalf("the fast path answered %d of %d calls", got, runs)
 			}
 			t.Logf("%s: %.0f allocations, %.1f KB a call", b.name, allocs, kb)
+			if testkit.RaceEnabled {
+				// The race detector's build allocates about a tenth more.
+				b.allocs, b.kbytes = b.allocs*1.1, b.kbytes*1.15
+			}
 			if allocs > b.allocs || kb > b.kbytes {
 				t.Errorf("one get_trainee allocates %.0f objects and %.1f KB; the budget is %.0f and %.0f KB. Profile it: go test ./internal/mcpserver -run '^$' -bench 'BenchmarkGetTraineeHandler/mcp-gated' -benchmem -memprofile mem.out",
 					allocs, kb, b.allocs, b.kbytes)

@@ -309,8 +309,8 @@ func (e *endpoint) dispatch(w http.ResponseWriter, r *http.Request, srv *mcp.Ser
 	}
 	defer session.Close()
 	h := w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "application/json")
+	h["Cache-Control"] = noCache
+	h["Content-Type"] = jsonType
 	var resp *jsonrpc.Response
 	select {
 	case resp = <-conn.reply:
@@ -327,6 +327,13 @@ func (e *endpoint) dispatch(w http.ResponseWriter, r *http.Request, srv *mcp.Ser
 	}
 	_, _ = w.Write(data)
 }
+
+// noCache and jsonType are the answer's header values, shared: a value
+// slice at its capacity is copied by any append.
+var (
+	noCache  = []string{"no-cache, no-transform"}[:1:1]
+	jsonType = []string{"application/json"}[:1:1]
+)
 
 // sessionState is the state the SDK's handler gives a stateless session:
 // for a version before 2026-07-28, an initialized session at info level;
