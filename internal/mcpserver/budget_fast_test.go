@@ -45,7 +45,9 @@ func TestFastPathAllocationBudget(t *testing.T) {
 			if b.version2026 {
 				body, header = getTraineeCall2026(f.A.TraineeID)
 			}
-			call := func() { serveOnce(t, gated, "POST", "http://127.0.0.1/mcp", f.A.Key, body, f.A.TraineeLastName, header...) }
+			call := func() {
+				serveOnce(t, gated, "POST", "http://127.0.0.1/mcp", f.A.Key, body, f.A.TraineeLastName, header...)
+			}
 			for range 20 {
 				call() // warm: pools, the key's principal, the lane's first-use work
 			}
