@@ -40,7 +40,8 @@ type Config struct {
 	SecretKey []byte // 32 bytes, nil when PERFORM_SECRET_KEY is unset
 
 	// GCPercent is the garbage collector target (debug.SetGCPercent). The
-	// MCP SDK allocates ~200 KB per stateless request, so the server is
+	// MCP SDK's handler allocates ~300 KB per stateless request (~90 KB
+	// for a tools/call on the endpoint's fast path), so the server is
 	// GC-bound under load; 400 trades some memory for far fewer collections.
 	GCPercent int
 	// MCPSDKPathOnly (PERFORM_MCP_FAST_PATH=off) turns the hosted MCP
