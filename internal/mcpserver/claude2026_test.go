@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
 )
@@ -49,6 +51,12 @@ func TestClaudeReconnectOpensWithDiscoverAlone(t *testing.T) {
 	}
 	if a.status != http.StatusOK || json.Unmarshal(a.Result, &d) != nil || !slices.Contains(d.SupportedVersions, "2026-07-28") || !slices.Contains(d.SupportedVersions, "2025-11-25") {
 		t.Fatalf("server/discover: %d %s %+v", a.status, a.Result, a.Error)
+	}
+	// The fast path takes every version the SDK speaks (it falls back on
+	// any other); a server narrowed to fewer versions would need it to
+	// narrow too.
+	if !slices.Equal(d.SupportedVersions, mcp.SupportedProtocolVersions()) {
+		t.Errorf("the server speaks %v; the fast path takes %v", d.SupportedVersions, mcp.SupportedProtocolVersions())
 	}
 	before := mcpserver.FastCalls()
 	h2026["Mcp-Method"], h2026["Mcp-Name"] = "tools/call", "get_trainee"

@@ -193,7 +193,7 @@ func endpoints(t testing.TB, f *mcptest.Fixture) (fast, sdk http.Handler) {
 	return fast, sdk
 }
 
-var protocolVersions = []string{"", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+var protocolVersions = []string{"", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 func TestFastPathAnswersAsTheSDK(t *testing.T) {
 	f := mcptest.New(t)
