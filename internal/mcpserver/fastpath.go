@@ -41,19 +41,18 @@ import (
 // body only when it cannot nest deeper (it counts every opening bracket).
 const maxDepth = 1000
 
-// protocolVersionHeader and the 2026-07-28 headers the fast path reads.
+// The headers the fast path reads.
 const (
 	protocolVersionHeader = "Mcp-Protocol-Version"
 	methodHeader          = "Mcp-Method"
 	nameHeader            = "Mcp-Name"
-	paramHeaderPrefix     = "Mcp-Param-"
 	lastEventIDHeader     = "Last-Event-Id"
 	// version20260728 is the first version whose calls carry their version
 	// in _meta and their method and name in headers.
 	version20260728 = "2026-07-28"
 	// defaultVersion is the version of a message sent without the header.
 	defaultVersion = "2025-03-26"
-	// emitsNotifications is the _meta key that asks for progress
+	// progressTokenKey is the _meta key that asks for progress
 	// notifications.
 	progressTokenKey = "progressToken"
 )
@@ -106,7 +105,7 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // serveFast answers r when it is a call the fast path takes, and reports
 // whether it did. When it did not, r.Body reads the body from its start.
 func (e *endpoint) serveFast(w http.ResponseWriter, r *http.Request) bool {
-	if !headersFit(r) {
+	if r.Body == nil || !headersFit(r) {
 		return false
 	}
 	buf := bodyPool.Get().(*bytes.Buffer)

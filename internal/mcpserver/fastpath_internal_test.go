@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
@@ -29,4 +30,22 @@ func jsonFields(t reflect.Type) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// A call to a tool that sends notifications, or binds an argument to a
+// header, is left to the SDK's handler; today no tool does either.
+func TestSDKOnlyToolsSkipTheFastPath(t *testing.T) {
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_trainee","arguments":{}}}`)
+	r := httptest.NewRequest("POST", "/mcp", nil)
+	if _, ok := parseCall(r, body, &served{sdkOnly: map[string]bool{}}); !ok {
+		t.Fatal("the fast path refused a plain call")
+	}
+	if _, ok := parseCall(r, body, &served{sdkOnly: map[string]bool{"get_trainee": true}}); ok {
+		t.Error("the fast path took a call to a tool that sends notifications")
+	}
+	for _, opts := range []Options{{}, {Platform: true}, {Trainee: true}, {Trainee: true, Platform: true}} {
+		if m := sdkOnlyTools(opts); len(m) != 0 {
+			t.Errorf("%+v: tools left to the SDK's handler: %v; say so in docs/mcp.md", opts, m)
+		}
+	}
 }
