@@ -241,7 +241,7 @@ func mountMCP(p *server.Parts, as *oauth.Server) error {
 	gate := mcpserver.Gate{Authenticator: p.Authenticator(), Limiter: p.Limiter, Logger: p.Logger,
 		ResourceMetadata: as.ResourceMetadataURL, Scope: strings.Join(oauth.Scopes, " ")}
 	logger := config.Demote(p.Logger, slog.LevelDebug-4)
-	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall, SiteURL: p.Config.PublicURL})), false)
+	p.Handle("/mcp", gate.Wrap(mcpserver.New(mcpserver.Options{Client: client, Logger: logger, OnToolCall: metrics.ToolCall, SiteURL: p.Config.PublicURL, SDKPathOnly: p.Config.MCPSDKPathOnly})), false)
 	return nil
 }
 

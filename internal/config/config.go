@@ -39,9 +39,14 @@ type Config struct {
 	SecretKey []byte // 32 bytes, nil when PERFORM_SECRET_KEY is unset
 
 	// GCPercent is the garbage collector target (debug.SetGCPercent). The
-	// MCP SDK allocates ~200 KB per stateless request, so the server is
+	// MCP SDK's handler allocates ~300 KB per stateless request (~90 KB
+	// for a tools/call on the endpoint's fast path), so the server is
 	// GC-bound under load; 400 trades some memory for far fewer collections.
 	GCPercent int
+	// MCPSDKPathOnly (PERFORM_MCP_FAST_PATH=off) turns the hosted MCP
+	// endpoint's fast path for tools/call off: every message goes through
+	// the MCP SDK's Streamable HTTP handler.
+	MCPSDKPathOnly bool
 
 	// ShutdownDelay (PERFORM_SHUTDOWN_DELAY_MS) is how long, after SIGTERM,
 	// the server keeps serving with /readyz answering 503, so a load
@@ -174,6 +179,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.SecretKey = r.secret("PERFORM_SECRET_KEY")
 	c.GCPercent = r.gcPercent("PERFORM_GC_PERCENT", c.GCPercent)
+	c.MCPSDKPathOnly = r.oneOf("PERFORM_MCP_FAST_PATH", "on", "off") == "off"
 	c.ShutdownDelay = time.Duration(r.int("PERFORM_SHUTDOWN_DELAY_MS", 0, 0, 60000)) * time.Millisecond
 	c.TrustedProxies = r.proxies("PERFORM_TRUSTED_PROXIES")
 	c.DatabaseMaxConns = r.int("PERFORM_DATABASE_MAX_CONNS", 0, 0, 1000)

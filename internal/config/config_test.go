@@ -36,6 +36,9 @@ func TestDefaults(t *testing.T) {
 	if c.AgentModel != DefaultAgentModel || c.AgentDebounce != 8*time.Second {
 		t.Errorf("model %q debounce %v", c.AgentModel, c.AgentDebounce)
 	}
+	if c.MCPSDKPathOnly {
+		t.Error("the MCP fast path is off by default")
+	}
 	if c.ShutdownDelay != 0 {
 		t.Errorf("ShutdownDelay %v; want none by default", c.ShutdownDelay)
 	}
@@ -59,6 +62,7 @@ func TestEverythingSet(t *testing.T) {
 		"PERFORM_PUBLIC_URL":                      "https://perform.example/",
 		"PERFORM_SECRET_KEY":                      base64.StdEncoding.EncodeToString(key),
 		"PERFORM_GC_PERCENT":                      "-1",
+		"PERFORM_MCP_FAST_PATH":                   "OFF",
 		"PERFORM_SHUTDOWN_DELAY_MS":               "2500",
 		"PERFORM_TRUSTED_PROXIES":                 "10.0.0.0/8, 127.0.0.1",
 		"PERFORM_DATABASE_MAX_CONNS":              "12",
@@ -92,6 +96,9 @@ func TestEverythingSet(t *testing.T) {
 	}
 	if c.ShutdownDelay != 2500*time.Millisecond {
 		t.Errorf("ShutdownDelay %v", c.ShutdownDelay)
+	}
+	if !c.MCPSDKPathOnly {
+		t.Error("PERFORM_MCP_FAST_PATH=OFF left the fast path on")
 	}
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "127.0.0.1/32" {
 		t.Errorf("TrustedProxies %v", c.TrustedProxies)
@@ -183,6 +190,7 @@ func TestBadValues(t *testing.T) {
 		{"PERFORM_SHUTDOWN_DELAY_MS", "90000", `PERFORM_SHUTDOWN_DELAY_MS must be a whole number from 0 to 60000; got "90000".`},
 		{"PERFORM_TRUSTED_PROXIES", "10.0.0.1, lb.internal", `PERFORM_TRUSTED_PROXIES must be a comma-separated list of the load balancers' IP addresses or CIDR prefixes; "lb.internal" is not an IP address or a CIDR prefix such as 10.0.0.0/8.`},
 		{"PERFORM_DATABASE_MAX_CONNS", "5000", `PERFORM_DATABASE_MAX_CONNS must be a whole number from 0 to 1000; got "5000".`},
+		{"PERFORM_MCP_FAST_PATH", "no", `PERFORM_MCP_FAST_PATH must be on or off; got "no".`},
 		{"LOG_FORMAT", "xml", `LOG_FORMAT must be json or text; got "xml".`},
 		{"PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS", "no", `PERFORM_OAUTH_CLIENT_METADATA_DOCUMENTS must be on or off or 1 or 0; got "no".`},
 		{"LOG_LEVEL", "loud", `LOG_LEVEL must be debug, info, warn or error; got "loud".`},

@@ -35,6 +35,13 @@ func getTraineeCall(id string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_trainee","arguments":{"traineeId":"` + id + `"}}}`
 }
 
+// getTraineeCall2026 is get_trainee as a 2026-07-28 client sends it: the
+// version, capabilities and client in _meta, the method and tool in headers.
+func getTraineeCall2026(id string) (string, []string) {
+	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + newMeta("2026-07-28") + `,"name":"get_trainee","arguments":{"traineeId":"` + id + `"}}}`,
+		[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "get_trainee"}
+}
+
 // memoryResponse is a minimal ResponseWriter for calling handlers directly.
 type memoryResponse struct {
 	header http.Header
@@ -52,12 +59,15 @@ func (m *memoryResponse) Write(p []byte) (int, error) {
 }
 func (m *memoryResponse) Flush() {}
 
-func serveOnce(b *testing.B, h http.Handler, method, target, key, body string, want string) {
+func serveOnce(b testing.TB, h http.Handler, method, target, key, body string, want string, header ...string) {
 	req, _ := http.NewRequest(method, target, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	w := &memoryResponse{header: http.Header{}}
 	h.ServeHTTP(w, req)
 	if w.status != 200 || !bytes.Contains(w.body.Bytes(), []byte(want)) || bytes.Contains(w.body.Bytes(), []byte(`"isError":true`)) {
@@ -80,11 +90,35 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	gated := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(),
 	}))
+	gatedSDK := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(), SDKPathOnly: true,
+	}))
 	call := getTraineeCall(f.A.TraineeID)
+	call2026, header2026 := getTraineeCall2026(f.A.TraineeID)
 	b.Run("mcp-gated-lane-in-process", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			serveOnce(b, gated, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
+		}
+	})
+	// The same on the SDK's handler (PERFORM_MCP_FAST_PATH=off).
+	b.Run("mcp-gated-sdk-path", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, gatedSDK, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
+		}
+	})
+	// A 2026-07-28 client's call, both ways.
+	b.Run("mcp-gated-2026", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, gated, "POST", "http://127.0.0.1/mcp", f.A.Key, call2026, f.A.TraineeLastName, header2026...)
+		}
+	})
+	b.Run("mcp-gated-2026-sdk-path", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			serveOnce(b, gatedSDK, "POST", "http://127.0.0.1/mcp", f.A.Key, call2026, f.A.TraineeLastName, header2026...)
 		}
 	})
 	b.Run("mcp-lane-in-process", func(b *testing.B) {

@@ -64,11 +64,14 @@ func New(opts Options) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &endpoint{next: streamable, logger: logger}
+	return &endpoint{next: streamable, servers: servers, fast: !opts.SDKPathOnly, logger: logger}
 }
 
 type endpoint struct {
-	next   http.Handler
+	next    http.Handler
+	servers *servers
+	// fast: a single tools/call takes the fast path (fastpath.go).
+	fast   bool
 	logger *slog.Logger
 }
 
@@ -105,6 +108,9 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, codeUnauthorized, UnauthorizedMessage)
 		return
 	}
+	if e.fast && e.serveFast(tw, r) {
+		return
+	}
 	// The SDK answers some malformed messages with plain text; they go out
 	// as JSON-RPC errors (see protocolErrors).
 	pw := &protocolErrors{ResponseWriter: tw}
@@ -119,11 +125,37 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // tools those scopes allow (built on first use; the sets are few).
 type servers struct {
 	opts Options
-	all  *mcp.Server
+	all  *served
 	// platform is an agent platform's key's: the public tools only.
-	platform *mcp.Server
+	platform *served
 	mu       sync.Mutex
-	by       map[string]*mcp.Server
+	by       map[string]*served
+}
+
+// served is one MCP server and the tools whose calls only the SDK's
+// handler answers (see sdkOnlyTools).
+type served struct {
+	server  *mcp.Server
+	sdkOnly map[string]bool
+}
+
+func serve(opts Options) *served {
+	return &served{server: toolset.NewServer(opts), sdkOnly: sdkOnlyTools(opts)}
+}
+
+// sdkOnlyTools are the tools of a set whose calls skip the fast path: one
+// that sends notifications while it runs, or whose input schema binds an
+// argument to an HTTP header (x-mcp-header), which the SDK's handler
+// checks against the request's Mcp-Param-* headers.
+func sdkOnlyTools(opts Options) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range toolset.Executor(opts).Tools() {
+		schema, _ := json.Marshal(t.InputSchema)
+		if t.Notifies || strings.Contains(string(schema), "x-mcp-header") {
+			m[t.Name] = true
+		}
+	}
+	return m
 }
 
 func newServers(opts Options) *servers {
@@ -132,12 +164,15 @@ func newServers(opts Options) *servers {
 	tools.Trainee()
 	platform := opts
 	platform.Platform = true
-	return &servers{opts: opts, all: toolset.NewServer(opts), platform: toolset.NewServer(platform), by: map[string]*mcp.Server{}}
+	return &servers{opts: opts, all: serve(opts), platform: serve(platform), by: map[string]*served{}}
 }
 
-// forRequest picks the server for the principal the gate put in r. A
-// trainee never gets the coach set, whatever its credential.
-func (s *servers) forRequest(r *http.Request) *mcp.Server {
+// forRequest picks the server for the principal the gate put in r.
+func (s *servers) forRequest(r *http.Request) *mcp.Server { return s.pick(r).server }
+
+// pick picks the server for the principal the gate put in r. A trainee
+// never gets the coach set, whatever its credential.
+func (s *servers) pick(r *http.Request) *served {
 	p, ok := auth.PrincipalFrom(r.Context())
 	trainee := ok && isTrainee(p)
 	if ok && p.Kind == auth.KindPlatformKey && !trainee {
@@ -162,7 +197,7 @@ func (s *servers) forRequest(r *http.Request) *mcp.Server {
 		opts.Scopes = append([]string{}, p.Scopes...)
 		opts.Trainee = trainee
 		opts.Platform = platform
-		srv = toolset.NewServer(opts)
+		srv = serve(opts)
 		s.by[key] = srv
 	}
 	return srv

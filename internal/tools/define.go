@@ -456,11 +456,19 @@ func article(noun string) string {
 }
 
 // idArgumentsOf is the id-typed arguments of a tool's input schema.
-func idArgumentsOf(s *jsonschema.Schema) map[string]ids.Kind {
-	out := map[string]ids.Kind{}
-	for name := range s.Properties {
+// idArg is an argument of a tool that carries an id, and the id's kind.
+type idArg struct {
+	name string
+	kind ids.Kind
+}
+
+// idArgumentsOf are the id arguments of a tool's input, in name order
+// (worked out once, when the tool is defined, not on each call).
+func idArgumentsOf(s *jsonschema.Schema) []idArg {
+	var out []idArg
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		if k, ok := IDArguments[name]; ok {
-			out[name] = k
+			out = append(out, idArg{name, k})
 		}
 	}
 	return out
@@ -469,13 +477,13 @@ func idArgumentsOf(s *jsonschema.Schema) map[string]ids.Kind {
 // checkIDs refuses the first id argument (in name order) that is not an id
 // of its kind. The arguments have passed the schema, so each is a string or
 // a list of strings.
-func checkIDs(tool string, trainee bool, idArgs map[string]ids.Kind, m map[string]json.RawMessage) error {
+func checkIDs(tool string, trainee bool, idArgs []idArg, m map[string]json.RawMessage) error {
 	notFound := ids.NotFound
 	if trainee {
 		notFound = traineeNotFound
 	}
-	for _, name := range slices.Sorted(maps.Keys(idArgs)) {
-		raw, ok := m[name]
+	for _, a := range idArgs {
+		raw, ok := m[a.name]
 		if !ok {
 			continue
 		}
@@ -490,11 +498,11 @@ func checkIDs(tool string, trainee bool, idArgs map[string]ids.Kind, m map[strin
 			continue
 		}
 		for _, id := range values {
-			if idArgs[name] == ids.Coach && (id == "me" || id == "all") {
+			if a.kind == ids.Coach && (id == "me" || id == "all") {
 				continue // the lane's coach scope: the caller's own, or the whole studio
 			}
-			if !ids.Is(id, idArgs[name]) {
-				return argumentError(tool, name+": "+notFound(idArgs[name], id))
+			if !ids.Is(id, a.kind) {
+				return argumentError(tool, a.name+": "+notFound(a.kind, id))
 			}
 		}
 	}

@@ -70,6 +70,10 @@ type Tool struct {
 	// lane names the coach tools where ids come from, and a trainee's
 	// model has the trainee tools instead.
 	Reword func(sentence string) string
+	// Notifies: the tool sends progress or log notifications while it
+	// runs, so the hosted endpoint answers its calls through the SDK's
+	// Streamable HTTP handler, never its fast path. No tool does today.
+	Notifies bool
 }
 
 // all is built once: schemas are inferred and resolved at start-up, never per call.

@@ -62,6 +62,10 @@ type Options struct {
 	// SiteURL, when set, is the Perform server's root URL (an origin): the
 	// server info names it as websiteUrl and its IconPath as the icon.
 	SiteURL string
+	// SDKPathOnly turns the hosted endpoint's fast path off: every message,
+	// tools/call included, goes through the SDK's Streamable HTTP handler
+	// (PERFORM_MCP_FAST_PATH=off).
+	SDKPathOnly bool
 }
 
 // IconPath is where a Perform server serves its icon, a 256×256 PNG.
