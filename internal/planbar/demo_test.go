@@ -1,0 +1,141 @@
+package planbar_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/demo/demotest"
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/planbar"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// TestDemoTraineesLoads drafts next week, through the lane and with the
+// rules alone, for every active trainee of a freshly seeded demo studio,
+// and holds every prescribed load to what her own logged sets allow by the
+// checker's load table (not the generator's): her best set's one-rep
+// maximum of that exercise, times the chart's share for the prescription's
+// reps and reserve, with the bar's tolerance.
+func TestDemoTraineesLoads(t *testing.T) {
+	now := time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC) // a Sunday: the demo studio's week begins
+	st, studio := demotest.OpenAt(t, now)
+	srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Now: func() time.Time { return now }}))
+	t.Cleanup(srv.Close)
+	key := auth.NewKey()
+	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: studio.ID, Name: "bar", Prefix: auth.Display(key), Hash: auth.Hash(key)}
+	if err := st.CreateAPIKey(t.Context(), &k); err != nil {
+		t.Fatal(err)
+	}
+	post := func(path string, body any) (int, json.RawMessage, string) {
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+"/v1/automation"+path, bytes.NewReader(b))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		var env struct {
+			Data json.RawMessage `json:"data"`
+		}
+		_ = json.Unmarshal(raw, &env)
+		return res.StatusCode, env.Data, string(raw)
+	}
+	ss := st.Studio(studio.ID)
+	trainees, err := ss.SearchTrainees(t.Context(), store.TraineeFilter{Status: domain.TraineeActive, Page: store.Page{Limit: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafted, loads := 0, 0
+	for _, tr := range trainees.Items {
+		// Her best one-rep maximum of each exercise, by the chart, over
+		// everything she logged.
+		best := map[string]float64{}
+		sessions, err := ss.SessionsBetween(t.Context(), tr.ID, "2025-01-01", "2026-12-06")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sessions {
+			for _, e := range s.Exercises {
+				for _, set := range e.Sets {
+					if !set.Done || set.Reps == nil || set.LoadKg == nil || *set.Reps <= 0 {
+						continue
+					}
+					rir := 1.0 // the generator's reading of a set with no effort given; the chart's is no lower
+					if set.RIR != nil {
+						rir = *set.RIR
+					} else if set.RPE != nil {
+						rir = 10 - *set.RPE
+					}
+					best[e.ExerciseID] = max(best[e.ExerciseID], planbar.E1RM(*set.LoadKg, *set.Reps, rir))
+				}
+			}
+		}
+		status, data, raw := post("/trainees/"+tr.ID+"/plan-drafts", map[string]any{"week": "next", "fresh": true})
+		if status == http.StatusUnprocessableEntity {
+			continue // no profile to plan from: refused with a sentence, nothing prescribed
+		}
+		var d struct {
+			Plan struct {
+				WeekStart string `json:"weekStart"`
+				Sessions  []struct {
+					Date  string `json:"date"`
+					Items []struct {
+						ExerciseID string   `json:"exerciseId"`
+						Reps       int      `json:"reps"`
+						LoadKg     *float64 `json:"loadKg"`
+						RIR        *int     `json:"rir"`
+						RPE        *float64 `json:"rpe"`
+					} `json:"exercises"`
+				} `json:"sessions"`
+			} `json:"plan"`
+		}
+		if status != http.StatusCreated || json.Unmarshal(data, &d) != nil {
+			t.Fatalf("%s %s: %d %s", tr.FirstName, tr.LastName, status, raw)
+		}
+		drafted++
+		if d.Plan.WeekStart != "2026-12-13" {
+			t.Errorf("%s: next week starts %s; the demo studio's week starts on Sunday 13 December", tr.FirstName, d.Plan.WeekStart)
+		}
+		for _, s := range d.Plan.Sessions {
+			for _, it := range s.Items {
+				if it.LoadKg == nil || *it.LoadKg <= 20 || it.Reps == 0 {
+					continue // body weight, time, or an empty bar's worth
+				}
+				loads++
+				rir := 2.0
+				switch {
+				case it.RIR != nil:
+					rir = float64(*it.RIR)
+				case it.RPE != nil:
+					rir = 10 - *it.RPE
+				}
+				e1rm, ok := best[it.ExerciseID]
+				if !ok {
+					t.Errorf("%s %s on %s: %s at %.1f kg, an exercise she never logged a load of", tr.FirstName, tr.LastName, s.Date, it.ExerciseID, *it.LoadKg)
+					continue
+				}
+				allowed := e1rm*planbar.Share(it.Reps, rir)*1.10 + 2.5
+				if *it.LoadKg > allowed {
+					t.Errorf("%s %s on %s: %s %d reps at %.1f kg (%.0f in reserve); her sets show a 1RM of %.0f kg, so at most %.1f",
+						tr.FirstName, tr.LastName, s.Date, it.ExerciseID, it.Reps, *it.LoadKg, rir, e1rm, allowed)
+				}
+			}
+		}
+	}
+	t.Logf("demo studio: %d trainees drafted, %d loads checked against their own sets", drafted, loads)
+	if drafted < 10 || loads == 0 {
+		t.Fatalf("only %d drafts and %d loads: the check read almost nothing", drafted, loads)
+	}
+}
