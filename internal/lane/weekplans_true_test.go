@@ -53,7 +53,8 @@ func TestAnInjuryAfterADraftMakesANewDraft(t *testing.T) {
 			var out []string
 			for _, s := range p.Sessions {
 				for _, it := range s.Items {
-					if ex, _ := exercises.Get(it.ExerciseID); slices.Contains(ex.Loads, "shoulder") {
+					// An isometric hold is the tendinopathy's rehabilitation, not load.
+					if ex, _ := exercises.Get(it.ExerciseID); slices.Contains(ex.Loads, "shoulder") && ex.Pattern != "isometric" {
 						out = append(out, it.ExerciseID)
 					}
 				}
@@ -70,6 +71,15 @@ func TestAnInjuryAfterADraftMakesANewDraft(t *testing.T) {
 		}
 		if k := shoulder(fresh.Plan); len(k) > 0 {
 			t.Errorf("the new draft loads the injured shoulder: %v", k)
+		}
+		rehab := false
+		for _, s := range fresh.Plan.Sessions {
+			for _, it := range s.Items {
+				rehab = rehab || it.ExerciseID == "isometric-external-rotation"
+			}
+		}
+		if !rehab {
+			t.Errorf("a shoulder tendinopathy's week has no isometric hold for it: %+v", fresh.Plan.Sessions)
 		}
 		var old draftState
 		e.ok(200, e.call(f.key, "GET", "/plan-drafts/"+first.ID, nil)).into(t, &old)
@@ -270,8 +280,16 @@ func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 			t.Errorf("a refinement after applying: %+v; want it recorded and dropped", d)
 		}
 
+		// The applied week is planned now: a draft of it adjusts those sessions
+		// in place and asks no model.
+		var again draftState
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &again)
+		if again.Refinement != domain.RefineSkipped || again.RefinementNote == nil || !strings.Contains(*again.RefinementNote, "מתוכנן") {
+			t.Errorf("a draft of a planned week: %s %v; want skipped, saying the week is planned", again.Refinement, again.RefinementNote)
+		}
+		// The week after it is not: the model refines it.
 		var next draftState
-		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &next)
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true, "week": addDays(early.WeekStart, 7)})).into(t, &next)
 		d := settled(next.ID)
 		if d.Refinement != domain.RefineDone || d.Plan.Summary != "a refined week" || d.Report.Fallback || d.Report.ModelCalls == 0 {
 			t.Fatalf("refined: %s %+v %+v", d.Refinement, d.Plan.Summary, d.Report)
@@ -290,7 +308,7 @@ func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 		gate = make(chan struct{})
 		gateMu.Unlock()
 		var late draftState
-		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &late)
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true, "week": addDays(early.WeekStart, 14)})).into(t, &late)
 		select {
 		case <-entered:
 		case <-time.After(15 * time.Second):
@@ -311,7 +329,7 @@ func TestTheModelRefinesADraftOffTheRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 		var spent draftState
-		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true})).into(t, &spent)
+		e.ok(201, e.call(f.key, "POST", path, map[string]any{"fresh": true, "week": addDays(early.WeekStart, 21)})).into(t, &spent)
 		if spent.Refinement != domain.RefineSkipped || spent.RefinementNote == nil || !strings.Contains(*spent.RefinementNote, "תקציב") {
 			t.Fatalf("a spent budget: %s %v", spent.Refinement, spent.RefinementNote)
 		}

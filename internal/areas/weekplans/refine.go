@@ -51,8 +51,10 @@ func (a *Area) Register(workers *river.Workers) { river.AddWorker(workers, &refi
 func (a *Area) SetJobs(c *river.Client[*sql.Tx]) { a.jobs.Store(c) }
 
 // refinementOf is where a new draft's refinement starts, and why not
-// pending when it is not.
-func (a *Area) refinementOf(c *lane.Call, traineeID, lang string) (string, *string) {
+// pending when it is not; planned says the week is already on her
+// calendar (her program's), which the rules adjust in place and no model
+// lays out.
+func (a *Area) refinementOf(c *lane.Call, traineeID, lang string, planned bool) (string, *string) {
 	note := func(en, he string) (string, *string) {
 		if lang == "en" {
 			return domain.RefineSkipped, &en
@@ -60,6 +62,8 @@ func (a *Area) refinementOf(c *lane.Call, traineeID, lang string) (string, *stri
 		return domain.RefineSkipped, &he
 	}
 	switch {
+	case planned:
+		return note("The week is already planned (her program's): the rules adjust it in place, and no model lays it out.", "השבוע כבר מתוכנן (של התוכנית שלה): הכללים מתאימים אותו במקומו, ואין מודל שמסדר אותו מחדש.")
 	case a.o.Model == nil:
 		return note("No model is configured: the week is the rules' own.", "לא הוגדר מודל: השבוע הוא של הכללים.")
 	case c.DryRun():
@@ -153,6 +157,9 @@ func (a *Area) Refine(ctx context.Context, id string, p params) error {
 	}
 	if fp != d.Fingerprint {
 		return record(domain.RefineSkipped, "Her records changed since the draft: the next ask drafts the week anew.")
+	}
+	if len(pin.Planned) > 0 {
+		return record(domain.RefineSkipped, "The week is already planned (her program's): the rules adjust it in place, and no model lays it out.")
 	}
 	if a.o.Budget != nil {
 		var spent *modelbudget.Spent

@@ -200,7 +200,7 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 		return draftView{}, err
 	}
 	pairPlanned(&plan, pin.Planned, p.Today)
-	refinement, note := a.refinementOf(c, t.ID, p.Language)
+	refinement, note := a.refinementOf(c, t.ID, p.Language, len(pin.Planned) > 0)
 	if refinement == domain.RefinePending {
 		rep.FallbackReason = "the rules' week while the model refines it off the request (refinement pending)"
 	}
