@@ -152,6 +152,11 @@ func TestPagesInBrowser(t *testing.T) {
 			}
 			check("apps", text("title.apps"), "Test App", webui.ScopeWords(l, "health:write"),
 				webui.Time(l, grants[0].CreatedAt, zone), text("apps.disconnect"))
+			// Connected apps has a way back to the account and a way out.
+			if !br.Has(`main a[href="/login"]`) || !br.Has(`main form[action="/logout"] button`) {
+				t.Error("connected apps has no link back to the account or no sign-out")
+			}
+			br.MustShow(text("apps.account"), text("login.signout"))
 			if s := br.Text(); strings.Contains(s, "UTC") || strings.Contains(s, "health:write") {
 				t.Errorf("connected apps shows UTC or a scope's code:\n%s", s)
 			}
