@@ -120,6 +120,20 @@ func TestViewsSpeakHebrew(t *testing.T) {
 			t.Errorf("the weekly averages are not rounded as the answer rounds them:\n%s", d.Text)
 		}
 		isolated := frameEval(`var b = d.querySelector("q > bdi.quote"); return b ? b.textContent + "|" + getComputedStyle(b).unicodeBidi : "";`)
+		// Line order: on each line the remark reads left to right, its
+		// "!" after its last word, wherever the Hebrew sentence wraps it.
+		order := frameEval(`var t = d.querySelector("q > bdi.quote").firstChild, r = d.createRange(), bad = [];
+			var prev = null;
+			for (var i = 0; i < t.length; i++) {
+				r.setStart(t, i); r.setEnd(t, i + 1);
+				var k = r.getBoundingClientRect();
+				if (t.data[i] !== " " && prev && Math.abs(prev.top - k.top) < 2 && k.left < prev.left) bad.push(t.data[i]);
+				if (t.data[i] !== " ") prev = k;
+			}
+			return bad.join("");`)
+		if order != "" {
+			t.Errorf("the quoted remark's characters %q stand out of their order", order)
+		}
 		if isolated != quote+"|isolate" {
 			t.Errorf("the quoted remark is %q; want it in an isolate of its own", isolated)
 		}
