@@ -110,12 +110,16 @@ func TestViewsSpeakHebrew(t *testing.T) {
 			map[string]any{"firstName": "נועה", "lastName": "לוי", "score": 65, "reasons": []any{
 				map[string]any{"code": "feedback", "severity": 25, "numbers": map[string]any{"count": 1, "latestOn": "2026-12-04"},
 					"message": `1 feedback to the studio in the last 7 days; the latest on 2026-12-04: "` + quote + `".`},
+				map[string]any{"code": "missed_sessions", "severity": 55, "numbers": map[string]any{"missed": 2}, "message": "2 sessions missed this week."},
 				map[string]any{"code": "weight_off_goal", "severity": 40, "numbers": map[string]any{"goalKg": 62.5, "weeklyAveragesKg": []any{66.91, 67.33, 67.82}},
 					"message": "Weight moved away from the goal of 62.5 kg for 3 weeks: weekly averages 66.9, 67.3, 67.8 kg."},
 			}},
 		}}
 		d := host.show(t, html(views.Triage), he, nil, result(triage))
 		shot("view-triage-quote-he-IL")
+		if !strings.Contains(d.Text, "אימונים הוחמצו השבוע") || strings.Contains(d.Text, "sessions missed") {
+			t.Errorf("missed sessions in the Hebrew triage read:\n%s", d.Text)
+		}
 		if !strings.Contains(d.Text, "67.8") || strings.Contains(d.Text, "67.82") || strings.Contains(d.Text, "66.91") {
 			t.Errorf("the weekly averages are not rounded as the answer rounds them:\n%s", d.Text)
 		}
