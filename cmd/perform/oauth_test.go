@@ -115,6 +115,9 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 		phone string
 	}{{a, &w.trainee, "נועה", "+972501110001"}, {a, &w.other, "Other", "+972501110002"}, {b, &w.traineeB, "Bee", "+972501110003"}} {
 		*tr.into = domain.Trainee{FirstName: tr.first, LastName: "T", Phone: tr.phone}
+		if tr.first == "נועה" {
+			tr.into.Gender = ptrTo("female") // the pages call her מתאמנת
+		}
 		must(t, tr.ss.CreateTrainee(ctx, tr.into))
 	}
 	w.signIn("coach", "050-111-0009")

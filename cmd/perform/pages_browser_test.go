@@ -74,6 +74,19 @@ func TestPagesInBrowser(t *testing.T) {
 			br.Open(w.url + "/terms")
 			check("terms", text("title.terms"))
 
+			// A wrong address: a page in both languages, this one first,
+			// each in its own direction, with a way home.
+			br.Open(w.url + "/no/such/page")
+			check("notfound", text("title.notfound"), "/no/such/page", text("notfound.home"),
+				webui.Text(otherLang(l), "title.notfound"), webui.Text(otherLang(l), "notfound.home"))
+			if got := browsertest.Eval[string](br, `(document.querySelector("section.other") || {}).dir || ""`); got != otherLang(l).Dir() {
+				t.Errorf("the 404 page's other language reads %q, want %q", got, otherLang(l).Dir())
+			}
+			br.Click(`main p.go a`)
+			if got := br.URL(); strings.TrimSuffix(got, "/") != w.url {
+				t.Errorf("the 404 page's way home went to %s", got)
+			}
+
 			// An app asks for a trainee's training memory: sign in, consent.
 			client := w.publicClient("http://127.0.0.1/callback")
 			verifier, ch := pkce()
@@ -95,11 +108,13 @@ func TestPagesInBrowser(t *testing.T) {
 			check("code-wrong", text("login.err.wrong", 4))
 			br.Type("#code", code)
 			br.Click("button[type=submit]")
-			check("consent", "Test App", "נועה", text("consent.able"),
+			her := webui.Role(l, "trainee", "female")
+			check("consent", "Test App", "נועה", her, text("consent.able"),
 				webui.ScopeWords(l, "training:read"), webui.ScopeWords(l, "health:write"), text("consent.allow"))
 			if strings.Contains(br.Text(), "training:read") {
 				t.Error("the consent page shows the scope's code, not only its words")
 			}
+			mustNotCallHer(t, br, "consent")
 			// The switch on the consent page keeps the app's request: the
 			// same consent in the other language, and back.
 			for _, to := range []webui.Lang{otherLang(l), l} {
@@ -117,7 +132,8 @@ func TestPagesInBrowser(t *testing.T) {
 			}
 
 			br.Open(w.url + "/login")
-			check("signedin", "נועה", text("role.trainee"), text("login.signout"))
+			check("signedin", "נועה", her, text("login.signout"))
+			mustNotCallHer(t, br, "signed in")
 
 			// The Hebrew run shows the default zone (Asia/Jerusalem); the
 			// English one a zone the studio set.
@@ -136,10 +152,28 @@ func TestPagesInBrowser(t *testing.T) {
 			}
 			check("apps", text("title.apps"), "Test App", webui.ScopeWords(l, "health:write"),
 				webui.Time(l, grants[0].CreatedAt, zone), text("apps.disconnect"))
+			// Connected apps has a way back to the account and a way out.
+			if !br.Has(`main a[href="/login"]`) || !br.Has(`main form[action="/logout"] button`) {
+				t.Error("connected apps has no link back to the account or no sign-out")
+			}
+			br.MustShow(text("apps.account"), text("login.signout"))
 			if s := br.Text(); strings.Contains(s, "UTC") || strings.Contains(s, "health:write") {
 				t.Errorf("connected apps shows UTC or a scope's code:\n%s", s)
 			}
 		})
+	}
+}
+
+// mustNotCallHer fails when the page calls נועה, a woman, by a man's
+// role word (or by the form that names both, as if her gender were not
+// on her record).
+func mustNotCallHer(t *testing.T, br *browsertest.Browser, page string) {
+	t.Helper()
+	text := br.Text()
+	for _, word := range []string{"מתאמן ", "מתאמן,", "מתאמן)", "מתאמן/ת", "מאמן "} {
+		if strings.Contains(text, word) {
+			t.Errorf("the %s page calls her %q:\n%s", page, strings.TrimSpace(word), text)
+		}
 	}
 }
 

@@ -220,13 +220,19 @@ type Layout struct {
 }
 
 // layoutJS measures the page: the document's width against the window's,
-// every button, field and navigation link against its card (.card, else
-// its form, else main) and against the 44 px a finger needs.
+// every button, field, navigation link and link on a line of its own
+// against its card (.card, else its form, else main) and against the
+// 44 px a finger needs.
 const layoutJS = `(() => {
   const out = {Lang: document.documentElement.lang, Dir: document.documentElement.dir,
     ScrollWidth: document.documentElement.scrollWidth, InnerWidth: window.innerWidth, Problems: []};
   const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + " \"" + (el.innerText || el.value || el.getAttribute("href") || "").trim().slice(0, 30) + "\"";
-  for (const el of document.querySelectorAll("button, input:not([type=hidden]):not([type=radio]), select, header a, footer a")) {
+  // A link on a line of its own ("new code", "connected apps") is a tap
+  // target too; a link inside a sentence is text, and exempt.
+  const alone = a => { const p = a.parentElement; return !!p && !a.closest("header, footer") && p.innerText.trim() === a.innerText.trim(); };
+  const targets = [...document.querySelectorAll("button, input:not([type=hidden]):not([type=radio]), select, header a, footer a"),
+    ...[...document.querySelectorAll("main a")].filter(alone)];
+  for (const el of targets) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     if (r.height < 44) out.Problems.push(name(el) + " is " + r.height.toFixed(1) + " px high, under 44");

@@ -51,17 +51,20 @@ func TestBrowser(t *testing.T) {
 
 // TestCheckLayout: the layout check finds what it looks for on a page
 // made to have it (a table wider than a phone, a button spilling out of
-// its card, a button under 44 px), and nothing on a page without it.
+// its card, a button and a link on its own line under 44 px), and nothing
+// on a page without it (a link inside a sentence is text, not a target).
 func TestCheckLayout(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if r.URL.Path == "/bad" {
 			io.WriteString(w, `<!doctype html><html lang="en" dir="ltr"><meta name="viewport" content="width=device-width, initial-scale=1">
-<main><div class="card" style="width:200px"><table style="width:900px"><tr><td>wide</td><td><button style="height:30px;margin-left:700px">Disconnect</button></td></tr></table></div></main>`)
+<main><div class="card" style="width:200px"><table style="width:900px"><tr><td>wide</td><td><button style="height:30px;margin-left:700px">Disconnect</button></td></tr></table></div>
+<p><a href="/login">Ask for a new code</a></p></main>`)
 			return
 		}
 		io.WriteString(w, `<!doctype html><html lang="he" dir="rtl"><meta name="viewport" content="width=device-width, initial-scale=1">
-<main><div class="card"><button style="min-height:44px;width:100%">ניתוק</button></div></main>`)
+<main><div class="card"><button style="min-height:44px;width:100%">ניתוק</button></div>
+<p>קראו את <a href="/terms">התנאים</a> לפני.</p><p><a href="/login" style="display:inline-flex;min-height:44px">קוד חדש</a></p></main>`)
 	}))
 	defer srv.Close()
 	b := browsertest.New(t)
@@ -72,7 +75,7 @@ func TestCheckLayout(t *testing.T) {
 		t.Errorf("a 900 px table in a 390 px window: scrollWidth %d, innerWidth %d", bad.ScrollWidth, bad.InnerWidth)
 	}
 	problems := strings.Join(bad.Problems, "\n")
-	for _, want := range []string{"under 44", "spills out of its div.card", "runs off the screen"} {
+	for _, want := range []string{"under 44", "spills out of its div.card", "runs off the screen", `a "Ask for a new code" is`} {
 		if !strings.Contains(problems, want) {
 			t.Errorf("the problems lack %q:\n%s", want, problems)
 		}

@@ -45,6 +45,7 @@ type Coach struct {
 	Name         string     `json:"name"`
 	Phone        *string    `json:"phone"`
 	Email        *string    `json:"email"`
+	Gender       *string    `json:"gender,omitempty"` // female, male or other; left out when not given
 	Active       bool       `json:"active"`
 	LastActiveAt *time.Time `json:"lastActiveAt"`
 	CreatedAt    time.Time  `json:"createdAt"`

@@ -45,7 +45,7 @@ func (s *Service) getLogin(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, next, http.StatusSeeOther)
 			return
 		}
-		webui.Render(w, r, http.StatusOK, signedInPage, signedInView{CSRF: s.CSRFToken(r), Name: p.Name, Role: roleOf(r, p.Kind), StudioName: p.StudioName}, "title.signedin")
+		webui.Render(w, r, http.StatusOK, signedInPage, signedInView{CSRF: s.CSRFToken(r), Name: p.Name, Role: roleOf(r, p), StudioName: p.StudioName}, "title.signedin")
 		return
 	}
 	tok, ok := cookieToken(r, s.signinCookie)
@@ -260,7 +260,7 @@ func (s *Service) chooseForm(w http.ResponseWriter, r *http.Request, status int,
 	}
 	v := chooseView{CSRF: csrfOf(tok), Error: errText}
 	for _, p := range people {
-		v.Choices = append(v.Choices, choice{SubjectID: p.SubjectID, StudioName: p.StudioName, Role: roleOf(r, p.Kind), Name: p.Name})
+		v.Choices = append(v.Choices, choice{SubjectID: p.SubjectID, StudioName: p.StudioName, Role: webui.Role(webui.Language(r), p.Kind, p.Gender), Name: p.Name})
 	}
 	webui.Render(w, r, status, choosePage, v, title)
 }

@@ -39,6 +39,7 @@ type Person struct {
 	Kind       string // PersonCoach or PersonTrainee
 	SubjectID  string // coa_… or trn_…
 	Name       string
+	Gender     string // female, male, other or "": the pages' role words follow it
 }
 
 // Kinds of person.
@@ -234,7 +235,7 @@ func (s *Service) Person(r *http.Request) (Person, bool) {
 			s.logger.WarnContext(r.Context(), "touching a browser session failed", "err", err)
 		}
 	}
-	return Person{StudioID: p.StudioID, StudioName: p.StudioName, Kind: p.Kind, SubjectID: p.SubjectID, Name: p.Name}, true
+	return Person{StudioID: p.StudioID, StudioName: p.StudioName, Kind: p.Kind, SubjectID: p.SubjectID, Name: p.Name, Gender: p.Gender}, true
 }
 
 // sessionEnd is the idle end of a session last used at now, capped by

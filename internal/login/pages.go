@@ -32,7 +32,7 @@ var codePage = webui.NewPage(`{{define "content"}}
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="12" dir="ltr" required>
 <button type="submit">{{t "login.submit"}}</button>
 </form>
-<p class="muted">{{link "/login" "login.another"}}</p>
+<p class="muted go">{{link "/login" "login.another"}}</p>
 {{end}}`)
 
 var choosePage = webui.NewPage(`{{define "content"}}
@@ -50,7 +50,7 @@ var choosePage = webui.NewPage(`{{define "content"}}
 
 var signedInPage = webui.NewPage(`{{define "content"}}
 <p>{{t "login.who" (strong (auto .Name)) .Role (auto .StudioName)}}</p>
-<p>{{link "/apps" "nav.apps"}}</p>
+<p class="go">{{link "/apps" "nav.apps"}}</p>
 <form method="post" action="/logout">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
 <button type="submit" class="secondary">{{t "login.signout"}}</button>
@@ -59,7 +59,7 @@ var signedInPage = webui.NewPage(`{{define "content"}}
 
 var messagePage = webui.NewPage(`{{define "content"}}
 <p{{if .Error}} class="error" role="alert"{{end}}>{{.Text}}</p>
-<p>{{link "/login" "login.back"}}</p>
+<p class="go">{{link "/login" "login.back"}}</p>
 {{end}}`)
 
 type phoneView struct {
@@ -91,11 +91,9 @@ type messageView struct {
 // title is the sign-in pages' title (a catalogue key).
 const title = "title.signin"
 
-func roleOf(r *http.Request, kind string) string {
-	if kind == PersonCoach {
-		return webui.Text(webui.Language(r), "role.coach")
-	}
-	return webui.Text(webui.Language(r), "role.trainee")
+// roleOf is p's role word in r's language, in p's gender.
+func roleOf(r *http.Request, p Person) string {
+	return webui.Role(webui.Language(r), p.Kind, p.Gender)
 }
 
 // say is the catalogue's message key in r's language, as HTML.

@@ -282,10 +282,12 @@ func viewCases(traineeID, week string) []viewCase {
 		{views.Triage, "needs_attention", map[string]any{"limit": 6},
 			func(t *testing.T, data map[string]any, d drawn, locale string) {
 				var want, messages []string
+				missed := false
 				for _, a := range list(data, "items") {
 					want = append(want, strings.TrimSpace(fmt.Sprint(a["firstName"], " ", a["lastName"])))
 					for _, r := range list(a, "reasons") {
 						messages = append(messages, r["message"].(string))
+						missed = missed || r["code"] == "missed_sessions"
 					}
 				}
 				if len(want) == 0 || strings.Join(d.Trainees, "|") != strings.Join(want, "|") {
@@ -299,13 +301,12 @@ func viewCases(traineeID, week string) []viewCase {
 					}
 				}
 				if locale == "he-IL" {
-					says := []string{"המתאמנים הפעילים צריכים תשומת לב"}
-					// Missed sessions this week, when the answer has any: on the
-					// first day of the studio's week no one has yet.
-					if counts, _ := data["counts"].(map[string]any); counts["missed_sessions"] != nil {
-						says = append(says, "הוחמצו השבוע")
-					}
-					for _, s := range says {
+					// Missed sessions are this week's: on its first day (a
+					// Sunday, in the demo's Israeli studio) there are none.
+					for _, s := range []string{"המתאמנים הפעילים צריכים תשומת לב", "הוחמצו השבוע"} {
+						if s == "הוחמצו השבוע" && !missed {
+							continue
+						}
 						if !strings.Contains(d.Text, s) {
 							t.Errorf("the Hebrew view does not say %q:\n%s", s, d.Text)
 						}

@@ -112,4 +112,6 @@ var appsPage = webui.NewPage(`{{define "content"}}
 <form method="post" action="/apps/{{.ID}}/revoke"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button type="submit" class="secondary" aria-label="{{t "apps.disconnectname" .Client}}">{{t "apps.disconnect"}}</button></form>
 </section>
 {{else}}<p>{{t "apps.none"}}</p>{{end}}
+<p class="go">{{link "/login" "apps.account"}}</p>
+<form method="post" action="/logout"><input type="hidden" name="csrf" value="{{.CSRF}}"><button type="submit" class="secondary">{{t "login.signout"}}</button></form>
 {{end}}`)

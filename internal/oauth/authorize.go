@@ -270,7 +270,7 @@ func (s *Server) showConsent(w http.ResponseWriter, r *http.Request, a *authRequ
 		v.MetadataURL = a.client.ID
 	}
 	v.Scopes = scopes
-	v.Kind = webui.Text(webui.Language(r), "role."+p.Kind)
+	v.Kind = webui.Role(webui.Language(r), p.Kind, p.Gender)
 	s.page(w, r, http.StatusOK, consentPage, v, "title.connect", webui.Name(text.Truncate(a.client.Name, 40)))
 }
 

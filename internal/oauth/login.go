@@ -25,5 +25,5 @@ func (b loginBrowser) CSRFToken(r *http.Request) string { return b.s.CSRFToken(r
 func (b loginBrowser) CheckCSRF(r *http.Request) bool   { return b.s.CheckCSRF(r) }
 
 func fromLogin(p login.Person) Person {
-	return Person{StudioID: p.StudioID, Kind: p.Kind, SubjectID: p.SubjectID, Name: p.Name}
+	return Person{StudioID: p.StudioID, Kind: p.Kind, SubjectID: p.SubjectID, Name: p.Name, Gender: p.Gender}
 }

@@ -58,6 +58,7 @@ type Person struct {
 	Kind      string // coach or trainee: the person chose at sign-in
 	SubjectID string // coa_… or trn_…
 	Name      string
+	Gender    string // female, male, other or "": the consent page's role word follows it
 }
 
 // Browser is the signed-in browser session (internal/login's Service

@@ -564,11 +564,16 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 
 // noRoute answers what no pattern serves as the lane does: 405 with Allow
 // when the path exists under another method (GET /v1/agent/webhook), 404
-// otherwise; the path repeated at most 100 bytes.
+// otherwise; the path repeated at most 100 bytes. A browser's GET (Accept
+// prefers text/html) gets the 404 as a page (webui.NotFound).
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	if allowed := lane.AllowedMethods(s.mux, r, "/"); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
 		_ = httpx.WriteError(w, http.StatusMethodNotAllowed, httpx.ErrorBody{Code: lane.CodeMethodNotAllowed, Message: lane.MethodNotAllowedMessage(r, allowed)}, 0, "")
+		return
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && webui.PrefersHTML(r) {
+		webui.NotFound(w, r) // a person in a browser: a page in both languages, with a way home
 		return
 	}
 	_ = httpx.WriteError(w, http.StatusNotFound, httpx.ErrorBody{Code: lane.CodeNotFound, Message: lane.NotFoundMessage(r)}, 0, "")

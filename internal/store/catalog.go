@@ -32,16 +32,16 @@ func nameSearch(where string, args []any, column, search string) (string, []any)
 
 // Coaches.
 
-const coachColumns = `c.id, c.name, c.phone, c.email, c.active, c.last_active_at, c.created_at`
+const coachColumns = `c.id, c.name, c.phone, c.email, c.active, c.last_active_at, c.created_at, c.gender`
 
 func scanCoach(row scanner, c *domain.Coach, extra ...any) error {
-	var phone, email sql.Null[string]
+	var phone, email, gender sql.Null[string]
 	var lastActive sql.NullInt64
 	var created int64
-	if err := row.Scan(append([]any{&c.ID, &c.Name, &phone, &email, &c.Active, &lastActive, &created}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&c.ID, &c.Name, &phone, &email, &c.Active, &lastActive, &created, &gender}, extra...)...); err != nil {
 		return err
 	}
-	c.Phone, c.Email = valueOrNil(phone), valueOrNil(email)
+	c.Phone, c.Email, c.Gender = valueOrNil(phone), valueOrNil(email), valueOrNil(gender)
 	c.LastActiveAt = fromNullMS(lastActive)
 	c.CreatedAt = fromMS(created)
 	return nil
@@ -57,8 +57,8 @@ func (s *studioStore) GetCoach(ctx context.Context, id string) (domain.Coach, er
 
 func (s *studioStore) CreateCoach(ctx context.Context, c *domain.Coach) error {
 	s.fillNew(&c.ID, ids.Coach, &c.CreatedAt)
-	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, phone_key, email, active, last_active_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, s.studioID, c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt))
+	_, err := s.exec(ctx, `INSERT INTO coaches (id, studio_id, name, phone, phone_key, email, active, last_active_at, created_at, gender) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, s.studioID, c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), ms(c.CreatedAt), c.Gender)
 	return s.writeErr(err, "coach", c.ID)
 }
 
@@ -85,8 +85,8 @@ func (s *studioStore) writeErr(err error, noun, id string) error {
 }
 
 func (s *studioStore) UpdateCoach(ctx context.Context, c *domain.Coach) error {
-	res, err := s.exec(ctx, `UPDATE coaches SET name = ?, phone = ?, phone_key = ?, email = ?, active = ?, last_active_at = ? WHERE studio_id = ? AND id = ?`,
-		c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), s.studioID, c.ID)
+	res, err := s.exec(ctx, `UPDATE coaches SET name = ?, phone = ?, phone_key = ?, email = ?, active = ?, last_active_at = ?, gender = ? WHERE studio_id = ? AND id = ?`,
+		c.Name, c.Phone, coachPhoneKey(c.Phone), c.Email, c.Active, msPtr(c.LastActiveAt), c.Gender, s.studioID, c.ID)
 	return affected(res, err, "coach", c.ID)
 }
 

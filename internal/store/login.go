@@ -67,6 +67,7 @@ type LoginPerson struct {
 	Kind       string // LoginCoach or LoginTrainee
 	SubjectID  string // coa_… or trn_…
 	Name       string
+	Gender     string // female, male, other, or "" when the record has none
 }
 
 // LoginChallenge is a browser's pending sign-in. Hash is the SHA-256 of
@@ -99,16 +100,16 @@ func (s *sqlStore) Login() LoginStore { return loginStore{s} }
 
 // The two halves of the people a phone signs in as: the caller appends
 // each half's own conditions.
-const peopleCoaches = `SELECT c.studio_id, s.name, 'coach', c.id, c.name, 0 AS k
+const peopleCoaches = `SELECT c.studio_id, s.name, 'coach', c.id, c.name, 0 AS k, COALESCE(c.gender, '')
 	FROM coaches c JOIN studios s ON s.id = c.studio_id
 	WHERE c.active = ? `
-const peopleTrainees = `SELECT t.studio_id, s.name, 'trainee', t.id, TRIM(t.first_name || ' ' || t.last_name), 1 AS k
+const peopleTrainees = `SELECT t.studio_id, s.name, 'trainee', t.id, TRIM(t.first_name || ' ' || t.last_name), 1 AS k, COALESCE(t.gender, '')
 	FROM trainees t JOIN studios s ON s.id = t.studio_id
 	WHERE t.status <> ? `
 
 func scanLoginPerson(row scanner, p *LoginPerson, extra ...any) error {
 	var k int
-	return row.Scan(append([]any{&p.StudioID, &p.StudioName, &p.Kind, &p.SubjectID, &p.Name, &k}, extra...)...)
+	return row.Scan(append([]any{&p.StudioID, &p.StudioName, &p.Kind, &p.SubjectID, &p.Name, &k, &p.Gender}, extra...)...)
 }
 
 func (s loginStore) PeopleByPhone(ctx context.Context, e164 string) ([]LoginPerson, error) {

@@ -28,6 +28,12 @@ var catalogue = map[Lang]map[string]string{
 		"title.terms":     "Terms of use",
 		"legal.studio":    "This text is the studio's own.",
 
+		// A wrong address in a browser.
+		"title.notfound": "Page not found",
+		"notfound.text":  "There is no page at %s. The address may be mistyped, or the page has moved.",
+		"notfound.home":  "Go to Perform's front page",
+		"apps.account":   "Your account and sign-out",
+
 		// Sign-in.
 		"title.signin":   "Sign in",
 		"title.signedin": "Signed in",
@@ -45,7 +51,12 @@ var catalogue = map[Lang]map[string]string{
 		"login.back":     "Back to sign-in",
 		"role.coach":     "coach",
 		"role.trainee":   "trainee",
-		"role.in":        "%[1]s at %[2]s",
+
+		"role.coach.female":   "coach",
+		"role.coach.male":     "coach",
+		"role.trainee.female": "trainee",
+		"role.trainee.male":   "trainee",
+		"role.in":             "%[1]s at %[2]s",
 
 		"login.err.phone":     "Type the phone number on your coach or trainee record, like %[1]s or %[2]s.",
 		"login.err.expired":   "This page has expired. Open the sign-in page again.",
@@ -126,7 +137,7 @@ var catalogue = map[Lang]map[string]string{
 		"home.claudecode": "ב־Claude Code:",
 		"home.other":      "לקוחות MCP אחרים: מוסיפים שרת מרוחק (streamable HTTP) בכתובת הזו. הלקוח נכנס ב־OAuth, או שולח מפתח סטודיו כ־Bearer token.",
 		"home.account":    "החשבון שלך",
-		"home.signin":     "נכנסים עם מספר הטלפון שרשום בכרטיס המאמן או המתאמן, וקוד שנשלח אליו בוואטסאפ. אין סיסמה. %s",
+		"home.signin":     "נכנסים עם מספר הטלפון שרשום בכרטיס שלך בסטודיו, וקוד שנשלח אליו בוואטסאפ. אין סיסמה. %s",
 		"home.apps":       "כאן רואים אילו אפליקציות מחוברות לחשבון שלך, ואפשר לנתק כל אחת מהן: %s.",
 		"home.developers": "למפתחים: תיאור ה־API של הסטודיו נמצא בכתובת %s.",
 		"home.legal":      "מה נאסף ונשמר בכל אחת מדרכי הגישה: %s. כללי השימוש: %s.",
@@ -134,12 +145,17 @@ var catalogue = map[Lang]map[string]string{
 		"title.terms":     "תנאי שימוש",
 		"legal.studio":    "הנוסח הזה הוא של הסטודיו עצמו.",
 
+		"title.notfound": "הדף לא נמצא",
+		"notfound.text":  "אין דף בכתובת %s. ייתכן שהכתובת הוקלדה לא נכון, או שהדף הועבר.",
+		"notfound.home":  "לדף הבית של Perform",
+		"apps.account":   "החשבון שלך ויציאה",
+
 		"title.signin":   "כניסה",
 		"title.signedin": "נכנסת לחשבון",
-		"login.intro":    "נכנסים עם מספר הטלפון שרשום בכרטיס המאמן או המתאמן. נשלח אליו קוד בן 6 ספרות בוואטסאפ.",
+		"login.intro":    "נכנסים עם מספר הטלפון שרשום בכרטיס שלך בסטודיו. נשלח אליו קוד בן 6 ספרות בוואטסאפ.",
 		"login.phone":    "טלפון",
 		"login.send":     "שלחו לי קוד",
-		"login.sent":     "אם המספר %[1]s רשום בכרטיס של מאמן או מתאמן, קוד בן 6 ספרות נשלח אליו עכשיו בוואטסאפ. הקוד תקף ל־%[2]d דקות.",
+		"login.sent":     "אם המספר %[1]s רשום באחד מהכרטיסים בסטודיו, קוד בן 6 ספרות נשלח אליו עכשיו בוואטסאפ. הקוד תקף ל־%[2]d דקות.",
 		"login.code":     "קוד",
 		"login.submit":   "כניסה",
 		"login.another":  "מספר אחר, או קוד חדש",
@@ -148,11 +164,16 @@ var catalogue = map[Lang]map[string]string{
 		"login.who":      "נכנסת בתור %[1]s (%[2]s בסטודיו %[3]s).",
 		"login.signout":  "יציאה",
 		"login.back":     "חזרה לדף הכניסה",
-		"role.coach":     "מאמן",
-		"role.trainee":   "מתאמן",
-		"role.in":        "%[1]s בסטודיו %[2]s",
+		"role.coach":     "מאמן/ת",
+		"role.trainee":   "מתאמן/ת",
 
-		"login.err.phone":     "הקלידו את מספר הטלפון שרשום בכרטיס המאמן או המתאמן, למשל %[1]s או %[2]s.",
+		"role.coach.female":   "מאמנת",
+		"role.coach.male":     "מאמן",
+		"role.trainee.female": "מתאמנת",
+		"role.trainee.male":   "מתאמן",
+		"role.in":             "%[1]s בסטודיו %[2]s",
+
+		"login.err.phone":     "הקלידו את מספר הטלפון שרשום בכרטיס שלך בסטודיו, למשל %[1]s או %[2]s.",
 		"login.err.expired":   "תוקף הדף פג. פתחו שוב את דף הכניסה.",
 		"login.err.throttled": "היו יותר מדי ניסיונות כניסה. נסו שוב בעוד %d דק׳.",
 		"login.err.gone":      "הקוד הזה כבר לא תקף: פג תוקפו, כבר השתמשו בו, או שהוקלד שגוי יותר מדי פעמים. בקשו קוד חדש.",
@@ -208,7 +229,7 @@ var catalogue = map[Lang]map[string]string{
 		"scope.training:write": "לרשום את האימונים והסטים שלך",
 		"scope.health:read":    "לראות את השקילות, המדידות, הצ׳ק־אינים והפציעות שלך",
 		"scope.health:write":   "לרשום שקילות, מדידות, צ׳ק־אינים ופציעות",
-		"scope.coach:read":     "לראות את התובנות והחומרים שהמאמן שלך שיתף",
+		"scope.coach:read":     "לראות את התובנות והחומרים שצוות האימון שלך שיתף",
 
 		"month.1": "בינואר", "month.2": "בפברואר", "month.3": "במרץ", "month.4": "באפריל", "month.5": "במאי", "month.6": "ביוני",
 		"month.7": "ביולי", "month.8": "באוגוסט", "month.9": "בספטמבר", "month.10": "באוקטובר", "month.11": "בנובמבר", "month.12": "בדצמבר",

@@ -155,6 +155,17 @@ func ScopeWords(l Lang, scope string) string {
 	return Text(l, "scope."+scope)
 }
 
+// Role is the word in l for what a person is in a studio: kind is coach or
+// trainee; gender female or male picks its form (מאמנת, מאמן), any other
+// (other, or none on record) the form that names both (מאמן/ת).
+func Role(l Lang, kind, gender string) string {
+	key := "role." + kind
+	if gender == "female" || gender == "male" {
+		key += "." + gender
+	}
+	return Text(l, key)
+}
+
 // view is what the layout reads.
 type view struct {
 	Title  string

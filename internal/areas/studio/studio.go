@@ -62,6 +62,7 @@ type coachInput struct {
 	Name   string  `json:"name" jsonschema:"The coach's name." lane:"minLength=1,maxLength=200"`
 	Phone  *string `json:"phone,omitempty" jsonschema:"Mobile phone; the WhatsApp assistant recognises the coach by it." lane:"maxLength=40"`
 	Email  *string `json:"email,omitempty" jsonschema:"Email address." lane:"format=email,maxLength=200"`
+	Gender *string `json:"gender,omitempty" jsonschema:"Gender: the pages the coach reads use its word for a coach." lane:"enum=female|male|other"`
 	Active *bool   `json:"active,omitempty" jsonschema:"Whether the coach is active; true when omitted."`
 }
 
@@ -69,6 +70,7 @@ type updateCoachInput struct {
 	Name   *string `json:"name,omitempty" jsonschema:"The coach's name." lane:"minLength=1,maxLength=200,null=false"`
 	Phone  *string `json:"phone,omitempty" jsonschema:"Mobile phone; null removes it." lane:"maxLength=40"`
 	Email  *string `json:"email,omitempty" jsonschema:"Email address; null removes it." lane:"format=email,maxLength=200"`
+	Gender *string `json:"gender,omitempty" jsonschema:"Gender; null removes it." lane:"enum=female|male|other"`
 	Active *bool   `json:"active,omitempty" jsonschema:"Whether the coach is active." lane:"null=false"`
 }
 
@@ -202,7 +204,7 @@ func (a *Area) createCoach(c *lane.Call, in *coachInput) (domain.Coach, error) {
 	if perr != nil {
 		return domain.Coach{}, perr
 	}
-	co := domain.Coach{ID: ids.New(ids.Coach), Name: strings.TrimSpace(in.Name), Phone: p, Email: in.Email, Active: in.Active == nil || *in.Active, CreatedAt: c.Now().UTC()}
+	co := domain.Coach{ID: ids.New(ids.Coach), Name: strings.TrimSpace(in.Name), Phone: p, Email: in.Email, Gender: in.Gender, Active: in.Active == nil || *in.Active, CreatedAt: c.Now().UTC()}
 	if err := c.Studio().CreateCoach(c.Ctx, &co); err != nil {
 		return co, err
 	}
@@ -228,6 +230,9 @@ func (a *Area) updateCoach(c *lane.Call, in *updateCoachInput) (domain.Coach, er
 	}
 	if c.Has("email") {
 		co.Email = in.Email
+	}
+	if c.Has("gender") {
+		co.Gender = in.Gender
 	}
 	if in.Active != nil {
 		co.Active = *in.Active

@@ -42,11 +42,11 @@ func testLoginPeople(t *testing.T, st store.Store) {
 	a, b, c := newStudio(t, st), newStudio(t, st), newStudio(t, st)
 	// The coach's phone as typed nationally; the lookup is by its key.
 	national := "0" + ph[4:6] + "-" + ph[6:]
-	coach := domain.Coach{Name: "דנה לוי", Phone: &national, Active: true}
+	coach := domain.Coach{Name: "דנה לוי", Phone: &national, Gender: ptr("female"), Active: true}
 	must(t, "CreateCoach", st.Studio(a.ID).CreateCoach(ctx, &coach))
 	inactive := domain.Coach{Name: "Gone", Phone: ptr(ph), Active: false}
 	must(t, "CreateCoach inactive", st.Studio(c.ID).CreateCoach(ctx, &inactive))
-	tr := domain.Trainee{FirstName: "Noa", LastName: "Bar", Phone: ph}
+	tr := domain.Trainee{FirstName: "Noa", LastName: "Bar", Phone: ph, Gender: ptr("female")}
 	must(t, "CreateTrainee", st.Studio(b.ID).CreateTrainee(ctx, &tr))
 	archived := domain.Trainee{FirstName: "Old", LastName: "One", Phone: ph, Status: domain.TraineeArchived}
 	must(t, "CreateTrainee archived", st.Studio(c.ID).CreateTrainee(ctx, &archived))
@@ -56,9 +56,9 @@ func testLoginPeople(t *testing.T, st store.Store) {
 	people, err := lg.PeopleByPhone(ctx, ph)
 	must(t, "PeopleByPhone", err)
 	want := map[string]store.LoginPerson{
-		coach.ID:    {StudioID: a.ID, StudioName: a.Name, Kind: store.LoginCoach, SubjectID: coach.ID, Name: "דנה לוי"},
+		coach.ID:    {StudioID: a.ID, StudioName: a.Name, Kind: store.LoginCoach, SubjectID: coach.ID, Name: "דנה לוי", Gender: "female"},
 		coachInB.ID: {StudioID: b.ID, StudioName: b.Name, Kind: store.LoginCoach, SubjectID: coachInB.ID, Name: "Avi"},
-		tr.ID:       {StudioID: b.ID, StudioName: b.Name, Kind: store.LoginTrainee, SubjectID: tr.ID, Name: "Noa Bar"},
+		tr.ID:       {StudioID: b.ID, StudioName: b.Name, Kind: store.LoginTrainee, SubjectID: tr.ID, Name: "Noa Bar", Gender: "female"},
 	}
 	if len(people) != len(want) {
 		t.Fatalf("PeopleByPhone = %+v, want the active coaches and the trainee not archived: %+v", people, want)

@@ -187,7 +187,7 @@ func testAudit(t *testing.T, st store.Store) {
 func testCoaches(t *testing.T, st store.Store) {
 	a, b := newStudio(t, st), newStudio(t, st)
 	ss := st.Studio(a.ID)
-	c := domain.Coach{Name: "Avi", Phone: ptr("+972541234567"), Email: ptr("avi@example.com"), Active: true}
+	c := domain.Coach{Name: "Avi", Phone: ptr("+972541234567"), Email: ptr("avi@example.com"), Gender: ptr("male"), Active: true}
 	must(t, "CreateCoach", ss.CreateCoach(ctx, &c))
 	inactive := domain.Coach{Name: "Bella", Phone: ptr("+972541234568"), Active: false}
 	must(t, "CreateCoach inactive", ss.CreateCoach(ctx, &inactive))
@@ -196,8 +196,11 @@ func testCoaches(t *testing.T, st store.Store) {
 
 	got, err := ss.GetCoach(ctx, c.ID)
 	must(t, "GetCoach", err)
-	if got.Name != "Avi" || *got.Phone != "+972541234567" || *got.Email != "avi@example.com" || !got.Active || got.LastActiveAt != nil {
+	if got.Name != "Avi" || *got.Phone != "+972541234567" || *got.Email != "avi@example.com" || got.Gender == nil || *got.Gender != "male" || !got.Active || got.LastActiveAt != nil {
 		t.Fatalf("GetCoach = %+v", got)
+	}
+	if got, _ := ss.GetCoach(ctx, noPhone.ID); got.Gender != nil {
+		t.Fatalf("a coach created without a gender has %q", *got.Gender)
 	}
 	_, err = st.Studio(b.ID).GetCoach(ctx, c.ID)
 	mustNotFound(t, "GetCoach from another studio", err)
@@ -210,10 +213,10 @@ func testCoaches(t *testing.T, st store.Store) {
 
 	seen := time.Now().UTC().Truncate(time.Millisecond)
 	c.LastActiveAt = &seen
-	c.Name = "Avi K"
+	c.Name, c.Gender = "Avi K", ptr("female")
 	must(t, "UpdateCoach", ss.UpdateCoach(ctx, &c))
 	got, _ = ss.GetCoach(ctx, c.ID)
-	if got.Name != "Avi K" || got.LastActiveAt == nil || !sameTime(*got.LastActiveAt, seen) {
+	if got.Name != "Avi K" || got.Gender == nil || *got.Gender != "female" || got.LastActiveAt == nil || !sameTime(*got.LastActiveAt, seen) {
 		t.Fatalf("after UpdateCoach = %+v", got)
 	}
 	mustNotFound(t, "UpdateCoach from another studio", st.Studio(b.ID).UpdateCoach(ctx, &c))

@@ -81,12 +81,17 @@ var App = {
     while (main.firstChild) main.removeChild(main.firstChild);
     if (!App.result) { main.appendChild(App.el("p", { class: "empty" }, App.t("waiting"))); return; }
     if (App.result.isError) {
+      // The server's sentence is English; a page in another language says
+      // so in its own words, and the sentence follows, isolated, in English.
       var msg = (App.result.content || []).map(function (c) { return c.text || ""; }).join(" ");
-      main.appendChild(App.el("p", { class: "error" }, msg));
+      if (App.lang() === "en") main.appendChild(App.el("p", { class: "error" }, msg));
+      else main.appendChild(App.el("div", { class: "error" }, App.el("p", null, App.t("failed")),
+        msg ? App.el("p", { lang: "en", dir: "ltr", class: "detail" }, msg) : null));
+      size();
       return;
     }
     var data = App.data();
-    if (!data) { main.appendChild(App.el("p", { class: "empty" }, App.t("nothing"))); return; }
+    if (!data) { main.appendChild(App.el("p", { class: "empty" }, App.t("nothing"))); size(); return; }
     App.draw(main, data);
     size();
   }
@@ -113,10 +118,34 @@ var App = {
   // Text of a label in the locale's language, else English, else the key.
   // The locale's language: "he" of he-IL.
   App.lang = function () { return App.locale.toLowerCase().split(/[-_]/)[0]; };
-  App.t = function (key) {
-    var table = App.labels[App.lang()] || App.labels.en;
-    return table[key] !== undefined ? table[key] : (App.labels.en[key] !== undefined ? App.labels.en[key] : key);
+  // Labels every view shares; a view's own labels come first.
+  var COMMON = {
+    en: { failed: "The request failed:", waiting: "Waiting for the answer…", nothing: "Nothing to draw." },
+    he: { failed: "הבקשה נכשלה. הסבר השרת, באנגלית:", waiting: "ממתין לתשובה…", nothing: "אין מה להציג." },
   };
+  function label(lang, key) {
+    var own = App.labels[lang], common = COMMON[lang];
+    if (own && own[key] !== undefined) return own[key];
+    if (common && common[key] !== undefined) return common[key];
+    return undefined;
+  }
+  App.t = function (key) {
+    var v = label(App.lang(), key);
+    if (v === undefined) v = label("en", key);
+    return v === undefined ? key : v;
+  };
+  // A count and its noun, in the locale's language: the label key_1 when
+  // n is 1 and the language has one ("ערך אחד"), else the number and the
+  // label key ("3 ערכים", "0 values").
+  App.count = function (n, key) {
+    var one = label(App.lang(), key + "_1");
+    if (n === 1 && one !== undefined) return one;
+    return [App.num(n, "", 0), " ", App.t(key)];
+  };
+  // Where a person's words (a quote, a name) sit inside a sentence of
+  // another direction, they are isolated: an element in <bdi>, plain text
+  // (a title, a label) between FSI and PDI.
+  App.isolate = function (s) { return "\u2068" + String(s) + "\u2069"; };
 
   // el builds an element; each child is a node or text (set as text, never
   // parsed as HTML).
@@ -142,7 +171,8 @@ var App = {
     n.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
   }
 
-  // A number, formatted in the locale, isolated left to right.
+  // A number, formatted in the locale, isolated left to right. One
+  // decimal unless told: the answers' own rounding (67.8, −0.5%).
   App.fmt = function (v, digits) {
     if (v === null || v === undefined || isNaN(v)) return "–";
     return new Intl.NumberFormat(App.locale, { maximumFractionDigits: digits === undefined ? 1 : digits }).format(v);
@@ -153,11 +183,19 @@ var App = {
   App.num = function (v, unit, digits, signed) {
     var s = App.fmt(v, digits);
     if (signed && v > 0) s = "+" + s;
-    // A sign such as % stays with the number, left to right in any language.
-    if (unit && !/[\p{L}]/u.test(unit)) return App.el("span", { class: "num", dir: "ltr" }, s + " " + unit);
+    // A sign such as % stays with the number, left to right in any
+    // language, written as the answers write it: −0.5%, 3/5.
+    if (unit && !/[\p{L}]/u.test(unit)) return App.el("span", { class: "num", dir: "ltr" }, s + (unit === "%" ? "" : " ") + unit);
     var n = App.el("span", { class: "num", dir: "ltr" }, s);
     return unit ? App.el("span", { class: "qty" }, n, " " + App.unit(unit)) : n;
   };
+  // Body areas and sides in Hebrew (an injury's, in the triage and the week).
+  App.AREAS_HE = {
+    neck: "צוואר", shoulder: "כתף", upper_back: "גב עליון", lower_back: "גב תחתון", chest: "חזה", elbow: "מרפק", wrist: "שורש כף היד",
+    hand: "כף יד", abdomen: "בטן", hip: "מפרק הירך", groin: "מפשעה", glute: "ישבן", hamstring: "המסטרינג", quadriceps: "ארבע ראשי",
+    knee: "ברך", calf: "שריר התאומים", shin: "שוק", ankle: "קרסול", foot: "כף רגל",
+  };
+  App.SIDES_HE = { left: "שמאל", right: "ימין", both: "שני הצדדים" };
   var UNITS = { he: { kg: "ק״ג", cm: "ס״מ", km: "ק״מ", m: "מ׳", s: "שנ׳", lb: "ליברות", bpm: "פעימות לדקה", reps: "חזרות" } };
   App.unit = function (u) {
     var table = UNITS[App.lang()] || {};

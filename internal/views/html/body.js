@@ -3,12 +3,12 @@
 App.labels.en = {
   waiting: "Waiting for the answer…", nothing: "Nothing to draw.", title: "Weight and body", none: "No weigh-ins or measurements in this range.",
   weightKg: "Weight", bodyFatPct: "Body fat", waistCm: "Waist", hipsCm: "Hips", chestCm: "Chest", armCm: "Arm", thighCm: "Thigh", restingHr: "Resting heart rate",
-  change: "Change", values: "values", week: "weekly means", month: "monthly means",
+  change: "Change", values: "values", values_1: "one value", week: "weekly means", month: "monthly means",
 };
 App.labels.he = {
   waiting: "ממתין לתשובה…", nothing: "אין מה להציג.", title: "משקל ומדדי גוף", none: "אין שקילות או מדידות בטווח הזה.",
   weightKg: "משקל", bodyFatPct: "אחוז שומן", waistCm: "מותניים", hipsCm: "ירכיים", chestCm: "חזה", armCm: "זרוע", thighCm: "ירך", restingHr: "דופק במנוחה",
-  change: "שינוי", values: "ערכים", week: "ממוצע שבועי", month: "ממוצע חודשי",
+  change: "שינוי", values: "ערכים", values_1: "ערך אחד", week: "ממוצע שבועי", month: "ממוצע חודשי",
 };
 App.draw = function (main, d) {
   var el = App.el;
@@ -27,7 +27,7 @@ App.draw = function (main, d) {
       el("span", { class: "big" }, App.num(m.latest && m.latest.value, m.unit, 1))));
     card.appendChild(el("div", { class: "row sub" },
       el("span", null, App.t("change"), " ", el("strong", null, App.num(m.change, m.unit, 1, true))),
-      el("span", null, App.num(m.count, ""), " ", App.t("values"), " · ", App.t(m.trendBy === "month" ? "month" : "week"))));
+      el("span", null, App.count(m.count, "values"), " · ", App.t(m.trendBy === "month" ? "month" : "week"))));
     var trend = Array.isArray(m.trend) ? m.trend : [];
     if (trend.length) {
       card.appendChild(App.lineChart(trend.map(function (p) {

@@ -13,12 +13,6 @@ App.labels.he = {
 // In English a reason reads as the lane's sentence (message); in Hebrew
 // the view says it from the reason's numbers, so a coach reading in Hebrew
 // sees no English beyond what people typed (a feedback's quote).
-var AREAS_HE = {
-  neck: "צוואר", shoulder: "כתף", upper_back: "גב עליון", lower_back: "גב תחתון", chest: "חזה", elbow: "מרפק", wrist: "שורש כף היד",
-  hand: "כף יד", abdomen: "בטן", hip: "מפרק הירך", groin: "מפשעה", glute: "ישבן", hamstring: "המסטרינג", quadriceps: "ארבע ראשי",
-  knee: "ברך", calf: "שריר התאומים", shin: "שוק", ankle: "קרסול", foot: "כף רגל",
-};
-var SIDES_HE = { left: "שמאל", right: "ימין", both: "שני הצדדים" };
 function count(n, one, many) { return n === 1 ? one : [App.num(n, "", 0), " ", many]; }
 // quoteOf is the feedback's own words, quoted at the end of the lane's
 // sentence (Go's %q, which JSON reads for what people type).
@@ -33,8 +27,8 @@ var SAY_HE = {
     return ["מוכנות 4 ומטה ", App.num(n.days, "", 0), " ימים ברצף: ", days, "."];
   },
   active_injury: function (n) {
-    var side = SIDES_HE[n.side];
-    return ["פציעה פעילה: ", AREAS_HE[n.area] || n.area, side ? " (" + side + ")" : "", ", חומרה ", App.el("span", { class: "num", dir: "ltr" }, n.severity + "/5"),
+    var side = App.SIDES_HE[n.side];
+    return ["פציעה פעילה: ", App.AREAS_HE[n.area] || n.area, side ? " (" + side + ")" : "", ", חומרה ", App.el("span", { class: "num", dir: "ltr" }, n.severity + "/5"),
       ", מאז ", App.day(n.onsetOn), " (", count(n.days, "יום אחד", "ימים"), ")."];
   },
   plan_ended: function (n) { return ["המנוי הסתיים ב-", App.day(n.endsOn), " (לפני ", count(n.daysAgo, "יום אחד", "ימים"), ") ולא חודש."]; },
@@ -45,8 +39,8 @@ var SAY_HE = {
   },
   missed_sessions: function (n) { return [count(n.missed, "אימון אחד הוחמץ", "אימונים הוחמצו"), " השבוע."]; },
   weight_off_goal: function (n) {
-    var avgs = (Array.isArray(n.weeklyAveragesKg) ? n.weeklyAveragesKg : []).map(function (v, i) { return [i ? ", " : "", App.num(v, "", 2)]; });
-    return ["המשקל מתרחק מהיעד של ", App.num(n.goalKg, "kg", 2), " כבר 3 שבועות: ממוצעים שבועיים ", avgs, " ", App.unit("kg"), "."];
+    var avgs = (Array.isArray(n.weeklyAveragesKg) ? n.weeklyAveragesKg : []).map(function (v, i) { return [i ? ", " : "", App.num(v, "", 1)]; });
+    return ["המשקל מתרחק מהיעד של ", App.num(n.goalKg, "kg", 1), " כבר 3 שבועות: ממוצעים שבועיים ", avgs, " ", App.unit("kg"), "."];
   },
   overdue_tasks: function (n) { return [count(n.overdue, "משימה אחת", "משימות"), " באיחור."]; },
   form_past_due: function (n) { return [count(n.pastDue, "טופס אחד", "טפסים"), " באיחור."]; },
@@ -54,7 +48,7 @@ var SAY_HE = {
     var quote = quoteOf(r.message);
     return [count(n.count, "משוב אחד", "משובים"), " לסטודיו ב-7 הימים האחרונים; האחרון ב-", App.day(n.latestOn),
       n.rating ? [" (דירוג ", App.el("span", { class: "num", dir: "ltr" }, n.rating + "/5"), ")"] : "",
-      quote ? [": ", App.el("q", { dir: "auto" }, quote)] : "", quote ? "" : "."];
+      quote ? [": ", App.el("q", null, App.el("bdi", { class: "quote" }, quote))] : "", quote ? "" : "."];
   },
 };
 var CODES = ["low_readiness", "active_injury", "plan_ended", "no_recent_session", "missed_sessions", "plan_ending", "weight_off_goal", "overdue_tasks", "form_past_due", "feedback"];
@@ -64,7 +58,11 @@ function reasonLine(r) {
 }
 function summary(d) {
   if (App.lang() !== "he" || typeof d.activeTrainees !== "number" || typeof d.total !== "number") return d.summary;
-  if (!d.total) return ["אף אחד מ-", App.num(d.activeTrainees, "", 0), " המתאמנים הפעילים לא צריך תשומת לב כרגע."];
+  if (!d.total) {
+    if (d.activeTrainees === 0) return "אין כרגע מתאמנים פעילים.";
+    if (d.activeTrainees === 1) return "אין כרגע צורך בתשומת לב (מתאמן/ת פעיל/ה אחד/ת).";
+    return ["אף אחד מ-", App.num(d.activeTrainees, "", 0), " המתאמנים הפעילים לא צריך תשומת לב כרגע."];
+  }
   var counts = d.counts && typeof d.counts === "object" ? d.counts : {};
   var parts = CODES.filter(function (code) { return counts[code] > 0; })
     .map(function (code, i) { return [i ? ", " : "", App.t(code), " ", App.num(counts[code], "", 0)]; });
@@ -76,7 +74,8 @@ App.draw = function (main, d) {
   var sum = summary(d);
   main.appendChild(el("header", null, el("h1", null, App.t("title")),
     sum ? el("div", { class: "sub summary", dir: "auto" }, sum) : null));
-  if (!items.length) { main.appendChild(el("p", { class: "empty" }, App.t("none"))); return; }
+  // Nobody to list: the summary, when there is one, already says so.
+  if (!items.length) { if (!sum) main.appendChild(el("p", { class: "empty" }, App.t("none"))); return; }
   var top = Math.max.apply(null, items.map(function (a) { return a.score || 0; })) || 1;
   var list = el("ol", { class: "plain" });
   items.forEach(function (a, i) {

@@ -5,10 +5,48 @@ App.labels.en = {
   missed: "missed", skipped: "skipped", remaining: "to come", volume: "Volume", minutes: "Time", prs: "Personal records", flags: "To look at",
   completed: "done", planned_s: "planned", of: "of", min: "min", vsBefore: "vs the week before", none: "No sessions this week.",
 };
+// In English a flag reads as the answer's sentence; in Hebrew the view
+// says it from the sentence's parts (its days, titles and numbers), so the
+// Hebrew page holds no English beyond what people typed (a title).
+var FLAGS_HE = {
+  missed_sessions: function (m) {
+    var x = /^(\d+) sessions? missed: (.*)\.$/.exec(m);
+    if (!x) return null;
+    var n = +x[1], list = [];
+    x[2].replace(/(\d{4}-\d{2}-\d{2}) (.*?)(?=, \d{4}-\d{2}-\d{2} |$)/g, function (_, day, title) {
+      list.push([list.length ? ", " : "", App.day(day, { weekday: "short", day: "numeric", month: "short" }), title ? [" ", App.el("bdi", null, title)] : ""]);
+    });
+    return [n === 1 ? "אימון אחד הוחמץ" : [App.num(n, "", 0), " אימונים הוחמצו"], ": ", list, "."];
+  },
+  low_readiness: function (m) {
+    var x = /^Readiness (\d+) or lower (\d+) days running: (.*)\.$/.exec(m);
+    if (!x) return null;
+    var days = x[3].split(", ").map(function (p, i) {
+      var dv = p.split(" ");
+      return [i ? ", " : "", App.day(dv[0]), " ", App.num(+dv[1], "", 0)];
+    });
+    return ["מוכנות ", App.num(+x[1], "", 0), " ומטה ", App.num(+x[2], "", 0), " ימים ברצף: ", days, "."];
+  },
+  active_injury: function (m) {
+    var x = /^Active injury: ([a-z_]+) \(([a-z]*)\), severity (\d)\/5, since (\d{4}-\d{2}-\d{2})\.$/.exec(m);
+    if (!x) return null;
+    var side = App.SIDES_HE[x[2]];
+    return ["פציעה פעילה: ", App.AREAS_HE[x[1]] || x[1], side ? " (" + side + ")" : "", ", חומרה ",
+      App.el("span", { class: "num", dir: "ltr" }, x[3] + "/5"), ", מאז ", App.day(x[4]), "."];
+  },
+};
+function flagLine(f) {
+  var say = App.lang() === "he" && FLAGS_HE[f.kind] && FLAGS_HE[f.kind](String(f.message || ""));
+  if (say) return App.el("li", { class: "flag", dir: "rtl", "data-kind": f.kind }, say);
+  if (App.lang() === "he") return App.el("li", { class: "flag", "data-kind": f.kind }, App.t(f.kind) || f.kind, ": ", App.el("bdi", { lang: "en" }, f.message));
+  return App.el("li", { class: "flag", dir: "auto", "data-kind": f.kind }, f.message);
+}
 App.labels.he = {
   waiting: "ממתין לתשובה…", nothing: "אין מה להציג.", title: "השבוע", done: "בוצעו", planned: "מתוכננים",
   missed: "הוחמצו", skipped: "דולגו", remaining: "נותרו", volume: "נפח", minutes: "זמן", prs: "שיאים אישיים", flags: "לתשומת לב",
   completed: "בוצע", planned_s: "מתוכנן", of: "מתוך", min: "דק׳", vsBefore: "לעומת השבוע הקודם", none: "אין אימונים השבוע.",
+  missed_1: "אימון אחד הוחמץ", skipped_1: "אימון אחד דולג", remaining_1: "אימון אחד נותר",
+  missed_sessions: "אימונים שהוחמצו", low_readiness: "מוכנות נמוכה", active_injury: "פציעה פעילה",
 };
 App.draw = function (main, d) {
   var el = App.el, svg = App.svg;
@@ -16,12 +54,15 @@ App.draw = function (main, d) {
     el("h1", null, App.t("title"), " ", el("span", { class: "num", dir: "ltr" }, d.week || "")),
     d.from && d.to ? el("div", { class: "sub" }, App.range(d.from, d.to)) : null));
 
-  var counts = el("div", { class: "card row counts" },
-    el("span", { class: "big" }, App.num(d.completed, "", 0), " ", App.t("of"), " ", App.num(d.planned, "", 0), " ", App.t("done")));
-  [["missed", d.missed], ["skipped", d.skipped], ["remaining", d.remaining]].forEach(function (x) {
-    if (x[1]) counts.appendChild(el("span", { class: "chip" }, App.num(x[1], "", 0), " ", App.t(x[0])));
-  });
-  main.appendChild(counts);
+  // A week with nothing planned has no counts to give: it says so once, below.
+  if (d.planned || d.completed) {
+    var counts = el("div", { class: "card row counts" },
+      el("span", { class: "big" }, App.num(d.completed, "", 0), " ", App.t("of"), " ", App.num(d.planned, "", 0), " ", App.t("done")));
+    [["missed", d.missed], ["skipped", d.skipped], ["remaining", d.remaining]].forEach(function (x) {
+      if (x[1]) counts.appendChild(el("span", { class: "chip" }, App.count(x[1], x[0])));
+    });
+    main.appendChild(counts);
+  }
 
   // Seven days from the week's first day (the studio's): a bar per day, planned (outline) and done (filled).
   var days = [], byDay = {};
@@ -74,7 +115,7 @@ App.draw = function (main, d) {
     if (!f[1]) return;
     var ch = f[1].changePct;
     figures.appendChild(el("span", null, App.t(f[0]), " ", el("strong", null, App.num(f[1].week, f[2], 0)),
-      ch !== null && ch !== undefined ? [" ", el("span", { class: ch > 0 ? "up" : ch < 0 ? "down" : "flat" }, App.num(ch, "%", 0, true))] : null));
+      ch !== null && ch !== undefined ? [" ", el("span", { class: ch > 0 ? "up" : ch < 0 ? "down" : "flat" }, App.num(ch, "%", 1, true))] : null));
   });
   if (figures.childNodes.length) { figures.appendChild(el("span", { class: "sub" }, App.t("vsBefore"))); main.appendChild(figures); }
 
@@ -89,7 +130,7 @@ App.draw = function (main, d) {
   var flags = Array.isArray(d.flags) ? d.flags : [];
   if (flags.length) {
     var fl = el("ul", { class: "plain" });
-    flags.forEach(function (f) { fl.appendChild(el("li", { class: "flag", dir: "auto" }, f.message)); });
+    flags.forEach(function (f) { fl.appendChild(flagLine(f)); });
     main.appendChild(el("section", { class: "card" }, el("h2", null, App.t("flags")), fl));
   }
 };
