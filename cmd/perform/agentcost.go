@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/config"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/store"
 )
 

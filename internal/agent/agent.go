@@ -22,8 +22,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/modelbudget"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/secret"

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/modelbudget"
 )
 

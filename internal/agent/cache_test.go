@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/demo/demotest"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/store"
 )
 

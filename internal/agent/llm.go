@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/otherwise/perform/internal/agent/anthropic"
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
+	"github.com/otherwise/perform/internal/llm/anthropic"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
@@ -18,7 +18,7 @@ import (
 var errKeyRevoked = errors.New("the agent's studio key was revoked")
 
 // model is the agent's tool loop on a provider (the Messages API, from
-// internal/agent/anthropic: the one package that calls it).
+// internal/llm/anthropic: the one package that calls it).
 type model struct {
 	provider llm.Provider
 	set      []tools.Tool

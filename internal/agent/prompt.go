@@ -95,7 +95,7 @@ func systemPrompt(coach store.CoachRef, now time.Time) string {
 // promptContext is the part of the brief that differs per coach and day.
 // It comes after the rules, so everything before it (the tools and the
 // rules) is the same bytes for every coach of every studio and is read from
-// the prompt cache (see internal/agent/anthropic).
+// the prompt cache (see internal/llm/anthropic).
 func promptContext(coach store.CoachRef, now time.Time) string {
 	return fmt.Sprintf(`אתה מדבר עם המאמן %s מהסטודיו "%s". התאריך היום: %s.`, coach.Coach.Name, coach.StudioName, hebrewDate(now))
 }

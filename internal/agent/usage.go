@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/store"
 )
 

@@ -11,13 +11,13 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/agent/anthropic"
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/jobs"
+	"github.com/otherwise/perform/internal/llm/anthropic"
 	"github.com/otherwise/perform/internal/modelbudget"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/weekplan"

@@ -23,7 +23,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/areas/roster"
@@ -34,6 +33,7 @@ import (
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/metrics"
 	"github.com/otherwise/perform/internal/otc"
 	"github.com/otherwise/perform/internal/ratelimit"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 )
 
 // Generate drafts the week: the model's layout when a model is configured

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/llm"
 )
 
 // generate drafts in with the rules alone and fails the test on an error

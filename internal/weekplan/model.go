@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 )
 
 // layoutTool is the one tool the model is given, and must call.

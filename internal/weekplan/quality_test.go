@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/agent/anthropic"
 	"github.com/otherwise/perform/internal/agent/fakes"
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/exercises"
+	"github.com/otherwise/perform/internal/llm"
+	"github.com/otherwise/perform/internal/llm/anthropic"
 	"github.com/otherwise/perform/internal/weekplan"
 )
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 )
 
 // cacheLookback is how many blocks before a breakpoint the API looks for

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 )
 
 // MessagesRequest is the part of a Messages API request the tests look at.

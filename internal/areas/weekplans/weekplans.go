@@ -19,12 +19,12 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/agent/llm"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/modelbudget"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"

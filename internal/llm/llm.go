@@ -2,7 +2,7 @@
 // own terms: one step of a tool loop (a request laid out as rules, context
 // and conversation; an answer of blocks with the tokens it used) and what
 // those tokens cost. The provider lives in a leaf package of its own
-// (internal/agent/anthropic), the one client of the model's API; this
+// (internal/llm/anthropic), the one client of the model's API; this
 // package imports only the standard library.
 package llm
 

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/agent/fakes"
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/tools"
 )
 

@@ -30,7 +30,7 @@ var apiMarkers = []string{"/v1/messages", "anthropic-version"}
 // No Go file of the module (tests and any build tag included) imports a
 // model SDK, and outside this package only the test fake knows the
 // Messages API's wire format: every other package talks to the model
-// through internal/agent/llm.
+// through internal/llm.
 func TestNoModelSDKAndOneClientOfTheAPI(t *testing.T) {
 	root := moduleRoot(t)
 	here, err := filepath.Abs(".")
@@ -61,7 +61,7 @@ func TestNoModelSDKAndOneClientOfTheAPI(t *testing.T) {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			for _, sdk := range modelSDKs {
 				if strings.HasPrefix(p, sdk) {
-					t.Errorf("%s imports %s; the model is spoken to by internal/agent/anthropic", rel, p)
+					t.Errorf("%s imports %s; the model is spoken to by internal/llm/anthropic", rel, p)
 				}
 			}
 		}
@@ -75,7 +75,7 @@ func TestNoModelSDKAndOneClientOfTheAPI(t *testing.T) {
 		}
 		for _, m := range apiMarkers {
 			if strings.Contains(string(src), m) {
-				t.Errorf("%s writes %q: only internal/agent/anthropic calls the Messages API", rel, m)
+				t.Errorf("%s writes %q: only internal/llm/anthropic calls the Messages API", rel, m)
 			}
 		}
 		return nil
@@ -100,12 +100,12 @@ func TestGoModRequiresNoModelSDK(t *testing.T) {
 
 // The agent's model interface imports nothing but the standard library.
 func TestTheModelInterfaceIsStandardLibraryOnly(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "github.com/otherwise/perform/internal/agent/llm").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "github.com/otherwise/perform/internal/llm").CombinedOutput()
 	if err != nil {
 		t.Skipf("go list: %v: %s", err, out)
 	}
-	if deps := strings.Fields(string(out)); len(deps) != 1 || deps[0] != "github.com/otherwise/perform/internal/agent/llm" {
-		t.Fatalf("internal/agent/llm depends on %v", deps)
+	if deps := strings.Fields(string(out)); len(deps) != 1 || deps[0] != "github.com/otherwise/perform/internal/llm" {
+		t.Fatalf("internal/llm depends on %v", deps)
 	}
 }
 

@@ -31,7 +31,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/otherwise/perform/internal/agent/llm"
+	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/tools"
 )
 
