@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,20 +20,8 @@ import (
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while a command writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 type result struct {
 	code           int
@@ -233,7 +220,7 @@ func TestDemo(t *testing.T) {
 	t.Parallel()
 	db := sqliteURL(t)
 	runDemo := func() (key, lane string, stop func()) {
-		var out, errOut syncBuffer
+		var out, errOut testkit.Buffer
 		ctx, cancel := context.WithCancel(context.Background())
 		env := map[string]string{"PERFORM_DATABASE_URL": db, "LOG_LEVEL": "warn"}
 		done := make(chan int, 1)

@@ -32,6 +32,7 @@ import (
 	"github.com/otherwise/perform/internal/oauth"
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/webui"
 )
@@ -59,7 +60,7 @@ type asWorld struct {
 	http     *http.Client            // follows no redirects
 	sessions map[string]*http.Client // signed-in browsers: their cookie jars
 	secrets  []string                // every code, token and secret seen, for the plaintext check
-	logs     *syncBuffer
+	logs     *testkit.Buffer
 
 	studioA, studioB         domain.Studio
 	coach                    domain.Coach
@@ -73,7 +74,7 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 	// The tests read the pages' English; a browser that asks for no
 	// language gets it here (the pages' own tests cover Hebrew).
 	cfg.DefaultLanguage = webui.English
-	w := &asWorld{t: t, clock: &testClock{t: time.Now()}, logs: &syncBuffer{}, sessions: map[string]*http.Client{}}
+	w := &asWorld{t: t, clock: &testClock{t: time.Now()}, logs: &testkit.Buffer{}, sessions: map[string]*http.Client{}}
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o := oauth.Options{Now: w.clock.Now, AllowLoopbackMetadata: true, MetadataTimeout: 500 * time.Millisecond}
 	for _, e := range edit {

@@ -12,11 +12,12 @@ import (
 
 	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // server is one `perform serve` or `perform demo` running in process.
 type running struct {
-	stdout, stderr *syncBuffer
+	stdout, stderr *testkit.Buffer
 	address        string // the address it listens on, from its log
 	base           string // http://127.0.0.1:PORT
 	stop           func() // cancels and waits; the log is complete after it
@@ -37,7 +38,7 @@ func start(t *testing.T, env map[string]string, args ...string) *running {
 		}
 	}
 	env["LOG_FORMAT"] = "json"
-	r := &running{stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	r := &running{stdout: &testkit.Buffer{}, stderr: &testkit.Buffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, args, r.stdout, r.stderr, func(k string) string { return env[k] }) }()

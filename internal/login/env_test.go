@@ -1,7 +1,6 @@
 package login_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -23,6 +22,7 @@ import (
 	"github.com/otherwise/perform/internal/otc/otctest"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 var ctx = context.Background()
@@ -41,7 +41,7 @@ type env struct {
 	clock *storetest.FixedClock
 	sms   *fakes.SmartSend
 	sent  *otctest.Sender // the codes, when envOpts.recorder
-	log   *syncBuffer
+	log   *testkit.Buffer
 }
 
 type envOpts struct {
@@ -54,7 +54,7 @@ type envOpts struct {
 
 func newEnv(t *testing.T, st store.Store, o envOpts) *env {
 	t.Helper()
-	e := &env{t: t, st: st, clock: storetest.NewFixedClock(t0), log: &syncBuffer{}}
+	e := &env{t: t, st: st, clock: storetest.NewFixedClock(t0), log: &testkit.Buffer{}}
 	var gw login.Gateway
 	if !o.noGateway {
 		e.sms = fakes.NewSmartSend()
@@ -306,24 +306,6 @@ func (b *browser) cookie(name string) *http.Cookie {
 		}
 	}
 	return nil
-}
-
-// syncBuffer is a log sink safe for the background sends.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // engines runs fn on SQLite and on Postgres.

@@ -25,6 +25,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // fakePlatform is an agent platform speaking the Perfox contract: it calls
@@ -268,31 +269,14 @@ func (p *fakePlatform) replayed(id string) string {
 type brokerFixture struct {
 	*mcptest.Fixture
 	sms  *fakes.SmartSend
-	log  *syncBuffer
+	log  *testkit.Buffer
 	sent int
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newBrokerFixture(t *testing.T, o mcptest.Options) *brokerFixture {
 	sms := fakes.NewSmartSend()
 	t.Cleanup(sms.Close)
-	log := &syncBuffer{}
+	log := &testkit.Buffer{}
 	o.Codes = agent.NewSmartSend(sms.URL, "test-smartsend-key", nil)
 	o.Logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if o.Broker.Backoff == 0 {

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,8 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // A failure while answering, before anything was written, is a 500 with
@@ -57,7 +57,7 @@ func TestUnexpectedFailureIs500WithInternalError(t *testing.T) {
 // answer carries, so the 500 a client reports can be found.
 func TestAPanicIsLoggedWithTheRequestID(t *testing.T) {
 	t.Parallel()
-	var log lockedBuffer
+	var log testkit.Buffer
 	e := &endpoint{next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("store exploded") }),
 		logger: slog.New(slog.NewJSONHandler(&log, nil))}
 	srv := httptest.NewServer(e)
@@ -84,25 +84,6 @@ func TestAPanicIsLoggedWithTheRequestID(t *testing.T) {
 		t.Fatalf("log %q (%v); want one entry with requestId %s, the panic and its stack", log.String(), err, id)
 	}
 }
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bytes.Clone(l.b.Bytes())
-}
-
-func (l *lockedBuffer) String() string { return string(l.Bytes()) }
 
 func TestOriginPolicy(t *testing.T) {
 	t.Parallel()

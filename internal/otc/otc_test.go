@@ -20,26 +20,10 @@ import (
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func newLogger(w *syncBuffer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+func newLogger(w *testkit.Buffer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
 
 var ctx = context.Background()
 
@@ -420,7 +404,7 @@ func TestSendsLimitedAcrossInstances(t *testing.T) {
 // already.
 func TestSendFailureLogged(t *testing.T) {
 	st := storetest.OpenSQLite(t)
-	var log syncBuffer
+	var log testkit.Buffer
 	sent := otctest.NewSender()
 	sent.Fail = errors.New("gateway answered 502")
 	codes := otc.New(otc.Options{Purpose: "login", Store: st.Codes(), Sender: sent, Logger: newLogger(&log)})

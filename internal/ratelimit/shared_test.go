@@ -1,7 +1,6 @@
 package ratelimit_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -14,20 +13,8 @@ import (
 
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/ratelimit/redistest"
+	"github.com/otherwise/perform/internal/testkit"
 )
-
-// syncBuffer is a log destination the limiters may write from any goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func allowed(t *testing.T, l ratelimit.Limiter, key string, n int) (ok int) {
 	t.Helper()
@@ -51,7 +38,7 @@ func TestSharedHoldsWhileRedisIsDown(t *testing.T) {
 	srv := redistest.Start(t)
 	client := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
 	t.Cleanup(func() { client.Close() })
-	var logs syncBuffer
+	var logs testkit.Buffer
 	shared := ratelimit.NewShared(client, slog.New(slog.NewTextHandler(&logs, nil))).WithRetry(300*time.Millisecond, 50*time.Millisecond)
 	requests := shared.Limiter(3, time.Minute, ratelimit.CountInMemory)
 	codes := shared.Limiter(2, time.Hour, ratelimit.Refuse)

@@ -91,3 +91,10 @@ func QuietLogger(level slog.Level) *slog.Logger {
 }
 
 var stderr io.Writer = os.Stderr
+
+// Bytes is a copy of what was written.
+func (b *Buffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.b.Bytes())
+}
