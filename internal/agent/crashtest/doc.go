@@ -1,6 +1,7 @@
 // Package crashtest kills a real `perform serve` process with SIGKILL in the
 // middle of a WhatsApp agent turn, restarts it, and checks that every
-// message is answered exactly once and no chunk is sent twice; then runs two
+// message is answered exactly once and no chunk is sent twice (a trainee's
+// backlog of weigh-ins bigger than a turn: each written once); then runs two
 // instances on one Postgres and checks that no burst is answered twice.
 //
 // The tests take minutes (they wait for River to rescue killed jobs), so
