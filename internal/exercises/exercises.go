@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 //go:embed catalogue.json
@@ -226,4 +227,59 @@ func Search(studio []domain.Exercise, f Filter) []domain.Exercise {
 		out[i] = h.e
 	}
 	return out
+}
+
+// Named is the exercises a name a person gave may mean, built-in and the
+// studio's: those whose name, Hebrew name or an alias it is (Normalize
+// aside); else, when the best search matches start with it and one is
+// best, that one; else those whose names it sounds like in the other
+// script ("סקוואט" for Squat; translit). More than one is ambiguous.
+func Named(studio []domain.Exercise, name string) []domain.Exercise {
+	q := Normalize(name)
+	if q == "" {
+		return nil
+	}
+	var exact, prefix []domain.Exercise
+	consider := func(e domain.Exercise, k keys) {
+		switch k.rank(q) {
+		case rankExact:
+			exact = append(exact, e)
+		case rankPrefix:
+			prefix = append(prefix, e)
+		}
+	}
+	for i, e := range builtIn {
+		consider(e, builtInKeys[i])
+	}
+	for _, e := range studio {
+		consider(e, keysOf(e))
+	}
+	if len(exact) > 0 {
+		return exact
+	}
+	if len(prefix) > 0 {
+		return prefix
+	}
+	var sounds []domain.Exercise
+	// A short skeleton ("np" for nope) sounds like too much: a name is
+	// matched across scripts when its words hold 3 consonants or more.
+	consonants := 0
+	for _, w := range translit.Words(name) {
+		longest := 0
+		for _, k := range translit.Keys(w) {
+			longest = max(longest, len(k))
+		}
+		consonants += longest
+	}
+	if consonants < 3 {
+		return nil
+	}
+	for _, e := range append(slices.Clip(builtIn), studio...) {
+		if slices.ContainsFunc(keysOf(e), func(k string) bool {
+			return translit.Matches(name, k) && len(translit.Words(name)) == len(translit.Words(k))
+		}) {
+			sounds = append(sounds, e)
+		}
+	}
+	return sounds
 }

@@ -302,3 +302,22 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// Named: a name, Hebrew name or alias whole, else the names it starts,
+// else the names it sounds like in the other script; short skeletons
+// sound like nothing.
+func TestNamed(t *testing.T) {
+	for q, want := range map[string]string{
+		"back squat": "back-squat", "Back-Squat": "back-squat", "סקוואט": "back-squat", "bench": "bench-press",
+		"squat": "back-squat bodyweight-squat", "לג פרס": "leg-press", "דדליפט": "deadlift", "rdl": "romanian-deadlift",
+		"nope": "", "": "",
+	} {
+		var got []string
+		for _, e := range Named(nil, q) {
+			got = append(got, e.ID)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("Named(%q) = %v, want %q", q, got, want)
+		}
+	}
+}

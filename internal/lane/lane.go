@@ -170,6 +170,8 @@ type reqInfo struct {
 	route      string
 	resourceID string
 	dryRun     bool // the write ran as a dry run and was rolled back
+	// matched says what each name given for an id was taken for (names.go).
+	matched []string
 }
 
 type reqInfoKey struct{}
@@ -567,7 +569,8 @@ func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
 }
 
 func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
-	if err := httpx.WriteData(w, status, data, infoFrom(r.Context()).id); err != nil {
+	ri := infoFrom(r.Context())
+	if err := httpx.WriteJSON(w, status, httpx.Envelope{OK: true, Data: data, RequestID: ri.id, Matched: ri.matched}); err != nil {
 		l.logger.Warn("writing the answer failed", "err", err)
 	}
 }

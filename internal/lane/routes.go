@@ -183,9 +183,15 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	rt.newIn = func() any { return new(In) }
 	rt.handle = func(c *Call) (any, error) {
 		if rt.idKind != "" && !ids.Valid(c.ID(), rt.idKind) {
-			// Not an id of the route's kind: it names nothing, whatever
-			// bytes it holds, and no handler, store or log sees it.
-			return nil, NotFound(rt.idKind, c.ID())
+			// Not an id of the route's kind: a name of one record (of a
+			// kind people name), or nothing, whatever bytes it holds, and
+			// no handler, store or log sees it.
+			id, err := c.Resolve(rt.idKind, "id", c.ID())
+			if err != nil {
+				return nil, err
+			}
+			c.Req.SetPathValue("id", id)
+			c.SetResource(id)
 		}
 		in := new(In)
 		if usesQuery {

@@ -19,10 +19,10 @@ func TestTheStudiosWeek(t *testing.T) {
 	now := time.Date(2026, 10, 24, 21, 30, 0, 0, time.UTC) // Sunday 00:30 IDT (UTC+3)
 	const today = "2026-10-25"
 	for _, tc := range []struct {
-		name, set string // set: the weekStartsOn sent ("" the default)
-		week, next     string
-		iso43          string // the studio's week holding ISO week 43's Monday, 19 October
-		missed         bool   // the week so far has two missed sessions
+		name, set  string // set: the weekStartsOn sent ("" the default)
+		week, next string
+		iso43      string // the studio's week holding ISO week 43's Monday, 19 October
+		missed     bool   // the week so far has two missed sessions
 	}{
 		{name: "sunday by default", week: "2026-10-25", next: "2026-11-01", iso43: "2026-10-18"},
 		{name: "monday", set: "monday", week: "2026-10-19", next: "2026-10-26", iso43: "2026-10-19", missed: true},

@@ -13,7 +13,7 @@ import (
 // tokens counted as characters / 4: the tools/list result as the client
 // receives it, every tool with its title and explicit hints.
 const (
-	catalogueBudget        = 8000
+	catalogueBudget        = 9000
 	traineeCatalogueBudget = 7000
 )
 

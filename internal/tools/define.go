@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -423,6 +424,27 @@ var IDArguments = map[string]ids.Kind{
 	"draftId":        ids.PlanDraft,
 }
 
+// Named are the kinds whose id arguments take a name too: the lane
+// resolves a trainee, coach, plan, template or form by name (and says what
+// it matched). An id of another kind is refused here all the same.
+var Named = map[ids.Kind]bool{ids.Trainee: true, ids.Coach: true, ids.Product: true, ids.ProgramTemplate: true, ids.FormTemplate: true}
+
+// PlausibleName reports whether s may be a name the lane resolves: it has
+// a letter, and nothing that would change a lane path ("..", "/", "%",
+// "?", "#", "\\") or could not be typed.
+func PlausibleName(s string) bool {
+	letter := false
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("/\\%?#", r), unicode.IsControl(r):
+			return false
+		case unicode.IsLetter(r):
+			letter = true
+		}
+	}
+	return letter && !strings.Contains(s, "..") && len(s) <= 100
+}
+
 // traineeIDSources are the trainee tools that give ids of each kind: the
 // trainee set's refusal of a wrong id names them, not the coach tools
 // ids.NotFound names.
@@ -488,7 +510,7 @@ func checkIDs(tool string, trainee bool, idArgs map[string]ids.Kind, m map[strin
 			if idArgs[name] == ids.Coach && (id == "me" || id == "all") {
 				continue // the lane's coach scope: the caller's own, or the whole studio
 			}
-			if !ids.Is(id, idArgs[name]) {
+			if _, looksLikeID := ids.KindOf(id); looksLikeID && !ids.Is(id, idArgs[name]) || !looksLikeID && !(Named[idArgs[name]] && PlausibleName(id)) {
 				return argumentError(tool, name+": "+notFound(idArgs[name], id))
 			}
 		}

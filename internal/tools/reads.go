@@ -4,7 +4,7 @@ package tools
 // in every tool that has them. A tool's own args override them; an
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
-	"traineeId": "From search_trainees.",
+	"traineeId": "Id from search_trainees, or the name (Hebrew or English).",
 	"limit":     "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
 	"offset":    "", // the previous answer's nextOffset, as the instructions say
 	"search":    "Part of the name.",
@@ -16,13 +16,13 @@ var argDescriptions = map[string]string{
 	"goal":      "In the coach's words.",
 	"stepsGoal": "Daily steps goal.",
 	"tags":      "Tag names from list_tags; new names are created.",
-	"coachIds":  "From list_coaches.",
+	"coachIds":  "Ids from list_coaches, or names.",
 }
 
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "From list_coaches, me or all; default yours, else all."
+const coachScopeArg = "Id or name from list_coaches, me or all; default yours, else all."
 
 func reads() []spec {
 	return []spec{
@@ -32,7 +32,7 @@ func reads() []spec {
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",
 				"status":       "",
-				"coachId":      "From list_coaches, or me.",
+				"coachId":      "Id or name from list_coaches, or me.",
 				"tag":          "A tag name, from list_tags.",
 				"createdAfter": "",
 				"updatedAfter": "",
@@ -79,7 +79,7 @@ func reads() []spec {
 			description: "The coaches' to-do tasks by status, trainee or coach; gives taskIds.",
 			args: map[string]string{
 				"status":   "",
-				"clientId": "From search_trainees.",
+				"clientId": "Id from search_trainees, or a name.",
 				"coachId":  coachScopeArg,
 			}},
 	}

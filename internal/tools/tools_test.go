@@ -2,6 +2,8 @@ package tools
 
 import (
 	"encoding/json"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/otherwise/perform/internal/ids"
 	"net/url"
 	"slices"
 	"strings"
@@ -220,7 +222,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"create_trainee", `{"firstName":"` + strings.Repeat("f", 101) + `","lastName":"B","phone":"1"}`, "firstName must be a string of 1 to 100 characters"},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
 		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, view, limit, offset)"},
-		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. From search_trainees"},
+		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. Id from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
@@ -338,6 +340,14 @@ func TestEveryIDArgumentIsCheckedForItsKind(t *testing.T) {
 				if bad == "tsk_1" && kind == "tsk" || bad == "frm_1" && kind == "frm" {
 					continue
 				}
+				if Named[kind] && (bad == "nope" || bad == string(kind)) {
+					// A name: the lane resolves it, or answers that no record has it.
+					args, _ := json.Marshal(withRequired(tool, map[string]any{name: nameValue(p, kind, bad)}))
+					if _, err := tool.Build(args); err != nil {
+						t.Errorf("%s %s=%q: %v; a name goes to the lane", tool.Name, name, bad, err)
+					}
+					continue
+				}
 				value := any(bad)
 				if p.Type == "array" || slices.Contains(p.Types, "array") {
 					value = []string{string(kind) + "_ok", bad}
@@ -350,6 +360,14 @@ func TestEveryIDArgumentIsCheckedForItsKind(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nameValue is a name as the argument takes it: alone, or in a list.
+func nameValue(p *jsonschema.Schema, kind ids.Kind, name string) any {
+	if p.Type == "array" || slices.Contains(p.Types, "array") {
+		return []string{string(kind) + "_ok", name}
+	}
+	return name
 }
 
 // withRequired fills the tool's other required arguments with values the

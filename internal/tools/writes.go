@@ -10,7 +10,7 @@ func writes() []spec {
 				"lastName":  "Last name.",
 				"phone":     "Any usual form (050-123-4567).",
 				"status":    "Default active.",
-				"productId": "A plan to start, from list_plans.",
+				"productId": "A plan to start: id from list_plans, or its name.",
 				"startedOn": "The plan's first day; default today.",
 			}},
 
@@ -28,7 +28,7 @@ func writes() []spec {
 			description: "Start a plan for a trainee, or renew one (startedOn). Answers the subscription.",
 			forced:      map[string]any{"notify": false},
 			args: map[string]string{
-				"productId":    "From list_plans.",
+				"productId":    "Id from list_plans, or the plan's name.",
 				"startedOn":    "Default: after the last live or scheduled plan ends, else today.",
 				"price":        "Overrides the list price; needed when it is null.",
 				"durationDays": "Overrides the plan's duration.",
@@ -39,14 +39,14 @@ func writes() []spec {
 				"a structured one plans its sessions from startsOn.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
-				"templateId": "From list_program_templates.",
+				"templateId": "Id from list_program_templates, or its name.",
 				"startsOn":   "Default today.",
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
 			description: "Ask a trainee to fill in a form, with an optional due date and prompt.",
 			args: map[string]string{
-				"formTemplateId": "From list_forms.",
+				"formTemplateId": "Id from list_forms, or its name.",
 				"dueAt":          "When the answers are due.",
 				"prompt":         "A note shown with the form.",
 				"notify":         "Omit: announced within the hour; false: never; true: now.",
@@ -57,11 +57,11 @@ func writes() []spec {
 			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); the trainee never sees it.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
-				"clientId": "From search_trainees.",
+				"clientId": "Id from search_trainees, or a name.",
 				"detail":   "More detail for the coach.",
 				"dueAt":    "",
 				"priority": "0 none (default) to 5 most urgent.",
-				"coachId":  "From list_coaches; default: you, if a coach signed in.",
+				"coachId":  "Id or name from list_coaches; default: you, if a coach signed in.",
 			}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",

@@ -15,7 +15,8 @@
 //   - צ is tz/ts (c) or written z; Latin j is ג׳ (g) or י (y, Jonathan).
 //
 // Doubled letters count once (Hannah, Hadad). Two words are the same name
-// when their key sets meet. The alphabet is b c d g h k l m n p r s t y z.
+// when their key sets meet. The alphabet is b c d g h k l m n p r s t y z
+// and the digits, which stand for themselves.
 package translit
 
 import (
@@ -68,11 +69,11 @@ func NameKeys(name string) []string {
 	return slices.Compact(out)
 }
 
-// Words splits a name into its words: runs of letters and marks (so
+// Words splits a name into its words: runs of letters, marks and digits (so
 // "Ben-David", "בן־דוד" and "O'Neil" split where people expect).
 func Words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !isGeresh(r)
+		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !isGeresh(r) && !unicode.IsDigit(r)
 	})
 }
 
@@ -126,7 +127,7 @@ func clean(word string) []rune {
 		case isGeresh(r):
 			out = append(out, '\'')
 		case r >= 0x0591 && r <= 0x05C7: // niqqud and cantillation
-		case r >= 'a' && r <= 'z', r >= 'א' && r <= 'ת':
+		case r >= 'a' && r <= 'z', r >= 'א' && r <= 'ת', r >= '0' && r <= '9':
 			out = append(out, r)
 		default:
 			if b, ok := accents[r]; ok {
@@ -265,7 +266,13 @@ func unit(rs []rune, i int) ([]string, int) {
 		return []string{"y", "g"}, 1
 	case 'x':
 		return []string{"ks"}, 1
-	case 'd', 'g', 'h', 'l', 'm', 'n', 'r', 's', 't', 'y', 'z':
+	case 'y':
+		if last && i > 0 { // a vowel at the end (Levy, Orly), or a consonant (Shay)
+			return optional("y"), 1
+		}
+		return []string{"y"}, 1
+	case 'd', 'g', 'h', 'l', 'm', 'n', 'r', 's', 't', 'z',
+		'0', '1', '2', '3', '4', '5', '6', '7', '8', '9': // digits are themselves (VIP2 is not VIP)
 		return []string{string(r)}, 1
 	}
 	return nil, 1

@@ -219,6 +219,10 @@ func TestMatchesWholeNames(t *testing.T) {
 		{"Ben-David", "בן־דוד", true},
 		{"סקוואט", "Squat", true},
 		{"דדליפט", "Deadlift", true},
+		{"vip2", "VIP", false},
+		{"Levy", "Levi", true},
+		{"Koby", "Kobi", true},
+		{"vip", "VIP2", false},
 	} {
 		if got := Matches(c.q, c.name); got != c.want {
 			t.Errorf("Matches(%q, %q) = %v, want %v (keys %v and %v)", c.q, c.name, got, c.want, NameKeys(c.q), NameKeys(c.name))
@@ -242,7 +246,7 @@ func FuzzKeys(f *testing.F) {
 				t.Fatalf("%q has %d keys", w, len(keys))
 			}
 			for _, k := range keys {
-				if k == "" || !utf8.ValidString(k) || strings.Trim(k, "bcdghklmnprstyz") != "" {
+				if k == "" || !utf8.ValidString(k) || strings.Trim(k, "bcdghklmnprstyz0123456789") != "" {
 					t.Fatalf("%q: key %q is outside the key alphabet", w, k)
 				}
 				if len(k) > 2*utf8.RuneCountInString(w) {

@@ -78,7 +78,7 @@ type setInput struct {
 }
 
 type loggedExerciseInput struct {
-	ExerciseID string     `json:"exerciseId" jsonschema:"From search_exercises: a built-in slug (back-squat) or exr_…." lane:"minLength=1,maxLength=100"`
+	ExerciseID string     `json:"exerciseId" jsonschema:"A built-in slug (back-squat), exr_… or the exercise's name (search_exercises)." lane:"minLength=1,maxLength=100"`
 	Sets       []setInput `json:"sets" jsonschema:"In order." lane:"maxItems=50"`
 	Notes      *string    `json:"notes,omitempty" lane:"maxLength=500"`
 }

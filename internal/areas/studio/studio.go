@@ -79,11 +79,11 @@ type tagInput struct {
 // Tasks: priority is 0 (none, the default) to 5 (most urgent).
 type createTaskInput struct {
 	Title    string     `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
-	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns (an id from search_trainees)." lane:"maxLength=100"`
+	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns: an id from search_trainees, or the trainee's name." lane:"maxLength=100" ref:"trainee"`
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
 	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
 	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
-	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches, or a name); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100" ref:"coach"`
 }
 
 type updateTaskInput struct {
@@ -94,7 +94,7 @@ type updateTaskInput struct {
 
 type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
-	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
+	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee: an id from search_trainees, or a name." lane:"maxLength=100" ref:"trainee"`
 	CoachID  string `json:"coachId,omitempty" jsonschema:"Whose tasks: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
 	lane.PageQuery
 }

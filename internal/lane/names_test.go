@@ -1,0 +1,90 @@
+package lane_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/store"
+)
+
+// Names where ids are asked: a trainee, plan, template, form, coach, tag or
+// exercise given by its name (Hebrew or English, any case, or a slug) is
+// the record it fits, on every route that takes its id, path and body
+// alike, and the answer says what it matched; a name that fits several is
+// refused with the candidates, one that fits none with the nearest.
+func TestNamesWhereIDsAreAsked(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("nm")
+		k := f.key
+		var tamar domain.Trainee
+		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "תמר", "lastName": "אברהם", "phone": "050-765-4321"})).into(t, &tamar)
+		matched := func(a answer, want ...string) {
+			t.Helper()
+			all := strings.Join(a.Matched, "\n")
+			for _, w := range want {
+				if !strings.Contains(all, w) {
+					t.Errorf("matched %q lacks %q", a.Matched, w)
+				}
+			}
+		}
+		// The path: Latin letters for a Hebrew name, and the trainee's own name.
+		for name, want := range map[string]string{"Tamar": tamar.ID, "tamar avraham": tamar.ID, "תמר": tamar.ID, "Dana": f.trainee.ID, "levi-nm": f.trainee.ID} {
+			var got domain.Trainee
+			a := e.ok(200, e.call(k, "GET", "/trainees/"+url.PathEscape(name), nil))
+			a.into(t, &got)
+			if got.ID != want {
+				t.Errorf("GET /trainees/%s: %s, want %s", name, got.ID, want)
+			}
+			matched(a, want)
+		}
+		// Body fields: a plan by its slug, a template and a form in another case.
+		tp := "/trainees/" + url.PathEscape("Tamar")
+		matched(e.ok(201, e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "monthly-nm"})), "Monthly nm", f.product.ID, tamar.ID)
+		matched(e.ok(201, e.call(k, "POST", tp+"/programs/assign", map[string]any{"templateId": "STRENGTH NM"})), f.template.ID)
+		matched(e.ok(201, e.call(k, "POST", tp+"/forms/assign", map[string]any{"formTemplateId": "check-in nm", "notify": false})), f.form.ID)
+		matched(e.ok(201, e.call(k, "POST", "/tasks", map[string]any{"title": "Call", "clientId": "Tamar Avraham", "coachId": "coach nm"})), tamar.ID, f.coach.ID)
+		matched(e.ok(200, e.call(k, "PATCH", "/trainees/"+tamar.ID, map[string]any{"coachIds": []string{"Coach nm"}})), f.coach.ID)
+		matched(e.ok(200, e.call(k, "GET", "/trainees/search?tag=VIP-NM", nil)), "vip-nm")
+		// An exercise by its Hebrew name.
+		matched(e.ok(201, e.call(k, "POST", tp+"/workouts", map[string]any{"sport": "strength",
+			"exercises": []map[string]any{{"exerciseId": "סקוואט", "sets": []map[string]any{{"reps": 5, "loadKg": 60}}}}})), "back-squat")
+
+		// Ambiguous: the candidates, and nothing done.
+		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "Dana", "lastName": "Cohen", "phone": "050-765-4322"}))
+		a := e.fails(422, "VALIDATION", e.call(k, "GET", "/trainees/Dana", nil))
+		if m := a.message(); !strings.Contains(m, "Dana Cohen") || !strings.Contains(m, "Dana Levi-nm") || !strings.Contains(m, f.trainee.ID) {
+			t.Errorf("ambiguous name: %s", m)
+		}
+		// Unknown: the nearest, with ids.
+		a = e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "Monthly plus"}))
+		if m := a.message(); !strings.Contains(m, "Monthly nm ("+f.product.ID+")") {
+			t.Errorf("unknown plan: %s", m)
+		}
+		// Another studio's names are not found; a wrong id is refused as before.
+		g := e.seed("nm-other")
+		e.fails(404, "NOT_FOUND", e.call(k, "GET", "/trainees/"+url.PathEscape("Levi-nm-other"), nil))
+		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "Monthly nm-other"}))
+		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": g.product.ID}))
+		e.fails(404, "NOT_FOUND", e.call(k, "GET", "/trainees/"+f.product.ID, nil))
+	})
+}
+
+// A trainee's own connection resolves no person's name, and hears none.
+func TestTraineeResolvesNoPersonsName(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newTraineeEnv(t, st, traineeEnvOptions{})
+		f := e.seed("nmt")
+		e.ok(201, e.call(f.key, "POST", "/trainees", map[string]any{"firstName": "Dana", "lastName": "Cohen", "phone": "050-765-4322"}))
+		e.ok(201, e.call(f.key, "POST", "/trainees", map[string]any{"firstName": "תמר", "lastName": "אברהם", "phone": "050-765-4321"}))
+		tok := e.traineeToken(f)
+		for _, path := range []string{"/trainees/Dana", "/trainees/Tamar", "/trainees/" + url.PathEscape("Dana Cohen")} {
+			a := e.call(tok, "GET", path, nil)
+			if a.Status != 404 || !strings.Contains(a.message(), "No trainee with id") || strings.Contains(a.Raw, "אברהם") || strings.Contains(a.Raw, "trn_") || len(a.Matched) > 0 {
+				t.Errorf("trainee GET %s: %d %s", path, a.Status, a.Raw)
+			}
+		}
+	})
+}
