@@ -61,7 +61,7 @@ type profile struct {
 	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
 	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
-	CoachIDs  []string `json:"coachIds,omitempty" jsonschema:"Coaches, by id from list_coaches or by name. On update the list replaces the trainee's coaches." lane:"maxLength=100,maxItems=20" ref:"coach"`
+	CoachIDs  []string `json:"coachIds,omitempty" jsonschema:"Coaches, by id from list_coaches or by name; on create, the signed-in coach when omitted. On update the list replaces the trainee's coaches." lane:"maxLength=100,maxItems=20" ref:"coach"`
 }
 
 type createTraineeInput struct {
@@ -278,6 +278,9 @@ func (a *Area) createTrainee(c *lane.Call, in *createTraineeInput) (traineeCreat
 		StartedOn: in.StartedOn,
 		CreatedAt: now,
 		UpdatedAt: now,
+	}
+	if me := c.Coach(); len(t.CoachIDs) == 0 && me != "" {
+		t.CoachIDs = []string{me} // a coach's own sign-in adds her own trainee, unless she names others
 	}
 	in.profile.apply(&t)
 	if t.StartedOn == nil {
