@@ -201,6 +201,14 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 	if s.destructive && s.readOnly {
 		panic(fmt.Sprintf("tool %s: a read cannot be destructive", s.name))
 	}
+	var pairArgs []string // open maps of the lane's, offered as pairs
+	if c.Input != nil {
+		for name, p := range c.Input.Properties {
+			if isOpenMap(p) && s.forced[name] == nil && (s.keep == nil || slices.Contains(s.keep, name)) {
+				pairArgs = append(pairArgs, name)
+			}
+		}
+	}
 	input, order := derive(s, c, set.descriptions, set.renames)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
@@ -208,6 +216,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		panic(fmt.Sprintf("tool %s: %v", s.name, err))
 	}
 	idArgs := idArgumentsOf(input)
+
 	description := s.description
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
 	var reword func(string) string
@@ -234,8 +243,18 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 			if err != nil {
 				return Request{}, err
 			}
+			for name, raw := range m {
+				m[name] = withoutNulls(raw)
+			}
 			if err := v.check(m); err != nil {
 				return Request{}, err
+			}
+			for _, name := range pairArgs {
+				if raw, ok := m[name]; ok {
+					if m[name], err = mapOfPairs(s.name, name, raw); err != nil {
+						return Request{}, err
+					}
+				}
 			}
 			if err := checkIDs(s.name, set.trainee, idArgs, m); err != nil {
 				return Request{}, err
@@ -326,6 +345,10 @@ func derive(s spec, c Contract, descriptions map[string]string, renames *strings
 		order = append([]string{s.pathArg}, order...)
 	}
 	for name, p := range in.Properties {
+		if isOpenMap(p) {
+			in.Properties[name] = pairsOf(p) // strict mode has no open object (strict.go)
+			continue
+		}
 		withoutNull(p)
 		// The lane ends a dated field's description with its plausible
 		// range ("Must be …"); a description written here keeps it.

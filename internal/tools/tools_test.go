@@ -166,7 +166,7 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","startsOn":"2026-04-01"}`,
 			"POST", "/trainees/trn_1/programs/assign", "", `{"notify":false,"replaceExisting":false,"startsOn":"2026-04-01","templateId":"ptm_1"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1"}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1"}`},
-		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":{"sleep":7}}`,
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":[{"key":"sleep","value":"7"}]}`,
 			"POST", "/trainees/trn_1/forms/assign", "", `{"fieldValues":{"sleep":7},"formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":true}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","notify":true}`},
 		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"clientId":"trn_1","priority":0,"title":"Call Dana"}`},
