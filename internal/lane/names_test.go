@@ -88,3 +88,35 @@ func TestTraineeResolvesNoPersonsName(t *testing.T) {
 		}
 	})
 }
+
+// Session rows name their exercises, and the latest session whole is one
+// call (limit=1&view=full), by the trainee's name.
+func TestSessionRowsNameTheirExercises(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("rows")
+		tp := "/trainees/" + f.trainee.ID
+		e.ok(201, e.call(f.key, "POST", tp+"/workouts", map[string]any{"sport": "strength", "date": AddDays(today(), -1), "exercises": []map[string]any{
+			{"exerciseId": "bench press", "sets": []map[string]any{{"reps": 5, "loadKg": 60}, {"reps": 5, "loadKg": 60}}}}}))
+		var rows struct {
+			Items []struct {
+				Title     string
+				Exercises []string
+				Detail    []domain.SessionExercise
+			}
+		}
+		compact := e.ok(200, e.call(f.key, "GET", tp+"/sessions?limit=10", nil))
+		compact.into(t, &rows)
+		if len(rows.Items) != 2 || strings.Join(rows.Items[0].Exercises, ",") != "Back squat 3×5 @80kg" ||
+			strings.Join(rows.Items[1].Exercises, ",") != "Bench press 2×5 @60kg" || rows.Items[1].Detail != nil {
+			t.Fatalf("rows: %s", compact.Data)
+		}
+		full := e.ok(200, e.call(f.key, "GET", "/trainees/Dana/sessions?status=completed&limit=1&view=full", nil))
+		full.into(t, &rows)
+		if len(rows.Items) != 1 || len(rows.Items[0].Detail) != 1 || len(rows.Items[0].Detail[0].Sets) != 2 {
+			t.Fatalf("latest whole: %s", full.Data)
+		}
+		t.Logf("a row names its exercises in %d characters (about %d tokens); the latest session whole is %d characters",
+			len(`,"exercises":["Bench press 2×5 @60kg"]`), len(`,"exercises":["Bench press 2×5 @60kg"]`)/4, len(full.Data))
+	})
+}

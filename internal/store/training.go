@@ -30,6 +30,8 @@ type SessionFilter struct {
 	Status    string
 	// Ascending lists oldest first; the default is newest date first.
 	Ascending bool
+	// Exercises loads each session's exercises too (a summary has none).
+	Exercises bool
 	Page
 }
 
