@@ -120,3 +120,27 @@ func TestSessionRowsNameTheirExercises(t *testing.T) {
 			len(`,"exercises":["Bench press 2×5 @60kg"]`), len(`,"exercises":["Bench press 2×5 @60kg"]`)/4, len(full.Data))
 	})
 }
+
+// roster and needs_attention take a tag (any case): only its trainees,
+// and needs_attention gives each of them a status.
+func TestRosterAndTriageByTag(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("grp")
+		e.ok(201, e.call(f.key, "POST", "/trainees", map[string]any{"firstName": "Untagged", "lastName": "One", "phone": "050-765-4329"}))
+		var roster struct {
+			Summary string
+			Total   int
+			Items   []struct{ TraineeID string }
+		}
+		e.ok(200, e.call(f.key, "GET", "/roster?question=not_trained&tag=VIP-GRP", nil)).into(t, &roster)
+		if roster.Total != 1 || roster.Items[0].TraineeID != f.trainee.ID || !strings.Contains(roster.Summary, "vip-grp") {
+			t.Errorf("roster by tag: %+v", roster)
+		}
+		a := e.ok(200, e.call(f.key, "GET", "/trainees/needs-attention?tag=vip-grp", nil))
+		if !strings.Contains(string(a.Data), f.trainee.ID) || strings.Contains(string(a.Data), "Untagged") || !strings.Contains(string(a.Data), `"activeTrainees":1`) {
+			t.Errorf("needs-attention by tag: %s", a.Data)
+		}
+		e.fails(404, "NOT_FOUND", e.call(f.key, "GET", "/roster?question=trained&tag=nope", nil))
+	})
+}
