@@ -46,6 +46,24 @@ var dryRunExempt = map[string]string{
 }
 
 var dryRunCases = map[string]dryRunCase{
+	"POST /groups/forms": {
+		good: func(f fixture) (string, any) {
+			return "/groups/forms", map[string]any{"tag": f.tag.Name, "formTemplateId": f.form.Name, "notify": false}
+		},
+		bad: func(f fixture) (string, any) { return "/groups/forms", map[string]any{"formTemplateId": f.form.ID} },
+	},
+	"POST /groups/subscriptions": {
+		good: func(f fixture) (string, any) {
+			return "/groups/subscriptions", map[string]any{"traineeIds": []string{f.trainee.ID}, "productId": f.product.ID}
+		},
+		bad: func(f fixture) (string, any) { return "/groups/subscriptions", map[string]any{"tag": "nope", "productId": f.product.ID} },
+	},
+	"POST /groups/tasks": {
+		good: func(f fixture) (string, any) {
+			return "/groups/tasks", map[string]any{"traineeIds": []string{"Dana"}, "title": "Call each"}
+		},
+		bad: func(f fixture) (string, any) { return "/groups/tasks", map[string]any{"traineeIds": []string{noTrainee}, "title": "x"} },
+	},
 	"POST /coaches": {
 		good: func(f fixture) (string, any) { return "/coaches", map[string]any{"name": "Second coach"} },
 		bad:  func(f fixture) (string, any) { return "/coaches", map[string]any{"name": ""} },

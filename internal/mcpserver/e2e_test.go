@@ -143,6 +143,9 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"assign_program", map[string]any{"traineeId": a.TraineeID, "templateId": a.TemplateID, "startsOn": "2026-12-01"}, a.TemplateID},
 		{"send_form", map[string]any{"traineeId": a.TraineeID, "formTemplateId": a.FormID, "prompt": "How was your week?", "notify": false}, a.FormID},
 		{"create_task", map[string]any{"title": "Check Yoav's plan", "clientId": a.OtherTraineeID, "priority": 3}, "Check Yoav's plan"},
+		{"send_form_to_group", map[string]any{"traineeIds": []string{a.TraineeID, a.OtherTraineeID}, "formTemplateId": a.FormID}, `"result":"done"`},
+		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}, `"result":"done"`},
+		{"create_task_for_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "title": "Call about the form"}, `"result":"done"`},
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
 		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
 		{"needs_attention", map[string]any{"limit": 10}, `"summary"`},
@@ -294,6 +297,8 @@ func forcedSilentWritesLeaveTheOutboxUntouched(t *testing.T, f *mcptest.Fixture)
 		{"send_form", map[string]any{"traineeId": a.OtherTraineeID, "formTemplateId": a.FormID, "notify": false}},
 		{"update_trainee", map[string]any{"traineeId": a.OtherTraineeID, "status": "paused"}},
 		{"create_task", map[string]any{"title": "Silent task", "clientId": a.OtherTraineeID}},
+		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}},
+		{"create_task_for_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "title": "Silent tasks"}},
 		{"log_weight", map[string]any{"traineeId": a.OtherTraineeID, "weightKg": 70}},
 	} {
 		if res := mcptest.Call(t, cs, c.tool, c.args); res.IsError {

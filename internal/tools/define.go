@@ -433,6 +433,7 @@ func checkWhole(tool string, in *jsonschema.Schema, m map[string]json.RawMessage
 // sentence: an id like ".." never reaches a lane path.
 var IDArguments = map[string]ids.Kind{
 	"traineeId":      ids.Trainee,
+	"traineeIds":     ids.Trainee,
 	"clientId":       ids.Trainee,
 	"coachId":        ids.Coach,
 	"coachIds":       ids.Coach,

@@ -4,19 +4,20 @@ package tools
 // in every tool that has them. A tool's own args override them; an
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
-	"traineeId": "Id from search_trainees, or the name (Hebrew or English).",
-	"limit":     "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
-	"offset":    "", // the previous answer's nextOffset, as the instructions say
-	"search":    "Part of the name.",
-	"email":     "",
-	"birthDate": "",
-	"gender":    "",
-	"heightCm":  "",
-	"weightKg":  "Kg; recorded as today's weigh-in.",
-	"goal":      "In the coach's words.",
-	"stepsGoal": "Daily steps goal.",
-	"tags":      "Tag names from list_tags; new names are created.",
-	"coachIds":  "Ids from list_coaches, or names.",
+	"traineeId":  "Id or name, from search_trainees.",
+	"limit":      "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
+	"offset":     "", // the previous answer's nextOffset, as the instructions say
+	"search":     "Part of the name.",
+	"email":      "",
+	"birthDate":  "",
+	"gender":     "",
+	"heightCm":   "",
+	"weightKg":   "Kg; recorded as today's weigh-in.",
+	"goal":       "In the coach's words.",
+	"stepsGoal":  "Daily steps goal.",
+	"tags":       "Tag names from list_tags; new names are created.",
+	"coachIds":   "Ids from list_coaches, or names.",
+	"traineeIds": "Ids or names (search_trainees); or tag.",
 }
 
 // coachScopeArg describes a coachId the lane resolves as "who is asking"

@@ -18,7 +18,7 @@ var wantReads = []string{
 
 var wantWrites = []string{
 	"create_trainee", "update_trainee", "assign_plan", "assign_program",
-	"send_form", "create_task", "update_task", "log_weight",
+	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "create_task_for_group", "update_task", "log_weight",
 }
 
 // The training memory's tools follow, in their groups' order (tools.go):
@@ -222,7 +222,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"create_trainee", `{"firstName":"` + strings.Repeat("f", 101) + `","lastName":"B","phone":"1"}`, "firstName must be a string of 1 to 100 characters"},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
 		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, view, limit, offset)"},
-		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. Id from search_trainees"},
+		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. Id or name, from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},

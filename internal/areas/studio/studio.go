@@ -86,6 +86,16 @@ type createTaskInput struct {
 	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches, or a name); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100" ref:"coach"`
 }
 
+// groupTaskInput is a task about each trainee of a group.
+type groupTaskInput struct {
+	lane.Group
+	Title    string     `json:"title" jsonschema:"What the coach should do about each." lane:"minLength=1,maxLength=200"`
+	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
+	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
+	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches, or a name); the signed-in coach when omitted." lane:"maxLength=100" ref:"coach"`
+}
+
 type updateTaskInput struct {
 	Status      *string    `json:"status,omitempty" jsonschema:"open, done or snoozed; snoozed needs snoozeUntil, sent now or already on the task." lane:"enum=open|done|snoozed,null=false"`
 	SnoozeUntil *time.Time `json:"snoozeUntil,omitempty" jsonschema:"Until when the task sleeps; sending it alone snoozes the task." when:"ahead"`
@@ -153,6 +163,12 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, f.Page), err
 	}, lane.Tool("list_tasks"))
 	lane.Add(rs, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", a.createTask, lane.Tool("create_task"), lane.Created())
+	lane.Add(rs, "POST", "/groups/tasks", "Create one task about each trainee of a tag or a list (up to 200): each one's create_task, idempotent, audited and dry-runnable on its own; the answer says per trainee what was done or why not.",
+		func(c *lane.Call, in *groupTaskInput) (lane.GroupAnswer, error) {
+			return c.ForEach(in.Group, "POST", "/tasks", func(trainee string) any {
+				return createTaskInput{Title: in.Title, ClientID: &trainee, Detail: in.Detail, DueAt: in.DueAt, Priority: in.Priority, CoachID: in.CoachID}
+			})
+		}, lane.Tool("create_task_for_group"), lane.Fanout())
 	lane.Add(rs, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", a.updateTask, lane.Tool("update_task"))
 
 	lane.Add(rs, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.APIKey], error) {

@@ -1,0 +1,77 @@
+package lane_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/otherwise/perform/internal/store"
+)
+
+type groupAnswer struct {
+	Summary string
+	DryRun  bool
+	Items   []struct {
+		TraineeID, Name, Result, ID, Message string
+	}
+}
+
+// A form, a plan or a task to a tag or a list in one call: each trainee's
+// write is the one-trainee route's, with its own audit row, dry run and
+// Idempotency-Key, and the answer says per trainee what was done or why not.
+func TestGroupWrites(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("gp")
+		k := f.key
+		var other struct{ ID string }
+		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "Noa", "lastName": "Tagged", "phone": "050-765-4331", "tags": []string{f.tag.Name}})).into(t, &other)
+		e.ok(201, e.call(k, "POST", "/trainees", map[string]any{"firstName": "Not", "lastName": "Tagged", "phone": "050-765-4332"}))
+
+		var got groupAnswer
+		e.ok(200, e.call(k, "POST", "/groups/forms", map[string]any{"tag": "VIP-GP", "formTemplateId": "check-in gp", "notify": false}, "Idempotency-Key", "g1")).into(t, &got)
+		if len(got.Items) != 2 || got.Items[0].Result != "done" || got.Items[1].Result != "done" || !strings.HasPrefix(got.Items[0].ID, "fas_") || !strings.Contains(got.Summary, "2 done") {
+			t.Fatalf("forms to a tag: %+v", got)
+		}
+		// Each trainee's write was audited on its own route.
+		e.audit.Flush()
+		l, err := st.ListAudit(context.Background(), f.studio.ID, store.Page{Limit: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sends := 0
+		for _, ev := range l.Items {
+			if ev.Route == "POST /v1/automation/trainees/{id}/forms/assign" && ev.Status == 201 && (ev.ResourceID == f.trainee.ID || ev.ResourceID == other.ID || strings.HasPrefix(ev.ResourceID, "fas_")) {
+				sends++
+			}
+		}
+		if sends < 3 { // the seed's own send and the group's two
+			t.Errorf("audited sends: %d", sends)
+		}
+
+		// A dry run keeps nothing; each item says what it would do.
+		var subs struct{ Total int }
+		e.ok(200, e.call(k, "GET", "/trainees/"+other.ID+"/subscriptions", nil)).into(t, &subs)
+		before := subs.Total
+		dry := e.ok(200, e.call(k, "POST", "/groups/subscriptions", map[string]any{"traineeIds": []string{"Noa Tagged", f.trainee.ID}, "productId": "Monthly gp"}, "Prefer", "dry-run"))
+		dry.into(t, &got)
+		e.ok(200, e.call(k, "GET", "/trainees/"+other.ID+"/subscriptions", nil)).into(t, &subs)
+		if len(got.Items) != 2 || got.Items[0].Result != "done" || subs.Total != before || !strings.Contains(string(dry.Raw), "Dry run") {
+			t.Errorf("dry run: %s; subscriptions %d then %d", dry.Raw, before, subs.Total)
+		}
+		// Refused per trainee, with the one-trainee route's sentence.
+		e.ok(200, e.call(k, "POST", "/groups/subscriptions", map[string]any{"tag": f.tag.Name, "productId": f.openProduct.ID})).into(t, &got)
+		if len(got.Items) != 2 || got.Items[0].Result != "refused" || !strings.Contains(got.Items[0].Message, "price") {
+			t.Errorf("refusals: %+v", got)
+		}
+		// Tasks about each, the same key twice: the second is the first's answer.
+		first := e.ok(200, e.call(k, "POST", "/groups/tasks", map[string]any{"traineeIds": []string{other.ID}, "title": "Call about the plan"}, "Idempotency-Key", "t1"))
+		again := e.ok(200, e.call(k, "POST", "/groups/tasks", map[string]any{"traineeIds": []string{other.ID}, "title": "Call about the plan"}, "Idempotency-Key", "t1"))
+		if string(first.Data) != string(again.Data) || !strings.Contains(string(first.Data), `"result":"done"`) {
+			t.Errorf("tasks: %s then %s", first.Data, again.Data)
+		}
+		// No group, both, or too large a list.
+		e.fails(422, "VALIDATION", e.call(k, "POST", "/groups/tasks", map[string]any{"title": "x"}))
+		e.fails(422, "VALIDATION", e.call(k, "POST", "/groups/tasks", map[string]any{"title": "x", "tag": f.tag.Name, "traineeIds": []string{other.ID}}))
+	})
+}
