@@ -164,7 +164,7 @@ const MaxRangeDays = 366
 // DayRange is a from..to of local days in the studio's zone.
 type DayRange struct {
 	From *string `json:"from,omitempty" jsonschema:"First day, YYYY-MM-DD in the studio's time zone, inclusive; 365 days before to when omitted." lane:"format=date"`
-	To   *string `json:"to,omitempty" jsonschema:"Last day, YYYY-MM-DD in the studio's time zone, inclusive; today when omitted (365 days after from when from is after today or over a year ago). At most 366 days from from." lane:"format=date"`
+	To   *string `json:"to,omitempty" jsonschema:"Last day, YYYY-MM-DD in the studio's time zone, inclusive; today when omitted. At most 366 days from from." lane:"format=date"`
 }
 
 // Days resolves the range: both ends local days, from ≤ to, at most

@@ -46,6 +46,14 @@ var dryRunExempt = map[string]string{
 }
 
 var dryRunCases = map[string]dryRunCase{
+	"POST /trainees/{id}/sessions/swap": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg press", "from": today(), "to": today()}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "nope", "from": today(), "to": today()}
+		},
+	},
 	"POST /groups/forms": {
 		good: func(f fixture) (string, any) {
 			return "/groups/forms", map[string]any{"tag": f.tag.Name, "formTemplateId": f.form.Name, "notify": false}

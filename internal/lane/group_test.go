@@ -75,3 +75,45 @@ func TestGroupWrites(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(k, "POST", "/groups/tasks", map[string]any{"title": "x", "tag": f.tag.Name, "traineeIds": []string{other.ID}}))
 	})
 }
+
+// One change over a trainee's days: every planned session between from and
+// to loses the exercise for the replacement, by their names, and the
+// answer warns where the replacement was there already.
+func TestSwapExerciseOverDays(t *testing.T) {
+	eachEngine(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("swp")
+		tp := "/trainees/" + f.trainee.ID
+		e.ok(201, e.call(f.key, "POST", tp+"/sessions", map[string]any{"date": AddDays(today(), 2), "sport": "strength", "title": "Legs",
+			"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5}, {"exerciseId": "leg-press", "sets": 3, "reps": 10}}}))
+		e.ok(201, e.call(f.key, "POST", tp+"/sessions", map[string]any{"date": AddDays(today(), 20), "sport": "strength", "title": "Later",
+			"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5}}}))
+		var got struct {
+			Summary string
+			Changed []struct{ SessionID, Date, Warning string }
+		}
+		a := e.ok(200, e.call(f.key, "POST", "/trainees/Dana/sessions/swap", map[string]any{"exerciseId": "back squat", "replacementId": "לג פרס", "from": today(), "to": AddDays(today(), 6)}))
+		a.into(t, &got)
+		if len(got.Changed) != 2 || got.Changed[0].Warning != "" || !strings.Contains(got.Changed[1].Warning, "twice") || !strings.Contains(got.Summary, "Leg press") {
+			t.Fatalf("swap: %s", a.Data)
+		}
+		var later struct{ Exercises []string }
+		var rows struct {
+			Items []struct {
+				Date      string
+				Exercises []string
+			}
+		}
+		e.ok(200, e.call(f.key, "GET", tp+"/sessions?status=planned", nil)).into(t, &rows)
+		for _, r := range rows.Items {
+			if r.Date == AddDays(today(), 20) {
+				later.Exercises = r.Exercises
+			}
+		}
+		if len(later.Exercises) != 1 || !strings.HasPrefix(later.Exercises[0], "Back squat") {
+			t.Errorf("a session after to changed: %v", later.Exercises)
+		}
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", tp+"/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "back squat", "from": today(), "to": today()}))
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", tp+"/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg-press", "from": today(), "to": AddDays(today(), 200)}))
+	})
+}

@@ -146,12 +146,11 @@ func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 		}
 	}
 	forcedSilent := map[string][]string{
-		"create_trainee":        {"notify", "sendWhatsappInvite"},
-		"assign_plan":           {"notify"},
-		"assign_plan_to_group":  {"durationDays", "notify", "price"},
-		"send_form_to_group":    {"fieldValues", "notify"},
-		"create_task_for_group": {"coachId", "detail"},
-		"assign_program":        {"notify", "replaceExisting"},
+		"create_trainee":       {"notify", "sendWhatsappInvite"},
+		"assign_plan":          {"notify"},
+		"assign_plan_to_group": {"durationDays", "notify", "price"},
+		"send_form_to_group":   {"fieldValues", "notify", "prompt"},
+		"assign_program":       {"notify", "replaceExisting"},
 	}
 	for _, tool := range tools.All() {
 		rt, ok := routes[tool.Name]

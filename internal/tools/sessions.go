@@ -6,8 +6,9 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's sessions, newest first, as rows without sets (get_session has them).",
+			description: "A trainee's sessions, newest first, each row naming its exercises; view=full adds sets (limit=1: the latest whole).",
 			args: map[string]string{
+				"view":   "",
 				"from":   "",
 				"to":     "Default today; at most 366 days after from.",
 				"status": "planned lists what is ahead, soonest first.",
@@ -62,6 +63,10 @@ func sessionTools() []spec {
 				"date":          "reschedule: the new day.",
 				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
+
+		{name: "swap_exercise_in_range", title: "Swap an exercise over days", route: "POST /trainees/{id}/sessions/swap", pathArg: "traineeId",
+			description: "Swap an exercise in a trainee's planned sessions from one day to another; warns where the replacement already was.",
+			args: map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",
 			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +

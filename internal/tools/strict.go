@@ -32,9 +32,12 @@ func strictNode(at string, s *jsonschema.Schema) error {
 	if s == nil {
 		return nil
 	}
+	// CloneSchemas shares the lists: the tool's own stay as they are.
+	s.Required, s.Types, s.Enum = slices.Clone(s.Required), slices.Clone(s.Types), slices.Clone(s.Enum)
 	if len(s.OneOf) > 0 || len(s.AllOf) > 0 || s.Not != nil {
 		return fmt.Errorf("%s: oneOf, allOf and not have no strict form", where(at))
 	}
+	s.AnyOf = slices.Clone(s.AnyOf)
 	for i, sub := range s.AnyOf {
 		if err := strictNode(fmt.Sprintf("%s.anyOf[%d]", at, i), sub); err != nil {
 			return err

@@ -18,14 +18,14 @@ var wantReads = []string{
 
 var wantWrites = []string{
 	"create_trainee", "update_trainee", "assign_plan", "assign_program",
-	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "create_task_for_group", "update_task", "log_weight",
+	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "update_task", "log_weight",
 }
 
 // The training memory's tools follow, in their groups' order (tools.go):
 // sessions, health, exercises, insights. Every one is a read but these writes.
 var (
-	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
-	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "record_injury"}
+	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
+	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "record_injury"}
 	wantTrainingReads  = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
 )
 

@@ -66,19 +66,14 @@ func writes() []spec {
 
 		{name: "send_form_to_group", title: "Send a form to a group", route: "POST /groups/forms",
 			description: "send_form to each trainee of a tag or list (≤200); answers per trainee done, already_done or refused (why).",
-			keep:        []string{"tag", "traineeIds", "formTemplateId", "dueAt", "prompt"},
-			args:        map[string]string{"tag": "A tag from list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms.", "dueAt": "", "prompt": "A note shown with it."}},
+			keep:        []string{"tag", "traineeIds", "formTemplateId", "dueAt"},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms.", "dueAt": ""}},
 
 		{name: "assign_plan_to_group", title: "Assign a plan to a group", route: "POST /groups/subscriptions",
 			description: "assign_plan to each trainee of a tag or list (≤200); answers per trainee.",
 			forced:      map[string]any{"notify": false},
 			keep:        []string{"tag", "traineeIds", "productId", "startedOn"},
-			args:        map[string]string{"tag": "A tag from list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
-
-		{name: "create_task_for_group", title: "Create tasks for a group", route: "POST /groups/tasks",
-			description: "A create_task about each trainee of a tag or list (≤200); answers per trainee.",
-			keep:        []string{"tag", "traineeIds", "title", "dueAt", "priority"},
-			args:        map[string]string{"tag": "A tag from list_tags; or traineeIds.", "title": "What to do.", "dueAt": "", "priority": "0 to 5."}},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
 			description: "Mark a task done, reopen, snooze or reprioritise it.",

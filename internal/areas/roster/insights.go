@@ -36,7 +36,7 @@ func (a *Area) insightRoutes(rs *lane.Routes) {
 
 type needsAttentionQuery struct {
 	CoachID string `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
-	Tag     string `json:"tag,omitempty" jsonschema:"Only trainees with this tag (a name from list_tags, any case); then the rest of them are listed too, under fine." lane:"maxLength=100" ref:"tagName"`
+	Tag     string `json:"tag,omitempty" jsonschema:"Only this tag's trainees (list_tags); the rest of them are listed under fine." lane:"maxLength=100" ref:"tagName"`
 	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due, feedback (the trainee told the studio something in the last 7 days)." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due|feedback"`
 	lane.PageQuery
 }

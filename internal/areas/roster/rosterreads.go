@@ -19,7 +19,7 @@ type rosterQuestion struct {
 	From     *string `json:"from,omitempty" jsonschema:"First day of the window, YYYY-MM-DD, inclusive. Default: the first day of this week (the studio's weekStartsOn); today for plans_ending and plans_starting; 30 days ago for new_trainees, goals_reached and feedback." lane:"format=date"`
 	To       *string `json:"to,omitempty" jsonschema:"Last day of the window, YYYY-MM-DD, inclusive; at most 366 days after from. Default today; 30 days ahead for plans_ending and plans_starting." lane:"format=date"`
 	CoachID  string  `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
-	Tag      string  `json:"tag,omitempty" jsonschema:"Only trainees with this tag (a name from list_tags, any case)." lane:"maxLength=100" ref:"tagName"`
+	Tag      string  `json:"tag,omitempty" jsonschema:"Only this tag's trainees (list_tags)." lane:"maxLength=100" ref:"tagName"`
 	lane.PageQuery
 }
 

@@ -22,7 +22,7 @@ type sessionsQuery struct {
 	From   *string `json:"from,omitempty" jsonschema:"Only sessions on or after this local date, YYYY-MM-DD." lane:"format=date"`
 	To     *string `json:"to,omitempty" jsonschema:"Only sessions on or before this local date, YYYY-MM-DD; at most 366 days after from. Default today (what was done), no limit with status planned." lane:"format=date"`
 	Status *string `json:"status,omitempty" jsonschema:"Only sessions with this status; planned lists what is ahead too." lane:"enum=planned|completed|skipped|missed"`
-	View   string  `json:"view,omitempty" jsonschema:"full adds each session's exercises with targets and sets (limit 1: the latest session whole)." lane:"enum=compact|full"`
+	View   string  `json:"view,omitempty" jsonschema:"full adds the exercises' targets and sets (limit=1: the latest session whole)." lane:"enum=compact|full"`
 	lane.PageQuery
 }
 
