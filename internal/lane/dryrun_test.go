@@ -64,13 +64,17 @@ var dryRunCases = map[string]dryRunCase{
 		good: func(f fixture) (string, any) {
 			return "/groups/subscriptions", map[string]any{"traineeIds": []string{f.trainee.ID}, "productId": f.product.ID}
 		},
-		bad: func(f fixture) (string, any) { return "/groups/subscriptions", map[string]any{"tag": "nope", "productId": f.product.ID} },
+		bad: func(f fixture) (string, any) {
+			return "/groups/subscriptions", map[string]any{"tag": "nope", "productId": f.product.ID}
+		},
 	},
 	"POST /groups/tasks": {
 		good: func(f fixture) (string, any) {
 			return "/groups/tasks", map[string]any{"traineeIds": []string{"Dana"}, "title": "Call each"}
 		},
-		bad: func(f fixture) (string, any) { return "/groups/tasks", map[string]any{"traineeIds": []string{noTrainee}, "title": "x"} },
+		bad: func(f fixture) (string, any) {
+			return "/groups/tasks", map[string]any{"traineeIds": []string{noTrainee}, "title": "x"}
+		},
 	},
 	"POST /coaches": {
 		good: func(f fixture) (string, any) { return "/coaches", map[string]any{"name": "Second coach"} },

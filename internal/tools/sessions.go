@@ -66,7 +66,7 @@ func sessionTools() []spec {
 
 		{name: "swap_exercise_in_range", title: "Swap an exercise over days", route: "POST /trainees/{id}/sessions/swap", pathArg: "traineeId",
 			description: "Swap an exercise in a trainee's planned sessions from one day to another; warns where the replacement already was.",
-			args: map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
+			args:        map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",
 			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +
