@@ -46,6 +46,14 @@ var dryRunExempt = map[string]string{
 }
 
 var dryRunCases = map[string]dryRunCase{
+	"POST /trainees/{id}/message-drafts": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/message-drafts", map[string]any{"purpose": "payment_due"}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/message-drafts", map[string]any{"purpose": "custom"}
+		},
+	},
 	"POST /trainees/{id}/sessions/swap": {
 		good: func(f fixture) (string, any) {
 			return "/trainees/" + f.trainee.ID + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg press", "from": today(), "to": today()}

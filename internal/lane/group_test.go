@@ -117,3 +117,38 @@ func TestSwapExerciseOverDays(t *testing.T) {
 		e.fails(422, "VALIDATION", e.call(f.key, "POST", tp+"/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg-press", "from": today(), "to": AddDays(today(), 200)}))
 	})
 }
+
+// A drafted message is the studio's language, a wa.me link to the
+// trainee's number with the text, audited, and sent to no one.
+func TestDraftMessage(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		f := e.seed("msg")
+		before := len(e.notifications(f.studio.ID))
+		var d struct {
+			Language, Text, Link string
+			Sent                 bool
+		}
+		e.ok(200, e.call(f.key, "POST", "/trainees/Dana/message-drafts", map[string]any{"purpose": "payment_due"})).into(t, &d)
+		if d.Sent || !strings.HasPrefix(d.Link, "https://wa.me/972501234567?text=") || !strings.Contains(d.Text, "Dana") || !strings.Contains(d.Link, "%20") {
+			t.Errorf("draft: %+v", d)
+		}
+		e.ok(200, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/message-drafts", map[string]any{"purpose": "custom", "text": "שלום & להתראות?"})).into(t, &d)
+		if !strings.HasSuffix(d.Link, "?text=%D7%A9%D7%9C%D7%95%D7%9D%20%26%20%D7%9C%D7%94%D7%AA%D7%A8%D7%90%D7%95%D7%AA%3F") {
+			t.Errorf("custom link: %s", d.Link)
+		}
+		e.fails(422, "VALIDATION", e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/message-drafts", map[string]any{"purpose": "custom"}))
+		if after := len(e.notifications(f.studio.ID)); after != before {
+			t.Errorf("a draft reached the outbox: %d then %d", before, after)
+		}
+		e.audit.Flush()
+		l, _ := st.ListAudit(context.Background(), f.studio.ID, store.Page{Limit: 200})
+		audited := false
+		for _, ev := range l.Items {
+			audited = audited || ev.Route == "POST /v1/automation/trainees/{id}/message-drafts" && ev.ResourceID == f.trainee.ID
+		}
+		if !audited {
+			t.Error("the draft was not audited")
+		}
+	})
+}

@@ -143,6 +143,7 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"assign_program", map[string]any{"traineeId": a.TraineeID, "templateId": a.TemplateID, "startsOn": "2026-12-01"}, a.TemplateID},
 		{"send_form", map[string]any{"traineeId": a.TraineeID, "formTemplateId": a.FormID, "prompt": "How was your week?", "notify": false}, a.FormID},
 		{"create_task", map[string]any{"title": "Check Yoav's plan", "clientId": a.OtherTraineeID, "priority": 3}, "Check Yoav's plan"},
+		{"draft_message", map[string]any{"traineeId": a.TraineeID, "purpose": "payment_due"}, "https://wa.me/"},
 		{"send_form_to_group", map[string]any{"traineeIds": []string{a.TraineeID, a.OtherTraineeID}, "formTemplateId": a.FormID}, `"result":"done"`},
 		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}, `"result":"done"`},
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},

@@ -149,7 +149,7 @@ func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 		"create_trainee":       {"notify", "sendWhatsappInvite"},
 		"assign_plan":          {"notify"},
 		"assign_plan_to_group": {"durationDays", "notify", "price"},
-		"send_form_to_group":   {"fieldValues", "notify", "prompt"},
+		"send_form_to_group":   {"dueAt", "fieldValues", "notify", "prompt"},
 		"assign_program":       {"notify", "replaceExisting"},
 	}
 	for _, tool := range tools.All() {

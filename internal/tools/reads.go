@@ -23,13 +23,13 @@ var argDescriptions = map[string]string{
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "Id or name from list_coaches, me or all; default yours, else all."
+const coachScopeArg = "Id or name from list_coaches, me or all; default yours."
 
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: gives traineeIds. " +
-				"No match for q: nearMatches lists similar names, closest first (not matches: ask the coach).",
+			description: "Find trainees by name (Hebrew or Latin), phone or email, by status, coach, tag or date. " +
+				"None as written: soundsLike items, else nearMatches, closest first (not matches: ask).",
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",
 				"status":       "",

@@ -6,7 +6,7 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's sessions, newest first, each row naming its exercises; view=full adds sets (limit=1: the latest whole).",
+			description: "A trainee's sessions, newest first, rows naming exercises; view=full adds sets (limit=1: latest whole).",
 			args: map[string]string{
 				"view":   "",
 				"from":   "",
@@ -24,7 +24,7 @@ func sessionTools() []spec {
 			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, 4- and 12-week change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout and its sets, new or completing a planned one (sessionId); one per date, sport and duration (alreadyLogged). " +
+			description: "Record a workout with its sets, new or completing a planned one (sessionId); one per date, sport and duration. " +
 				"PRs come back as prs.",
 			args: map[string]string{
 				"sessionId":   "A planned one to complete, from list_trainee_sessions.",
@@ -65,7 +65,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "swap_exercise_in_range", title: "Swap an exercise over days", route: "POST /trainees/{id}/sessions/swap", pathArg: "traineeId",
-			description: "Swap an exercise in a trainee's planned sessions from one day to another; warns where the replacement already was.",
+			description: "Swap an exercise in a trainee's planned sessions from one day to another; warns on duplicates.",
 			args:        map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",

@@ -18,7 +18,7 @@ var wantReads = []string{
 
 var wantWrites = []string{
 	"create_trainee", "update_trainee", "assign_plan", "assign_program",
-	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "update_task", "log_weight",
+	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "draft_message", "update_task", "log_weight",
 }
 
 // The training memory's tools follow, in their groups' order (tools.go):

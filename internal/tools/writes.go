@@ -65,15 +65,19 @@ func writes() []spec {
 			}},
 
 		{name: "send_form_to_group", title: "Send a form to a group", route: "POST /groups/forms",
-			description: "send_form to each trainee of a tag or list (≤200); answers per trainee done, already_done or refused (why).",
-			keep:        []string{"tag", "traineeIds", "formTemplateId", "dueAt"},
-			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms.", "dueAt": ""}},
+			description: "send_form to a tag or a list (≤200); answers per trainee: done, already_done or refused.",
+			keep:        []string{"tag", "traineeIds", "formTemplateId"},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms."}},
 
 		{name: "assign_plan_to_group", title: "Assign a plan to a group", route: "POST /groups/subscriptions",
-			description: "assign_plan to each trainee of a tag or list (≤200); answers per trainee.",
+			description: "assign_plan to a tag or a list (≤200); answers per trainee.",
 			forced:      map[string]any{"notify": false},
 			keep:        []string{"tag", "traineeIds", "productId", "startedOn"},
 			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
+
+		{name: "draft_message", title: "Draft a message", idempotent: true, route: "POST /trainees/{id}/message-drafts", pathArg: "traineeId",
+			description: "A WhatsApp message drafted in the studio's language, with a wa.me link to send it yourself; nothing is sent.",
+			args:        map[string]string{"purpose": "", "text": "For custom."}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
 			description: "Mark a task done, reopen, snooze or reprioritise it.",

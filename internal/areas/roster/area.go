@@ -13,5 +13,6 @@ func (a *Area) Routes(rs *lane.Routes) {
 	a.insightRoutes(rs)
 	a.rosterRoutes(rs)
 	a.groupRoutes(rs)
+	a.messageRoutes(rs)
 	a.traineeSelfRoutes(rs)
 }
