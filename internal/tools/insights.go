@@ -16,7 +16,7 @@ func insightTools() []spec {
 			args: map[string]string{
 				"coachId": coachScopeArg,
 				"reason":  "",
-				"tag":     "From list_tags; the rest come under fine.",
+				"tag":     "From list_tags; others under fine.",
 			}},
 		{name: "roster", title: "Ask about the whole roster", readOnly: true, route: "GET /roster",
 			description: "One question (see question) about all your trainees, answered in one call.",

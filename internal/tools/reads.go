@@ -17,7 +17,7 @@ var argDescriptions = map[string]string{
 	"stepsGoal":  "Daily steps goal.",
 	"tags":       "Tag names from list_tags; new names are created.",
 	"coachIds":   "Ids from list_coaches, or names.",
-	"traineeIds": "Ids or names (search_trainees); or tag.",
+	"traineeIds": "Ids or names; or tag.",
 }
 
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
@@ -28,7 +28,7 @@ const coachScopeArg = "Id or name from list_coaches, me or all; default yours."
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name (Hebrew or Latin), phone or email, by status, coach, tag or date. " +
+			description: "Find trainees by name (Hebrew or Latin), phone or email, with filters. " +
 				"None as written: soundsLike items, else nearMatches, closest first (not matches: ask).",
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",

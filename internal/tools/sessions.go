@@ -6,7 +6,7 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's sessions, newest first, rows naming exercises; view=full adds sets (limit=1: latest whole).",
+			description: "A trainee's sessions, newest first, naming exercises; view=full adds sets (limit=1: latest whole).",
 			args: map[string]string{
 				"view":   "",
 				"from":   "",
@@ -21,7 +21,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, 4- and 12-week change."},
+			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
 			description: "Record a workout with its sets, new or completing a planned one (sessionId); one per date, sport and duration. " +
@@ -65,7 +65,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "swap_exercise_in_range", title: "Swap an exercise over days", route: "POST /trainees/{id}/sessions/swap", pathArg: "traineeId",
-			description: "Swap an exercise in a trainee's planned sessions from one day to another; warns on duplicates.",
+			description: "Swap an exercise in a trainee's planned sessions over days; warns on duplicates.",
 			args:        map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId",

@@ -54,7 +54,7 @@ func writes() []spec {
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
-			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); the trainee never sees it.",
+			description: "A to-do for a coach (coachId), maybe about a trainee (clientId); the trainee never sees it.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
 				"clientId": "Id from search_trainees, or a name.",
@@ -65,7 +65,7 @@ func writes() []spec {
 			}},
 
 		{name: "send_form_to_group", title: "Send a form to a group", route: "POST /groups/forms",
-			description: "send_form to a tag or a list (≤200); answers per trainee: done, already_done or refused.",
+			description: "send_form to a tag or a list (≤200); answers per trainee.",
 			keep:        []string{"tag", "traineeIds", "formTemplateId"},
 			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms."}},
 
@@ -76,7 +76,7 @@ func writes() []spec {
 			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
 
 		{name: "draft_message", title: "Draft a message", idempotent: true, route: "POST /trainees/{id}/message-drafts", pathArg: "traineeId",
-			description: "A WhatsApp message drafted in the studio's language, with a wa.me link to send it yourself; nothing is sent.",
+			description: "A WhatsApp message in the studio's language and a wa.me link to send it yourself; nothing is sent.",
 			args:        map[string]string{"purpose": "", "text": "For custom."}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",

@@ -20,8 +20,8 @@ const maxSwapDays = 92
 type swapRangeInput struct {
 	ExerciseID    string  `json:"exerciseId" jsonschema:"The exercise to replace: an id or a name (back squat, סקוואט)." lane:"minLength=1,maxLength=100"`
 	ReplacementID string  `json:"replacementId" jsonschema:"The exercise to put in its place: an id or a name (leg press)." lane:"minLength=1,maxLength=100"`
-	From          *string `json:"from" jsonschema:"First day, YYYY-MM-DD." lane:"format=date,null=false"`
-	To            *string `json:"to" jsonschema:"Last day, YYYY-MM-DD; at most 92 days on." lane:"format=date,null=false"`
+	From          *string `json:"from" jsonschema:"First day, YYYY-MM-DD." lane:"format=date,null=false" when:"start"`
+	To            *string `json:"to" jsonschema:"Last day, YYYY-MM-DD; at most 92 days on." lane:"format=date,null=false" when:"start"`
 }
 
 type swapRangeAnswer struct {
