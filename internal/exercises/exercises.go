@@ -283,3 +283,85 @@ func Named(studio []domain.Exercise, name string) []domain.Exercise {
 	}
 	return sounds
 }
+
+// Near is, when q matches no exercise as written, the ones it may mean: up
+// to 5 whose name, Hebrew name or an alias q sounds like in the other
+// script ("לג פרס" for Leg press; words of 3 consonants or more), else
+// the nearest spellings by trigram similarity (0.3 or more, closest
+// first: "dedlift" for Deadlift). They pass f's other filters.
+func Near(studio []domain.Exercise, f Filter) []domain.Exercise {
+	q := Normalize(f.Q)
+	if q == "" || len(q) > 200 {
+		return nil
+	}
+	all := append(slices.Clip(builtIn), studio...)
+	var out []domain.Exercise
+	if named := Named(studio, f.Q); len(named) > 0 {
+		for _, e := range named {
+			if f.admits(e) && len(out) < 5 {
+				out = append(out, e)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	type near struct {
+		e     domain.Exercise
+		score float64
+	}
+	var found []near
+	grams := nearGrams(q)
+	for _, e := range all {
+		if !f.admits(e) {
+			continue
+		}
+		best := 0.0
+		for _, k := range keysOf(e) {
+			best = max(best, nearScore(grams, nearGrams(k)))
+		}
+		if best >= 0.3 {
+			found = append(found, near{e, best})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b near) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for _, n := range found[:min(len(found), 5)] {
+		out = append(out, n.e)
+	}
+	return out
+}
+
+// nearGrams are the padded three-letter runs of each word of s (pg_trgm's).
+func nearGrams(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		rs := []rune("  " + w + " ")
+		for i := 0; i+3 <= len(rs); i++ {
+			out = append(out, string(rs[i:i+3]))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// nearScore is shared trigrams over all distinct ones (sorted inputs).
+func nearScore(a, b []string) float64 {
+	shared := 0
+	for _, g := range a {
+		if _, ok := slices.BinarySearch(b, g); ok {
+			shared++
+		}
+	}
+	if all := len(a) + len(b) - shared; all > 0 {
+		return float64(shared) / float64(all)
+	}
+	return 0
+}

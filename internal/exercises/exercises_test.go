@@ -321,3 +321,24 @@ func TestNamed(t *testing.T) {
 		}
 	}
 }
+
+// Near: what a query that matches nothing as written may mean, in the
+// other script or by its spelling, within the filters.
+func TestNear(t *testing.T) {
+	for q, want := range map[string]string{"לג פרס": "leg-press", "dedlift": "deadlift", "סקוואט אחורי": "", "zzzz": ""} {
+		got := Near(nil, Filter{Q: q})
+		if want == "" && len(got) > 0 && q == "zzzz" {
+			t.Errorf("Near(%q) = %v", q, got)
+		}
+		if want != "" && (len(got) == 0 || got[0].ID != want) {
+			var ids []string
+			for _, e := range got {
+				ids = append(ids, e.ID)
+			}
+			t.Errorf("Near(%q) = %v, want %s first", q, ids, want)
+		}
+	}
+	if got := Near(nil, Filter{Q: "dedlift", Equipment: "none"}); slices.ContainsFunc(got, func(e domain.Exercise) bool { return e.ID == "deadlift" }) {
+		t.Error("Near ignored the filters")
+	}
+}

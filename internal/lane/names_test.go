@@ -144,3 +144,20 @@ func TestRosterAndTriageByTag(t *testing.T) {
 		e.fails(404, "NOT_FOUND", e.call(f.key, "GET", "/roster?question=trained&tag=nope", nil))
 	})
 }
+
+// An exercise search that matches nothing as written lists what it may
+// mean: the other script, or another spelling.
+func TestExerciseSearchNearMatches(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		e := newEnv(t, st)
+		_, k, _ := e.studio("exnear", "pro")
+		a := e.ok(200, e.call(k, "GET", "/exercises?q="+url.QueryEscape("dedlift"), nil))
+		if !strings.Contains(string(a.Data), `"nearMatches":[{"id":"deadlift"`) || !strings.Contains(string(a.Data), `"total":0`) {
+			t.Errorf("dedlift: %s", a.Data)
+		}
+		a = e.ok(200, e.call(k, "GET", "/exercises?q="+url.QueryEscape("squat"), nil))
+		if strings.Contains(string(a.Data), "nearMatches") {
+			t.Errorf("squat matched and still has nearMatches: %s", a.Data)
+		}
+	})
+}

@@ -92,7 +92,14 @@ func vocabularyError(field, value, what string, words []string) lane.FieldError 
 	return lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not %s the catalogue knows; use one of: %s.", field, value, what, strings.Join(words, ", "))}
 }
 
-func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exerciseRow], error) {
+// exerciseSearch is the search answer: items match q as written; only when
+// none does are the exercises it may mean listed apart, in nearMatches.
+type exerciseSearch struct {
+	lane.ListOf[exerciseRow]
+	NearMatches []exerciseRow `json:"nearMatches,omitempty" jsonschema:"Only when q matched nothing as written: up to 5 exercises it may mean, in the other script (לג פרס: Leg press) or spelled otherwise, closest first."`
+}
+
+func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (exerciseSearch, error) {
 	f := exercises.Filter{Q: q.Q, Category: q.Category, Equipment: strings.TrimSpace(q.Equipment), Muscle: strings.TrimSpace(q.Muscle), Area: strings.TrimSpace(q.Area)}
 	var errs []lane.FieldError
 	if f.Equipment != "" && !slices.Contains(exercises.Equipment, f.Equipment) {
@@ -105,11 +112,11 @@ func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exe
 		errs = append(errs, vocabularyError("area", f.Area, "a body area", domain.BodyAreas))
 	}
 	if len(errs) > 0 {
-		return lane.ListOf[exerciseRow]{}, lane.ValidationError(errs)
+		return exerciseSearch{}, lane.ValidationError(errs)
 	}
 	own, err := c.Studio().ListExercises(c.Ctx)
 	if err != nil {
-		return lane.ListOf[exerciseRow]{}, err
+		return exerciseSearch{}, err
 	}
 	page := lane.PageSlice(exercises.Search(own, f), q.Page())
 	out := lane.ListOf[exerciseRow]{Items: make([]exerciseRow, len(page.Items)), Total: page.Total, NextOffset: page.NextOffset}
@@ -120,7 +127,13 @@ func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exe
 			out.Items[i] = compactRow(e)
 		}
 	}
-	return out, nil
+	answer := exerciseSearch{ListOf: out}
+	if out.Total == 0 && strings.TrimSpace(q.Q) != "" {
+		for _, e := range exercises.Near(own, f) {
+			answer.NearMatches = append(answer.NearMatches, compactRow(e))
+		}
+	}
+	return answer, nil
 }
 
 // findExercise is a built-in by slug or the studio's own by exr_… id, else
