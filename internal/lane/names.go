@@ -211,7 +211,7 @@ func (c *Call) Resolve(kind ids.Kind, field, value string) (string, error) {
 		return value, nil
 	}
 	namer := namers[kind]
-	if _, looksLikeID := ids.KindOf(value); looksLikeID || namer == nil || strings.TrimSpace(value) == "" ||
+	if _, looksLikeID := ids.KindOf(value); looksLikeID || namer == nil || strings.TrimSpace(value) == "" || text.Problem(value) != "" ||
 		c.P != nil && c.P.IsTrainee() && slices.Contains(personKinds, kind) {
 		return "", NotFound(kind, value)
 	}

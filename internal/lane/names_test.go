@@ -69,6 +69,12 @@ func TestNamesWhereIDsAreAsked(t *testing.T) {
 		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": "Monthly nm-other"}))
 		e.fails(404, "NOT_FOUND", e.call(k, "POST", tp+"/subscription", map[string]any{"productId": g.product.ID}))
 		e.fails(404, "NOT_FOUND", e.call(k, "GET", "/trainees/"+f.product.ID, nil))
+		// Text search would refuse (invalid UTF-8, controls) is no name, not a 500.
+		for _, odd := range []string{"Dana%E2%80%AE", "%FF%FE", "Dana%00"} {
+			if a := e.call(k, "GET", "/trainees/"+odd, nil); a.Status >= 500 || a.OK {
+				t.Errorf("GET /trainees/%s: %d %s", odd, a.Status, a.Raw)
+			}
+		}
 	})
 }
 
