@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 //go:embed catalogue.json
@@ -254,4 +255,141 @@ func Search(studio []domain.Exercise, f Filter) []domain.Exercise {
 		out[i] = h.e
 	}
 	return out
+}
+
+// Named is the exercises a name a person gave may mean, built-in and the
+// studio's: those whose name, Hebrew name or an alias it is (Normalize
+// aside); else, when the best search matches start with it and one is
+// best, that one; else those whose names it sounds like in the other
+// script ("סקוואט" for Squat; translit). More than one is ambiguous.
+func Named(studio []domain.Exercise, name string) []domain.Exercise {
+	q := Normalize(name)
+	if q == "" {
+		return nil
+	}
+	var exact, prefix []domain.Exercise
+	consider := func(e domain.Exercise, k keys) {
+		switch k.rank(q) {
+		case rankExact:
+			exact = append(exact, e)
+		case rankPrefix:
+			prefix = append(prefix, e)
+		}
+	}
+	for i, e := range builtIn {
+		consider(e, builtInKeys[i])
+	}
+	for _, e := range studio {
+		consider(e, keysOf(e))
+	}
+	if len(exact) > 0 {
+		return exact
+	}
+	if len(prefix) > 0 {
+		return prefix
+	}
+	var sounds []domain.Exercise
+	// A short skeleton ("np" for nope) sounds like too much: a name is
+	// matched across scripts when its words hold 3 consonants or more.
+	consonants := 0
+	for _, w := range translit.Words(name) {
+		longest := 0
+		for _, k := range translit.Keys(w) {
+			longest = max(longest, len(k))
+		}
+		consonants += longest
+	}
+	if consonants < 3 {
+		return nil
+	}
+	for _, e := range append(slices.Clip(builtIn), studio...) {
+		if slices.ContainsFunc(keysOf(e), func(k string) bool {
+			return translit.Matches(name, k) && len(translit.Words(name)) == len(translit.Words(k))
+		}) {
+			sounds = append(sounds, e)
+		}
+	}
+	return sounds
+}
+
+// Near is, when q matches no exercise as written, the ones it may mean: up
+// to 5 whose name, Hebrew name or an alias q sounds like in the other
+// script ("לג פרס" for Leg press; words of 3 consonants or more), else
+// the nearest spellings by trigram similarity (0.3 or more, closest
+// first: "dedlift" for Deadlift). They pass f's other filters.
+func Near(studio []domain.Exercise, f Filter) []domain.Exercise {
+	q := Normalize(f.Q)
+	if q == "" || len(q) > 200 {
+		return nil
+	}
+	all := append(slices.Clip(builtIn), studio...)
+	var out []domain.Exercise
+	if named := Named(studio, f.Q); len(named) > 0 {
+		for _, e := range named {
+			if f.admits(e) && len(out) < 5 {
+				out = append(out, e)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	type near struct {
+		e     domain.Exercise
+		score float64
+	}
+	var found []near
+	grams := nearGrams(q)
+	for _, e := range all {
+		if !f.admits(e) {
+			continue
+		}
+		best := 0.0
+		for _, k := range keysOf(e) {
+			best = max(best, nearScore(grams, nearGrams(k)))
+		}
+		if best >= 0.3 {
+			found = append(found, near{e, best})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b near) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for _, n := range found[:min(len(found), 5)] {
+		out = append(out, n.e)
+	}
+	return out
+}
+
+// nearGrams are the padded three-letter runs of each word of s (pg_trgm's).
+func nearGrams(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		rs := []rune("  " + w + " ")
+		for i := 0; i+3 <= len(rs); i++ {
+			out = append(out, string(rs[i:i+3]))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// nearScore is shared trigrams over all distinct ones (sorted inputs).
+func nearScore(a, b []string) float64 {
+	shared := 0
+	for _, g := range a {
+		if _, ok := slices.BinarySearch(b, g); ok {
+			shared++
+		}
+	}
+	if all := len(a) + len(b) - shared; all > 0 {
+		return float64(shared) / float64(all)
+	}
+	return 0
 }

@@ -348,3 +348,43 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 }
+
+// Named: a name, Hebrew name or alias whole, else the names it starts,
+// else the names it sounds like in the other script; short skeletons
+// sound like nothing.
+func TestNamed(t *testing.T) {
+	for q, want := range map[string]string{
+		"back squat": "back-squat", "Back-Squat": "back-squat", "סקוואט": "back-squat", "bench": "bench-press",
+		"squat": "back-squat bodyweight-squat", "לג פרס": "leg-press", "דדליפט": "deadlift", "rdl": "romanian-deadlift",
+		"nope": "", "": "",
+	} {
+		var got []string
+		for _, e := range Named(nil, q) {
+			got = append(got, e.ID)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("Named(%q) = %v, want %q", q, got, want)
+		}
+	}
+}
+
+// Near: what a query that matches nothing as written may mean, in the
+// other script or by its spelling, within the filters.
+func TestNear(t *testing.T) {
+	for q, want := range map[string]string{"לג פרס": "leg-press", "dedlift": "deadlift", "סקוואט אחורי": "", "zzzz": ""} {
+		got := Near(nil, Filter{Q: q})
+		if want == "" && len(got) > 0 && q == "zzzz" {
+			t.Errorf("Near(%q) = %v", q, got)
+		}
+		if want != "" && (len(got) == 0 || got[0].ID != want) {
+			var ids []string
+			for _, e := range got {
+				ids = append(ids, e.ID)
+			}
+			t.Errorf("Near(%q) = %v, want %s first", q, ids, want)
+		}
+	}
+	if got := Near(nil, Filter{Q: "dedlift", Equipment: "none"}); slices.ContainsFunc(got, func(e domain.Exercise) bool { return e.ID == "deadlift" }) {
+		t.Error("Near ignored the filters")
+	}
+}

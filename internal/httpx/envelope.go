@@ -15,6 +15,9 @@ type Envelope struct {
 	Data      any    `json:"data,omitempty"`
 	Error     any    `json:"error,omitempty"`
 	RequestID string `json:"requestId,omitempty"`
+	// Matched says, for each name given where an id was asked, what it
+	// was taken for ("traineeId \"Tamar\": trainee Tamar Avraham (trn_…)").
+	Matched []string `json:"matched,omitempty"`
 }
 
 // ErrorBody is an envelope's error where the writer has no richer one.

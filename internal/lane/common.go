@@ -162,7 +162,7 @@ const MaxRangeDays = 366
 // DayRange is a from..to of local days in the studio's zone.
 type DayRange struct {
 	From *string `json:"from,omitempty" jsonschema:"First day, YYYY-MM-DD in the studio's time zone, inclusive; 365 days before to when omitted." lane:"format=date"`
-	To   *string `json:"to,omitempty" jsonschema:"Last day, YYYY-MM-DD in the studio's time zone, inclusive; today when omitted (or 365 days after from). At most 366 days from from." lane:"format=date"`
+	To   *string `json:"to,omitempty" jsonschema:"Last day, YYYY-MM-DD in the studio's time zone, inclusive; today when omitted. At most 366 days from from." lane:"format=date"`
 }
 
 // Days resolves the range: both ends local days, from ≤ to, at most
@@ -176,8 +176,13 @@ func (c *Call) Days(q DayRange) (from, to string, err *Error) {
 		to = *q.To
 		from = AddDays(to, -(MaxRangeDays - 1))
 	case q.To == nil:
+		// Up to today, as the field says; a range that starts after
+		// today, or over a year before it, runs a year from from.
 		from = *q.From
-		to = AddDays(from, MaxRangeDays-1)
+		to = c.LocalToday()
+		if to < from || to > AddDays(from, MaxRangeDays-1) {
+			to = AddDays(from, MaxRangeDays-1)
+		}
 	default:
 		from, to = *q.From, *q.To
 	}

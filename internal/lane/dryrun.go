@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -80,7 +81,12 @@ func (l *Lane) dryRun(w http.ResponseWriter, r *http.Request, rt *route, c *Call
 	var handlerErr error
 	var names map[string]string
 	var panicked any
-	err := l.store.InTx(c.Ctx, func(tx store.Store) (err error) {
+	run := l.store.InTx
+	if rt.fanout {
+		// A group write: each of its writes is a dry run of its own.
+		run = func(ctx context.Context, fn func(tx store.Store) error) error { return fn(nil) }
+	}
+	err := run(c.Ctx, func(tx store.Store) (err error) {
 		c.tx = tx
 		defer func() {
 			c.tx = nil

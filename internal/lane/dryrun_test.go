@@ -46,6 +46,44 @@ var dryRunExempt = map[string]string{
 }
 
 var dryRunCases = map[string]dryRunCase{
+	"POST /trainees/{id}/message-drafts": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/message-drafts", map[string]any{"purpose": "payment_due"}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/message-drafts", map[string]any{"purpose": "custom"}
+		},
+	},
+	"POST /trainees/{id}/sessions/swap": {
+		good: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg press", "from": today(), "to": today()}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/trainees/" + f.trainee.ID + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "nope", "from": today(), "to": today()}
+		},
+	},
+	"POST /groups/forms": {
+		good: func(f fixture) (string, any) {
+			return "/groups/forms", map[string]any{"tag": f.tag.Name, "formTemplateId": f.form.Name, "notify": false}
+		},
+		bad: func(f fixture) (string, any) { return "/groups/forms", map[string]any{"formTemplateId": f.form.ID} },
+	},
+	"POST /groups/subscriptions": {
+		good: func(f fixture) (string, any) {
+			return "/groups/subscriptions", map[string]any{"traineeIds": []string{f.trainee.ID}, "productId": f.product.ID}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/groups/subscriptions", map[string]any{"tag": "nope", "productId": f.product.ID}
+		},
+	},
+	"POST /groups/tasks": {
+		good: func(f fixture) (string, any) {
+			return "/groups/tasks", map[string]any{"traineeIds": []string{"Dana"}, "title": "Call each"}
+		},
+		bad: func(f fixture) (string, any) {
+			return "/groups/tasks", map[string]any{"traineeIds": []string{noTrainee}, "title": "x"}
+		},
+	},
 	"POST /coaches": {
 		good: func(f fixture) (string, any) { return "/coaches", map[string]any{"name": "Second coach"} },
 		bad:  func(f fixture) (string, any) { return "/coaches", map[string]any{"name": ""} },

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
 )
 
@@ -72,3 +73,18 @@ func PlanLimit(message string) *Error {
 }
 
 var errInternal = &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "Something went wrong inside Perform; the request was not completed. Try again, and report the requestId if it keeps happening."}
+
+// writeData and writeError answer in the envelope (httpx), with the
+// request id and what names were taken for.
+func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
+	ri := infoFrom(r.Context())
+	if err := httpx.WriteJSON(w, status, httpx.Envelope{OK: true, Data: data, RequestID: ri.id, Matched: ri.matched}); err != nil {
+		l.logger.Warn("writing the answer failed", "err", err)
+	}
+}
+
+func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
+	if err := httpx.WriteError(w, e.Status, e, e.RetryAfterSeconds, infoFrom(r.Context()).id); err != nil {
+		l.logger.Warn("writing the answer failed", "err", err)
+	}
+}

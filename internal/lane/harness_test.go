@@ -145,6 +145,7 @@ type answer struct {
 	OK        bool            `json:"ok"`
 	Data      json.RawMessage `json:"data"`
 	RequestID string          `json:"requestId"`
+	Matched   []string        `json:"matched"`
 	Error     *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`

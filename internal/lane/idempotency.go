@@ -193,8 +193,17 @@ func (l *Lane) idempotent(w http.ResponseWriter, r *http.Request, rt *route, c *
 	held := httpx.NewHeld(w.Header())
 	finished := false
 	var panicked any
-	err = l.store.InTx(c.Ctx, func(tx store.Store) (err error) {
-		c.tx = tx
+	run := l.store.InTx
+	if rt.fanout {
+		// A group write's writes commit each on its own, under its own
+		// key (the group's and the trainee's): a retry makes each again
+		// as its replay. Only the group's answer is stored here.
+		run = func(ctx context.Context, fn func(tx store.Store) error) error { return fn(l.store) }
+	}
+	err = run(c.Ctx, func(tx store.Store) (err error) {
+		if !rt.fanout {
+			c.tx = tx
+		}
 		defer func() {
 			c.tx = nil
 			if panicked = recover(); panicked != nil {

@@ -177,7 +177,8 @@ type reqInfo struct {
 	principal  *auth.Principal
 	route      string
 	resourceID string
-	dryRun     bool // the write ran as a dry run and was rolled back
+	dryRun     bool     // the write ran as a dry run and was rolled back
+	matched    []string // what each name given for an id was taken for (names.go)
 }
 
 type reqInfoKey struct{}
@@ -523,18 +524,6 @@ func NotFoundMessage(r *http.Request) string {
 // other methods only.
 func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
 	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
-}
-
-func (l *Lane) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
-	if err := httpx.WriteData(w, status, data, infoFrom(r.Context()).id); err != nil {
-		l.logger.Warn("writing the answer failed", "err", err)
-	}
-}
-
-func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
-	if err := httpx.WriteError(w, e.Status, e, e.RetryAfterSeconds, infoFrom(r.Context()).id); err != nil {
-		l.logger.Warn("writing the answer failed", "err", err)
-	}
 }
 
 // internal logs err with the request id and answers 500 without internals.

@@ -1,13 +1,17 @@
 package lane
 
 import (
+	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 // A request field that names something of the studio carries a ref tag,
@@ -29,19 +33,34 @@ type refField struct {
 	allWhenOmitted bool
 }
 
-type refCheck func(c *Call, value string) error
+// A refCheck checks a ref field's value and answers the value the handler
+// reads: an id as given, or the id a name resolves to (names.go).
+type refCheck func(c *Call, field, value string) (string, error)
 
 // refChecks are the checks a ref tag may name.
 var refChecks = map[string]refCheck{
-	"trainee": func(c *Call, v string) error {
-		_, err := Lookup(c.Ctx, ids.Trainee, v, c.Studio().GetTrainee)
-		return err
-	},
-	"coach": func(c *Call, v string) error {
-		_, err := Lookup(c.Ctx, ids.Coach, v, c.Studio().GetCoach)
-		return err
-	},
+	"trainee": lookupRef(ids.Trainee, func(c *Call) func(context.Context, string) (domain.Trainee, error) { return c.Studio().GetTrainee }),
+	"coach":   lookupRef(ids.Coach, func(c *Call) func(context.Context, string) (domain.Coach, error) { return c.Studio().GetCoach }),
+	"product": lookupRef(ids.Product, func(c *Call) func(context.Context, string) (domain.Product, error) { return c.Studio().GetProduct }),
+	"template": lookupRef(ids.ProgramTemplate, func(c *Call) func(context.Context, string) (domain.ProgramTemplate, error) {
+		return c.Studio().GetProgramTemplate
+	}),
+	"form": lookupRef(ids.FormTemplate, func(c *Call) func(context.Context, string) (domain.FormTemplate, error) {
+		return c.Studio().GetFormTemplate
+	}),
 	"tagName": checkTagName,
+}
+
+// lookupRef is the check of an id of kind, which a name may stand for.
+func lookupRef[T any](kind ids.Kind, get func(c *Call) func(context.Context, string) (T, error)) refCheck {
+	return func(c *Call, field, v string) (string, error) {
+		id, err := c.Resolve(kind, field, v)
+		if err != nil {
+			return "", err
+		}
+		_, err = Lookup(c.Ctx, kind, id, get(c))
+		return id, err
+	}
 }
 
 // refFieldsOf lists the ref-tagged string fields of the struct type t; a
@@ -65,7 +84,11 @@ func refFieldsOf(t reflect.Type) []refField {
 			continue
 		}
 		check := refChecks[kind]
-		if check == nil || baseType(f.Type).Kind() != reflect.String {
+		elem := baseType(f.Type)
+		if elem.Kind() == reflect.Slice {
+			elem = elem.Elem()
+		}
+		if check == nil || elem.Kind() != reflect.String {
 			panic(fmt.Sprintf("lane: field %s of %v: ref %q needs a string field and one of the known checks", f.Name, t, kind))
 		}
 		out = append(out, refField{index: f.Index, name: name, check: check})
@@ -95,18 +118,43 @@ func (c *Call) checkRefs(refs []refField, in any) error {
 			if id != given {
 				continue // the whole studio, or the caller's own coach id, which the credential already proved
 			}
-		} else if f.Kind() == reflect.Pointer {
+			if err := r.resolve(c, r.name, f); err != nil {
+				return err
+			}
+			continue
+		}
+		if f.Kind() == reflect.Pointer {
 			if f.IsNil() {
 				continue
 			}
 			f = f.Elem()
 		}
-		if s := f.String(); s != "" {
-			if err := r.check(c, s); err != nil {
-				return err
+		if f.Kind() == reflect.Slice {
+			for i := range f.Len() {
+				if err := r.resolve(c, fmt.Sprintf("%s[%d]", r.name, i), f.Index(i)); err != nil {
+					return err
+				}
 			}
+			continue
+		}
+		if err := r.resolve(c, r.name, f); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// resolve checks one string value, writing back the value it resolves to.
+func (r refField) resolve(c *Call, field string, f reflect.Value) error {
+	s := f.String()
+	if s == "" {
+		return nil
+	}
+	v, err := r.check(c, field, s)
+	if err != nil {
+		return err
+	}
+	f.SetString(v)
 	return nil
 }
 
@@ -115,30 +163,33 @@ const maxTagsNamed = 30
 
 // checkTagName answers 404 for a tag name the studio does not have, naming
 // the tags it has.
-func checkTagName(c *Call, name string) error {
+func checkTagName(c *Call, field, name string) (string, error) {
 	tags, err := c.Studio().ListTags(c.Ctx, store.Page{Limit: maxTagsNamed + 1})
 	if err != nil {
-		return err
-	}
-	names := make([]string, 0, len(tags.Items))
-	for _, t := range tags.Items {
-		if t.Name == name {
-			return nil
-		}
-		names = append(names, t.Name)
+		return "", err
 	}
 	if tags.Total > len(tags.Items) {
 		// More tags than listed: look the name up among all of them.
-		all, err := c.Studio().ListTags(c.Ctx, store.Page{Limit: tags.Total})
-		if err != nil {
-			return err
-		}
-		for _, t := range all.Items {
-			if t.Name == name {
-				return nil
-			}
+		if tags, err = c.Studio().ListTags(c.Ctx, store.Page{Limit: tags.Total}); err != nil {
+			return "", err
 		}
 	}
+	names := make([]string, 0, len(tags.Items))
+	rows := make([]Named, 0, len(tags.Items))
+	for _, t := range tags.Items {
+		if t.Name == name {
+			return name, nil
+		}
+		names = append(names, t.Name)
+		rows = append(rows, Named{ID: t.Name, Name: t.Name})
+	}
+	// Not as written: the tag whose name it is, case and hyphens aside
+	// ("vip" for VIP), or sounded in the other script.
+	if fit := Fit(name, rows); len(fit) == 1 && (slices.Equal(store.SearchWords(fit[0].Name), store.SearchWords(name)) || translit.Matches(name, fit[0].Name)) {
+		c.matched(fmt.Sprintf("%s %q: tag %s", field, text.Truncate(name, 80), fit[0].Name))
+		return fit[0].Name, nil
+	}
+	names = names[:min(len(names), maxTagsNamed)]
 	msg := fmt.Sprintf("This studio has no tag named %q, and it has no tags yet; omit tag, or give trainees tags with update_trainee.", text.Truncate(name, 50))
 	if len(names) > 0 {
 		shown := names[:min(len(names), maxTagsNamed)]
@@ -148,7 +199,7 @@ func checkTagName(c *Call, name string) error {
 		}
 		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", text.Truncate(name, 50), strings.Join(shown, ", "), more)
 	}
-	return &Error{Status: 404, Code: CodeNotFound, Message: msg}
+	return "", &Error{Status: 404, Code: CodeNotFound, Message: msg}
 }
 
 // Who is asking. A coach's own credential (her OAuth grant, or the WhatsApp

@@ -49,14 +49,18 @@ type route struct {
 	shared bool
 	// platform: open to an agent platform's key (see platform).
 	platform bool
-	idKind   ids.Kind // the kind of the {id} wildcard, if any
-	status   int      // success status
-	input    *inputSchema
-	refs     []refField  // the input's fields that name rows, checked before the handler
-	dates    []dateField // the input's date fields with a plausible range (when tags)
-	output   *jsonschema.Schema
-	handle   func(c *Call) (any, error)
-	newIn    func() any // a new input value
+	// fanout: the handler makes its writes through the lane again
+	// (ForEach), each its own dry run when asked; it runs in no
+	// transaction of its own.
+	fanout bool
+	idKind ids.Kind // the kind of the {id} wildcard, if any
+	status int      // success status
+	input  *inputSchema
+	refs   []refField  // the input's fields that name rows, checked before the handler
+	dates  []dateField // the input's date fields with a plausible range (when tags)
+	output *jsonschema.Schema
+	handle func(c *Call) (any, error)
+	newIn  func() any // a new input value
 }
 
 // call is one request as a handler sees it.
@@ -125,6 +129,11 @@ func Tool(name string) Opt { return func(r *route) { r.tool = name } }
 func Admin() Opt           { return func(r *route) { r.scope = auth.ScopeStudioAdmin } }
 func AnyScope() Opt        { return func(r *route) { r.scope = "" } }
 func Created() Opt         { return func(r *route) { r.status = http.StatusCreated } }
+
+// Fanout marks a group write, whose handler makes one write per trainee
+// through the lane again (Call.ForEach): a dry run of the group is a dry
+// run of each of them.
+func Fanout() Opt { return func(r *route) { r.fanout = true } }
 
 // trainee opens the route to a trainee's own OAuth grant holding scope.
 // The route concerns the trainee by its path (/trainees/{id}/…, the id the
@@ -198,9 +207,15 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	rt.newIn = func() any { return new(In) }
 	rt.handle = func(c *Call) (any, error) {
 		if rt.idKind != "" && !ids.Valid(c.ID(), rt.idKind) {
-			// Not an id of the route's kind: it names nothing, whatever
-			// bytes it holds, and no handler, store or log sees it.
-			return nil, NotFound(rt.idKind, c.ID())
+			// Not an id of the route's kind: a name of one record (of a
+			// kind people name), or nothing, whatever bytes it holds, and
+			// no handler, store or log sees it.
+			id, err := c.Resolve(rt.idKind, "id", c.ID())
+			if err != nil {
+				return nil, err
+			}
+			c.Req.SetPathValue("id", id)
+			c.SetResource(id)
 		}
 		in := new(In)
 		if usesQuery {

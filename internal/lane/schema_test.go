@@ -13,7 +13,7 @@ import (
 
 func TestNewBuildsEveryRouteSchema(t *testing.T) {
 	l := newFull(Options{})
-	if len(l.routes) != 97 {
+	if len(l.routes) != 102 {
 		t.Fatalf("expected the full endpoint list, got %d routes", len(l.routes))
 	}
 	var doc map[string]any

@@ -42,6 +42,10 @@ func tenancyProbes(a, b fixture, bOnlyPhone string) []probe {
 		{"POST", bt + "/weights", map[string]any{"weightKg": 70}},
 		{"POST", bt + "/messages", map[string]any{"text": "hello"}},
 		{"POST", bt + "/whatsapp-invite", nil},
+		{"POST", bt + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg-press", "from": today(), "to": today()}},
+		{"POST", bt + "/message-drafts", map[string]any{"purpose": "payment_due"}},
+		{"GET", "/trainees/Only%20InB", nil}, // another studio's trainee by name
+		{"POST", at + "/subscription", map[string]any{"productId": b.product.Name}},
 		{"GET", "/trainees/by-phone/" + bOnlyPhone, nil},
 		{"POST", "/subscriptions/" + b.subscription.ID + "/freeze", nil},
 		{"POST", "/subscriptions/" + b.subscription.ID + "/cancel", nil},

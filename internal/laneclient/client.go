@@ -114,6 +114,7 @@ type envelope struct {
 	Data      json.RawMessage `json:"data"`
 	Error     *Error          `json:"error"`
 	RequestID string          `json:"requestId"`
+	Matched   []string        `json:"matched"`
 }
 
 // ReplayedHeader marks an answer the lane gave from an earlier request
@@ -126,6 +127,9 @@ type Meta struct {
 	// Replayed: the answer is an earlier identical write's, and this call
 	// changed nothing.
 	Replayed bool
+	// Matched says what each name given where an id was asked was taken
+	// for (the envelope's matched).
+	Matched []string
 }
 
 // Do makes the call with apiKey as bearer and returns the lane's data.
@@ -203,6 +207,7 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (js
 		}
 		return nil, meta, e
 	}
+	meta.Matched = env.Matched
 	return env.Data, meta, nil
 }
 

@@ -142,6 +142,9 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"assign_program", map[string]any{"traineeId": a.TraineeID, "templateId": a.TemplateID, "startsOn": "2026-12-01"}, a.TemplateID},
 		{"send_form", map[string]any{"traineeId": a.TraineeID, "formTemplateId": a.FormID, "prompt": "How was your week?", "notify": false}, a.FormID},
 		{"create_task", map[string]any{"title": "Check Yoav's plan", "clientId": a.OtherTraineeID, "priority": 3}, "Check Yoav's plan"},
+		{"draft_message", map[string]any{"traineeId": a.TraineeID, "purpose": "payment_due"}, "https://wa.me/"},
+		{"send_form_to_group", map[string]any{"traineeIds": []string{a.TraineeID, a.OtherTraineeID}, "formTemplateId": a.FormID}, `"result":"done"`},
+		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}, `"result":"done"`},
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
 		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
 		{"needs_attention", map[string]any{"limit": 10}, `"summary"`},
@@ -182,6 +185,7 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		"exercises": []map[string]any{{"exerciseId": "back-squat", "sets": 3, "reps": 5, "loadKg": 100}}}, `"planned"`)), &planned)
 	run("get_session", map[string]any{"sessionId": planned.ID}, "back-squat")
 	run("modify_session", map[string]any{"sessionId": planned.ID, "operation": "reduce_volume", "percent": 20}, `"reduce_volume"`)
+	run("swap_exercise_in_range", map[string]any{"traineeId": a.TraineeID, "exerciseId": "leg press", "replacementId": "back squat", "from": "2026-11-01", "to": "2026-11-07"}, `"changed"`)
 	run("record_injury", map[string]any{"traineeId": a.OtherTraineeID, "area": "knee", "side": "left", "severity": 2}, `"guidance"`)
 	run("get_body_analysis", map[string]any{"traineeId": a.TraineeID}, `"weightKg"`)
 	run("log_workout", map[string]any{"traineeId": a.TraineeID, "sessionId": planned.ID, "durationMin": 55,
@@ -291,6 +295,7 @@ func forcedSilentWritesLeaveTheOutboxUntouched(t *testing.T, f *mcptest.Fixture)
 		{"send_form", map[string]any{"traineeId": a.OtherTraineeID, "formTemplateId": a.FormID, "notify": false}},
 		{"update_trainee", map[string]any{"traineeId": a.OtherTraineeID, "status": "paused"}},
 		{"create_task", map[string]any{"title": "Silent task", "clientId": a.OtherTraineeID}},
+		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}},
 		{"log_weight", map[string]any{"traineeId": a.OtherTraineeID, "weightKg": 70}},
 	} {
 		if res := mcptest.Call(t, cs, c.tool, c.args); res.IsError {

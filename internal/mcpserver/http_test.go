@@ -109,8 +109,8 @@ func TestRawClientWithPlainPOSTs(t *testing.T) {
 	for _, tool := range lr.Tools {
 		a := tool.Annotations
 		wantReadOnly := !strings.HasPrefix(tool.Name, "create_") && !strings.HasPrefix(tool.Name, "update_") &&
-			!strings.HasPrefix(tool.Name, "assign_") && tool.Name != "send_form" && !strings.HasPrefix(tool.Name, "log_") &&
-			!strings.HasPrefix(tool.Name, "modify_") && !strings.HasPrefix(tool.Name, "record_") &&
+			!strings.HasPrefix(tool.Name, "assign_") && tool.Name != "send_form" && tool.Name != "send_form_to_group" && !strings.HasPrefix(tool.Name, "log_") &&
+			!strings.HasPrefix(tool.Name, "modify_") && !strings.HasPrefix(tool.Name, "swap_") && !strings.HasPrefix(tool.Name, "record_") &&
 			!strings.HasPrefix(tool.Name, "draft_") && !strings.HasPrefix(tool.Name, "apply_")
 		// Every hint is on the wire: nothing is destructive, nothing reaches outside the studio.
 		if a.ReadOnlyHint != wantReadOnly || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {

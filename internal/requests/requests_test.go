@@ -77,7 +77,7 @@ type request struct {
 
 func TestRequests(t *testing.T) {
 	w := newWorld(t)
-	all := slices.Concat(coachRequests(w), traineeRequests(w))
+	all := slices.Concat(coachRequests(w), wordsRequests(w), traineeRequests(w))
 	within := 0
 	coachN, traineeN := 0, 0
 	for _, r := range all {

@@ -213,6 +213,14 @@ var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine strin
 	"0002_phone_suffixes": backfillTraineeSearch,
 	"0101_agent_studios":  backfillCoachPhoneKeys,
 	"0020_search_words":   backfillTraineeWords,
+	"0750_name_keys":      backfillNameKeys,
+}
+
+// backfillNameKeys writes every trainee's name sound keys.
+func backfillNameKeys(ctx context.Context, tx *sql.Tx, engine string) error {
+	return rewriteTraineeSearch(ctx, tx, engine, func(r traineeSearchRow) error {
+		return writeNameKeys(ctx, tx, engine, r.studioID, r.id, r.first, r.last)
+	})
 }
 
 // backfillTraineeWords rewrites every trainee's search document in words

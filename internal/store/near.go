@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 // Near matches: when no trainee matches a query's words, the names most
@@ -149,4 +150,10 @@ func (s *studioStore) NearTrainees(ctx context.Context, f TraineeFilter, limit i
 // writeTrigrams replaces the rows that let near matches find t.
 func writeTrigrams(ctx context.Context, q querier, engine, studioID, traineeID, firstName, lastName string) error {
 	return replaceTraineeKeys(ctx, q, engine, "trainee_trigrams", "trigram", studioID, traineeID, Trigrams(firstName+" "+lastName))
+}
+
+// writeNameKeys replaces the rows that let a search in one script find t's
+// name written in the other (translit.NameKeys).
+func writeNameKeys(ctx context.Context, q querier, engine, studioID, traineeID, firstName, lastName string) error {
+	return replaceTraineeKeys(ctx, q, engine, "trainee_name_keys", "name_key", studioID, traineeID, translit.NameKeys(firstName+" "+lastName))
 }

@@ -302,9 +302,11 @@ func TestPhoneSuffixBackfill(t *testing.T) {
 			}
 			// Back to the state before 0002: no suffixes, no trigrams, phones
 			// in the document, the name as typed.
-			undo := []string{`DROP TABLE trainee_phone_suffixes`, `DROP TABLE trainee_trigrams`,
+			// Back to the state before 0002: no suffixes, no trigrams, no name
+			// keys, phones in the document, the name as typed.
+			undo := []string{`DROP TABLE trainee_phone_suffixes`, `DROP TABLE trainee_trigrams`, `DROP TABLE trainee_name_keys`,
 				`UPDATE trainees SET search_doc = 'noa ben-old | 972521234567 | 0521234567'`,
-				`DELETE FROM schema_migrations WHERE version IN ('0002_phone_suffixes', '0020_search_words')`}
+				`DELETE FROM schema_migrations WHERE version IN ('0002_phone_suffixes', '0020_search_words', '0750_name_keys')`}
 			if st.Engine() == store.EnginePostgres {
 				undo = append(undo, `ALTER TABLE trainees DROP COLUMN seq`)
 			}
@@ -321,6 +323,10 @@ func TestPhoneSuffixBackfill(t *testing.T) {
 				if err != nil || got.Total != 1 || got.Items[0].ID != tr.ID {
 					t.Fatalf("search %q after backfill: %+v, %v", q, got, err)
 				}
+			}
+			// 0750 backfilled the name keys: the name in Hebrew letters finds her.
+			if got, err := st.Studio(studio.ID).SearchTrainees(ctx, store.TraineeFilter{Q: "נועה", Sounds: true, Page: store.Page{Limit: 5}}); err != nil || got.Total != 1 {
+				t.Fatalf("sounds search after backfill: %+v, %v", got, err)
 			}
 			near, err := st.Studio(studio.ID).NearTrainees(ctx, store.TraineeFilter{Q: "Ben-Olt"}, 5)
 			if err != nil || len(near) != 1 || near[0].ID != tr.ID {

@@ -53,6 +53,10 @@ func (s *studioStore) RosterFacts(ctx context.Context, q RosterQuery) ([]domain.
 		where += ` AND t.id IN (SELECT tc.trainee_id FROM trainee_coaches tc WHERE tc.studio_id = ? AND tc.coach_id = ?)`
 		args = append(args, s.studioID, q.CoachID)
 	}
+	if q.Tag != "" {
+		where += ` AND t.id IN (SELECT tt.trainee_id FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id WHERE g.studio_id = ? AND g.name = ?)`
+		args = append(args, s.studioID, q.Tag)
+	}
 	// The latest completed session's date comes with the trainee: the
 	// sessions' triggers keep it on the row (migration 0690). The rows are
 	// read into a slice of their own and the facts allocated once they are

@@ -36,6 +36,10 @@ func (s *studioStore) rosterScope(q RosterRead) (string, []any) {
 		where += ` AND t.id IN (SELECT tc.trainee_id FROM trainee_coaches tc WHERE tc.studio_id = ? AND tc.coach_id = ?)`
 		args = append(args, s.studioID, q.CoachID)
 	}
+	if q.Tag != "" {
+		where += ` AND t.id IN (SELECT tt.trainee_id FROM trainee_tags tt JOIN tags g ON g.studio_id = tt.studio_id AND g.id = tt.tag_id WHERE g.studio_id = ? AND g.name = ?)`
+		args = append(args, s.studioID, q.Tag)
+	}
 	return where, args
 }
 
@@ -235,8 +239,8 @@ func (s *studioStore) countRoster(ctx context.Context, query string, args []any)
 	return n, err
 }
 
-func (s *studioStore) RosterSize(ctx context.Context, coachID string) (int, error) {
-	scope, args := s.rosterScope(RosterRead{CoachID: coachID})
+func (s *studioStore) RosterSize(ctx context.Context, coachID, tag string) (int, error) {
+	scope, args := s.rosterScope(RosterRead{CoachID: coachID, Tag: tag})
 	var n int
 	err := s.queryRow(ctx, `SELECT count(*) FROM trainees t WHERE `+scope, args...).Scan(&n)
 	return n, err

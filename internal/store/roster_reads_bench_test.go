@@ -60,7 +60,7 @@ func BenchmarkRosterReads(b *testing.B) {
 						if err != nil || got.Total != first.Total {
 							b.Fatalf("ReadRoster: %d, %v; want %d", got.Total, err, first.Total)
 						}
-						if _, err := ss.RosterSize(ctx, ""); err != nil {
+						if _, err := ss.RosterSize(ctx, "", ""); err != nil {
 							b.Fatal(err)
 						}
 					}

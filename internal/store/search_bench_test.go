@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 // Trainee search in one studio of 1k, 10k and 100k trainees, on both
@@ -110,6 +111,23 @@ func BenchmarkSearchTrainees(b *testing.B) {
 						}
 					}
 				})
+				// The last name written in Hebrew: no word matches, and the
+				// search by sound keys finds the same trainees (and those
+				// whose names sound alike).
+				hebrew := hebrewOf(name)
+				b.Run("sounds", func(b *testing.B) {
+					b.ReportAllocs()
+					defer reportCPU(b)()
+					lap, done := reportP50(b)
+					defer done()
+					for b.Loop() {
+						lap()
+						l, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: hebrew, Sounds: true, Page: store.Page{Limit: 50}})
+						if err != nil || l.Total < want.Total {
+							b.Fatalf("sounds %q: total %d, %v; want at least %d", hebrew, l.Total, err, want.Total)
+						}
+					}
+				})
 				b.Run("phone-search", func(b *testing.B) {
 					b.ReportAllocs()
 					defer reportCPU(b)()
@@ -179,7 +197,7 @@ func seedTrigrams(ctx context.Context, tx store.Store, studioID string) error {
 	if err != nil {
 		return err
 	}
-	var args []any
+	var args, keys []any
 	for rows.Next() {
 		var seq int64
 		var first, last string
@@ -190,17 +208,41 @@ func seedTrigrams(ctx context.Context, tx store.Store, studioID string) error {
 		for _, g := range store.Trigrams(first + " " + last) {
 			args = append(args, studioID, g, seq)
 		}
+		for _, k := range translit.NameKeys(first + " " + last) {
+			keys = append(keys, studioID, k, seq)
+		}
 	}
 	rows.Close()
-	const perInsert = 1000 // rows of three values
-	for from := 0; from < len(args); from += 3 * perInsert {
-		chunk := args[from:min(len(args), from+3*perInsert)]
-		q := `INSERT INTO trainee_trigrams (studio_id, trigram, trainee_seq) VALUES (?, ?, ?)` + strings.Repeat(", (?, ?, ?)", len(chunk)/3-1)
-		if _, err := tx.SQLTx().ExecContext(ctx, tx.Rebind(q), chunk...); err != nil {
-			return err
+	for table, rows := range map[string][]any{"trainee_trigrams (studio_id, trigram, trainee_seq)": args, "trainee_name_keys (studio_id, name_key, trainee_seq)": keys} {
+		const perInsert = 1000 // rows of three values
+		for from := 0; from < len(rows); from += 3 * perInsert {
+			chunk := rows[from:min(len(rows), from+3*perInsert)]
+			q := `INSERT INTO ` + table + ` VALUES (?, ?, ?)` + strings.Repeat(", (?, ?, ?)", len(chunk)/3-1)
+			if _, err := tx.SQLTx().ExecContext(ctx, tx.Rebind(q), chunk...); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// hebrewOf writes a bench last name (three Latin syllables) in Hebrew
+// letters, as a coach typing it in Hebrew would.
+func hebrewOf(name string) string {
+	letters := map[string]string{"k": "ק", "l": "ל", "m": "מ", "r": "ר", "s": "ס", "t": "ט", "n": "נ", "v": "ב", "p": "פ",
+		"d": "ד", "g": "ג", "b": "ב", "z": "ז", "f": "פ", "sh": "ש", "h": "ה", "o": "ו", "u": "ו", "i": "י", "a": "", "e": ""}
+	var out strings.Builder
+	rest := strings.ToLower(name)
+	for rest != "" {
+		if strings.HasPrefix(rest, "sh") {
+			out.WriteString(letters["sh"])
+			rest = rest[2:]
+			continue
+		}
+		out.WriteString(letters[rest[:1]])
+		rest = rest[1:]
+	}
+	return out.String()
 }
 
 // reportP50 adds p50-ns, the median time of an operation (what the search

@@ -67,6 +67,9 @@ func (s *studioStore) ListSessions(ctx context.Context, f SessionFilter) (List[d
 	if f.Ascending {
 		order = `x.date, coalesce(x.start_time, ''), x.created_at, x.id`
 	}
+	if f.Exercises {
+		return listPage(ctx, s, sessionColumns, `FROM sessions x`, where, order, args, f.Page, scanSession)
+	}
 	return listPage(ctx, s, sessionSummaryColumns, `FROM sessions x`, where, order, args, f.Page, scanSessionSummary)
 }
 

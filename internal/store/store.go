@@ -50,7 +50,12 @@ type List[T any] struct {
 // matches a substring of the first name, the last name, the phone digits or
 // the email, case-insensitively, in any order.
 type TraineeFilter struct {
-	Q            string
+	Q string
+	// Sounds matches each word of Q (that is not digits) by its sound
+	// keys instead, so a word finds a name written in the other script
+	// or spelled another way ("Tamar" finds תמר, "Avraham" finds
+	// Abraham; translit).
+	Sounds       bool
 	Status       string
 	CoachID      string
 	Tag          string // tag name

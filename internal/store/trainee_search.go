@@ -12,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/phone"
 	"github.com/otherwise/perform/internal/text"
+	"github.com/otherwise/perform/internal/translit"
 )
 
 // SearchDoc is what trainee search matches words against: the words of
@@ -155,6 +156,20 @@ func (s *studioStore) SearchTrainees(ctx context.Context, f TraineeFilter) (List
 		long := utf8.RuneCountInString(word) >= 3
 		selective = selective || long
 		switch {
+		case f.Sounds && !isDigits(word):
+			// A name written in another script or spelling: one of the
+			// word's sound keys is one of the name's.
+			keys := translit.Keys(word)
+			if len(keys) == 0 {
+				return List[domain.Trainee]{Items: []domain.Trainee{}}, nil
+			}
+			where = append(where, `t.seq IN (SELECT trainee_seq FROM trainee_name_keys
+				WHERE studio_id = ? AND name_key IN (`+placeholders(len(keys))+`))`)
+			args = append(args, s.studioID)
+			for _, k := range keys {
+				args = append(args, k)
+			}
+			selective, driven = true, true
 		case isDigits(word):
 			// A phone (or digits of a name or email): a prefix range over
 			// the digit suffixes.

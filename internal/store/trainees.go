@@ -292,6 +292,9 @@ func (s *studioStore) writeLinks(ctx context.Context, q querier, t *domain.Train
 	if err := writeTrigrams(ctx, q, s.engine, s.studioID, t.ID, t.FirstName, t.LastName); err != nil {
 		return err
 	}
+	if err := writeNameKeys(ctx, q, s.engine, s.studioID, t.ID, t.FirstName, t.LastName); err != nil {
+		return err
+	}
 	if _, err := q.ExecContext(ctx, s.q(`DELETE FROM trainee_tags WHERE studio_id = ? AND trainee_id = ?`), s.studioID, t.ID); err != nil {
 		return err
 	}

@@ -30,6 +30,8 @@ type SessionFilter struct {
 	Status    string
 	// Ascending lists oldest first; the default is newest date first.
 	Ascending bool
+	// Exercises loads each session's exercises too (a summary has none).
+	Exercises bool
 	Page
 }
 
@@ -147,6 +149,8 @@ type RosterQuery struct {
 	Zone *time.Location
 	// CoachID keeps the trainees of one coach ("" all).
 	CoachID string
+	// Tag keeps the trainees with this tag name ("" all).
+	Tag string
 }
 
 // Roster is the studio-wide reading of the triage.
@@ -167,7 +171,9 @@ type RosterRead struct {
 	Zone         *time.Location
 	// CoachID keeps the trainees of one coach ("" all).
 	CoachID string
-	Page    Page
+	// Tag keeps the trainees with this tag name ("" all).
+	Tag  string
+	Page Page
 }
 
 // RosterReads answers roster questions in SQL: one query a page whatever
@@ -175,5 +181,5 @@ type RosterRead struct {
 type RosterReads interface {
 	ReadRoster(ctx context.Context, q RosterRead) (List[domain.RosterRow], error)
 	// RosterSize is how many active trainees the question is asked of.
-	RosterSize(ctx context.Context, coachID string) (int, error)
+	RosterSize(ctx context.Context, coachID, tag string) (int, error)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -205,6 +206,14 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 	if s.destructive && s.readOnly {
 		panic(fmt.Sprintf("tool %s: a read cannot be destructive", s.name))
 	}
+	var pairArgs []string // open maps of the lane's, offered as pairs
+	if c.Input != nil {
+		for name, p := range c.Input.Properties {
+			if isOpenMap(p) && s.forced[name] == nil && (s.keep == nil || slices.Contains(s.keep, name)) {
+				pairArgs = append(pairArgs, name)
+			}
+		}
+	}
 	input, order := derive(s, c, set.descriptions, set.renames)
 	input.PropertyOrder = order
 	v, err := newValidator(s.name, input)
@@ -212,6 +221,7 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		panic(fmt.Sprintf("tool %s: %v", s.name, err))
 	}
 	idArgs := idArgumentsOf(input)
+
 	description := s.description
 	usesQuery := c.Method == "GET" || c.Method == "DELETE"
 	var reword func(string) string
@@ -238,8 +248,18 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 			if err != nil {
 				return Request{}, err
 			}
+			for name, raw := range m {
+				m[name] = withoutNulls(raw)
+			}
 			if err := v.check(m); err != nil {
 				return Request{}, err
+			}
+			for _, name := range pairArgs {
+				if raw, ok := m[name]; ok {
+					if m[name], err = mapOfPairs(s.name, name, raw); err != nil {
+						return Request{}, err
+					}
+				}
 			}
 			if err := checkIDs(s.name, set.trainee, idArgs, m); err != nil {
 				return Request{}, err
@@ -330,6 +350,10 @@ func derive(s spec, c Contract, descriptions map[string]string, renames *strings
 		order = append([]string{s.pathArg}, order...)
 	}
 	for name, p := range in.Properties {
+		if isOpenMap(p) {
+			in.Properties[name] = pairsOf(p) // strict mode has no open object (strict.go)
+			continue
+		}
 		withoutNull(p)
 		// The lane ends a dated field's description with its plausible
 		// range ("Must be …"); a description written here keeps it.
@@ -414,6 +438,7 @@ func checkWhole(tool string, in *jsonschema.Schema, m map[string]json.RawMessage
 // sentence: an id like ".." never reaches a lane path.
 var IDArguments = map[string]ids.Kind{
 	"traineeId":      ids.Trainee,
+	"traineeIds":     ids.Trainee,
 	"clientId":       ids.Trainee,
 	"coachId":        ids.Coach,
 	"coachIds":       ids.Coach,
@@ -426,6 +451,27 @@ var IDArguments = map[string]ids.Kind{
 	"benchmarkId":    ids.Benchmark,
 	"programId":      ids.Program,
 	"draftId":        ids.PlanDraft,
+}
+
+// Named are the kinds whose id arguments take a name too: the lane
+// resolves a trainee, coach, plan, template or form by name (and says what
+// it matched). An id of another kind is refused here all the same.
+var Named = map[ids.Kind]bool{ids.Trainee: true, ids.Coach: true, ids.Product: true, ids.ProgramTemplate: true, ids.FormTemplate: true}
+
+// PlausibleName reports whether s may be a name the lane resolves: it has
+// a letter, and nothing that would change a lane path ("..", "/", "%",
+// "?", "#", "\\") or could not be typed.
+func PlausibleName(s string) bool {
+	letter := false
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("/\\%?#", r), unicode.IsControl(r):
+			return false
+		case unicode.IsLetter(r):
+			letter = true
+		}
+	}
+	return letter && !strings.Contains(s, "..") && len(s) <= 100
 }
 
 // traineeIDSources are the trainee tools that give ids of each kind: the
@@ -501,7 +547,7 @@ func checkIDs(tool string, trainee bool, idArgs []idArg, m map[string]json.RawMe
 			if a.kind == ids.Coach && (id == "me" || id == "all") {
 				continue // the lane's coach scope: the caller's own, or the whole studio
 			}
-			if !ids.Is(id, a.kind) {
+			if _, looksLikeID := ids.KindOf(id); looksLikeID && !ids.Is(id, a.kind) || !looksLikeID && !(Named[a.kind] && PlausibleName(id)) {
 				return argumentError(tool, a.name+": "+notFound(a.kind, id))
 			}
 		}

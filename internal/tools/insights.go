@@ -5,18 +5,18 @@ package tools
 func insightTools() []spec {
 	return []spec{
 		{name: "get_trainee_overview", title: "Trainee overview", readOnly: true, route: "GET /trainees/{id}/overview", pathArg: "traineeId",
-			description: "One trainee at a glance, summary first: program week, 14 days of sessions, completion, check-ins, injuries, goals; " +
-				"get_session drills down."},
+			description: "One trainee at a glance: program week, 14 days of sessions, check-ins, injuries, goals."},
 		{name: "get_weekly_debrief", title: "Weekly debrief", readOnly: true, route: "GET /trainees/{id}/debrief", pathArg: "traineeId",
-			description: "One week (from the studio's first day), summary first: planned vs done by day, volume and time vs the week before, PRs, check-in averages, flags, next week.",
+			description: "The studio's week: planned vs done by day, volume and time vs the week before, PRs, check-ins, flags, next week.",
 			args:        map[string]string{"week": "this, last, next, a day in it, or YYYY-Www; default this week."}},
 		{name: "get_coaching_insights", title: "Coaching insights", readOnly: true, route: "GET /trainees/{id}/insights", pathArg: "traineeId",
-			description: "Trends with numbers: consistency, fatigue (readiness, soreness, RPE: 7 days vs 21 before), progress (benchmarks, stalled lifts)."},
+			description: "Trends with numbers: consistency, fatigue (7 days vs 21 before), progress (benchmarks, stalled lifts)."},
 		{name: "needs_attention", title: "Trainees who need attention", readOnly: true, route: "GET /trainees/needs-attention",
 			description: "Who needs a coach now: active trainees, most urgent first, with reasons and numbers.",
 			args: map[string]string{
 				"coachId": coachScopeArg,
 				"reason":  "",
+				"tag":     "From list_tags; others under fine.",
 			}},
 		{name: "roster", title: "Ask about the whole roster", readOnly: true, route: "GET /roster",
 			description: "One question (see question) about all your trainees, answered in one call.",

@@ -4,35 +4,36 @@ package tools
 // in every tool that has them. A tool's own args override them; an
 // argument described by neither keeps the lane's description.
 var argDescriptions = map[string]string{
-	"traineeId": "From search_trainees.",
-	"limit":     "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
-	"offset":    "", // the previous answer's nextOffset, as the instructions say
-	"search":    "Part of the name.",
-	"email":     "",
-	"birthDate": "",
-	"gender":    "",
-	"heightCm":  "",
-	"weightKg":  "Kg; recorded as today's weigh-in.",
-	"goal":      "In the coach's words.",
-	"stepsGoal": "Daily steps goal.",
-	"tags":      "Tag names from list_tags; new names are created.",
-	"coachIds":  "From list_coaches.",
+	"traineeId":  "Id or name, from search_trainees.",
+	"limit":      "", // 1 to 200, said by the schema; DefaultLimit when left out (the instructions)
+	"offset":     "", // the previous answer's nextOffset, as the instructions say
+	"search":     "Part of the name.",
+	"email":      "",
+	"birthDate":  "",
+	"gender":     "",
+	"heightCm":   "",
+	"weightKg":   "Kg; recorded as today's weigh-in.",
+	"goal":       "In the coach's words.",
+	"stepsGoal":  "Daily steps goal.",
+	"tags":       "Tag names from list_tags; new names are created.",
+	"coachIds":   "Ids from list_coaches, or names.",
+	"traineeIds": "Ids or names; or tag.",
 }
 
 // coachScopeArg describes a coachId the lane resolves as "who is asking"
 // (ref:"coachScope"): the same words wherever a tool reads one coach's
 // trainees or tasks.
-const coachScopeArg = "From list_coaches, me or all; default yours, else all."
+const coachScopeArg = "Id or name from list_coaches, me or all; default yours."
 
 func reads() []spec {
 	return []spec{
 		{name: "search_trainees", title: "Search trainees", readOnly: true, route: "GET /trainees/search",
-			description: "Find trainees by name, phone or email, filtered by status, coach, tag or date: gives traineeIds. " +
-				"No match for q: nearMatches lists similar names, closest first (not matches: ask the coach).",
+			description: "Find trainees by name (Hebrew or Latin), phone or email, with filters. " +
+				"None as written: soundsLike items, else nearMatches, closest first (not matches: ask).",
 			args: map[string]string{
 				"q":            "Words of a name, phone or email, any order (\"Ben David\" finds Ben-David).",
 				"status":       "",
-				"coachId":      "From list_coaches, or me.",
+				"coachId":      "Id or name from list_coaches, or me.",
 				"tag":          "A tag name, from list_tags.",
 				"createdAfter": "",
 				"updatedAfter": "",
@@ -79,7 +80,7 @@ func reads() []spec {
 			description: "The coaches' to-do tasks by status, trainee or coach; gives taskIds.",
 			args: map[string]string{
 				"status":   "",
-				"clientId": "From search_trainees.",
+				"clientId": "Id from search_trainees, or a name.",
 				"coachId":  coachScopeArg,
 			}},
 	}

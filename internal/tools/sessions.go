@@ -6,8 +6,9 @@ package tools
 func sessionTools() []spec {
 	return []spec{
 		{name: "list_trainee_sessions", title: "List a trainee's workouts", readOnly: true, route: "GET /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "A trainee's sessions, newest first, as rows without sets (get_session has them).",
+			description: "A trainee's sessions, newest first, naming exercises; view=full adds sets (limit=1: latest whole).",
 			args: map[string]string{
+				"view":   "",
 				"from":   "",
 				"to":     "Default today; at most 366 days after from.",
 				"status": "planned lists what is ahead, soonest first.",
@@ -20,10 +21,10 @@ func sessionTools() []spec {
 			}},
 
 		{name: "get_trainee_benchmarks", title: "Get a trainee's benchmarks", readOnly: true, route: "GET /trainees/{id}/benchmarks", pathArg: "traineeId",
-			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, 4- and 12-week change."},
+			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout and its sets, new or completing a planned one (sessionId); one per date, sport and duration (alreadyLogged). " +
+			description: "Record a workout with its sets, new or completing a planned one (sessionId); one per date, sport and duration. " +
 				"PRs come back as prs.",
 			args: map[string]string{
 				"sessionId":   "A planned one to complete, from list_trainee_sessions.",
@@ -57,11 +58,15 @@ func sessionTools() []spec {
 				"percent":       "reduce_volume: percent off.",
 				"loadPercent":   "raise_intensity: load up by this percent.",
 				"rpeIncrease":   "raise_intensity: RPE targets up by this.",
-				"exerciseId":    "swap_exercise: from get_session.",
-				"replacementId": "swap_exercise: from search_exercises; default an alternative.",
+				"exerciseId":    "swap_exercise: id or name, from get_session.",
+				"replacementId": "swap_exercise: id or name from search_exercises; default an alternative.",
 				"date":          "reschedule: the new day.",
 				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
+
+		{name: "swap_exercise_in_range", title: "Swap an exercise over days", route: "POST /trainees/{id}/sessions/swap", pathArg: "traineeId",
+			description: "Swap an exercise in a trainee's planned sessions over days; warns on duplicates.",
+			args:        map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId", unkeyed: true,
 			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +

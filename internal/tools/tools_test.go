@@ -2,6 +2,8 @@ package tools
 
 import (
 	"encoding/json"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/otherwise/perform/internal/ids"
 	"net/url"
 	"slices"
 	"strings"
@@ -16,14 +18,14 @@ var wantReads = []string{
 
 var wantWrites = []string{
 	"create_trainee", "update_trainee", "assign_plan", "assign_program",
-	"send_form", "create_task", "update_task", "log_weight",
+	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "draft_message", "update_task", "log_weight",
 }
 
 // The training memory's tools follow, in their groups' order (tools.go):
 // sessions, health, exercises, insights. Every one is a read but these writes.
 var (
-	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "update_training_profile", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
-	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "draft_weekly_plan", "apply_weekly_plan", "record_injury", "update_training_profile"}
+	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "update_training_profile", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
+	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "record_injury", "update_training_profile"}
 	wantTrainingReads  = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
 )
 
@@ -164,7 +166,7 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		{"assign_program", `{"traineeId":"trn_1","templateId":"ptm_1","startsOn":"2026-04-01"}`,
 			"POST", "/trainees/trn_1/programs/assign", "", `{"notify":false,"replaceExisting":false,"startsOn":"2026-04-01","templateId":"ptm_1"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1"}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1"}`},
-		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":{"sleep":7}}`,
+		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in","fieldValues":[{"key":"sleep","value":"7"}]}`,
 			"POST", "/trainees/trn_1/forms/assign", "", `{"fieldValues":{"sleep":7},"formTemplateId":"frm_1","notify":false,"prompt":"Sunday check-in"}`},
 		{"send_form", `{"traineeId":"trn_1","formTemplateId":"frm_1","notify":true}`, "POST", "/trainees/trn_1/forms/assign", "", `{"formTemplateId":"frm_1","notify":true}`},
 		{"create_task", `{"title":"Call Dana","clientId":"trn_1","priority":0}`, "POST", "/tasks", "", `{"clientId":"trn_1","priority":0,"title":"Call Dana"}`},
@@ -220,7 +222,7 @@ func TestBuildRefusesBadArgumentsWithASentence(t *testing.T) {
 		{"create_trainee", `{"firstName":"` + strings.Repeat("f", 101) + `","lastName":"B","phone":"1"}`, "firstName must be a string of 1 to 100 characters"},
 		{"search_trainees", `{"limit":5.0}`, "limit must be a whole number written without a decimal point"},
 		{"search_trainees", `[1,2]`, "must be one JSON object of named fields (q, status, coachId, tag, createdAfter, updatedAfter, view, limit, offset)"},
-		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. From search_trainees"},
+		{"get_trainee", `{}`, "traineeId is required; it must be a string that is not empty. Id or name, from search_trainees"},
 		{"get_trainee", `{"traineeId":""}`, "traineeId must be a string that is not empty"},
 		{"get_trainee", `{"id":"trn_1"}`, `there is no argument "id"; the arguments are: traineeId.`},
 		{"list_coaches", `{"coachId":"coa_1"}`, `there is no argument "coachId"; the arguments are: limit, offset.`},
@@ -338,6 +340,14 @@ func TestEveryIDArgumentIsCheckedForItsKind(t *testing.T) {
 				if bad == "tsk_1" && kind == "tsk" || bad == "frm_1" && kind == "frm" {
 					continue
 				}
+				if Named[kind] && (bad == "nope" || bad == string(kind)) {
+					// A name: the lane resolves it, or answers that no record has it.
+					args, _ := json.Marshal(withRequired(tool, map[string]any{name: nameValue(p, kind, bad)}))
+					if _, err := tool.Build(args); err != nil {
+						t.Errorf("%s %s=%q: %v; a name goes to the lane", tool.Name, name, bad, err)
+					}
+					continue
+				}
 				value := any(bad)
 				if p.Type == "array" || slices.Contains(p.Types, "array") {
 					value = []string{string(kind) + "_ok", bad}
@@ -350,6 +360,14 @@ func TestEveryIDArgumentIsCheckedForItsKind(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nameValue is a name as the argument takes it: alone, or in a list.
+func nameValue(p *jsonschema.Schema, kind ids.Kind, name string) any {
+	if p.Type == "array" || slices.Contains(p.Types, "array") {
+		return []string{string(kind) + "_ok", name}
+	}
+	return name
 }
 
 // withRequired fills the tool's other required arguments with values the

@@ -84,7 +84,7 @@ func traineeSpecs() []spec {
 				"loadPercent":   "raise_intensity: load targets up by this percent.",
 				"rpeIncrease":   "raise_intensity: RPE targets up by this.",
 				"exerciseId":    "swap_exercise: the exercise to replace, from get_session_details.",
-				"replacementId": "swap_exercise: what to put in (back-squat, exr_…); default the first alternative.",
+				"replacementId": "swap_exercise: what to put in (back-squat, exr_… or a name); default the first alternative.",
 				"date":          "reschedule: the new local day.",
 				"startTime":     "reschedule: HH:MM; default kept.",
 			}},
@@ -97,7 +97,7 @@ func traineeSpecs() []spec {
 			args: map[string]string{
 				"sessionId":     "A planned session, from list_sessions or get_active_program.",
 				"exerciseId":    "The session's exercise to replace, from get_session_details.",
-				"replacementId": "The exercise to put in (back-squat, exr_…); default the first alternative.",
+				"replacementId": "The exercise to put in (back-squat, exr_… or a name); default the first alternative.",
 			}},
 
 		{name: "get_active_program", title: "Active program", readOnly: true, route: "GET /trainees/{id}/programs/active",

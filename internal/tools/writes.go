@@ -10,7 +10,7 @@ func writes() []spec {
 				"lastName":  "Last name.",
 				"phone":     "Any usual form (050-123-4567).",
 				"status":    "Default active.",
-				"productId": "A plan to start, from list_plans.",
+				"productId": "A plan to start: id from list_plans, or its name.",
 				"startedOn": "The plan's first day; default today.",
 			}},
 
@@ -28,7 +28,7 @@ func writes() []spec {
 			description: "Start a plan for a trainee, or renew one (startedOn). Answers the subscription.",
 			forced:      map[string]any{"notify": false},
 			args: map[string]string{
-				"productId":    "From list_plans.",
+				"productId":    "Id from list_plans, or the plan's name.",
 				"startedOn":    "Default: after the last live or scheduled plan ends, else today.",
 				"price":        "Overrides the list price; needed when it is null.",
 				"durationDays": "Overrides the plan's duration.",
@@ -39,14 +39,14 @@ func writes() []spec {
 				"a structured one plans its sessions from startsOn.",
 			forced: map[string]any{"notify": false, "replaceExisting": false},
 			args: map[string]string{
-				"templateId": "From list_program_templates.",
+				"templateId": "Id from list_program_templates, or its name.",
 				"startsOn":   "Default today.",
 			}},
 
 		{name: "send_form", title: "Send a form", route: "POST /trainees/{id}/forms/assign", pathArg: "traineeId",
 			description: "Ask a trainee to fill in a form, with an optional due date and prompt.",
 			args: map[string]string{
-				"formTemplateId": "From list_forms.",
+				"formTemplateId": "Id from list_forms, or its name.",
 				"dueAt":          "When the answers are due.",
 				"prompt":         "A note shown with the form.",
 				"notify":         "Omit: announced within the hour; false: never; true: now.",
@@ -54,15 +54,30 @@ func writes() []spec {
 			}},
 
 		{name: "create_task", title: "Create a task", route: "POST /tasks",
-			description: "Leave a to-do for a coach (coachId), optionally about a trainee (clientId); the trainee never sees it.",
+			description: "A to-do for a coach (coachId), maybe about a trainee (clientId); the trainee never sees it.",
 			args: map[string]string{
 				"title":    "What to do, in a short line.",
-				"clientId": "From search_trainees.",
+				"clientId": "Id from search_trainees, or a name.",
 				"detail":   "More detail for the coach.",
 				"dueAt":    "",
 				"priority": "0 none (default) to 5 most urgent.",
-				"coachId":  "From list_coaches; default: you, if a coach signed in.",
+				"coachId":  "Id or name from list_coaches; default: you, if a coach signed in.",
 			}},
+
+		{name: "send_form_to_group", title: "Send a form to a group", route: "POST /groups/forms",
+			description: "send_form to a tag or a list (≤200); answers per trainee.",
+			keep:        []string{"tag", "traineeIds", "formTemplateId"},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "formTemplateId": "Id or name, from list_forms."}},
+
+		{name: "assign_plan_to_group", title: "Assign a plan to a group", route: "POST /groups/subscriptions",
+			description: "assign_plan to a tag or a list (≤200); answers per trainee.",
+			forced:      map[string]any{"notify": false},
+			keep:        []string{"tag", "traineeIds", "productId", "startedOn"},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
+
+		{name: "draft_message", title: "Draft a message", idempotent: true, route: "POST /trainees/{id}/message-drafts", pathArg: "traineeId",
+			description: "A WhatsApp message in the studio's language and a wa.me link to send it yourself; nothing is sent.",
+			args:        map[string]string{"purpose": "", "text": "For custom."}},
 
 		{name: "update_task", title: "Update a task", idempotent: true, route: "PATCH /tasks/{id}", pathArg: "taskId",
 			description: "Mark a task done, reopen, snooze or reprioritise it.",

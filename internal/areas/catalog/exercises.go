@@ -92,7 +92,14 @@ func vocabularyError(field, value, what string, words []string) lane.FieldError 
 	return lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not %s the catalogue knows; use one of: %s.", field, value, what, strings.Join(words, ", "))}
 }
 
-func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exerciseRow], error) {
+// exerciseSearch is the search answer: items match q as written; only when
+// none does are the exercises it may mean listed apart, in nearMatches.
+type exerciseSearch struct {
+	lane.ListOf[exerciseRow]
+	NearMatches []exerciseRow `json:"nearMatches,omitempty" jsonschema:"Only when q matched nothing as written: up to 5 exercises it may mean, in the other script (לג פרס: Leg press) or spelled otherwise, closest first."`
+}
+
+func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (exerciseSearch, error) {
 	f := exercises.Filter{Q: q.Q, Category: q.Category, Equipment: strings.TrimSpace(q.Equipment), Muscle: strings.TrimSpace(q.Muscle), Area: strings.TrimSpace(q.Area)}
 	var errs []lane.FieldError
 	if f.Equipment != "" && !slices.Contains(exercises.Equipment, f.Equipment) {
@@ -105,11 +112,11 @@ func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exe
 		errs = append(errs, vocabularyError("area", f.Area, "a body area", domain.BodyAreas))
 	}
 	if len(errs) > 0 {
-		return lane.ListOf[exerciseRow]{}, lane.ValidationError(errs)
+		return exerciseSearch{}, lane.ValidationError(errs)
 	}
 	own, err := c.Studio().ListExercises(c.Ctx)
 	if err != nil {
-		return lane.ListOf[exerciseRow]{}, err
+		return exerciseSearch{}, err
 	}
 	page := lane.PageSlice(exercises.Search(own, f), q.Page())
 	out := lane.ListOf[exerciseRow]{Items: make([]exerciseRow, len(page.Items)), Total: page.Total, NextOffset: page.NextOffset}
@@ -120,7 +127,13 @@ func (a *Area) searchExercises(c *lane.Call, q *exercisesQuery) (lane.ListOf[exe
 			out.Items[i] = compactRow(e)
 		}
 	}
-	return out, nil
+	answer := exerciseSearch{ListOf: out}
+	if out.Total == 0 && strings.TrimSpace(q.Q) != "" {
+		for _, e := range exercises.Near(own, f) {
+			answer.NearMatches = append(answer.NearMatches, compactRow(e))
+		}
+	}
+	return answer, nil
 }
 
 // findExercise is a built-in by slug or the studio's own by exr_… id, else
@@ -240,7 +253,10 @@ func (a *Area) createExercise(c *lane.Call, in *createExerciseInput) (domain.Exe
 	return e, nil
 }
 
-// exercise resolves an exercise id: built-in, or one of the studio's own. The FieldError names field.
+// Exercise resolves an exercise: a built-in id (back-squat), one of the
+// studio's own (exr_…), or a name or alias of either in Hebrew or English
+// ("back squat", "סקוואט"), which must fit one exercise; the answer's
+// matched says which. The FieldError names field.
 func Exercise(c *lane.Call, ss store.StudioStore, field, id string) (domain.Exercise, *lane.FieldError) {
 	id = strings.TrimSpace(id)
 	if e, ok := exercises.Get(id); ok {
@@ -256,5 +272,34 @@ func Exercise(c *lane.Call, ss store.StudioStore, field, id string) (domain.Exer
 		}
 		return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %s is not an exercise of this studio; use a built-in exercise id (such as back-squat) or one of the studio's own exercises.", field, text.Truncate(id, 100))}
 	}
-	return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not a built-in exercise id (such as back-squat, bench-press, running) or a studio exercise id (exr_…).", field, text.Truncate(id, 100))}
+	if _, looksLikeID := ids.KindOf(id); !looksLikeID && id != "" {
+		if e, fe, ok := exerciseNamed(c, ss, field, id); ok {
+			return e, fe
+		}
+	}
+	return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q is not an exercise's id or name: give a built-in id (such as back-squat, bench-press, running), a studio exercise id (exr_…) or a name search_exercises finds.", field, text.Truncate(id, 100))}
+}
+
+// exerciseNamed resolves an exercise's name: the exercises whose name,
+// Hebrew name or alias it is whole, else the best matches search ranks
+// (exercises.Search), else those it sounds like in the other script. ok is
+// false when nothing fits.
+func exerciseNamed(c *lane.Call, ss store.StudioStore, field, name string) (domain.Exercise, *lane.FieldError, bool) {
+	own, err := ss.ListExercises(c.Ctx)
+	if err != nil {
+		return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q could not be looked up; try again.", field, text.Truncate(name, 100))}, true
+	}
+	found := exercises.Named(own, name)
+	switch len(found) {
+	case 0:
+		return domain.Exercise{}, nil, false
+	case 1:
+		c.Matched(field, name, "exercise", found[0].Name, found[0].ID)
+		return found[0], nil, true
+	}
+	shown := make([]string, 0, 5)
+	for _, e := range found[:min(len(found), 5)] {
+		shown = append(shown, fmt.Sprintf("%s (%s)", e.Name, e.ID))
+	}
+	return domain.Exercise{}, &lane.FieldError{Field: field, Message: fmt.Sprintf("%s %q fits %d exercises: %s. Give the id of the one meant.", field, text.Truncate(name, 100), len(found), strings.Join(shown, ", "))}, true
 }

@@ -12,5 +12,7 @@ func (a *Area) Routes(rs *lane.Routes) {
 	a.traineeRecordRoutes(rs)
 	a.insightRoutes(rs)
 	a.rosterRoutes(rs)
+	a.groupRoutes(rs)
+	a.messageRoutes(rs)
 	a.traineeSelfRoutes(rs)
 }

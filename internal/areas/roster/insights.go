@@ -36,6 +36,7 @@ func (a *Area) insightRoutes(rs *lane.Routes) {
 
 type needsAttentionQuery struct {
 	CoachID string `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
+	Tag     string `json:"tag,omitempty" jsonschema:"Only this tag's trainees (list_tags); the rest of them are listed under fine." lane:"maxLength=100" ref:"tagName"`
 	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due, feedback (the trainee told the studio something in the last 7 days)." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due|feedback"`
 	lane.PageQuery
 }
@@ -48,12 +49,20 @@ type attentionList struct {
 	Items      []training.Attention `json:"items" jsonschema:"Most urgent first: score is the sum of the reasons' severities (low_readiness 90, active_injury 80, plan_ended 75, no_recent_session 60, missed_sessions 55, plan_ending 50, weight_off_goal 40, overdue_tasks 35, form_past_due 30, feedback 25)."`
 	Total      int                  `json:"total"`
 	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
+	Fine       []fineRow            `json:"fine,omitempty" jsonschema:"With tag: the tagged trainees who need nothing now, with their last completed session's day."`
+}
+
+// fineRow is a trainee of the asked tag who needs nothing now.
+type fineRow struct {
+	TraineeID       string  `json:"traineeId"`
+	Name            string  `json:"name"`
+	LastCompletedOn *string `json:"lastCompletedOn"`
 }
 
 func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionList, error) {
 	today := c.LocalToday()
 	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
-		Today: today, WeekStart: training.WeekStartOn(today, c.FirstDay()), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID,
+		Today: today, WeekStart: training.WeekStartOn(today, c.FirstDay()), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID, Tag: q.Tag,
 	})
 	if err != nil {
 		return attentionList{}, err
@@ -61,7 +70,20 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionLi
 	p := q.Page()
 	t := training.TriagePage(facts, today, c.Zone(), q.Reason, p.Offset, p.Limit)
 	page := lane.PageOf(store.List[training.Attention]{Items: t.Items, Total: t.Total}, p)
-	return attentionList{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}, nil
+	out := attentionList{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}
+	if q.Tag != "" && p.Offset == 0 && q.Reason == "" {
+		// A group asked about by its tag: everyone in it has a status.
+		needs := map[string]bool{}
+		for _, x := range training.TriagePage(facts, today, c.Zone(), "", 0, len(facts)).Items {
+			needs[x.TraineeID] = true
+		}
+		for _, f := range facts {
+			if !needs[f.TraineeID] && len(out.Fine) < p.Limit {
+				out.Fine = append(out.Fine, fineRow{TraineeID: f.TraineeID, Name: strings.TrimSpace(f.FirstName + " " + f.LastName), LastCompletedOn: f.LastCompletedOn})
+			}
+		}
+	}
+	return out, nil
 }
 
 func triageSummary(t training.TriageResult, roster int) string {

@@ -11,7 +11,7 @@ import (
 )
 
 type assignPlanInput struct {
-	ProductID    string   `json:"productId" jsonschema:"The plan to assign (an id from list_plans)." lane:"minLength=1,maxLength=100"`
+	ProductID    string   `json:"productId" jsonschema:"The plan to assign: its id from list_plans, or its name." lane:"minLength=1,maxLength=100" ref:"product"`
 	StartedOn    *string  `json:"startedOn,omitempty" jsonschema:"First day of the plan. When omitted the plan starts the day after the trainee's last live or scheduled plan ends, or today if there is none." lane:"format=date" when:"start"`
 	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee; when omitted the plan's list price (required for a plan without one)." lane:"min=0,max=1000000"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days for this trainee; when omitted the plan's own duration (none means open-ended)." lane:"min=1,max=3650"`

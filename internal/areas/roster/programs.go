@@ -17,14 +17,14 @@ import (
 )
 
 type assignProgramInput struct {
-	TemplateID      string  `json:"templateId" jsonschema:"The program template (an id from list_program_templates)." lane:"minLength=1,maxLength=100"`
+	TemplateID      string  `json:"templateId" jsonschema:"The program template: its id from list_program_templates, or its name." lane:"minLength=1,maxLength=100" ref:"template"`
 	StartsOn        *string `json:"startsOn,omitempty" jsonschema:"First day of the program; today when omitted." lane:"format=date" when:"start"`
 	Notify          *bool   `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
 	ReplaceExisting *bool   `json:"replaceExisting,omitempty" jsonschema:"true marks the trainee's current programs replaced; false or omitted keeps them beside the new one."`
 }
 
 type assignFormInput struct {
-	FormTemplateID string                     `json:"formTemplateId" jsonschema:"The form to send (an id from list_forms)." lane:"minLength=1,maxLength=100"`
+	FormTemplateID string                     `json:"formTemplateId" jsonschema:"The form to send: its id from list_forms, or its name." lane:"minLength=1,maxLength=100" ref:"form"`
 	DueAt          *time.Time                 `json:"dueAt,omitempty" jsonschema:"When the answers are due." when:"ahead"`
 	Prompt         *string                    `json:"prompt,omitempty" jsonschema:"A note shown with the form." lane:"maxLength=500"`
 	Notify         *bool                      `json:"notify,omitempty" jsonschema:"true announces the form now; false never; omitted lets the periodic announcer tell the trainee once within the hour."`
@@ -37,7 +37,7 @@ type logWeightInput struct {
 }
 
 type formResponseInput struct {
-	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (an id from list_forms); taken from the assignment when assignmentId is given." lane:"maxLength=100"`
+	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (its id from list_forms, or its name); taken from the assignment when assignmentId is given." lane:"maxLength=100" ref:"form"`
 	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
 	Answers        map[string]json.RawMessage `json:"answers" jsonschema:"The answers by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
 	SubmittedAt    *time.Time                 `json:"submittedAt,omitempty" jsonschema:"When it was submitted; now when omitted." when:"happened"`

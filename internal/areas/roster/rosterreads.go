@@ -19,6 +19,7 @@ type rosterQuestion struct {
 	From     *string `json:"from,omitempty" jsonschema:"First day of the window, YYYY-MM-DD, inclusive. Default: the first day of this week (the studio's weekStartsOn); today for plans_ending and plans_starting; 30 days ago for new_trainees, goals_reached and feedback." lane:"format=date"`
 	To       *string `json:"to,omitempty" jsonschema:"Last day of the window, YYYY-MM-DD, inclusive; at most 366 days after from. Default today; 30 days ahead for plans_ending and plans_starting." lane:"format=date"`
 	CoachID  string  `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
+	Tag      string  `json:"tag,omitempty" jsonschema:"Only this tag's trainees (list_tags)." lane:"maxLength=100" ref:"tagName"`
 	lane.PageQuery
 }
 
@@ -78,28 +79,31 @@ func (a *Area) readRoster(c *lane.Call, q *rosterQuestion) (rosterAnswer, error)
 	ss := c.Studio()
 	page := q.Page()
 	rows, err := ss.ReadRoster(c.Ctx, store.RosterRead{
-		Question: q.Question, From: from, To: to, Since: since, Until: until, Zone: zone, CoachID: q.CoachID, Page: page,
+		Question: q.Question, From: from, To: to, Since: since, Until: until, Zone: zone, CoachID: q.CoachID, Tag: q.Tag, Page: page,
 	})
 	if err != nil {
 		return rosterAnswer{}, err
 	}
-	size, err := ss.RosterSize(c.Ctx, q.CoachID)
+	size, err := ss.RosterSize(c.Ctx, q.CoachID, q.Tag)
 	if err != nil {
 		return rosterAnswer{}, err
 	}
 	list := lane.PageOf(rows, page)
 	return rosterAnswer{
-		Summary:  rosterSummary(q.Question, rows.Total, size, from, to, q.CoachID != ""),
+		Summary:  rosterSummary(q.Question, rows.Total, size, from, to, q.CoachID != "", q.Tag),
 		Question: q.Question, From: from, To: to,
 		Items: list.Items, Total: list.Total, NextOffset: list.NextOffset,
 	}, nil
 }
 
 // rosterSummary says the answer in a sentence.
-func rosterSummary(question string, n, size int, from, to string, oneCoach bool) string {
+func rosterSummary(question string, n, size int, from, to string, oneCoach bool, tag string) string {
 	whose := "the studio's"
 	if oneCoach {
 		whose = "the coach's"
+	}
+	if tag != "" {
+		whose += " " + tag
 	}
 	window := fmt.Sprintf("from %s to %s", from, to)
 	of := fmt.Sprintf("%d of %s %d active trainees", n, whose, size)

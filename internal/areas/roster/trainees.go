@@ -61,7 +61,7 @@ type profile struct {
 	Goal      *string  `json:"goal,omitempty" jsonschema:"The trainee's goal, in their words." lane:"maxLength=2000"`
 	StepsGoal *int     `json:"stepsGoal,omitempty" jsonschema:"Daily steps goal." lane:"min=0,max=100000"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"Tag names; new names create tags. On update the list replaces the trainee's tags." lane:"minLength=1,maxLength=50,maxItems=50"`
-	CoachIDs  []string `json:"coachIds,omitempty" jsonschema:"Coach ids from list_coaches. On update the list replaces the trainee's coaches." lane:"maxLength=100,maxItems=20"`
+	CoachIDs  []string `json:"coachIds,omitempty" jsonschema:"Coaches, by id from list_coaches or by name; on create, the signed-in coach when omitted. On update the list replaces the trainee's coaches." lane:"maxLength=100,maxItems=20" ref:"coach"`
 }
 
 type createTraineeInput struct {
@@ -70,7 +70,7 @@ type createTraineeInput struct {
 	Phone     string  `json:"phone" jsonschema:"Mobile phone in any usual form; numbers without a country code are read in the studio's region." lane:"minLength=1,maxLength=40"`
 	Status    *string `json:"status,omitempty" jsonschema:"active (the default), paused or archived." lane:"enum=active|paused|archived"`
 	profile
-	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start with the trainee, on startedOn (an id from list_plans)." lane:"maxLength=100"`
+	ProductID          *string `json:"productId,omitempty" jsonschema:"A plan to start with the trainee, on startedOn: its id from list_plans, or its name." lane:"maxLength=100" ref:"product"`
 	StartedOn          *string `json:"startedOn,omitempty" jsonschema:"The day the trainee starts, and the plan with them; today (UTC) when omitted, and the answer shows the day." lane:"format=date" when:"start"`
 	SendWhatsappInvite *bool   `json:"sendWhatsappInvite,omitempty" jsonschema:"true sends the WhatsApp invite; anything else sends nothing."`
 	Notify             *bool   `json:"notify,omitempty" jsonschema:"true sends the welcome message; anything else sends nothing."`
@@ -117,6 +117,7 @@ func (a *Area) traineeRoutes(rs *lane.Routes) {
 // when none does are the closest names listed apart, in nearMatches.
 type traineeSearch struct {
 	lane.ListOf[traineeRow]
+	SoundsLike  bool         `json:"soundsLike,omitempty" jsonschema:"True when no name holds q as written and the items are the names q sounds like, in Hebrew or Latin letters (Tamar: תמר; Avraham: Abraham)."`
 	NearMatches []traineeRow `json:"nearMatches,omitempty" jsonschema:"Only when q matched nobody: up to 5 trainees whose names are like q (a typo, a spelling), closest first. They are not matches; check the name before using one."`
 }
 
@@ -138,6 +139,16 @@ func (a *Area) searchTrainees(c *lane.Call, q *searchTraineesQuery) (traineeSear
 	if err != nil {
 		return traineeSearch{}, err
 	}
+	sounds := false
+	if res.Total == 0 && f.Q != "" {
+		// Not as written: the names it sounds like, in either script.
+		f.Sounds = true
+		if res, err = ss.SearchTrainees(c.Ctx, f); err != nil {
+			return traineeSearch{}, err
+		}
+		sounds = res.Total > 0
+		f.Sounds = false
+	}
 	var near []domain.Trainee
 	if res.Total == 0 && f.Q != "" {
 		if near, err = ss.NearTrainees(c.Ctx, f, nearMatchLimit); err != nil {
@@ -149,7 +160,7 @@ func (a *Area) searchTrainees(c *lane.Call, q *searchTraineesQuery) (traineeSear
 		return traineeSearch{}, err
 	}
 	rows := store.List[traineeRow]{Items: traineeRows(res.Items, names, q.View == "full"), Total: res.Total}
-	out := traineeSearch{ListOf: lane.PageOf(rows, f.Page)}
+	out := traineeSearch{ListOf: lane.PageOf(rows, f.Page), SoundsLike: sounds}
 	if len(near) > 0 {
 		out.NearMatches = traineeRows(near, names, q.View == "full")
 	}
@@ -267,6 +278,9 @@ func (a *Area) createTrainee(c *lane.Call, in *createTraineeInput) (traineeCreat
 		StartedOn: in.StartedOn,
 		CreatedAt: now,
 		UpdatedAt: now,
+	}
+	if me := c.Coach(); len(t.CoachIDs) == 0 && me != "" {
+		t.CoachIDs = []string{me} // a coach's own sign-in adds her own trainee, unless she names others
 	}
 	in.profile.apply(&t)
 	if t.StartedOn == nil {

@@ -6,4 +6,7 @@ import "github.com/otherwise/perform/internal/lane"
 type Area struct{}
 
 // Routes adds the sessions' and benchmarks' routes.
-func (a *Area) Routes(rs *lane.Routes) { a.sessionRoutes(rs) }
+func (a *Area) Routes(rs *lane.Routes) {
+	a.sessionRoutes(rs)
+	a.swapRoutes(rs)
+}

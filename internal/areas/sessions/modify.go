@@ -85,7 +85,16 @@ func (a *Area) modifySession(c *lane.Call, in *modifySessionInput) (modifiedSess
 			out.Summary = fmt.Sprintf("Intensity raised on %d exercises.", out.Changed)
 		case "swap_exercise":
 			from := strings.TrimSpace(*in.ExerciseID)
-			if !slices.ContainsFunc(x.Exercises, func(e domain.SessionExercise) bool { return e.ExerciseID == from }) {
+			inSession := func(id string) bool {
+				return slices.ContainsFunc(x.Exercises, func(e domain.SessionExercise) bool { return e.ExerciseID == id })
+			}
+			if !inSession(from) {
+				// A name ("back squat", "סקוואט") of one of the session's exercises.
+				if ex, fe := catalog.Exercise(c, ss, "exerciseId", from); fe == nil && inSession(ex.ID) {
+					from = ex.ID
+				}
+			}
+			if !inSession(from) {
 				have := make([]string, len(x.Exercises))
 				for i, e := range x.Exercises {
 					have[i] = e.ExerciseID

@@ -12,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // Workout sessions: the summary list, one session, a planned session, a
@@ -21,6 +22,7 @@ type sessionsQuery struct {
 	From   *string `json:"from,omitempty" jsonschema:"Only sessions on or after this local date, YYYY-MM-DD." lane:"format=date"`
 	To     *string `json:"to,omitempty" jsonschema:"Only sessions on or before this local date, YYYY-MM-DD; at most 366 days after from. Default today (what was done), no limit with status planned." lane:"format=date"`
 	Status *string `json:"status,omitempty" jsonschema:"Only sessions with this status; planned lists what is ahead too." lane:"enum=planned|completed|skipped|missed"`
+	View   string  `json:"view,omitempty" jsonschema:"full adds the exercises' targets and sets (limit=1: the latest session whole)." lane:"enum=compact|full"`
 	lane.PageQuery
 }
 
@@ -39,6 +41,10 @@ type SessionRow struct {
 	DurationMin *int      `json:"durationMin,omitempty"`
 	RPE         *int      `json:"rpe,omitempty"`
 	Totals      rowTotals `json:"totals"`
+	// Exercises name what was done (or is planned), compactly.
+	Exercises []string `json:"exercises,omitempty" jsonschema:"The exercises in order, each with what was done (3×5 @80kg) or, planned, its target."`
+	// Detail is the exercises whole, with view=full.
+	Detail []domain.SessionExercise `json:"detail,omitempty" jsonschema:"With view=full: the exercises with targets and sets."`
 }
 
 // rowTotals are a row's non-zero totals.
@@ -52,9 +58,13 @@ type rowTotals struct {
 
 func RowOf(x domain.Session) SessionRow {
 	t := x.Totals
-	return SessionRow{ID: x.ID, ProgramID: x.ProgramID, Date: x.Date, StartTime: x.StartTime, Sport: x.Sport,
+	r := SessionRow{ID: x.ID, ProgramID: x.ProgramID, Date: x.Date, StartTime: x.StartTime, Sport: x.Sport,
 		Title: x.Title, Status: x.Status, Source: x.Source, DurationMin: x.DurationMin, RPE: x.RPE,
 		Totals: rowTotals{VolumeKg: t.VolumeKg, Sets: t.Sets, Reps: t.Reps, Seconds: t.Seconds, Metres: t.Metres}}
+	for _, e := range x.Exercises {
+		r.Exercises = append(r.Exercises, training.Compact(e))
+	}
+	return r
 }
 
 type plannedSessionInput struct {
@@ -78,7 +88,7 @@ type setInput struct {
 }
 
 type loggedExerciseInput struct {
-	ExerciseID string     `json:"exerciseId" jsonschema:"From search_exercises: a built-in slug (back-squat) or exr_…." lane:"minLength=1,maxLength=100"`
+	ExerciseID string     `json:"exerciseId" jsonschema:"A built-in slug (back-squat), exr_… or the exercise's name (search_exercises)." lane:"minLength=1,maxLength=100"`
 	Sets       []setInput `json:"sets" jsonschema:"In order." lane:"maxItems=50"`
 	Notes      *string    `json:"notes,omitempty" lane:"maxLength=500"`
 }
@@ -178,7 +188,7 @@ func checkClock(field string, v *string) *lane.Error {
 }
 
 func (a *Area) sessionRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first (status planned: soonest first), as summary rows (metadata and totals, no exercises or sets; GET /sessions/{id} has those).", func(c *lane.Call, q *sessionsQuery) (lane.ListOf[SessionRow], error) {
+	lane.Add(rs, "GET", "/trainees/{id}/sessions", "A trainee's workout sessions, newest date first (status planned: soonest first), as rows naming their exercises compactly (3×5 @80kg); view=full adds the exercises whole, so limit=1&view=full is the latest session in one call.", func(c *lane.Call, q *sessionsQuery) (lane.ListOf[SessionRow], error) {
 		if e := checkRange(q.From, q.To); e != nil {
 			return lane.ListOf[SessionRow]{}, e
 		}
@@ -186,7 +196,7 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return lane.ListOf[SessionRow]{}, err
 		}
-		f := store.SessionFilter{TraineeID: c.ID(), Page: q.Page()}
+		f := store.SessionFilter{TraineeID: c.ID(), Page: q.Page(), Exercises: true}
 		if q.From != nil {
 			f.From = *q.From
 		}
@@ -204,6 +214,9 @@ func (a *Area) sessionRoutes(rs *lane.Routes) {
 		rows := store.List[SessionRow]{Items: make([]SessionRow, len(res.Items)), Total: res.Total}
 		for i, x := range res.Items {
 			rows.Items[i] = RowOf(x)
+			if q.View == "full" {
+				rows.Items[i].Detail = x.Exercises
+			}
 		}
 		return lane.PageOf(rows, q.Page()), err
 	}, lane.Tool("list_trainee_sessions"), lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("list_sessions"),
@@ -271,7 +284,7 @@ func (a *Area) createPlannedSession(c *lane.Call, in *plannedSessionInput) (doma
 // are bookkeeping, not training.
 var (
 	SessionFields    = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "notes", "feedback", "programId", "completedAt", "exercises", "totals"}
-	SessionRowFields = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "programId", "totals"}
+	SessionRowFields = []string{"id", "date", "startTime", "sport", "title", "status", "source", "durationMin", "rpe", "programId", "totals", "exercises", "detail"}
 	BenchmarkFields  = []string{"id", "name", "unit", "direction", "exerciseId", "best", "latest", "change4Weeks", "change12Weeks", "entries", "recent"}
 )
 

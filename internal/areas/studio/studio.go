@@ -81,11 +81,21 @@ type tagInput struct {
 // Tasks: priority is 0 (none, the default) to 5 (most urgent).
 type createTaskInput struct {
 	Title    string     `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
-	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns (an id from search_trainees)." lane:"maxLength=100"`
+	ClientID *string    `json:"clientId,omitempty" jsonschema:"The trainee it concerns: an id from search_trainees, or the trainee's name." lane:"maxLength=100" ref:"trainee"`
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
 	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
 	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
-	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches, or a name); the signed-in coach when omitted, else nobody in particular." lane:"maxLength=100" ref:"coach"`
+}
+
+// groupTaskInput is a task about each trainee of a group.
+type groupTaskInput struct {
+	lane.Group
+	Title    string     `json:"title" jsonschema:"What the coach should do about each." lane:"minLength=1,maxLength=200"`
+	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
+	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
+	Priority *int       `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
+	CoachID  *string    `json:"coachId,omitempty" jsonschema:"The coach who should do it (an id from list_coaches, or a name); the signed-in coach when omitted." lane:"maxLength=100" ref:"coach"`
 }
 
 type updateTaskInput struct {
@@ -96,7 +106,7 @@ type updateTaskInput struct {
 
 type tasksQuery struct {
 	Status   string `json:"status,omitempty" jsonschema:"Only tasks with this status." lane:"enum=open|done|snoozed"`
-	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee (an id from search_trainees)." lane:"maxLength=100" ref:"trainee"`
+	ClientID string `json:"clientId,omitempty" jsonschema:"Only tasks about this trainee: an id from search_trainees, or a name." lane:"maxLength=100" ref:"trainee"`
 	CoachID  string `json:"coachId,omitempty" jsonschema:"Whose tasks: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
 	lane.PageQuery
 }
@@ -155,6 +165,12 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, f.Page), err
 	}, lane.Tool("list_tasks"))
 	lane.Add(rs, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", a.createTask, lane.Tool("create_task"), lane.Created())
+	lane.Add(rs, "POST", "/groups/tasks", "Create one task about each trainee of a tag or a list (up to 200): each one's create_task, idempotent, audited and dry-runnable on its own; the answer says per trainee what was done or why not.",
+		func(c *lane.Call, in *groupTaskInput) (lane.GroupAnswer, error) {
+			return c.ForEach(in.Group, "POST", "/tasks", func(trainee string) any {
+				return createTaskInput{Title: in.Title, ClientID: &trainee, Detail: in.Detail, DueAt: in.DueAt, Priority: in.Priority, CoachID: in.CoachID}
+			})
+		}, lane.Fanout())
 	lane.Add(rs, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", a.updateTask, lane.Tool("update_task"))
 
 	lane.Add(rs, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.APIKey], error) {

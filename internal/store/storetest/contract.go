@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"Trainees", testTrainees},
 		{"TraineeSearch", testTraineeSearch},
 		{"TraineeSearchWords", testTraineeSearchWords},
+		{"TraineeSearchSounds", testTraineeSearchSounds},
 		{"DeleteTraineeCascades", testDeleteTraineeCascades},
 		{"Products", testProducts},
 		{"Subscriptions", testSubscriptions},

@@ -104,3 +104,53 @@ func testTraineeSearchWords(t *testing.T, st store.Store) {
 		t.Errorf("deleted trainee is still near: %v", traineeIDs(got))
 	}
 }
+
+// testTraineeSearchSounds: a name found in the other script or another
+// spelling by its sound keys, with the filters, paging and total of any
+// search; a rename rewrites the keys and another studio's name is never
+// found.
+func testTraineeSearchSounds(t *testing.T, st store.Store) {
+	a, b := newStudio(t, st), newStudio(t, st)
+	ss := st.Studio(a.ID)
+	mk := func(first, last, status string) domain.Trainee {
+		tr := domain.Trainee{FirstName: first, LastName: last, Phone: newPhone(), Status: status}
+		must(t, "CreateTrainee "+first+" "+last, ss.CreateTrainee(ctx, &tr))
+		return tr
+	}
+	tamar := mk("תמר", "אברהם", "")
+	chen := mk("Chen", "Cohen", "")
+	abraham := mk("Yossi", "Abraham", domain.TraineePaused)
+	other := domain.Trainee{FirstName: "Tamar", LastName: "Levi", Phone: newPhone()}
+	must(t, "CreateTrainee in b", st.Studio(b.ID).CreateTrainee(ctx, &other))
+	for _, tc := range []struct {
+		q      string
+		status string
+		want   []string
+	}{
+		{"Tamar", "", []string{tamar.ID}},
+		{"tamar avraham", "", []string{tamar.ID}},
+		{"Avraham", "", []string{abraham.ID, tamar.ID}},
+		{"Avraham", domain.TraineePaused, []string{abraham.ID}},
+		{"חן כהן", "", []string{chen.ID}},
+		{"Hen", "", []string{chen.ID}},
+		{"Tamar Cohen", "", nil},
+		{"aaa", "", nil}, // no consonant: no key, no match
+	} {
+		got, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: tc.q, Sounds: true, Status: tc.status, Page: page(50, 0)})
+		must(t, tc.q, err)
+		slices.Sort(tc.want)
+		ids := traineeIDs(got.Items)
+		slices.Sort(ids)
+		if got.Total != len(tc.want) || !slices.Equal(ids, tc.want) && len(tc.want) > 0 || len(tc.want) == 0 && len(ids) != 0 {
+			t.Errorf("sounds %q (status %q): %v (total %d), want %v", tc.q, tc.status, ids, got.Total, tc.want)
+		}
+	}
+	tamar.FirstName = "Dana"
+	must(t, "UpdateTrainee", ss.UpdateTrainee(ctx, &tamar))
+	if got, _ := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "Tamar", Sounds: true, Page: page(50, 0)}); got.Total != 0 {
+		t.Errorf("renamed trainee still found by the old name: %v", traineeIDs(got.Items))
+	}
+	if got, _ := ss.SearchTrainees(ctx, store.TraineeFilter{Q: "דנה", Sounds: true, Page: page(50, 0)}); !slices.Equal(traineeIDs(got.Items), []string{tamar.ID}) {
+		t.Errorf("renamed trainee not found by the new name: %v", traineeIDs(got.Items))
+	}
+}

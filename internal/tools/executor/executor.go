@@ -100,6 +100,8 @@ type Result struct {
 	RetryAfterSeconds int
 	// Note is RepeatNote when Repeat.
 	Note string
+	// Matched says what each name given for an id was taken for.
+	Matched []string
 	// Repeat: the lane answered from an earlier identical write, and this
 	// call changed nothing.
 	Repeat bool
@@ -131,10 +133,14 @@ func (r Result) Text() string {
 	if r.Outcome != OK {
 		return r.Sentence
 	}
-	if r.Repeat {
-		return string(r.Data) + "\n\n" + r.Note
+	out := string(r.Data)
+	if len(r.Matched) > 0 {
+		out += "\n\nMatched: " + strings.Join(r.Matched, "; ") + "."
 	}
-	return string(r.Data)
+	if r.Repeat {
+		out += "\n\n" + r.Note
+	}
+	return out
 }
 
 // Executor runs the calls of one tool set against one lane. It is safe for
@@ -246,7 +252,7 @@ func (e *Executor) call(ctx context.Context, apiKey string, req tools.Request, r
 	case err != nil:
 		return Result{Outcome: Unavailable, Code: CodeUnavailable, Sentence: sentence(err.Error()), Err: err}
 	}
-	return Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed}
+	return Result{Outcome: OK, Data: data, Status: meta.Status, Repeat: meta.Replayed, Matched: meta.Matched}
 }
 
 // unknown is the answer to a tool the set does not offer: the step that
