@@ -243,7 +243,7 @@ func (w *week) planEndurance() {
 	}
 	w.sport = sp
 	reason := w.trf("%s sport is %s: %d sessions of %s this week, %d minutes in all (%d in the latest logged week, %d in a usual week; at most +10%%).",
-		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם, %d בשבוע רגיל; עד ‎+10%%).", w.sportLine(sp)...)
+		"הענף %s הוא %s: %d אימוני %s השבוע, %d דקות בסך הכול (%d בשבוע האחרון שנרשם, %d בשבוע רגיל; עד \u200e+10%%).", w.sportLine(sp)...)
 	if sportEx == "" {
 		reason += w.trf(" %s is swapped for %s, which spares the injured area.", " %s הוחלף ב%s, שחוסך את האזור הפצוע.", w.tr(titleCase(name), sportHe[name]), w.name(w.allowed[best]))
 	}

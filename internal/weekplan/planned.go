@@ -250,6 +250,6 @@ func (w *week) holdToCap(p *Plan) {
 	}
 	p.Adjustments = append(p.Adjustments, Adjustment{Kind: AdjustProgram,
 		Reason: w.trf("The program's week holds %d hard sets; last week %s logged %d, so this one is held to %d (at most +20%%): sets come off, every exercise stays.",
-			"בשבוע של התוכנית %d סטים קשים; בשבוע שעבר נרשמו %[3]d, ולכן השבוע מוגבל ל-%[4]d (עד ‎+20%%): יורדים סטים, כל התרגילים נשארים.",
+			"בשבוע של התוכנית %d סטים קשים; בשבוע שעבר נרשמו %[3]d, ולכן השבוע מוגבל ל-%[4]d (עד \u200e+20%%): יורדים סטים, כל התרגילים נשארים.",
 			from, w.her(), w.weekSets[3], p.HardSets)})
 }

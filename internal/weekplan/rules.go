@@ -158,8 +158,6 @@ func step(ex domain.Exercise) (inc, round float64) {
 	return 2, 1
 }
 
-func roundTo(v, to float64) float64 { return math.Round(v/to) * to }
-
 // prescribe is the rules' prescription for ex in a role: sets, reps, the
 // load and the intensity. The same week and exercise always give the same
 // prescription; a plan's loads are checked against it.
@@ -278,7 +276,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 			it.Basis = w.trf("missed %d reps at %.1f kg: the same load again", "פספוס של %d חזרות ב-%.1f ק\"ג: אותו משקל שוב", lo, load)
 		default:
 			next = load + inc
-			it.Basis = w.trf("all sets of %d at %.1f kg: +%.1f kg", "כל הסטים של %d ב-%.1f ק\"ג: ‎+%.1f ק\"ג", lo, load, inc)
+			it.Basis = w.trf("all sets of %d at %.1f kg: +%.1f kg", "כל הסטים של %d ב-%.1f ק\"ג: \u200e+%.1f ק\"ג", lo, load, inc)
 		}
 	case rule == RuleRPE:
 		rpe := float64(10 - rir)
@@ -287,7 +285,7 @@ func (w *week) prescribeLoad(it *Item, ex domain.Exercise, role int, xs []exposu
 	default: // double progression
 		if reps >= hi {
 			next = load + inc
-			it.Basis = w.trf("%d reps on every set at %.1f kg: +%.1f kg, back to %d reps", "%d חזרות בכל סט ב-%.1f ק\"ג: ‎+%.1f ק\"ג, חזרה ל-%d חזרות", hi, load, inc, lo)
+			it.Basis = w.trf("%d reps on every set at %.1f kg: +%.1f kg, back to %d reps", "%d חזרות בכל סט ב-%.1f ק\"ג: \u200e+%.1f ק\"ג, חזרה ל-%d חזרות", hi, load, inc, lo)
 		} else {
 			it.Reps = min(max(reps+1, lo), hi)
 			it.Basis = w.trf("%d reps at %.1f kg: the same load, %d reps", "%d חזרות ב-%.1f ק\"ג: אותו משקל, %d חזרות", reps, load, it.Reps)

@@ -86,8 +86,6 @@ func (w *week) inArea(a string) string {
 	return "in the " + strings.ReplaceAll(a, "_", " ")
 }
 
-var hebrewDays = [...]string{"ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"}
-
 // dayName is an ISO weekday's name in English (the validator's sentences
 // are English: a model reads them).
 func weekdayName(d int) string {
@@ -95,14 +93,6 @@ func weekdayName(d int) string {
 		return fmt.Sprint(d)
 	}
 	return time.Weekday(d % 7).String()
-}
-
-// dayNameIn is the weekday's name in the plan's language.
-func (w *week) dayNameIn(d int) string {
-	if w.lang() == "he" && d >= 1 && d <= 7 {
-		return "יום " + hebrewDays[d%7]
-	}
-	return weekdayName(d)
 }
 
 var kindNames = map[string][2]string{
