@@ -92,7 +92,7 @@ func TestPlanBar(t *testing.T) {
 	})
 	t.Logf("fixtures missing each item: %s", strings.Join(most, ", "))
 
-	// BAR-GATE: the bar is enforced: any unsafe prescription or any rubric
+	// The bar is enforced: any unsafe prescription or any rubric
 	// item missed fails it.
 	if tally.Unsafe > 0 || tally.Passed < tally.Items {
 		t.Errorf("the bar is every rubric item on every fixture and nothing unsafe: %s", line)
