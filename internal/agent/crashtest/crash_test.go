@@ -217,8 +217,12 @@ func countTexts(sent []fakes.Sent, conv string) map[string]int {
 	return out
 }
 
-func TestCrashMidTurn(t *testing.T) {
-	t.Parallel()
+// crashSQLite is a fresh SQLite file for a crash test, and its path (the
+// database URL a server is started on); crashPostgres a fresh schema and
+// its URL, skipping without PostgreSQL. Both skip a -short run: a crash
+// test waits for River to rescue the killed instance's jobs.
+func crashSQLite(t *testing.T) (store.Store, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("the crash test waits for River to rescue killed jobs (about a minute)")
 	}
@@ -227,12 +231,12 @@ func TestCrashMidTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	runCrashScenario(t, st, dbPath)
+	t.Cleanup(func() { st.Close() })
+	return st, dbPath
 }
 
-func TestCrashMidTurnPostgres(t *testing.T) {
-	t.Parallel()
+func crashPostgres(t *testing.T) (store.Store, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("the crash test waits for River to rescue killed jobs (about a minute)")
 	}
@@ -240,7 +244,18 @@ func TestCrashMidTurnPostgres(t *testing.T) {
 	if base == "" {
 		t.Skip(storetest.PostgresEnv + " is not set")
 	}
-	st, url := storetest.OpenPostgresSchema(t, base)
+	return storetest.OpenPostgresSchema(t, base)
+}
+
+func TestCrashMidTurn(t *testing.T) {
+	t.Parallel()
+	st, url := crashSQLite(t)
+	runCrashScenario(t, st, url)
+}
+
+func TestCrashMidTurnPostgres(t *testing.T) {
+	t.Parallel()
+	st, url := crashPostgres(t)
 	runCrashScenario(t, st, url)
 }
 

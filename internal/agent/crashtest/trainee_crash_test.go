@@ -5,8 +5,6 @@ package crashtest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,7 +15,6 @@ import (
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // traineeBacklog is more weigh-ins than one turn claims (20 messages, see
@@ -30,28 +27,13 @@ const traineeBacklog = 25
 // by a turn, and every accepted weigh-in is written exactly once.
 func TestCrashWithATraineeBacklog(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("the crash test waits for River to rescue killed jobs (about a minute)")
-	}
-	dbPath := filepath.Join(t.TempDir(), "crash.db")
-	st, err := store.Open(context.Background(), dbPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	runTraineeBacklogCrash(t, st, dbPath)
+	st, url := crashSQLite(t)
+	runTraineeBacklogCrash(t, st, url)
 }
 
 func TestCrashWithATraineeBacklogPostgres(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("the crash test waits for River to rescue killed jobs (about a minute)")
-	}
-	base := os.Getenv(storetest.PostgresEnv)
-	if base == "" {
-		t.Skip(storetest.PostgresEnv + " is not set")
-	}
-	st, url := storetest.OpenPostgresSchema(t, base)
+	st, url := crashPostgres(t)
 	runTraineeBacklogCrash(t, st, url)
 }
 
