@@ -45,12 +45,7 @@ func BenchmarkRosterTriage(b *testing.B) {
 					b.Fatalf("the triage keeps %d of %d: want some, not all", want, n)
 				}
 				b.Logf("%d of %d trainees need attention", want, n)
-				b.ReportAllocs()
-				defer reportCPU(b)()
-				lap, done := reportP50(b)
-				defer done()
-				for b.Loop() {
-					lap()
+				measure(b, func() {
 					facts, err := ss.RosterFacts(ctx, q)
 					if err != nil {
 						b.Fatal(err)
@@ -59,7 +54,7 @@ func BenchmarkRosterTriage(b *testing.B) {
 					if got := training.TriagePage(facts, benchToday, zone, "", 0, 50); got.Total != want {
 						b.Fatalf("triage: %d, want %d", got.Total, want)
 					}
-				}
+				})
 			})
 		}
 	}

@@ -43,17 +43,12 @@ func BenchmarkSearchTrainees(b *testing.B) {
 					b.Fatalf("name query %q matches %d (%v), want a selective query", name, want.Total, err)
 				}
 				b.Run("name", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						l, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: name, Page: store.Page{Limit: 50}})
 						if err != nil || l.Total != want.Total {
 							b.Fatalf("search %q: total %d, %v", name, l.Total, err)
 						}
-					}
+					})
 				})
 				// The words of a name in the other order, as people type it
 				// (every trainee of a last name has the same first name).
@@ -63,28 +58,18 @@ func BenchmarkSearchTrainees(b *testing.B) {
 					b.Fatalf("words query %q matches %d (%v), want %d", words, wantWords.Total, err, want.Total)
 				}
 				b.Run("words", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						l, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: words, Page: store.Page{Limit: 50}})
 						if err != nil || l.Total != wantWords.Total {
 							b.Fatalf("search %q: total %d, %v", words, l.Total, err)
 						}
-					}
+					})
 				})
 				// A typo in the last name: no exact match, then the near
 				// matches, as the lane answers it.
 				typo := name[:3] + "x" + name[4:]
 				b.Run("near", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						f := store.TraineeFilter{Q: typo, Page: store.Page{Limit: 50}}
 						l, err := ss.SearchTrainees(ctx, f)
 						if err != nil || l.Total != 0 {
@@ -94,65 +79,45 @@ func BenchmarkSearchTrainees(b *testing.B) {
 						if err != nil || len(near) == 0 || near[0].LastName != name {
 							b.Fatalf("near %q: %v, want %s first", typo, near, name)
 						}
-					}
+					})
 				})
 				// The same with a filter, which joins trigram rows to trainees.
 				b.Run("near-filtered", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						f := store.TraineeFilter{Q: typo, Status: domain.TraineeActive, Page: store.Page{Limit: 50}}
 						near, err := ss.NearTrainees(ctx, f, 5)
 						if err != nil || len(near) == 0 || near[0].LastName != name {
 							b.Fatalf("near %q: %v, want %s first", typo, near, name)
 						}
-					}
+					})
 				})
 				// The last name written in Hebrew: no word matches, and the
 				// search by sound keys finds the same trainees (and those
 				// whose names sound alike).
 				hebrew := hebrewOf(name)
 				b.Run("sounds", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						l, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: hebrew, Sounds: true, Page: store.Page{Limit: 50}})
 						if err != nil || l.Total < want.Total {
 							b.Fatalf("sounds %q: total %d, %v; want at least %d", hebrew, l.Total, err, want.Total)
 						}
-					}
+					})
 				})
 				b.Run("phone-search", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						l, err := ss.SearchTrainees(ctx, store.TraineeFilter{Q: national, Page: store.Page{Limit: 50}})
 						if err != nil || l.Total != 1 || l.Items[0].Phone != phone {
 							b.Fatalf("search %q: %+v, %v", national, l, err)
 						}
-					}
+					})
 				})
 				b.Run("by-phone", func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					lap, done := reportP50(b)
-					defer done()
-					for b.Loop() {
-						lap()
+					measure(b, func() {
 						tr, err := ss.TraineeByPhone(ctx, phone)
 						if err != nil || tr.Phone != phone {
 							b.Fatalf("TraineeByPhone %s: %v", phone, err)
 						}
-					}
+					})
 				})
 			})
 		}
@@ -243,6 +208,19 @@ func hebrewOf(name string) string {
 		rest = rest[1:]
 	}
 	return out.String()
+}
+
+// measure runs op as the benchmark's loop and reports its allocations,
+// its median time (p50-ns) and its process CPU time (cpu-ns/op).
+func measure(b *testing.B, op func()) {
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	lap, done := reportP50(b)
+	defer done()
+	for b.Loop() {
+		lap()
+		op()
+	}
 }
 
 // reportP50 adds p50-ns, the median time of an operation (what the search
