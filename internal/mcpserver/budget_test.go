@@ -10,17 +10,11 @@ import (
 
 // catalogueBudget and traineeCatalogueBudget are the most the coach's and
 // the trainee's catalogues may cost a model's context on every turn, in
-// tokens counted as characters / 4: the tools/list result as the client
+// tokens counted as bytes / 4: the tools/list result as the client
 // receives it, every tool with its title and explicit hints.
-//
-// The words issue asks for 9,000 and 7,000. The weekly plan's coach tool
-// (update_training_profile: sport, goal, health conditions, +~390 tokens)
-// and the group tools (+~360) landed together and took both catalogues
-// past them (9,386 and 7,118); until the descriptions and schemas are cut
-// back, these bounds hold them where they are and fail on any growth.
 const (
-	catalogueBudget        = 9400
-	traineeCatalogueBudget = 7150
+	catalogueBudget        = 9000
+	traineeCatalogueBudget = 7000
 )
 
 // The whole coach catalogue stays small: a tool or a description that

@@ -145,6 +145,7 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 		{"draft_message", map[string]any{"traineeId": a.TraineeID, "purpose": "payment_due"}, "https://wa.me/"},
 		{"send_form_to_group", map[string]any{"traineeIds": []string{a.TraineeID, a.OtherTraineeID}, "formTemplateId": a.FormID}, `"result":"done"`},
 		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}, `"result":"done"`},
+		{"create_task_for_group", map[string]any{"traineeIds": []string{a.TraineeID, a.OtherTraineeID}, "title": "Call about the new block"}, `"result":"done"`},
 		{"update_task", map[string]any{"taskId": a.TaskID, "status": "done"}, `"done"`},
 		{"log_weight", map[string]any{"traineeId": a.TraineeID, "weightKg": 80.2, "recordedAt": "2026-11-01T07:30:00Z"}, "80.2"},
 		{"needs_attention", map[string]any{"limit": 10}, `"summary"`},
@@ -296,6 +297,7 @@ func forcedSilentWritesLeaveTheOutboxUntouched(t *testing.T, f *mcptest.Fixture)
 		{"update_trainee", map[string]any{"traineeId": a.OtherTraineeID, "status": "paused"}},
 		{"create_task", map[string]any{"title": "Silent task", "clientId": a.OtherTraineeID}},
 		{"assign_plan_to_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "productId": a.ProductID}},
+		{"create_task_for_group", map[string]any{"traineeIds": []string{a.OtherTraineeID}, "title": "Silent group task"}},
 		{"log_weight", map[string]any{"traineeId": a.OtherTraineeID, "weightKg": 70}},
 	} {
 		if res := mcptest.Call(t, cs, c.tool, c.args); res.IsError {

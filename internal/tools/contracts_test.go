@@ -58,7 +58,7 @@ func TestEveryToolOfEverySetMatchesItsLaneContract(t *testing.T) {
 			if !lanecontracts.Selected(rt) {
 				t.Errorf("%s tool %s calls %s %s, which lane_contracts.json leaves out", set, tool.Name, tool.Method, tool.Path)
 			}
-			for name, tp := range tool.InputSchema.Properties {
+			for name, tp := range tool.Validates.Properties {
 				lp, ok := rt.Input.Properties[name]
 				if !ok {
 					if !strings.Contains(rt.Path, "{") || tool.InputSchema.Required[0] != name {
@@ -146,11 +146,12 @@ func TestEveryToolMatchesItsLaneRoute(t *testing.T) {
 		}
 	}
 	forcedSilent := map[string][]string{
-		"create_trainee":       {"notify", "sendWhatsappInvite"},
-		"assign_plan":          {"notify"},
-		"assign_plan_to_group": {"durationDays", "notify", "price"},
-		"send_form_to_group":   {"dueAt", "fieldValues", "notify", "prompt"},
-		"assign_program":       {"notify", "replaceExisting"},
+		"create_trainee":        {"notify", "sendWhatsappInvite"},
+		"assign_plan":           {"notify"},
+		"assign_plan_to_group":  {"durationDays", "notify", "price"},
+		"send_form_to_group":    {"dueAt", "fieldValues", "notify", "prompt"},
+		"create_task_for_group": {"detail", "priority"},
+		"assign_program":        {"notify", "replaceExisting"},
 	}
 	for _, tool := range tools.All() {
 		rt, ok := routes[tool.Name]
@@ -239,7 +240,7 @@ func fieldsLeftOut(t *testing.T, tool tools.Tool, route *jsonschema.Schema) []st
 	t.Helper()
 	var left []string
 	for name, lp := range route.Properties {
-		tp, ok := tool.InputSchema.Properties[name]
+		tp, ok := tool.Validates.Properties[name]
 		if !ok {
 			left = append(left, name)
 			continue
@@ -247,7 +248,41 @@ func fieldsLeftOut(t *testing.T, tool tools.Tool, route *jsonschema.Schema) []st
 		if d := boundsDiff(lp, tp); d != "" {
 			t.Errorf("%s.%s differs from the lane: %s", tool.Name, name, d)
 		}
+		listed := lp
+		if pairs := tools.PairsFor(lp); pairs != nil {
+			listed = pairs
+		}
+		listed = withoutLongBounds(listed)
+		if (name == "limit" || name == "offset") && !slices.ContainsFunc(tools.Trainee(), func(x tools.Tool) bool { return x.Name == tool.Name }) {
+			listed.Minimum, listed.Maximum = nil, nil // the coach instructions state them
+		}
+		if d := boundsDiff(listed, tool.InputSchema.Properties[name]); d != "" {
+			t.Errorf("%s.%s as listed differs from the lane less its bounds of 100 characters or more: %s", tool.Name, name, d)
+		}
 	}
 	slices.Sort(left)
 	return left
+}
+
+// withoutLongBounds is s less every maxLength of 100 or more: what a
+// catalogue may leave out of a tool's listed input (its validator keeps
+// it), as may the coach catalogue the paging bounds its instructions state.
+func withoutLongBounds(s *jsonschema.Schema) *jsonschema.Schema {
+	c := s.CloneSchemas()
+	var walk func(*jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		if s.MaxLength != nil && *s.MaxLength >= 100 {
+			s.MaxLength = nil
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties)
+		for _, p := range s.Properties {
+			walk(p)
+		}
+	}
+	walk(c)
+	return c
 }

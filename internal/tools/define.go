@@ -73,10 +73,14 @@ type toolSet struct {
 	// renames rewrite the lane's descriptions (nested fields' among them)
 	// that name a tool of the other set.
 	renames *strings.Replacer
+	// pagingSaid: the set's instructions state the paging bounds (limit
+	// 1-200, offset from 0) once, so its catalogue leaves them out of each
+	// list tool (catalogued).
+	pagingSaid bool
 }
 
 var (
-	coachSet   = toolSet{descriptions: argDescriptions}
+	coachSet   = toolSet{descriptions: argDescriptions, pagingSaid: true}
 	traineeSet = toolSet{trainee: true, descriptions: traineeArgDescriptions, renames: traineeRenames}
 )
 
@@ -158,6 +162,11 @@ func laneContracts() []Contract {
 // write's Idempotency-Key from the key, the tool and the arguments); the
 // tools' descriptions leave it out, which the catalogue's budget needs.
 const RepeatSentence = "A repeat within 10 minutes changes nothing."
+
+// DateRule is said once in the instructions instead of in every dated
+// argument: the lane refuses a date outside its field's range with a
+// sentence that gives the range.
+const DateRule = "Dates are YYYY-MM-DD; one outside what its field allows (years back, a year ahead, the future for what already happened) is refused with a sentence giving the range."
 
 // DefaultLimit is a list tool's page when the model gives no limit: a
 // model reads every row it is given, so its first page is shorter than the
@@ -242,7 +251,8 @@ func defineIn(set toolSet, s spec, contracts map[string]Contract) Tool {
 		Method:      c.Method,
 		Path:        c.Path,
 		View:        c.View,
-		InputSchema: input,
+		InputSchema: catalogued(input, set.pagingSaid),
+		Validates:   input,
 		Build: func(args json.RawMessage) (Request, error) {
 			m, err := v.decode(args)
 			if err != nil {
@@ -351,20 +361,22 @@ func derive(s spec, c Contract, descriptions map[string]string, renames *strings
 	}
 	for name, p := range in.Properties {
 		if isOpenMap(p) {
+			if d, ok := s.args[name]; ok {
+				p.Description = d
+			}
 			in.Properties[name] = pairsOf(p) // strict mode has no open object (strict.go)
 			continue
 		}
 		withoutNull(p)
 		// The lane ends a dated field's description with its plausible
-		// range ("Must be …"); a description written here keeps it.
-		_, rangeSays, hasRange := strings.Cut(p.Description, " Must be ")
+		// range ("Must be …"); the catalogue leaves it to the lane's refusal,
+		// which says it (the instructions say so once, DateRule).
+		p.Description, _, _ = strings.Cut(p.Description, "Must be ")
+		p.Description = strings.TrimSpace(p.Description)
 		if d, ok := s.args[name]; ok {
 			p.Description = d
 		} else if d, ok := descriptions[name]; ok {
 			p.Description = d
-		}
-		if hasRange && !strings.Contains(p.Description, "Must be ") {
-			p.Description = strings.TrimSpace(p.Description + " Must be " + rangeSays)
 		}
 	}
 	if renames != nil {

@@ -41,7 +41,7 @@ func reads() []spec {
 			}},
 
 		{name: "find_trainee_by_phone", title: "Find a trainee by phone", readOnly: true, route: "GET /trainees/by-phone/{phone}", pathArg: "phone",
-			description: "The profile of the trainee with a phone number, in any form people type.",
+			description: "The trainee with a phone number, in any usual form.",
 			args: map[string]string{
 				"phone": "As given, international or local (050-123-4567).",
 			}},

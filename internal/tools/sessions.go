@@ -24,7 +24,7 @@ func sessionTools() []spec {
 			description: "A trainee's benchmarks (1RMs, times, max reps): best, latest, change."},
 
 		{name: "log_workout", title: "Log a workout", route: "POST /trainees/{id}/workouts", pathArg: "traineeId",
-			description: "Record a workout with its sets, new or completing a planned one (sessionId); one per date, sport and duration. " +
+			description: "A workout with its sets, new or completing a planned one (sessionId); one per date, sport and duration. " +
 				"PRs come back as prs.",
 			args: map[string]string{
 				"sessionId":   "A planned one to complete, from list_trainee_sessions.",
@@ -39,7 +39,7 @@ func sessionTools() []spec {
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions", pathArg: "traineeId",
-			description: "Plan a session with exercise targets, outside any program; complete it later with log_workout.",
+			description: "A session with exercise targets, outside any program; log_workout completes it.",
 			args: map[string]string{
 				"date":        "Local day.",
 				"durationMin": "",
@@ -69,7 +69,7 @@ func sessionTools() []spec {
 			args:        map[string]string{"exerciseId": "Id or name, from search_exercises.", "replacementId": "Id or name, from search_exercises.", "from": "", "to": ""}},
 
 		{name: "draft_weekly_plan", title: "Draft a training week", route: "POST /trainees/{id}/plan-drafts", pathArg: "traineeId", unkeyed: true,
-			description: "Draft a trainee's week by progression rules from her logged sets, sparing injuries, deloading when due, with reasons; " +
+			description: "A trainee's week by progression rules from her logged sets: injuries spared, deloads due, reasons; " +
 				"her pending draft unless fresh. apply_weekly_plan plans it.",
 			args: map[string]string{
 				"week":  "next (default), this, or a day of it.",

@@ -111,7 +111,7 @@ func PairsFor(p *jsonschema.Schema) *jsonschema.Schema {
 func pairsOf(p *jsonschema.Schema) *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type:        "array",
-		Description: strings.TrimSpace(p.Description + " As a list of {key, value}; value as text (numbers and scales as digits, dates YYYY-MM-DD)."),
+		Description: strings.TrimSpace(p.Description + " As [{key, value}], each value as text (digits; dates YYYY-MM-DD)."),
 		MaxItems:    new(100),
 		Items: &jsonschema.Schema{
 			Type: "object",

@@ -56,7 +56,12 @@ type Tool struct {
 	// tool's answer: the lane declares it on the route (lane.View), so the
 	// coach's and the trainee's tools of one route share it.
 	View        string
+	// InputSchema is the input as tools/list shows it: Validates less the
+	// upper bounds of long text (catalogued).
 	InputSchema *jsonschema.Schema
+	// Validates is the whole input schema Build checks arguments against,
+	// every bound of the lane's route kept.
+	Validates *jsonschema.Schema
 	// Build decodes and validates the model's arguments and returns the lane call.
 	Build func(args json.RawMessage) (Request, error)
 	// Unkeyed: the executor derives no Idempotency-Key for the write. The

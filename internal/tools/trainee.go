@@ -10,7 +10,7 @@ import (
 // mechanism, in the trainee's world (no trainee ids, no coach tools).
 // (limit keeps the lane's words: its bounds differ by route.)
 var traineeArgDescriptions = map[string]string{
-	"offset": "The previous answer's nextOffset.",
+	"offset": "", // the previous answer's nextOffset, as the instructions say
 }
 
 // traineeRenames point the lane's descriptions, written for the coach
@@ -64,7 +64,7 @@ func traineeSpecs() []spec {
 			}},
 
 		{name: "create_planned_session", title: "Plan a session", route: "POST /trainees/{id}/sessions",
-			description: "Plan a session with exercise targets, outside any program; complete it later with log_workout. Answers the session.",
+			description: "A session with exercise targets, outside any program; log_workout completes it. Answers the session.",
 			args: map[string]string{
 				"date":      "Local day.",
 				"sport":     "strength, running, cycling, mobility…",
@@ -190,7 +190,7 @@ func traineeSpecs() []spec {
 			description: "Answer a form the studio sent (from list_my_forms), each answer fitting its question's type.",
 			keep:        []string{"assignmentId", "answers"},
 			require:     []string{"assignmentId"},
-			args:        map[string]string{"assignmentId": "The form's id from list_my_forms."}},
+			args:        map[string]string{"assignmentId": "The form's id from list_my_forms.", "answers": "By field key (choice: one of its options; scale: 1 to 10)."}},
 
 		{name: "generate_weekly_plan", title: "Draft my training week", route: "POST /trainees/{id}/plan-drafts", unkeyed: true,
 			description: "Draft your week from your training profile (days, equipment, session length), injuries, program and logged sets: loads by progression rules, a deload when due, each change with its reason. " +

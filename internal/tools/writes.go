@@ -3,7 +3,7 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a trainee, optionally with a plan; one per phone (check find_trainee_by_phone first). Answers the profile.",
+			description: "Add a trainee, optionally with a plan; one per phone (find_trainee_by_phone first).",
 			forced:      map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",
@@ -15,7 +15,7 @@ func writes() []spec {
 			}},
 
 		{name: "update_trainee", title: "Update a trainee", idempotent: true, route: "PATCH /trainees/{id}", pathArg: "traineeId",
-			description: "Change the given fields of a trainee's profile; tags and coachIds replace the lists.",
+			description: "Change given profile fields; tags and coachIds replace the lists.",
 			args: map[string]string{
 				"firstName": "New first name.",
 				"lastName":  "New last name.",
@@ -61,7 +61,7 @@ func writes() []spec {
 				"detail":   "More detail for the coach.",
 				"dueAt":    "",
 				"priority": "0 none (default) to 5 most urgent.",
-				"coachId":  "Id or name from list_coaches; default: you, if a coach signed in.",
+				"coachId":  "From list_coaches, or a name; default: you if a coach signed in.",
 			}},
 
 		{name: "send_form_to_group", title: "Send a form to a group", route: "POST /groups/forms",
@@ -74,6 +74,11 @@ func writes() []spec {
 			forced:      map[string]any{"notify": false},
 			keep:        []string{"tag", "traineeIds", "productId", "startedOn"},
 			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "productId": "Id or name, from list_plans.", "startedOn": ""}},
+
+		{name: "create_task_for_group", title: "Create a task per trainee of a group", route: "POST /groups/tasks",
+			description: "create_task about each trainee of a tag or a list (≤200); answers per trainee.",
+			keep:        []string{"tag", "traineeIds", "title", "dueAt", "coachId"},
+			args:        map[string]string{"tag": "From list_tags; or traineeIds.", "coachId": "From list_coaches, or a name; default: you if a coach signed in."}},
 
 		{name: "draft_message", title: "Draft a message", idempotent: true, route: "POST /trainees/{id}/message-drafts", pathArg: "traineeId",
 			description: "A WhatsApp message in the studio's language and a wa.me link to send it yourself; nothing is sent.",
@@ -89,7 +94,7 @@ func writes() []spec {
 			}},
 
 		{name: "log_weight", title: "Log a weight", route: "POST /trainees/{id}/weights", pathArg: "traineeId",
-			description: "Record a trainee's weigh-in; the latest becomes the profile's weightKg.",
+			description: "A weigh-in; the latest is the profile's weightKg.",
 			args: map[string]string{
 				"weightKg":   "Kilograms.",
 				"recordedAt": "Default now.",

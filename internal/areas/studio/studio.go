@@ -170,7 +170,7 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 			return c.ForEach(in.Group, "POST", "/tasks", func(trainee string) any {
 				return createTaskInput{Title: in.Title, ClientID: &trainee, Detail: in.Detail, DueAt: in.DueAt, Priority: in.Priority, CoachID: in.CoachID}
 			})
-		}, lane.Fanout())
+		}, lane.Tool("create_task_for_group"), lane.Fanout())
 	lane.Add(rs, "PATCH", "/tasks/{id}", "Change a task's status, snooze or priority.", a.updateTask, lane.Tool("update_task"))
 
 	lane.Add(rs, "GET", "/keys", "The studio's API keys (never the keys themselves).", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.APIKey], error) {

@@ -32,10 +32,10 @@ const Version = buildinfo.Version
 
 // Instructions are sent to the client at initialize, for the model.
 const Instructions = `These tools read and change one coaching studio in Perform. The credential chose the studio and who is asking: a coach's own sign-in speaks for her (coachId me, and the default of every coachId filter: her trainees, her tasks); a studio API key speaks for the whole studio.
-Find a trainee first: search_trainees (name, phone or email) or find_trainee_by_phone, then pass its id (trn_…) as traineeId.
+A traineeId (and a coach, plan, template, form or exercise id) takes the id or the name as said, Hebrew or Latin; an ambiguous name answers the candidates. search_trainees finds by name, phone or email.
 A question about all the trainees at once (who trained or not, plans ending, soreness, injuries, feedback, who needs attention) is one call: roster or needs_attention, never one call per trainee.
 Other ids come from the list tools: plans (prd_…) from list_plans, program templates from list_program_templates, forms from list_forms, coaches from list_coaches, tags from list_tags, tasks from list_tasks.
-Lists take limit (1-200, default 20) and offset, and answer {items, total, nextOffset}; nextOffset null is the last page.
+Lists take limit (1-200, default 20) and offset (from 0), and answer {items, total, nextOffset}; nextOffset null is the last page. ` + tools.DateRule + `
 No tool messages a trainee, deletes anything, freezes or cancels a plan: writes are silent, except send_form, which by default announces the form once. To have a coach act, use create_task. ` + tools.RepeatSentence + `
 A failed call answers a sentence saying what to fix (often which tool gives a valid id): follow it and call again.`
 

@@ -18,7 +18,7 @@ import (
 )
 
 // TraineeInstructions are sent at initialize to a trainee's own connection.
-const TraineeInstructions = `These tools read and record the training of the one person who connected (a trainee of a Perform studio): their sessions, program, benchmarks, body data, check-ins, injuries, goals and plan. No tool takes a trainee id; ids of records (ses_…, gol_…, bmk_…) come from the list tools.
+const TraineeInstructions = `These tools read and record the training of the one person who connected (a trainee of a Perform studio): their sessions, program, benchmarks, body data, check-ins, injuries, goals and plan. No tool takes a trainee id; ids of records (ses_…, gol_…, bmk_…) come from the list tools. Lists page by offset: pass the previous answer's nextOffset. ` + tools.DateRule + `
 Summaries come first: start with get_training_overview, list_sessions or get_weekly_debrief, and drill down (get_session_details) only when the question needs the sets.
 Writes (log_workout, daily_check_in, record_injury…) are the person's own records; none messages anyone, but an injury opens a task for their coaches. ` + tools.RepeatSentence + `
 Resources: perform://coach/persona is the studio's coaching voice (adopt it), perform://methodologies the training methodologies.
