@@ -55,7 +55,7 @@ type Tool struct {
 	// View, when set, is the ui:// address of the view that draws the
 	// tool's answer: the lane declares it on the route (lane.View), so the
 	// coach's and the trainee's tools of one route share it.
-	View        string
+	View string
 	// InputSchema is the input as tools/list shows it: Validates less the
 	// upper bounds of long text (catalogued).
 	InputSchema *jsonschema.Schema

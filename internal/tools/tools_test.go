@@ -2,12 +2,13 @@ package tools
 
 import (
 	"encoding/json"
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/otherwise/perform/internal/ids"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/otherwise/perform/internal/ids"
 )
 
 var wantReads = []string{
