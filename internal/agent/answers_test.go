@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,14 +138,23 @@ func TestProposalLinesReadTheLanesAnswers(t *testing.T) {
 	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newAnswersEnv(t, st)
 		ctx := auth.WithCoach(context.Background(), e.coach.ID)
-		for _, c := range e.proposalCases() {
+		cases := e.proposalCases()
+		for tool := range proposalLines {
+			if !slices.ContainsFunc(cases, func(c proposalCase) bool { return c.tool == tool }) {
+				t.Errorf("%s has a proposal line and no case here", tool)
+			}
+		}
+		for _, c := range cases {
 			data := e.run(ctx, tools.AgentSubset(), c.tool, c.args, true)
 			var dry dryRunAnswer
 			if err := json.Unmarshal(data, &dry); err != nil || !dry.DryRun {
 				t.Fatalf("%s: no dry-run answer (%v): %s", c.tool, err, data)
 			}
 			args, _ := json.Marshal(c.args)
-			got := summarize(c.tool, args, dry)
+			got, err := summarize(c.tool, args, dry)
+			if err != nil {
+				t.Fatalf("%s: %v (the lane answered %s)", c.tool, err, data)
+			}
 			for _, want := range c.want {
 				if !strings.Contains(got, want) {
 					t.Errorf("%s: the proposal %q lacks %q", c.tool, got, want)
@@ -186,10 +196,18 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 			{"answer_form", map[string]any{"assignmentId": assignment.ID, "answers": []map[string]any{{"key": "sleep", "value": "7"}}}, []string{"✅ התשובות לשאלון נשלחו"}, ids.FormResponse},
 			{"record_injury", map[string]any{"area": "knee", "severity": 2}, []string{"✅ נרשמה פציעה (knee)"}, ""},
 		}
+		for tool := range receipts {
+			if !slices.ContainsFunc(cases, func(c receiptCase) bool { return c.tool == tool }) {
+				t.Errorf("%s has a receipt and no case here", tool)
+			}
+		}
 		ctx := auth.WithTrainee(context.Background(), e.trainee.ID)
 		for _, c := range cases {
 			data := e.run(ctx, tools.TraineeAssistantSubset(), c.tool, c.args, false)
-			line, record := echo(c.tool, data, builtInHebrew)
+			line, record, err := echo(c.tool, data, builtInHebrew)
+			if err != nil {
+				t.Fatalf("%s: %v (the lane answered %s)", c.tool, err, data)
+			}
 			for _, want := range c.want {
 				if !strings.Contains(line, want) {
 					t.Errorf("%s: the receipt %q lacks %q (the lane answered %s)", c.tool, line, want, data)
@@ -206,4 +224,51 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 func builtInHebrew(id string) string {
 	e, _ := exercises.Get(id)
 	return e.NameHe
+}
+
+// The arguments a proposal line reads are the tool's: each is a property
+// of its input schema, so a field renamed in the lane's input fails here.
+func TestProposalLinesReadTheToolsArguments(t *testing.T) {
+	read := map[string][]string{
+		"send_form":   {"traineeId", "notify"},
+		"update_task": {"taskId", "status", "snoozeUntil", "priority"},
+	}
+	for _, f := range traineeFields {
+		read["update_trainee"] = append(read["update_trainee"], f.key)
+	}
+	for tool := range proposalLines {
+		if tool != "update_task" {
+			read[tool] = append(read[tool], "traineeId")
+		}
+	}
+	for tool, fields := range read {
+		spec, ok := tools.ByName(tool)
+		if !ok {
+			t.Fatalf("no tool %s", tool)
+		}
+		for _, f := range fields {
+			if spec.InputSchema.Properties[f] == nil {
+				t.Errorf("%s's line reads %s, which is not among its arguments", tool, f)
+			}
+		}
+	}
+}
+
+// An answer that does not read as its route's type is an error the caller
+// logs and says plainly, never a line with blanks.
+func TestAnAnswerThatDoesNotReadIsAnError(t *testing.T) {
+	bad := json.RawMessage(`{"id":"wgt_1","weightKg":"heavy","recordedAt":"yesterday"}`)
+	if line, _, err := echo("log_weight", bad, nil); err == nil {
+		t.Errorf("the receipt of an unreadable weigh-in is %q; want an error", line)
+	}
+	args := json.RawMessage(`{"traineeId":"trn_1","weightKg":72}`)
+	if line, err := summarize("log_weight", args, dryRunAnswer{DryRun: true, Data: bad}); err == nil {
+		t.Errorf("the proposal of an unreadable weigh-in is %q; want an error", line)
+	}
+	if got := unreadProposal("log_weight"); !strings.HasPrefix(got, "Log a weight") || !strings.Contains(got, "לא הצלחתי") {
+		t.Errorf("the unreadable proposal reads %q", got)
+	}
+	if line, _, err := echo("log_feedback", nil, nil); err != nil || line != fixedReceipts["log_feedback"] {
+		t.Errorf("a write whose answer no receipt reads is echoed %q (%v)", line, err)
+	}
 }
