@@ -61,3 +61,22 @@ type Injury struct {
 	domain.Injury
 	Guidance *training.Guidance `json:"guidance,omitempty" jsonschema:"Unless resolved: the planned exercises of the next 14 days that load the area or that the injury names, each with the catalogue's alternatives that spare the area."`
 }
+
+// Triage is a page of the trainees who need a coach now, with a sentence
+// over all of it (GET /trainees/needs-attention).
+type Triage struct {
+	Summary    string               `json:"summary" jsonschema:"How many need attention, and for which reasons, over the whole list (not only this page)."`
+	Active     int                  `json:"activeTrainees" jsonschema:"The active trainees asked about (the coach's or the studio's)."`
+	Counts     map[string]int       `json:"counts" jsonschema:"Reason code to how many of the whole list have it."`
+	Items      []training.Attention `json:"items" jsonschema:"Most urgent first: score is the sum of the reasons' severities (low_readiness 90, active_injury 80, plan_ended 75, no_recent_session 60, missed_sessions 55, plan_ending 50, weight_off_goal 40, overdue_tasks 35, form_past_due 30, feedback 25)."`
+	Total      int                  `json:"total"`
+	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
+	Fine       []FineTrainee        `json:"fine,omitempty" jsonschema:"With tag: the tagged trainees who need nothing now, with their last completed session's day."`
+}
+
+// FineTrainee is a trainee of the asked tag who needs nothing now.
+type FineTrainee struct {
+	TraineeID       string  `json:"traineeId"`
+	Name            string  `json:"name"`
+	LastCompletedOn *string `json:"lastCompletedOn"`
+}
