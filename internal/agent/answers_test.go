@@ -1,8 +1,13 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +21,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/tools"
 	"github.com/otherwise/perform/internal/tools/executor"
 )
@@ -271,4 +277,55 @@ func TestAnAnswerThatDoesNotReadIsAnError(t *testing.T) {
 	if line, _, err := echo("log_feedback", nil, nil); err != nil || line != fixedReceipts["log_feedback"] {
 		t.Errorf("a write whose answer no receipt reads is echoed %q (%v)", line, err)
 	}
+}
+
+// garbledWeights is the lane with its answers to a weigh-in changed: the
+// weight a string, as if the route's answer type had changed under the
+// assistant.
+type garbledWeights struct{ lane http.RoundTripper }
+
+func (g garbledWeights) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := g.lane.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/weights") {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = regexp.MustCompile(`"weightKg":([0-9.]+)`).ReplaceAll(body, []byte(`"weightKg":"$1"`))
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// A trainee's write whose answer does not read as its route's type is
+// stored, logged as an error, and echoed as stored without its details:
+// never a line with blanks.
+func TestAReceiptThatDoesNotReadSaysSo(t *testing.T) {
+	onSQLite(t, func(t *testing.T, st store.Store) {
+		logs := testkit.NewLogs()
+		logs.Level = slog.LevelError
+		e := newTraineeEnv(t, st, func(o *Options) {
+			garbled := garbledWeights{lane: laneclient.HandlerTransport(areas.Lane(lane.Options{Store: st, Logger: quietLogger()}))}
+			o.Lane = laneclient.New("http://perform.internal", garbled, domain.SourceAgent)
+			o.Logger = logs.Logger()
+		})
+		e.turnOn(true)
+		e.say(danaPhone, "היי")
+		e.say(danaPhone, "כן")
+		e.setScript(weighInScript)
+		got := joined(e.say(danaPhone, "שקילה 70.4"))
+		if !strings.Contains(got, msgUnreadReceipt) || strings.Contains(got, "נרשמה שקילה") {
+			t.Fatalf("she was answered %q; want the receipt that says its details could not be shown", got)
+		}
+		if len(logs.Find(func(r testkit.Record) bool { return strings.Contains(r.Attr("err"), "the receipt of log_weight") })) != 1 {
+			t.Fatalf("the unreadable answer was not logged once as an error; logged:\n%v", logs.Records())
+		}
+		var weights int
+		if err := st.DB().QueryRow(`SELECT count(*) FROM weights`).Scan(&weights); err != nil || weights != 1 {
+			t.Fatalf("%d weigh-ins stored (%v); want 1", weights, err)
+		}
+	})
 }
