@@ -13,6 +13,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/jobs"
@@ -341,7 +342,7 @@ func (a *Agent) planDigest(ctx context.Context, rec store.DigestRecord) (digestP
 	if err != nil {
 		return digestPlan{}, fmt.Errorf("reading the roster triage: %w", err)
 	}
-	var page triagePage
+	var page answers.Triage
 	if err := json.Unmarshal(raw, &page); err != nil {
 		return digestPlan{}, fmt.Errorf("reading the roster triage's answer: %w", err)
 	}

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/otherwise/perform/internal/answers"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // The digest's words: plain rules over the triage's reason codes, no model.
@@ -15,22 +18,6 @@ const digestTop = 5
 // templateLineMax bounds the template's one-line list (WhatsApp limits a
 // parameter's length and forbids line breaks in it).
 const templateLineMax = 600
-
-// attention is what the digest reads of one needs_attention item.
-type attention struct {
-	TraineeID string `json:"traineeId"`
-	FirstName string `json:"firstName"`
-	LastName  string `json:"lastName"`
-	Reasons   []struct {
-		Code string `json:"code"`
-	} `json:"reasons"`
-}
-
-// triagePage is what the digest reads of the needs_attention answer.
-type triagePage struct {
-	Items []attention `json:"items"`
-	Total int         `json:"total"`
-}
 
 // reasonLabels say why, in a few words, per reason code.
 var reasonLabels = map[string]string{
@@ -70,10 +57,13 @@ func firstWord(name string) string {
 	return name
 }
 
-func (t attention) name() string { return strings.TrimSpace(t.FirstName + " " + t.LastName) }
+// attentionName is the trainee's full name.
+func attentionName(t training.Attention) string {
+	return strings.TrimSpace(t.FirstName + " " + t.LastName)
+}
 
 // labels are the item's reasons in words, most severe first.
-func (t attention) labels() []string {
+func attentionLabels(t training.Attention) []string {
 	var out []string
 	for _, r := range t.Reasons {
 		if l, ok := reasonLabels[r.Code]; ok {
@@ -84,10 +74,10 @@ func (t attention) labels() []string {
 }
 
 // draft is the message to forward, from the most severe reason.
-func (t attention) draft() string {
+func attentionDraft(t training.Attention) string {
 	first := firstWord(t.FirstName)
 	if first == "" {
-		first = firstWord(t.name())
+		first = firstWord(attentionName(t))
 	}
 	for _, r := range t.Reasons {
 		if d, ok := reasonDrafts[r.Code]; ok {
@@ -100,7 +90,7 @@ func (t attention) draft() string {
 // digestMessages are the digest inside the 24-hour window: one message
 // with who needs the coach today and why, then one per trainee named with
 // nothing but the drafted message, so she forwards it as it is.
-func digestMessages(coachName string, page triagePage) []string {
+func digestMessages(coachName string, page answers.Triage) []string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "בוקר טוב %s ☀️\n", firstWord(coachName))
 	if page.Total == 0 || len(page.Items) == 0 {
@@ -114,7 +104,7 @@ func digestMessages(coachName string, page triagePage) []string {
 	}
 	shown := page.Items[:min(len(page.Items), digestTop)]
 	for i, t := range shown {
-		fmt.Fprintf(&b, "\n%d. *%s* – %s", i+1, t.name(), strings.Join(t.labels(), ", "))
+		fmt.Fprintf(&b, "\n%d. *%s* – %s", i+1, attentionName(t), strings.Join(attentionLabels(t), ", "))
 	}
 	if more := page.Total - len(shown); more > 0 {
 		fmt.Fprintf(&b, "\n\nועוד %d ברשימה. לרשימה המלאה אפשר לשאול אותי: מי צריך אותי היום?", more)
@@ -122,7 +112,7 @@ func digestMessages(coachName string, page triagePage) []string {
 	b.WriteString("\n\nבהודעות הבאות: הודעה קצרה לכל אחד מהם, מוכנה להעברה כמו שהיא.")
 	out := Chunks(b.String())
 	for _, t := range shown {
-		out = append(out, t.draft())
+		out = append(out, attentionDraft(t))
 	}
 	return out
 }
@@ -130,12 +120,12 @@ func digestMessages(coachName string, page triagePage) []string {
 // digestTemplate is the digest as the studio's approved template: {{1}}
 // the coach's first name, {{2}} how many need her, {{3}} one line naming
 // them with the reason (WhatsApp allows no line breaks in a parameter).
-func digestTemplate(name, coachName string, page triagePage) Template {
+func digestTemplate(name, coachName string, page answers.Triage) Template {
 	var parts []string
 	shown := page.Items[:min(len(page.Items), digestTop)]
 	for _, t := range shown {
-		p := t.name()
-		if l := t.labels(); len(l) > 0 {
+		p := attentionName(t)
+		if l := attentionLabels(t); len(l) > 0 {
 			p += " (" + l[0] + ")"
 		}
 		parts = append(parts, p)

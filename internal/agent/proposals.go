@@ -103,10 +103,15 @@ func (p *proposer) call(ctx context.Context, name string, input json.RawMessage)
 	}
 	now := p.a.now()
 	args := executor.Canonical(input)
+	summary, err := summarize(name, args, dry)
+	if err != nil {
+		p.a.log.ErrorContext(ctx, "agent: the lane's dry run does not read as its route's answer; the coach is shown the tool without its details", "err", err)
+		summary = unreadProposal(name)
+	}
 	prop, created, err := p.a.st.Proposals().Propose(ctx, store.AgentProposal{
 		ID: ids.New(ids.AgentProposal), StudioID: p.studioID, Phone: p.t.Phone, TurnID: p.t.ID,
 		Tool: name, Args: args, Fingerprint: executor.Key("proposal", name, args),
-		Summary: summarize(name, args, dry), CreatedAt: now, ExpiresAt: now.Add(p.a.proposalTTL),
+		Summary: summary, CreatedAt: now, ExpiresAt: now.Add(p.a.proposalTTL),
 	}, now.Add(-proposalDedupe))
 	if err != nil {
 		return "", false, err

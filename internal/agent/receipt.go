@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/otherwise/perform/internal/answers"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 )
 
@@ -15,13 +18,13 @@ import (
 type exerciseNames func(id string) string
 
 // of is the name of a session exercise of a lane answer.
-func (n exerciseNames) of(ex map[string]any) string {
+func (n exerciseNames) of(ex domain.SessionExercise) string {
 	if n != nil {
-		if he := n(str(ex, "exerciseId")); he != "" {
+		if he := n(ex.ExerciseID); he != "" {
 			return he
 		}
 	}
-	return str(ex, "name")
+	return ex.Name
 }
 
 // hebrewNames resolves exercise ids to Hebrew names for one studio's
@@ -48,101 +51,182 @@ func (a *Agent) hebrewNames(ctx context.Context, studioID string) exerciseNames 
 	}
 }
 
-// echo is the line a trainee is sent for a write the lane stored, from its
-// answer, and the record undo withdraws ("" when there is none: an update,
-// a repeat, a request to the coach).
-func echo(tool string, data json.RawMessage, names exerciseNames) (line, record string) {
-	var out map[string]any
-	_ = json.Unmarshal(data, &out)
-	if out == nil {
-		return "", ""
+// receipts write, per tool, the line a trainee is sent for a write the
+// lane stored, from its answer decoded into the route's own answer type,
+// and the record undo withdraws ("" when there is none: an update, a
+// repeat, a request to the coach).
+var receipts = map[string]func(data json.RawMessage, names exerciseNames) (line, record string, err error){
+	"log_workout":     workoutReceipt,
+	"daily_check_in":  checkInReceipt,
+	"log_weight":      weightReceipt,
+	"log_measurement": measurementReceipt,
+	"answer_form":     formReceipt,
+	"record_injury":   injuryReceipt,
+}
+
+// fixedReceipts are the lines of the writes whose answer they do not read.
+var fixedReceipts = map[string]string{
+	"log_feedback":         "✅ ההודעה נשמרה למאמנים",
+	"record_benchmark":     "✅ נרשם מדד ביצוע",
+	"generate_weekly_plan": "✅ טיוטת תוכנית שבועית נשמרה; המאמן/ת יחליט/תחליט אם לקבוע אותה",
+}
+
+// msgUnreadReceipt is the receipt of a stored write whose answer could not
+// be read.
+const msgUnreadReceipt = "✅ נשמר (לא הצלחתי להציג את הפרטים)"
+
+// echo is the line a trainee is sent for a write the lane stored, and the
+// record undo withdraws. An answer that does not read as its route's type
+// is an error, never a line with blanks.
+func echo(tool string, data json.RawMessage, names exerciseNames) (line, record string, err error) {
+	if receipt, ok := receipts[tool]; ok {
+		line, record, err = receipt(data, names)
+		if err != nil {
+			return "", "", fmt.Errorf("the receipt of %s: %w", tool, err)
+		}
+		return line, record, nil
 	}
-	switch tool {
-	case "log_workout":
-		s, _ := out["session"].(map[string]any)
-		line = "✅ נרשם אימון " + sessionName(s) + " ב-" + hebrewDay(str(s, "date"))
-		if sets := setsLine(s, names); sets != "" {
-			line += ": " + sets
-		}
-		if done, _ := out["alreadyLogged"].(bool); done {
-			return line + " (כבר היה רשום)", ""
-		}
-		return line, str(s, "id")
-	case "daily_check_in":
-		var parts []string
-		for _, f := range []struct{ key, label string }{{"readiness", "מוכנות"}, {"soreness", "כאב שרירים"}, {"sleepHours", "שינה (שעות)"}, {"mood", "מצב רוח"}, {"stress", "לחץ"}} {
-			if v, ok := out[f.key].(float64); ok {
-				parts = append(parts, f.label+" "+number(v))
-			}
-		}
-		line = "✅ צ'ק-אין ל-" + hebrewDay(str(out, "day"))
-		if len(parts) > 0 {
-			line += ": " + strings.Join(parts, ", ")
-		}
-		if updated, _ := out["updated"].(bool); updated {
-			return line + " (עודכן)", ""
-		}
-		return line, str(out, "id")
-	case "log_weight":
-		return "✅ נרשמה שקילה: " + number(out["weightKg"]) + " ק\"ג (" + hebrewDay(str(out, "recordedAt")) + ")", str(out, "id")
-	case "log_measurement":
-		var parts []string
-		for _, f := range []struct{ key, label, unit string }{{"waistCm", "מותניים", "ס\"מ"}, {"hipsCm", "ירכיים", "ס\"מ"}, {"chestCm", "חזה", "ס\"מ"}, {"armCm", "זרוע", "ס\"מ"}, {"thighCm", "ירך", "ס\"מ"}, {"bodyFatPct", "אחוז שומן", "%"}, {"restingHr", "דופק במנוחה", ""}} {
-			if v, ok := out[f.key].(float64); ok {
-				parts = append(parts, strings.TrimSpace(f.label+" "+number(v)+" "+f.unit))
-			}
-		}
-		return "✅ נרשמה מדידה: " + strings.Join(parts, ", "), str(out, "id")
-	case "answer_form":
-		return "✅ התשובות לשאלון נשלחו", str(out, "id")
-	case "record_injury":
-		return "✅ נרשמה פציעה (" + str(out, "area") + "); המאמנים קיבלו משימה לבדוק אותה", ""
-	case "log_feedback":
-		return "✅ ההודעה נשמרה למאמנים", ""
-	case "record_benchmark":
-		return "✅ נרשם מדד ביצוע", ""
-	case "generate_weekly_plan":
-		return "✅ טיוטת תוכנית שבועית נשמרה; המאמן/ת יחליט/תחליט אם לקבוע אותה", ""
+	if line, ok := fixedReceipts[tool]; ok {
+		return line, "", nil
 	}
-	return "✅ נשמר", ""
+	return "✅ נשמר", "", nil
+}
+
+func workoutReceipt(data json.RawMessage, names exerciseNames) (string, string, error) {
+	out, err := decode[answers.LoggedWorkout]("the lane's answer", data)
+	if err != nil {
+		return "", "", err
+	}
+	s := out.Session
+	line := "✅ נרשם אימון " + sessionName(s) + " ב-" + hebrewDay(s.Date)
+	if sets := setsLine(s, names); sets != "" {
+		line += ": " + sets
+	}
+	if out.AlreadyLogged {
+		return line + " (כבר היה רשום)", "", nil
+	}
+	return line, s.ID, nil
+}
+
+func checkInReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[answers.CheckIn]("the lane's answer", data)
+	if err != nil {
+		return "", "", err
+	}
+	var parts []string
+	for _, f := range []struct {
+		label string
+		v     *float64
+	}{
+		{"מוכנות", float(out.Readiness)}, {"כאב שרירים", float(out.Soreness)}, {"שינה (שעות)", out.SleepHours},
+		{"מצב רוח", float(out.Mood)}, {"לחץ", float(out.Stress)},
+	} {
+		if f.v != nil {
+			parts = append(parts, f.label+" "+number(*f.v))
+		}
+	}
+	line := "✅ צ'ק-אין ל-" + hebrewDay(out.Day)
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	if out.Updated {
+		return line + " (עודכן)", "", nil
+	}
+	return line, out.ID, nil
+}
+
+func weightReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[domain.Weight]("the lane's answer", data)
+	return "✅ נרשמה שקילה: " + number(out.WeightKg) + " ק\"ג (" + hebrewInstant(out.RecordedAt) + ")", out.ID, err
+}
+
+func measurementReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[domain.Measurement]("the lane's answer", data)
+	var parts []string
+	for _, f := range []struct {
+		label string
+		v     *float64
+		unit  string
+	}{
+		{"מותניים", out.WaistCm, "ס\"מ"}, {"ירכיים", out.HipsCm, "ס\"מ"}, {"חזה", out.ChestCm, "ס\"מ"}, {"זרוע", out.ArmCm, "ס\"מ"},
+		{"ירך", out.ThighCm, "ס\"מ"}, {"אחוז שומן", out.BodyFatPct, "%"}, {"דופק במנוחה", float(out.RestingHR), ""},
+	} {
+		if f.v != nil {
+			parts = append(parts, strings.TrimSpace(f.label+" "+number(*f.v)+" "+f.unit))
+		}
+	}
+	return "✅ נרשמה מדידה: " + strings.Join(parts, ", "), out.ID, err
+}
+
+func formReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[domain.FormResponse]("the lane's answer", data)
+	return "✅ התשובות לשאלון נשלחו", out.ID, err
+}
+
+func injuryReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[answers.Injury]("the lane's answer", data)
+	return "✅ נרשמה פציעה (" + out.Area + "); המאמנים קיבלו משימה לבדוק אותה", "", err
+}
+
+// float is an optional whole number as an optional float64.
+func float(n *int) *float64 {
+	if n == nil {
+		return nil
+	}
+	f := float64(*n)
+	return &f
 }
 
 // setsLine is a session's logged sets, grouped: "סקוואט 5×5 ב-90 ק"ג".
-func setsLine(s map[string]any, names exerciseNames) string {
-	exercises, _ := s["exercises"].([]any)
+func setsLine(s domain.Session, names exerciseNames) string {
 	var parts []string
-	for _, e := range exercises {
-		ex, _ := e.(map[string]any)
-		sets, _ := ex["sets"].([]any)
-		if len(sets) == 0 {
+	for _, ex := range s.Exercises {
+		if len(ex.Sets) == 0 {
 			continue
 		}
-		type group struct {
-			reps, load string
-			n          int
-		}
-		var groups []group
-		for _, x := range sets {
-			set, _ := x.(map[string]any)
-			g := group{reps: number(set["reps"]), n: 1}
-			if l, ok := set["loadKg"].(float64); ok {
-				g.load = number(l)
-			}
-			if n := len(groups); n > 0 && groups[n-1].reps == g.reps && groups[n-1].load == g.load {
-				groups[n-1].n++
-				continue
-			}
-			groups = append(groups, g)
-		}
-		var gs []string
-		for _, g := range groups {
-			p := fmt.Sprintf("%d×%s", g.n, g.reps)
-			if g.load != "" {
-				p += " ב-" + g.load + " ק\"ג"
-			}
-			gs = append(gs, p)
-		}
-		parts = append(parts, names.of(ex)+" "+strings.Join(gs, ", "))
+		parts = append(parts, names.of(ex)+" "+groupSets(ex.Sets))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// groupSets is an exercise's sets with each run of equal ones counted:
+// 5×5 ב-90 ק"ג, 1×3.
+func groupSets(sets []domain.SetEntry) string {
+	type group struct {
+		reps, load string
+		n          int
+	}
+	var groups []group
+	for _, set := range sets {
+		g := group{reps: setAmount(set), n: 1}
+		if set.LoadKg != nil {
+			g.load = number(*set.LoadKg)
+		}
+		if n := len(groups); n > 0 && groups[n-1].reps == g.reps && groups[n-1].load == g.load {
+			groups[n-1].n++
+			continue
+		}
+		groups = append(groups, g)
+	}
+	gs := make([]string, len(groups))
+	for i, g := range groups {
+		gs[i] = fmt.Sprintf("%d×%s", g.n, g.reps)
+		if g.load != "" {
+			gs[i] += " ב-" + g.load + " ק\"ג"
+		}
+	}
+	return strings.Join(gs, ", ")
+}
+
+// setAmount is what a set counts: its reps, else its seconds or metres.
+func setAmount(set domain.SetEntry) string {
+	switch {
+	case set.Reps != nil:
+		return strconv.Itoa(*set.Reps)
+	case set.Seconds != nil:
+		return strconv.Itoa(*set.Seconds) + " שנ'"
+	case set.Metres != nil:
+		return number(*set.Metres) + " מ'"
+	}
+	return "?"
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/answers"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/tools"
 )
 
@@ -19,109 +21,200 @@ type dryRunAnswer struct {
 	Names  map[string]string `json:"names"`
 }
 
-// summarize is the plain Hebrew line a coach reads for a proposed write,
-// from the arguments and what the dry run said the lane would do (the
-// dates it chose, the names of the trainee and the plan).
-func summarize(tool string, args json.RawMessage, dry dryRunAnswer) string {
-	var in, out map[string]any
-	_ = json.Unmarshal(args, &in)
-	_ = json.Unmarshal(dry.Data, &out)
-	if in == nil {
-		in = map[string]any{}
+// proposal is a proposed write as its line reads it: the tool's arguments
+// and what the dry run said the lane would do.
+type proposal struct {
+	args json.RawMessage
+	dry  dryRunAnswer
+}
+
+// proposalLines write, per tool, the plain Hebrew line a coach reads for a
+// proposed write, from the arguments and the dry run's answer decoded into
+// the route's own answer type (the dates the lane chose, the names of the
+// trainee and the plan).
+var proposalLines = map[string]func(proposal) (string, error){
+	"log_weight":             weightProposal,
+	"assign_plan":            planProposal,
+	"assign_program":         programProposal,
+	"send_form":              formProposal,
+	"update_task":            taskProposal,
+	"update_trainee":         traineeProposal,
+	"log_workout":            workoutProposal,
+	"create_planned_session": plannedSessionProposal,
+}
+
+// summarize is the line a coach reads for a proposed write: proposalLines',
+// else the tool's title. An answer that does not read as its route's type
+// is an error, never a line with blanks.
+func summarize(tool string, args json.RawMessage, dry dryRunAnswer) (string, error) {
+	line, ok := proposalLines[tool]
+	if !ok {
+		return toolTitle(tool), nil
 	}
-	if out == nil {
-		out = map[string]any{}
+	s, err := line(proposal{args: args, dry: dry})
+	if err != nil {
+		return "", fmt.Errorf("the proposal of %s: %w", tool, err)
 	}
-	name := func(id string) string {
-		if n := dry.Names[id]; n != "" {
-			return n
-		}
-		return "המתאמן"
-	}
-	trainee := name(firstString(out, "traineeId", "clientId", "id"))
-	if id := str(in, "traineeId"); id != "" {
-		trainee = name(id)
-	}
-	switch tool {
-	case "log_weight":
-		return fmt.Sprintf("לרשום ל%s משקל %s ק\"ג (%s)", trainee, number(out["weightKg"]), hebrewDay(str(out, "recordedAt")))
-	case "assign_plan":
-		s := fmt.Sprintf("להתחיל ל%s את המנוי \"%s\" ב-%s", trainee, str(out, "productName"), hebrewDay(str(out, "startedOn")))
-		if end := str(out, "endsOn"); end != "" {
-			s += ", עד " + hebrewDay(end)
-		}
-		if p, ok := out["price"].(float64); ok {
-			s += fmt.Sprintf(", במחיר %s %s", number(p), str(out, "currency"))
-		}
-		return s
-	case "assign_program":
-		s := fmt.Sprintf("לתת ל%s את תוכנית האימון \"%s\" החל מ-%s", trainee, str(out, "name"), hebrewDay(str(out, "startsOn")))
-		if n, _ := out["sessionsPlanned"].(float64); n > 0 {
-			s += fmt.Sprintf(" (%s אימונים מתוכננים, עד %s)", number(n), hebrewDay(str(out, "lastSessionOn")))
-		}
-		return s
-	case "send_form":
-		s := fmt.Sprintf("לשלוח ל%s את השאלון \"%s\"", trainee, str(out, "formName"))
-		if due := str(out, "dueAt"); due != "" {
-			s += " להגשה עד " + hebrewDay(due)
-		}
-		if b, ok := in["notify"].(bool); ok && !b {
-			return s + " (בלי הודעה למתאמן)"
-		}
-		return s + " (המתאמן יקבל הודעה על השאלון)"
-	case "update_task":
-		s := fmt.Sprintf("לעדכן את המשימה \"%s\"", str(out, "title"))
-		var changes []string
-		switch str(in, "status") {
-		case "done":
-			changes = append(changes, "לסמן כבוצעה")
-		case "open":
-			changes = append(changes, "לפתוח מחדש")
-		}
-		if until := str(out, "snoozeUntil"); until != "" && (str(in, "snoozeUntil") != "" || str(in, "status") == "snoozed") {
-			changes = append(changes, "לדחות עד "+hebrewDay(until))
-		}
-		if _, ok := in["priority"]; ok {
-			changes = append(changes, "עדיפות "+number(in["priority"]))
-		}
-		if len(changes) > 0 {
-			s += ": " + strings.Join(changes, ", ")
-		}
-		return s
-	case "update_trainee":
-		var changes []string
-		for _, f := range traineeFields {
-			v, ok := in[f.key]
-			if !ok {
-				continue
-			}
-			changes = append(changes, f.label+" ← "+shown(v, dry.Names))
-		}
-		return fmt.Sprintf("לעדכן את הפרטים של %s: %s", trainee, strings.Join(changes, ", "))
-	case "log_workout":
-		session, _ := out["session"].(map[string]any)
-		s := fmt.Sprintf("לרשום ל%s אימון %s ב-%s", trainee, sessionName(session), hebrewDay(str(session, "date")))
-		if d, ok := session["durationMin"].(float64); ok {
-			s += fmt.Sprintf(" (%s דק')", number(d))
-		}
-		if done, _ := out["alreadyLogged"].(bool); done {
-			s += " (כבר רשום: לא יירשם שוב)"
-		}
-		return s
-	case "create_planned_session":
-		s := fmt.Sprintf("לתכנן ל%s אימון %s ב-%s", trainee, sessionName(out), hebrewDay(str(out, "date")))
-		if at := str(out, "startTime"); at != "" {
-			s += " בשעה " + at
-		}
-		if d, ok := out["durationMin"].(float64); ok {
-			s += fmt.Sprintf(" (%s דק')", number(d))
-		}
-		return s + " (המתאמן לא מקבל הודעה)"
-	}
+	return s, nil
+}
+
+// unreadProposal is the line of a proposal whose answer could not be read:
+// the tool's title, and that its details are missing.
+func unreadProposal(tool string) string {
+	return toolTitle(tool) + " (לא הצלחתי להציג את פרטי השינוי)"
+}
+
+func toolTitle(tool string) string {
 	if t, ok := tools.ByName(tool); ok {
 		return t.Title
 	}
 	return tool
+}
+
+// decode is raw decoded into T; what names it in the error.
+func decode[T any](what string, raw json.RawMessage) (T, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("reading %s: %w", what, err)
+	}
+	return v, nil
+}
+
+// read is the proposal's arguments as In and its dry run's data as Out,
+// the route's answer type.
+func read[In, Out any](p proposal) (In, Out, error) {
+	in, err := decode[In]("the arguments", p.args)
+	if err != nil {
+		var out Out
+		return in, out, err
+	}
+	out, err := decode[Out]("the lane's answer", p.dry.Data)
+	return in, out, err
+}
+
+// traineeArgs are the arguments of a write about one trainee (the route's
+// {id}).
+type traineeArgs struct {
+	TraineeID string `json:"traineeId"`
+}
+
+// name is the display name of a record the dry run named.
+func (p proposal) name(id string) string {
+	if n := p.dry.Names[id]; n != "" {
+		return n
+	}
+	return "המתאמן"
+}
+
+func weightProposal(p proposal) (string, error) {
+	in, out, err := read[traineeArgs, domain.Weight](p)
+	return fmt.Sprintf("לרשום ל%s משקל %s ק\"ג (%s)", p.name(in.TraineeID), number(out.WeightKg), hebrewInstant(out.RecordedAt)), err
+}
+
+func planProposal(p proposal) (string, error) {
+	in, out, err := read[traineeArgs, domain.Subscription](p)
+	s := fmt.Sprintf("להתחיל ל%s את המנוי \"%s\" ב-%s", p.name(in.TraineeID), out.ProductName, hebrewDay(out.StartedOn))
+	if out.EndsOn != nil {
+		s += ", עד " + hebrewDay(*out.EndsOn)
+	}
+	if out.Price != nil {
+		s += fmt.Sprintf(", במחיר %s %s", number(*out.Price), out.Currency)
+	}
+	return s, err
+}
+
+func programProposal(p proposal) (string, error) {
+	in, out, err := read[traineeArgs, answers.AssignedProgram](p)
+	s := fmt.Sprintf("לתת ל%s את תוכנית האימון \"%s\" החל מ-%s", p.name(in.TraineeID), out.Name, hebrewDay(out.StartsOn))
+	if out.SessionsPlanned > 0 && out.LastSessionOn != nil {
+		s += fmt.Sprintf(" (%d אימונים מתוכננים, עד %s)", out.SessionsPlanned, hebrewDay(*out.LastSessionOn))
+	}
+	return s, err
+}
+
+func formProposal(p proposal) (string, error) {
+	in, out, err := read[struct {
+		traineeArgs
+		Notify *bool `json:"notify"`
+	}, domain.FormAssignment](p)
+	s := fmt.Sprintf("לשלוח ל%s את השאלון \"%s\"", p.name(in.TraineeID), out.FormName)
+	if out.DueAt != nil {
+		s += " להגשה עד " + hebrewInstant(*out.DueAt)
+	}
+	if in.Notify != nil && !*in.Notify {
+		return s + " (בלי הודעה למתאמן)", err
+	}
+	return s + " (המתאמן יקבל הודעה על השאלון)", err
+}
+
+// taskArgs are what update_task's line reads of its arguments.
+type taskArgs struct {
+	Status      string  `json:"status"`
+	SnoozeUntil *string `json:"snoozeUntil"`
+	Priority    *int    `json:"priority"`
+}
+
+func taskProposal(p proposal) (string, error) {
+	in, out, err := read[taskArgs, domain.Task](p)
+	var changes []string
+	switch in.Status {
+	case domain.TaskDone:
+		changes = append(changes, "לסמן כבוצעה")
+	case domain.TaskOpen:
+		changes = append(changes, "לפתוח מחדש")
+	}
+	if out.SnoozeUntil != nil && (in.SnoozeUntil != nil || in.Status == domain.TaskSnoozed) {
+		changes = append(changes, "לדחות עד "+hebrewInstant(*out.SnoozeUntil))
+	}
+	if in.Priority != nil {
+		changes = append(changes, "עדיפות "+strconv.Itoa(*in.Priority))
+	}
+	s := fmt.Sprintf("לעדכן את המשימה \"%s\"", out.Title)
+	if len(changes) > 0 {
+		s += ": " + strings.Join(changes, ", ")
+	}
+	return s, err
+}
+
+// traineeProposal lists the fields update_trainee changes, in the order a
+// coach reads them: its arguments are the changes, by presence.
+func traineeProposal(p proposal) (string, error) {
+	in, _, err := read[traineeArgs, domain.Trainee](p)
+	if err != nil {
+		return "", err
+	}
+	fields, err := decode[map[string]any]("the arguments", p.args)
+	var changes []string
+	for _, f := range traineeFields {
+		if v, ok := fields[f.key]; ok {
+			changes = append(changes, f.label+" ← "+shown(v, p.dry.Names))
+		}
+	}
+	return fmt.Sprintf("לעדכן את הפרטים של %s: %s", p.name(in.TraineeID), strings.Join(changes, ", ")), err
+}
+
+func workoutProposal(p proposal) (string, error) {
+	in, out, err := read[traineeArgs, answers.LoggedWorkout](p)
+	s := fmt.Sprintf("לרשום ל%s אימון %s ב-%s", p.name(in.TraineeID), sessionName(out.Session), hebrewDay(out.Session.Date))
+	if d := out.Session.DurationMin; d != nil {
+		s += fmt.Sprintf(" (%d דק')", *d)
+	}
+	if out.AlreadyLogged {
+		s += " (כבר רשום: לא יירשם שוב)"
+	}
+	return s, err
+}
+
+func plannedSessionProposal(p proposal) (string, error) {
+	in, out, err := read[traineeArgs, domain.Session](p)
+	s := fmt.Sprintf("לתכנן ל%s אימון %s ב-%s", p.name(in.TraineeID), sessionName(out), hebrewDay(out.Date))
+	if out.StartTime != nil {
+		s += " בשעה " + *out.StartTime
+	}
+	if d := out.DurationMin; d != nil {
+		s += fmt.Sprintf(" (%d דק')", *d)
+	}
+	return s + " (המתאמן לא מקבל הודעה)", err
 }
 
 // traineeFields are update_trainee's fields as the coach reads them, in order.
@@ -137,13 +230,15 @@ var sportNames = map[string]string{
 	"mobility": "מוביליטי", "conditioning": "כושר", "yoga": "יוגה", "pilates": "פילאטיס", "hiit": "HIIT",
 }
 
-func sessionName(s map[string]any) string {
-	sport := str(s, "sport")
+// sessionName is a session's sport in Hebrew, after its title when it has
+// one of its own.
+func sessionName(s domain.Session) string {
+	sport := s.Sport
 	if he := sportNames[sport]; he != "" {
 		sport = he
 	}
-	if title := str(s, "title"); title != "" && title != str(s, "sport") {
-		return fmt.Sprintf("\"%s\" (%s)", title, sport)
+	if s.Title != "" && s.Title != s.Sport {
+		return fmt.Sprintf("\"%s\" (%s)", s.Title, sport)
 	}
 	return sport
 }
@@ -179,36 +274,15 @@ func shown(v any, names map[string]string) string {
 	return string(b)
 }
 
-func str(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
-}
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func firstString(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s := str(m, k); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func number(v any) string {
-	f, ok := v.(float64)
-	if !ok {
-		return fmt.Sprint(v)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// hebrewDay is an ISO date or instant as an Israeli reader writes the day:
-// 15.12.2026 (an instant on its day in Israel).
+// hebrewDay is an ISO date as an Israeli reader writes the day: 15.12.2026.
 func hebrewDay(s string) string {
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t.Format("2.1.2006")
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.In(jerusalem).Format("2.1.2006")
-	}
 	return s
 }
+
+// hebrewInstant is an instant's day in Israel, written as hebrewDay.
+func hebrewInstant(t time.Time) string { return t.In(jerusalem).Format("2.1.2006") }

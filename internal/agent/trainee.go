@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -261,7 +262,7 @@ func (a *Agent) decideTrainee(ctx context.Context, t *turn, tr traineeRef) (deci
 	if err != nil {
 		return d, err
 	}
-	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), ag: ag, apiKey: apiKey, tr: tr, now: now, names: a.hebrewNames(ctx, tr.StudioID)}
+	w := &traineeWrites{ex: executor.New(lane, a.traineeModel.set), ag: ag, apiKey: apiKey, tr: tr, now: now, names: a.hebrewNames(ctx, tr.StudioID), log: a.log}
 	reply, err := a.traineeModel.run(a.spending(ctx, tr.StudioID, tr.TraineeID), traineeContext(tr, now), history, modelText(t), w.call)
 	d.outcome = "replied"
 	switch {
@@ -341,6 +342,7 @@ type traineeWrites struct {
 	logs   []store.TraineeLog
 	echoes []string // the echo keys of the writes echoed (echoKey)
 	names  exerciseNames
+	log    *slog.Logger
 }
 
 func (w *traineeWrites) call(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
@@ -368,16 +370,27 @@ func (w *traineeWrites) call(ctx context.Context, name string, input json.RawMes
 			if !slices.Contains(w.echoes, key) {
 				w.echoes = append(w.echoes, key)
 			}
-			line, record := echo(name, r.Data, w.names)
-			if line != "" && !slices.Contains(w.lines, line) {
-				w.lines = append(w.lines, line)
-			}
-			if record != "" && !slices.ContainsFunc(w.logs, func(l store.TraineeLog) bool { return l.RecordID == record }) {
-				w.logs = append(w.logs, store.TraineeLog{StudioID: w.tr.StudioID, TraineeID: w.tr.TraineeID, RecordID: record, Summary: strings.TrimPrefix(line, "✅ "), LoggedAt: w.now})
-			}
+			w.receipt(ctx, name, r.Data)
 		}
 	}
 	return r.Text(), r.Failed(), nil
+}
+
+// receipt keeps the line she is sent for a write the lane stored, and the
+// record undo withdraws. An answer that does not read is logged, and she
+// is told plainly that it was stored without its details.
+func (w *traineeWrites) receipt(ctx context.Context, tool string, data json.RawMessage) {
+	line, record, err := echo(tool, data, w.names)
+	if err != nil {
+		w.log.ErrorContext(ctx, "agent: the lane's answer to a trainee's write does not read as its route's answer; she is told it was stored, without its details", "err", err)
+		line = msgUnreadReceipt
+	}
+	if !slices.Contains(w.lines, line) {
+		w.lines = append(w.lines, line)
+	}
+	if record != "" && !slices.ContainsFunc(w.logs, func(l store.TraineeLog) bool { return l.RecordID == record }) {
+		w.logs = append(w.logs, store.TraineeLog{StudioID: w.tr.StudioID, TraineeID: w.tr.TraineeID, RecordID: record, Summary: strings.TrimPrefix(line, "✅ "), LoggedAt: w.now})
+	}
 }
 
 // echoKey names a write by its tool and the lane's answer (as canonical

@@ -39,9 +39,9 @@ const (
 	strangerPhone = "972509999999"
 )
 
-func newTraineeEnv(t *testing.T, st store.Store) *traineeEnv {
+func newTraineeEnv(t *testing.T, st store.Store, opts ...harnessOption) *traineeEnv {
 	t.Helper()
-	h := newHarness(t, st)
+	h := newHarness(t, st, opts...)
 	s, coach := studioWithCoach(t, st, "Studio", "Omer", "050-111-2222", time.Now())
 	ss := st.Studio(s.ID)
 	e := &traineeEnv{harness: h, studio: s, coach: coach}

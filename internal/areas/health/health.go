@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -153,26 +154,21 @@ type checkInInput struct {
 // checkInFields are the check-in's fields besides at.
 var checkInFields = []string{"readiness", "soreness", "soreAreas", "sleepHours", "sleepQuality", "mood", "stress", "note"}
 
-type checkInAnswer struct {
-	domain.CheckIn
-	Updated bool `json:"updated" jsonschema:"true when the trainee had checked in that day already and this updated it (the fields sent replace theirs)."`
-}
-
 type checkInsQuery struct {
 	lane.DayRange
 	lane.PageQuery
 }
 
-func (a *Area) checkIn(c *lane.Call, in *checkInInput) (checkInAnswer, error) {
+func (a *Area) checkIn(c *lane.Call, in *checkInInput) (answers.CheckIn, error) {
 	if !slices.ContainsFunc(checkInFields, c.Has) {
-		return checkInAnswer{}, lane.InvalidField("readiness", "Send at least one of readiness, soreness, soreAreas, sleepHours, sleepQuality, mood, stress or note.")
+		return answers.CheckIn{}, lane.InvalidField("readiness", "Send at least one of readiness, soreness, soreAreas, sleepHours, sleepQuality, mood, stress or note.")
 	}
 	at := c.Now()
 	if in.At != nil {
 		at = *in.At
 	}
 	day := lane.LocalDay(at, c.Zone())
-	var out checkInAnswer
+	var out answers.CheckIn
 	err := c.InTx(func(ss store.StudioStore) error {
 		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return err
@@ -200,7 +196,7 @@ func (a *Area) checkIn(c *lane.Call, in *checkInInput) (checkInAnswer, error) {
 		set("note", func() { ci.Note = lane.Trimmed(in.Note) })
 		ci.UpdatedAt = c.Now().UTC()
 		replaced, err := ss.PutCheckIn(c.Ctx, &ci)
-		out = checkInAnswer{CheckIn: ci, Updated: replaced}
+		out = answers.CheckIn{CheckIn: ci, Updated: replaced}
 		return err
 	})
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/ids"
@@ -39,20 +40,13 @@ type injuriesQuery struct {
 	lane.PageQuery
 }
 
-// injuryAnswer is an injury and, unless resolved, what it means for the
-// trainee's planned sessions.
-type injuryAnswer struct {
-	domain.Injury
-	Guidance *training.Guidance `json:"guidance,omitempty" jsonschema:"Unless resolved: the planned exercises of the next 14 days that load the area or that the injury names, each with the catalogue's alternatives that spare the area."`
-}
-
-func (a *Area) recordInjury(c *lane.Call, in *injuryInput) (injuryAnswer, error) {
+func (a *Area) recordInjury(c *lane.Call, in *injuryInput) (answers.Injury, error) {
 	today := c.LocalToday()
 	onset := today
 	if in.OnsetOn != nil {
 		onset = *in.OnsetOn
 		if onset > today { // the when rule admits the UTC day after; the studio's today is exact
-			return injuryAnswer{}, lane.InvalidField("onsetOn", fmt.Sprintf("onsetOn must not be after today (%s) in the studio's time zone; got %s.", today, onset))
+			return answers.Injury{}, lane.InvalidField("onsetOn", fmt.Sprintf("onsetOn must not be after today (%s) in the studio's time zone; got %s.", today, onset))
 		}
 	}
 	inj := domain.Injury{ID: ids.New(ids.Injury), TraineeID: c.ID(), Area: in.Area, Side: "none", Severity: in.Severity, Status: domain.InjuryActive,
@@ -65,7 +59,7 @@ func (a *Area) recordInjury(c *lane.Call, in *injuryInput) (injuryAnswer, error)
 		inj.Status = *in.Status
 	}
 	inj.Kind = injuryKind(in.Kind)
-	var out injuryAnswer
+	var out answers.Injury
 	err := c.InTx(func(ss store.StudioStore) error {
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
@@ -119,8 +113,8 @@ func checkExercises(c *lane.Call, ss store.StudioStore, list []string) error {
 }
 
 // withGuidance answers inj with its guidance unless it is resolved.
-func withGuidance(c *lane.Call, ss store.StudioStore, inj domain.Injury) (injuryAnswer, error) {
-	out := injuryAnswer{Injury: inj}
+func withGuidance(c *lane.Call, ss store.StudioStore, inj domain.Injury) (answers.Injury, error) {
+	out := answers.Injury{Injury: inj}
 	if inj.Status == domain.InjuryResolved {
 		return out, nil
 	}
@@ -161,8 +155,8 @@ func exerciseFinder(c *lane.Call, ss store.StudioStore) training.Find {
 	}
 }
 
-func (a *Area) updateInjury(c *lane.Call, in *updateInjuryInput) (injuryAnswer, error) {
-	var out injuryAnswer
+func (a *Area) updateInjury(c *lane.Call, in *updateInjuryInput) (answers.Injury, error) {
+	var out answers.Injury
 	err := c.InTx(func(ss store.StudioStore) error {
 		inj, err := lane.Lookup(c.Ctx, ids.Injury, c.ID(), ss.GetInjury)
 		if err != nil {

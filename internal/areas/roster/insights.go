@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -41,36 +42,18 @@ type needsAttentionQuery struct {
 	lane.PageQuery
 }
 
-// attentionList is a page of the triage with a sentence over all of it.
-type attentionList struct {
-	Summary    string               `json:"summary" jsonschema:"How many need attention, and for which reasons, over the whole list (not only this page)."`
-	Active     int                  `json:"activeTrainees" jsonschema:"The active trainees asked about (the coach's or the studio's)."`
-	Counts     map[string]int       `json:"counts" jsonschema:"Reason code to how many of the whole list have it."`
-	Items      []training.Attention `json:"items" jsonschema:"Most urgent first: score is the sum of the reasons' severities (low_readiness 90, active_injury 80, plan_ended 75, no_recent_session 60, missed_sessions 55, plan_ending 50, weight_off_goal 40, overdue_tasks 35, form_past_due 30, feedback 25)."`
-	Total      int                  `json:"total"`
-	NextOffset *int                 `json:"nextOffset" jsonschema:"The offset of the next page; null on the last page."`
-	Fine       []fineRow            `json:"fine,omitempty" jsonschema:"With tag: the tagged trainees who need nothing now, with their last completed session's day."`
-}
-
-// fineRow is a trainee of the asked tag who needs nothing now.
-type fineRow struct {
-	TraineeID       string  `json:"traineeId"`
-	Name            string  `json:"name"`
-	LastCompletedOn *string `json:"lastCompletedOn"`
-}
-
-func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionList, error) {
+func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (answers.Triage, error) {
 	today := c.LocalToday()
 	facts, err := c.Studio().RosterFacts(c.Ctx, store.RosterQuery{
 		Today: today, WeekStart: training.WeekStartOn(today, c.FirstDay()), Now: c.Now(), Zone: c.Zone(), CoachID: q.CoachID, Tag: q.Tag,
 	})
 	if err != nil {
-		return attentionList{}, err
+		return answers.Triage{}, err
 	}
 	p := q.Page()
 	t := training.TriagePage(facts, today, c.Zone(), q.Reason, p.Offset, p.Limit)
 	page := lane.PageOf(store.List[training.Attention]{Items: t.Items, Total: t.Total}, p)
-	out := attentionList{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}
+	out := answers.Triage{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}
 	if q.Tag != "" && p.Offset == 0 && q.Reason == "" {
 		// A group asked about by its tag: everyone in it has a status.
 		needs := map[string]bool{}
@@ -79,7 +62,7 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (attentionLi
 		}
 		for _, f := range facts {
 			if !needs[f.TraineeID] && len(out.Fine) < p.Limit {
-				out.Fine = append(out.Fine, fineRow{TraineeID: f.TraineeID, Name: strings.TrimSpace(f.FirstName + " " + f.LastName), LastCompletedOn: f.LastCompletedOn})
+				out.Fine = append(out.Fine, answers.FineTrainee{TraineeID: f.TraineeID, Name: strings.TrimSpace(f.FirstName + " " + f.LastName), LastCompletedOn: f.LastCompletedOn})
 			}
 		}
 	}

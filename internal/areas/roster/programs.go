@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/areas/sessions"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -102,20 +103,8 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 	}, lane.Admin(), lane.Created())
 }
 
-// assignedProgram is the answer of assigning a program.
-type assignedProgram struct {
-	domain.Program
-	// SessionsPlanned is how many planned sessions the template's structure
-	// laid out (0 for a template without one), first to last.
-	SessionsPlanned int     `json:"sessionsPlanned"`
-	FirstSessionOn  *string `json:"firstSessionOn"`
-	LastSessionOn   *string `json:"lastSessionOn"`
-	// SessionsRemoved counts the replaced programs' planned sessions removed.
-	SessionsRemoved int `json:"sessionsRemoved"`
-}
-
-func (a *Area) assignProgram(c *lane.Call, in *assignProgramInput) (assignedProgram, error) {
-	var out assignedProgram
+func (a *Area) assignProgram(c *lane.Call, in *assignProgramInput) (answers.AssignedProgram, error) {
+	var out answers.AssignedProgram
 	err := c.InTx(func(ss store.StudioStore) error {
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
 		if err != nil {
@@ -172,7 +161,7 @@ func (a *Area) assignProgram(c *lane.Call, in *assignProgramInput) (assignedProg
 
 // layOut writes the planned sessions of a program whose template has a
 // structure.
-func layOut(c *lane.Call, ss store.StudioStore, out *assignedProgram, tmpl domain.ProgramTemplate) error {
+func layOut(c *lane.Call, ss store.StudioStore, out *answers.AssignedProgram, tmpl domain.ProgramTemplate) error {
 	if tmpl.Structure == nil {
 		return nil
 	}

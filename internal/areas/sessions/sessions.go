@@ -108,25 +108,6 @@ type logWorkoutInput struct {
 	ConfirmLoads *bool `json:"confirmLoads,omitempty" jsonschema:"true: a load far past her best is right."`
 }
 
-// loggedWorkout is the answer of logging a workout.
-type loggedWorkout struct {
-	Session domain.Session `json:"session"`
-	// AlreadyLogged: the trainee already had a completed session of that
-	// date, sport and duration; it is answered and nothing was written.
-	AlreadyLogged bool             `json:"alreadyLogged"`
-	PRs           []personalRecord `json:"prs" jsonschema:"The exercises whose best estimated 1RM of this session (Epley, sets of 1 to 12 reps) beat the trainee's benchmark; each is a new benchmark entry."`
-}
-
-type personalRecord struct {
-	BenchmarkID  string   `json:"benchmarkId"`
-	Name         string   `json:"name"`
-	ExerciseID   string   `json:"exerciseId"`
-	E1RMKg       float64  `json:"e1rmKg"`
-	LoadKg       float64  `json:"loadKg"`
-	Reps         int      `json:"reps"`
-	PreviousBest *float64 `json:"previousBest" jsonschema:"The benchmark's best before; null when this is its first value."`
-}
-
 type modifySessionInput struct {
 	Operation     string   `json:"operation" jsonschema:"reduce_volume (percent off the sets, then the reps), raise_intensity (loadPercent and/or rpeIncrease), swap_exercise (exerciseId for replacementId or its first catalogue alternative), reschedule (date)." lane:"enum=reduce_volume|raise_intensity|swap_exercise|reschedule"`
 	Percent       *float64 `json:"percent,omitempty" jsonschema:"reduce_volume: the share to take off, 1 to 90 percent." lane:"min=1,max=90"`

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/answers"
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -16,18 +17,18 @@ import (
 	"github.com/otherwise/perform/internal/training"
 )
 
-func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (loggedWorkout, error) {
+func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (answers.LoggedWorkout, error) {
 	if e := checkClock("startTime", in.StartTime); e != nil {
-		return loggedWorkout{}, e
+		return answers.LoggedWorkout{}, e
 	}
 	today := c.LocalToday()
 	if in.Date != nil && *in.Date > today {
-		return loggedWorkout{}, lane.InvalidField("date", fmt.Sprintf("date %s is after today (%s in the studio's time zone); a workout is logged once done. Plan a future one with create_planned_session.", *in.Date, today))
+		return answers.LoggedWorkout{}, lane.InvalidField("date", fmt.Sprintf("date %s is after today (%s in the studio's time zone); a workout is logged once done. Plan a future one with create_planned_session.", *in.Date, today))
 	}
 	if in.SessionID == nil && in.Sport == nil {
-		return loggedWorkout{}, lane.InvalidField("sport", "sport is required when no sessionId is given: say what the workout was (strength, running…).")
+		return answers.LoggedWorkout{}, lane.InvalidField("sport", "sport is required when no sessionId is given: say what the workout was (strength, running…).")
 	}
-	var out loggedWorkout
+	var out answers.LoggedWorkout
 	var existing string
 	err := c.InTx(func(ss store.StudioStore) error {
 		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
@@ -131,7 +132,7 @@ func (a *Area) logWorkout(c *lane.Call, in *logWorkoutInput) (loggedWorkout, err
 	}
 	c.SetStatus(http.StatusOK)
 	c.SetResource(x.ID)
-	return loggedWorkout{Session: x, AlreadyLogged: true, PRs: []personalRecord{}}, nil
+	return answers.LoggedWorkout{Session: x, AlreadyLogged: true, PRs: []answers.PersonalRecord{}}, nil
 }
 
 // mergeActuals puts logged sets on a planned session's exercises: an
@@ -175,8 +176,8 @@ func mergeActuals(planned, logged []domain.SessionExercise) []domain.SessionExer
 // of x beats the trainee's benchmark of it, creating "<name> 1RM" (kg,
 // higher is better) for an exercise that has none. It reads every
 // exercise's best in one query, whatever the history holds.
-func recordPRs(c *lane.Call, ss store.StudioStore, x domain.Session) ([]personalRecord, error) {
-	prs := []personalRecord{}
+func recordPRs(c *lane.Call, ss store.StudioStore, x domain.Session) ([]answers.PersonalRecord, error) {
+	prs := []answers.PersonalRecord{}
 	lifts := training.BestLifts(x.Exercises)
 	if len(lifts) == 0 {
 		return prs, nil
@@ -193,7 +194,7 @@ func recordPRs(c *lane.Call, ss store.StudioStore, x domain.Session) ([]personal
 	for _, lift := range lifts {
 		sid := x.ID
 		entry := domain.BenchmarkEntry{ID: ids.New(ids.BenchmarkEntry), Value: lift.E1RM, RecordedAt: at, Source: domain.BenchmarkFromSession, SessionID: &sid}
-		pr := personalRecord{ExerciseID: lift.ExerciseID, E1RMKg: lift.E1RM, LoadKg: lift.LoadKg, Reps: lift.Reps}
+		pr := answers.PersonalRecord{ExerciseID: lift.ExerciseID, E1RMKg: lift.E1RM, LoadKg: lift.LoadKg, Reps: lift.Reps}
 		eb, ok := bests[lift.ExerciseID]
 		if !ok {
 			exID := lift.ExerciseID
