@@ -34,7 +34,7 @@ type traineeEnvOptions struct {
 func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
-	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
+	authn := auth.New(auth.Options{Keys: st, Grants: oauth.New(oauth.Options{Store: st})})
 	set := areas.New(areas.Options{WeekPlans: o.weekPlans})
 	if o.areas != nil {
 		o.areas(set)

@@ -32,7 +32,7 @@ func BenchmarkAuthenticateAccessToken(b *testing.B) {
 	if err := st.OAuth().CreateOAuthGrant(ctx, g, nil, tokens); err != nil {
 		b.Fatal(err)
 	}
-	authn := s.Authenticator(nil)
+	authn := auth.New(auth.Options{Keys: st, Grants: s})
 	r, _ := http.NewRequest("POST", "/mcp", nil)
 	r.Header.Set("Authorization", "Bearer "+resp.AccessToken)
 	b.ReportAllocs()

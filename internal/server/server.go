@@ -284,7 +284,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
-	authn := public.Conversations(lane.StudioKeys(st), st)
+	authn := auth.New(auth.Options{Keys: st, Conversations: public.Conversations(st), Now: o.clock, Logger: logger})
 
 	// The public area's outbound work (agent platforms' callbacks and
 	// verification codes) runs as River jobs: its workers are registered

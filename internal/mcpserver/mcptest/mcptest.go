@@ -105,7 +105,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// (see TraineeToken); its access tokens are accepted by the lane and by
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
-	authn := as.Authenticator(public.Conversations(lane.StudioKeys(st), st))
+	authn := auth.New(auth.Options{Keys: st, Conversations: public.Conversations(st), Grants: as})
 	laneLogger := o.Logger
 	if laneLogger == nil {
 		laneLogger = Quiet()
