@@ -248,6 +248,31 @@ func TestAccessTokens(t *testing.T) {
 	}
 }
 
+// authFunc is an Authenticator of another make than auth.Credentials.
+type authFunc func(*http.Request) (*auth.Principal, error)
+
+func (f authFunc) Authenticate(_ context.Context, r *http.Request) (*auth.Principal, error) {
+	return f(r)
+}
+
+// Grants beside an authenticator of another make answer the access tokens
+// only: every other credential is still that authenticator's.
+func TestGrantsBesideAnotherAuthenticator(t *testing.T) {
+	t.Parallel()
+	g := &grants{token: auth.AccessTokenPrefix + "live", studio: domain.Studio{ID: "std_1"},
+		cred: auth.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1"}}
+	other := authFunc(func(*http.Request) (*auth.Principal, error) { return &auth.Principal{CredentialID: "other"}, nil })
+	a := auth.WithGrants(other, g)
+	if p, err := a.Authenticate(context.Background(), bearer(g.token)); err != nil || p.CredentialID != "grt_1" || p.StudioID != "std_1" {
+		t.Fatalf("an access token: %+v %v; want the grant's principal", p, err)
+	}
+	for _, token := range []string{auth.NewKey(), ""} {
+		if p, err := a.Authenticate(context.Background(), bearer(token)); err != nil || p.CredentialID != "other" {
+			t.Fatalf("%q: %+v %v; want the other authenticator's answer", token, p, err)
+		}
+	}
+}
+
 // conversations says the conversation of every call was verified as one trainee.
 type conversations struct {
 	trainee string
