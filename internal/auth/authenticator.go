@@ -7,7 +7,8 @@ import (
 )
 
 // Authenticator turns the credential a request carries into its principal.
-// Credentials is Perform's; the lane and the /mcp gate take this interface.
+// credentials.Authenticator is Perform's; the lane and the /mcp gate take
+// this interface.
 type Authenticator interface {
 	// Authenticate answers the request's principal, or a *Refusal. A
 	// refusal may carry the principal of a credential that exists but may

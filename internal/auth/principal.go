@@ -1,15 +1,14 @@
-// Package auth is who is calling: it makes and checks studio API keys,
-// turns the credential a request carries into its principal (Credentials,
-// the one Authenticator of studio keys, platform keys with their verified
-// conversations, and OAuth grants), and carries what Perform's own surfaces
-// settled about a request in its context.Context.
+// Package auth is who is calling: the principal, studio API keys, scopes,
+// and what Perform's own surfaces settled about a request, carried in its
+// context.Context. Turning a credential into its principal is
+// auth/credentials' (the one Authenticator); this package stays free of
+// the store and the domain, for the clients built on it (perform-mcp).
 package auth
 
 import (
 	"slices"
 	"time"
 
-	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 )
 
@@ -19,8 +18,9 @@ import (
 // network is always api, whatever it sends.
 const SourceHeader = "X-Perform-Source"
 
-// Principal is the authenticated caller of a request: NewPrincipal builds
-// it, an Authenticator answers it, and store access takes the studio from it.
+// Principal is the authenticated caller of a request: credentials.NewPrincipal
+// builds it, an Authenticator answers it, and store access takes the studio
+// from it.
 type Principal struct {
 	StudioID     string
 	StudioName   string
@@ -34,33 +34,6 @@ type Principal struct {
 	Subject      string         // coach or trainee id, when the credential names one (a studio key names none)
 	Scopes       []string       // what the credential may do; each lane route needs one
 	Source       string         // api, mcp or agent: from Perform's own surfaces only
-}
-
-// Credential is what a lookup found behind a token: its kind and id, the
-// person it names, if any, and its scopes.
-type Credential struct {
-	Kind    CredentialKind
-	ID      string
-	Subject string
-	Scopes  []string
-}
-
-// NewPrincipal is the principal of credential c of studio s: every kind of
-// credential becomes a principal here.
-func NewPrincipal(s domain.Studio, c Credential) *Principal {
-	return &Principal{
-		StudioID:     s.ID,
-		StudioName:   s.Name,
-		StudioSlug:   s.Slug,
-		Region:       s.Region,
-		Tier:         s.Tier,
-		TimeZone:     s.TimeZone(),
-		FirstDay:     s.FirstDay(),
-		Kind:         c.Kind,
-		CredentialID: c.ID,
-		Subject:      c.Subject,
-		Scopes:       c.Scopes,
-	}
 }
 
 // IsTrainee reports a principal that speaks for one trainee (a trainee's

@@ -2,7 +2,7 @@
 // through which every AI surface and integration reads and writes a studio's
 // data. A request goes through: request id -> audit -> route (ServeMux,
 // patterns fixed at start) -> authentication (an auth.Authenticator:
-// auth.Credentials) -> rate limit (keyed on the credential, or the address
+// credentials.Authenticator) -> rate limit (keyed on the credential, or the address
 // when it is missing or failed) -> the route's scope -> validation -> plan
 // limits (in the write's transaction) -> store. Paths no route serves are
 // limited by address and answered 404 or 405 without authentication.
@@ -27,6 +27,7 @@ import (
 
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
@@ -52,8 +53,8 @@ type Options struct {
 	// held to them. nil: unlimited.
 	TraineeReads, TraineeWrites ratelimit.Limiter
 	// Authenticator turns credentials into principals; nil: the studio
-	// and platform keys in Store (auth.Credentials, recording their use
-	// on the lane's clock).
+	// and platform keys in Store (credentials.Authenticator, recording
+	// their use on the lane's clock).
 	Authenticator auth.Authenticator
 	Audit         audit.Sink // nil: no audit
 	Logger        *slog.Logger
@@ -109,7 +110,7 @@ func New(o Options) *Lane {
 		l.now = time.Now
 	}
 	if l.authn == nil {
-		l.authn = auth.New(auth.Options{Keys: o.Store, Now: l.now, Logger: l.logger})
+		l.authn = credentials.New(credentials.Options{Keys: o.Store, Now: l.now, Logger: l.logger})
 	}
 	rs := &Routes{}
 	for _, a := range o.Areas {
@@ -266,10 +267,10 @@ func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 }
 
 // authenticate runs the authenticator on every request to a route (see
-// auth.Credentials for how a revocation holds on the next request), then
-// the rate limit, keyed on the principal's credential; a missing or
-// refused credential is counted against the caller's address, so inventing
-// tokens buys no budget. It answers the request itself unless it returns
+// credentials.Authenticator for how a revocation holds on the next
+// request), then the rate limit, keyed on the principal's credential; a
+// missing or refused credential is counted against the caller's address,
+// so inventing tokens buys no budget. It answers the request itself unless it returns
 // the principal (also the request's reqInfo's).
 func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*auth.Principal, bool) {
 	ri := infoFrom(r.Context())

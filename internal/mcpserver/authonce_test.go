@@ -11,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -35,7 +36,7 @@ func (c *countingAuth) Authenticate(ctx context.Context, r *http.Request) (*auth
 func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
 	t.Parallel()
 	f := mcptest.New(t)
-	authn := &countingAuth{next: auth.New(auth.Options{Keys: f.Store})}
+	authn := &countingAuth{next: credentials.New(credentials.Options{Keys: f.Store})}
 	ln := areas.Lane(lane.Options{Store: f.Store, Logger: mcptest.Quiet(), Authenticator: authn})
 	gate := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}
 	srv := httptest.NewServer(gate.Wrap(mcpserver.New(mcpserver.Options{

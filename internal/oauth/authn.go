@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -15,23 +16,23 @@ import (
 // whose app was disconnected.
 const InvalidTokenMessage = "This access token is not valid: it expired, or its app was disconnected. Refresh it, or connect the app again."
 
-// The Server answers the access tokens of auth.Credentials (auth.Grants).
-var _ auth.Grants = (*Server)(nil)
+// The Server answers the access tokens of credentials.Authenticator.
+var _ credentials.Grants = (*Server)(nil)
 
 // AccessGrant resolves an access token: every request reads the store (no
 // cache), so a revoked grant is refused on the very next request.
-func (s *Server) AccessGrant(ctx context.Context, token string) (auth.Credential, domain.Studio, error) {
+func (s *Server) AccessGrant(ctx context.Context, token string) (credentials.Credential, domain.Studio, error) {
 	t, g, studio, err := s.store.OAuth().OAuthToken(ctx, hash(token))
 	if errors.Is(err, store.ErrNotFound) {
-		return auth.Credential{}, domain.Studio{}, &auth.Refusal{Message: InvalidTokenMessage}
+		return credentials.Credential{}, domain.Studio{}, &auth.Refusal{Message: InvalidTokenMessage}
 	}
 	if err != nil {
-		return auth.Credential{}, domain.Studio{}, fmt.Errorf("looking up the access token: %w", err)
+		return credentials.Credential{}, domain.Studio{}, fmt.Errorf("looking up the access token: %w", err)
 	}
 	if t.Kind != store.TokenAccess || g.RevokedAt != nil || t.ExpiresAt == nil || !s.now().Before(*t.ExpiresAt) {
-		return auth.Credential{}, domain.Studio{}, &auth.Refusal{Message: InvalidTokenMessage}
+		return credentials.Credential{}, domain.Studio{}, &auth.Refusal{Message: InvalidTokenMessage}
 	}
-	return auth.Credential{Kind: auth.KindOAuthGrant, ID: g.ID, Subject: g.Subject, Scopes: g.Scopes}, studio, nil
+	return credentials.Credential{Kind: auth.KindOAuthGrant, ID: g.ID, Subject: g.Subject, Scopes: g.Scopes}, studio, nil
 }
 
 // TouchGrant records the grant's last use, for the connected apps page.

@@ -27,6 +27,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
@@ -303,11 +304,11 @@ type Host struct {
 
 // Mount builds the server on the one being composed (its store and
 // logger), serves every route behind its limiter, and answers the server
-// with inner accepting its access tokens too (auth.WithGrants: the same
-// auth.Credentials, with the server as its grants). The caller makes that
-// authenticator the lane's before anything that authenticates (/mcp) is
-// mounted: cmd/perform hands Mount to server.WithAuthn, which runs before
-// every plug-in.
+// with inner accepting its access tokens too (credentials.WithGrants:
+// the same credentials.Authenticator, with the server as its grants). The
+// caller makes that authenticator the lane's before anything that
+// authenticates (/mcp) is mounted: cmd/perform hands Mount to
+// server.WithAuthn, which runs before every plug-in.
 func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authenticator) {
 	o.Store = h.Store
 	if o.Logger == nil {
@@ -326,7 +327,7 @@ func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authentic
 	for pattern, route := range s.Routes() {
 		h.Handle(pattern, route, true)
 	}
-	return s, auth.WithGrants(inner, s)
+	return s, credentials.WithGrants(inner, s)
 }
 
 func registrationsPerHour(o Options) int {

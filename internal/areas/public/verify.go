@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/otc"
@@ -269,11 +270,11 @@ func verifiedTrainee(ctx context.Context, st store.Store, keyID, studioID string
 }
 
 // Conversations is the agent platforms' verified conversations, for
-// auth.Credentials: a platform key's call in a conversation verified as a
-// trainee is that trainee, with a trainee's scopes, so the lane's trainee
-// policy applies as it is. Read on every request, never kept: the
+// credentials.Authenticator: a platform key's call in a conversation
+// verified as a trainee is that trainee, with a trainee's scopes, so the
+// lane's trainee policy applies as it is. Read on every request, never kept: the
 // verification is the conversation's, not the key's.
-func Conversations(st store.Store) auth.Conversations { return conversations{store: st} }
+func Conversations(st store.Store) credentials.Conversations { return conversations{store: st} }
 
 type conversations struct{ store store.Store }
 

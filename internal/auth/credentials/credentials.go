@@ -1,4 +1,10 @@
-package auth
+// Package credentials is Perform's one auth.Authenticator: studio and
+// platform keys, with the platform conversations verified as a trainee,
+// and OAuth access tokens. Every kind becomes its principal through
+// NewPrincipal and records its use through one Throttle; what it looks up
+// it reads through narrow interfaces the store, the authorization server
+// and the public area satisfy.
+package credentials
 
 import (
 	"context"
@@ -10,8 +16,36 @@ import (
 	"sync"
 	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 )
+
+// Credential is what a lookup found behind a token: its kind and id, the
+// person it names, if any, and its scopes.
+type Credential struct {
+	Kind    auth.CredentialKind
+	ID      string
+	Subject string
+	Scopes  []string
+}
+
+// NewPrincipal is the principal of credential c of studio s: every kind of
+// credential becomes a principal here.
+func NewPrincipal(s domain.Studio, c Credential) *auth.Principal {
+	return &auth.Principal{
+		StudioID:     s.ID,
+		StudioName:   s.Name,
+		StudioSlug:   s.Slug,
+		Region:       s.Region,
+		Tier:         s.Tier,
+		TimeZone:     s.TimeZone(),
+		FirstDay:     s.FirstDay(),
+		Kind:         c.Kind,
+		CredentialID: c.ID,
+		Subject:      c.Subject,
+		Scopes:       c.Scopes,
+	}
+}
 
 // KeyStore finds studio and platform keys; the store satisfies it.
 type KeyStore interface {
@@ -28,7 +62,7 @@ type KeyStore interface {
 // Grants answers OAuth access tokens (internal/oauth answers it).
 type Grants interface {
 	// AccessGrant is the grant of a live access token and its studio, or
-	// a *Refusal for a token that is unknown, expired or of a revoked grant.
+	// a *auth.Refusal for a token that is unknown, expired or of a revoked grant.
 	AccessGrant(ctx context.Context, token string) (Credential, domain.Studio, error)
 	// TouchGrant records the grant's last use at at.
 	TouchGrant(ctx context.Context, grantID string, at time.Time) error
@@ -38,7 +72,7 @@ type Grants interface {
 // (internal/areas/public answers it).
 type Conversations interface {
 	// VerifiedTrainee is the trainee the conversation of ctx
-	// (ConversationFrom) was verified as, for the platform key keyID of
+	// (auth.ConversationFrom) was verified as, for the platform key keyID of
 	// studio studioID, while the verification lasts.
 	VerifiedTrainee(ctx context.Context, keyID, studioID string) (string, bool)
 }
@@ -55,11 +89,9 @@ type Options struct {
 	Logger *slog.Logger     // nil: failed last-use writes are not logged
 }
 
-// Credentials is Perform's one Authenticator: studio and platform keys
-// (pf_live_…), with the platform conversations verified as a trainee, and
-// OAuth access tokens (pf_at_…). Every kind becomes its principal through
-// NewPrincipal, and every use is recorded through one Throttle.
-type Credentials struct {
+// Authenticator answers studio and platform keys (pf_live_…) and, with
+// grants, OAuth access tokens (pf_at_…). Safe for concurrent use.
+type Authenticator struct {
 	keys          KeyStore
 	grants        Grants
 	conversations Conversations
@@ -69,21 +101,21 @@ type Credentials struct {
 }
 
 // New is the authenticator of o.
-func New(o Options) *Credentials {
+func New(o Options) *Authenticator {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Credentials{keys: o.Keys, grants: o.Grants, conversations: o.Conversations,
+	return &Authenticator{keys: o.Keys, grants: o.Grants, conversations: o.Conversations,
 		known: &knownKeys{m: map[string]knownKey{}}, touched: NewThrottle(TouchEvery, o.Now), logger: logger}
 }
 
 // WithGrants is a that also accepts OAuth access tokens, answered by g.
-// When a is a *Credentials, the answer is the same authenticator with
+// When a is an *Authenticator, the answer is the same authenticator with
 // grants (its kept keys and its throttle shared); any other a is asked for
 // every credential but an access token.
-func WithGrants(a Authenticator, g Grants) Authenticator {
-	if c, ok := a.(*Credentials); ok {
+func WithGrants(a auth.Authenticator, g Grants) auth.Authenticator {
+	if c, ok := a.(*Authenticator); ok {
 		cp := *c
 		cp.grants = g
 		return &cp
@@ -92,12 +124,12 @@ func WithGrants(a Authenticator, g Grants) Authenticator {
 }
 
 type grantsBeside struct {
-	grants *Credentials
-	next   Authenticator
+	grants *Authenticator
+	next   auth.Authenticator
 }
 
-func (b grantsBeside) Authenticate(ctx context.Context, r *http.Request) (*Principal, error) {
-	if token, ok := Bearer(r.Header.Get("Authorization")); (ok && strings.HasPrefix(token, AccessTokenPrefix)) || b.next == nil {
+func (b grantsBeside) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
+	if token, ok := auth.Bearer(r.Header.Get("Authorization")); (ok && strings.HasPrefix(token, auth.AccessTokenPrefix)) || b.next == nil {
 		return b.grants.Authenticate(ctx, r)
 	}
 	return b.next.Authenticate(ctx, r)
@@ -107,32 +139,32 @@ func (b grantsBeside) Authenticate(ctx context.Context, r *http.Request) (*Princ
 const InvalidKeyMessage = "invalid partner api key: no studio has this key. Create one with perform key create --studio SLUG --name NAME, or on the studio's integrations page, and send it as Authorization: Bearer pf_live_…."
 
 var (
-	errNoKey      = &Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
-	errRevokedKey = &Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
+	errNoKey      = &auth.Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
+	errRevokedKey = &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
 )
 
 // Authenticate answers the principal of the request's bearer credential
 // and records its use; a revoked key's principal comes with its refusal.
-func (c *Credentials) Authenticate(ctx context.Context, r *http.Request) (*Principal, error) {
-	token, ok := Bearer(r.Header.Get("Authorization"))
+func (c *Authenticator) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
+	token, ok := auth.Bearer(r.Header.Get("Authorization"))
 	switch {
 	case !ok:
 		return nil, errNoKey
-	case c.grants != nil && strings.HasPrefix(token, AccessTokenPrefix):
+	case c.grants != nil && strings.HasPrefix(token, auth.AccessTokenPrefix):
 		cred, studio, err := c.grants.AccessGrant(ctx, token)
 		if err != nil {
 			return nil, err
 		}
 		c.touch(ctx, cred.ID, c.grants.TouchGrant)
 		return NewPrincipal(studio, cred), nil
-	case !WellFormed(token) || c.keys == nil:
-		return nil, &Refusal{Message: InvalidKeyMessage}
+	case !auth.WellFormed(token) || c.keys == nil:
+		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}
-	p, err := c.key(ctx, Hash(token))
+	p, err := c.key(ctx, auth.Hash(token))
 	if err != nil {
 		return p, err
 	}
-	if p.Kind == KindPlatformKey && c.conversations != nil {
+	if p.Kind == auth.KindPlatformKey && c.conversations != nil {
 		if trainee, ok := c.conversations.VerifiedTrainee(ctx, p.CredentialID, p.StudioID); ok {
 			p = p.AsTrainee(trainee)
 		}
@@ -142,7 +174,7 @@ func (c *Credentials) Authenticate(ctx context.Context, r *http.Request) (*Princ
 }
 
 // touch writes the credential's last use when the throttle says it is due.
-func (c *Credentials) touch(ctx context.Context, id string, write func(context.Context, string, time.Time) error) {
+func (c *Authenticator) touch(ctx context.Context, id string, write func(context.Context, string, time.Time) error) {
 	at, due := c.touched.Due(id)
 	if !due {
 		return
@@ -166,7 +198,7 @@ type knownKeys struct {
 
 type knownKey struct {
 	epoch     int64
-	principal Principal
+	principal auth.Principal
 }
 
 // maxKnownKeys bounds the kept principals; past it they are all forgotten
@@ -176,7 +208,7 @@ const maxKnownKeys = 10_000
 // key is the principal of the key of hash: the kept one while the
 // credentials epoch has not moved, else read from the store (and kept, if
 // live). The answer is the caller's own copy.
-func (c *Credentials) key(ctx context.Context, hash []byte) (*Principal, error) {
+func (c *Authenticator) key(ctx context.Context, hash []byte) (*auth.Principal, error) {
 	// The epoch is read before the key: a change committed between the two
 	// reads leaves the kept principal under the older epoch, so the next
 	// request reads it again. If the epoch cannot be read, nothing is kept.
@@ -192,8 +224,8 @@ func (c *Credentials) key(ctx context.Context, hash []byte) (*Principal, error) 
 		}
 	}
 	key, studio, err := c.keys.APIKeyByHash(ctx, hash)
-	if errors.Is(err, domain.ErrNotFound) || (err == nil && !HashEqual(key.Hash, hash)) {
-		return nil, &Refusal{Message: InvalidKeyMessage}
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
+		return nil, &auth.Refusal{Message: InvalidKeyMessage}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("looking up the API key: %w", err)
@@ -215,9 +247,9 @@ func (c *Credentials) key(ctx context.Context, hash []byte) (*Principal, error) 
 }
 
 // keyKind is the principal kind of a stored key (a key stored before kinds is a studio key).
-func keyKind(k domain.APIKey) CredentialKind {
-	if k.Kind == string(KindPlatformKey) {
-		return KindPlatformKey
+func keyKind(k domain.APIKey) auth.CredentialKind {
+	if k.Kind == string(auth.KindPlatformKey) {
+		return auth.KindPlatformKey
 	}
-	return KindStudioKey
+	return auth.KindStudioKey
 }

@@ -1,4 +1,4 @@
-package auth_test
+package credentials_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -82,7 +83,7 @@ func bearer(token string) *http.Request {
 func TestKeyPrincipal(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	p, err := auth.New(auth.Options{Keys: f.st}).Authenticate(context.Background(), bearer(f.studioKey))
+	p, err := credentials.New(credentials.Options{Keys: f.st}).Authenticate(context.Background(), bearer(f.studioKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestNewPrincipal(t *testing.T) {
 	t.Parallel()
 	s := domain.Studio{ID: "std_1", Name: "S", Slug: "s", Region: "IL", Tier: "free"}
 	trainee := ids.New(ids.Trainee)
-	p := auth.NewPrincipal(s, auth.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1", Subject: trainee, Scopes: auth.TraineeScopes})
+	p := credentials.NewPrincipal(s, credentials.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1", Subject: trainee, Scopes: auth.TraineeScopes})
 	if p.StudioID != "std_1" || p.StudioName != "S" || p.StudioSlug != "s" || p.Region != "IL" || p.Tier != "free" ||
 		p.Kind != auth.KindOAuthGrant || p.CredentialID != "grt_1" || p.Subject != trainee || !slices.Equal(p.Scopes, auth.TraineeScopes) {
 		t.Fatalf("principal %+v", p)
@@ -114,7 +115,7 @@ func TestNewPrincipal(t *testing.T) {
 	if !p.IsTrainee() {
 		t.Error("a trainee's grant is not a trainee")
 	}
-	coach := auth.NewPrincipal(s, auth.Credential{Kind: auth.KindOAuthGrant, ID: "grt_2", Subject: ids.New(ids.Coach)})
+	coach := credentials.NewPrincipal(s, credentials.Credential{Kind: auth.KindOAuthGrant, ID: "grt_2", Subject: ids.New(ids.Coach)})
 	if coach.IsTrainee() || (&auth.Principal{Subject: "trn_"}).IsTrainee() {
 		t.Error("a coach, or a bare prefix, is a trainee")
 	}
@@ -134,7 +135,7 @@ func TestThrottle(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := testkit.NewClock(start)
-	th := auth.NewThrottle(time.Minute, clock.Now)
+	th := credentials.NewThrottle(time.Minute, clock.Now)
 	if at, due := th.Due("key_a"); !due || !at.Equal(start) {
 		t.Fatalf("first use: %v %v; want due at %v", at, due, start)
 	}
@@ -158,7 +159,7 @@ func TestKeyUsedTwiceWithinWindowWritesOnce(t *testing.T) {
 	f := newFixture(t)
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := testkit.NewClock(start)
-	a := auth.New(auth.Options{Keys: f.st, Now: clock.Now})
+	a := credentials.New(credentials.Options{Keys: f.st, Now: clock.Now})
 	lastUsed := func() time.Time {
 		k, err := f.st.FindAPIKey(context.Background(), f.studio.ID, f.studioKeyID)
 		if err != nil || k.LastUsedAt == nil {
@@ -192,14 +193,14 @@ func TestKeyUsedTwiceWithinWindowWritesOnce(t *testing.T) {
 type grants struct {
 	token   string
 	studio  domain.Studio
-	cred    auth.Credential
+	cred    credentials.Credential
 	mu      sync.Mutex
 	touches []string
 }
 
-func (g *grants) AccessGrant(_ context.Context, token string) (auth.Credential, domain.Studio, error) {
+func (g *grants) AccessGrant(_ context.Context, token string) (credentials.Credential, domain.Studio, error) {
 	if token != g.token {
-		return auth.Credential{}, domain.Studio{}, &auth.Refusal{Message: "not valid"}
+		return credentials.Credential{}, domain.Studio{}, &auth.Refusal{Message: "not valid"}
 	}
 	return g.cred, g.studio, nil
 }
@@ -218,10 +219,10 @@ func TestAccessTokens(t *testing.T) {
 	f := newFixture(t)
 	trainee := ids.New(ids.Trainee)
 	g := &grants{token: auth.AccessTokenPrefix + "live", studio: f.studio,
-		cred: auth.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1", Subject: trainee, Scopes: auth.TraineeScopes}}
+		cred: credentials.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1", Subject: trainee, Scopes: auth.TraineeScopes}}
 	clock := testkit.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-	keysOnly := auth.New(auth.Options{Keys: f.st, Now: clock.Now})
-	a := auth.WithGrants(keysOnly, g)
+	keysOnly := credentials.New(credentials.Options{Keys: f.st, Now: clock.Now})
+	a := credentials.WithGrants(keysOnly, g)
 	for range 2 {
 		p, err := a.Authenticate(context.Background(), bearer(g.token))
 		if err != nil || p.Kind != auth.KindOAuthGrant || p.CredentialID != "grt_1" || !p.IsTrainee() || p.StudioSlug != "auth-studio" || p.FirstDay != time.Monday {
@@ -235,7 +236,7 @@ func TestAccessTokens(t *testing.T) {
 	if _, err := a.Authenticate(context.Background(), bearer(auth.AccessTokenPrefix+"dead")); !errors.As(err, &refusal) || refusal.Message != "not valid" {
 		t.Fatalf("an unknown access token: %v; want the grants' refusal", err)
 	}
-	if _, err := keysOnly.Authenticate(context.Background(), bearer(g.token)); !errors.As(err, &refusal) || refusal.Message != auth.InvalidKeyMessage {
+	if _, err := keysOnly.Authenticate(context.Background(), bearer(g.token)); !errors.As(err, &refusal) || refusal.Message != credentials.InvalidKeyMessage {
 		t.Fatalf("an access token without grants: %v; want the unknown key's refusal", err)
 	}
 	if p, err := a.Authenticate(context.Background(), bearer(f.studioKey)); err != nil || p.CredentialID != f.studioKeyID {
@@ -248,7 +249,7 @@ func TestAccessTokens(t *testing.T) {
 	}
 }
 
-// authFunc is an Authenticator of another make than auth.Credentials.
+// authFunc is an auth.Authenticator of another make than credentials.Authenticator.
 type authFunc func(*http.Request) (*auth.Principal, error)
 
 func (f authFunc) Authenticate(_ context.Context, r *http.Request) (*auth.Principal, error) {
@@ -260,9 +261,9 @@ func (f authFunc) Authenticate(_ context.Context, r *http.Request) (*auth.Princi
 func TestGrantsBesideAnotherAuthenticator(t *testing.T) {
 	t.Parallel()
 	g := &grants{token: auth.AccessTokenPrefix + "live", studio: domain.Studio{ID: "std_1"},
-		cred: auth.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1"}}
+		cred: credentials.Credential{Kind: auth.KindOAuthGrant, ID: "grt_1"}}
 	other := authFunc(func(*http.Request) (*auth.Principal, error) { return &auth.Principal{CredentialID: "other"}, nil })
-	a := auth.WithGrants(other, g)
+	a := credentials.WithGrants(other, g)
 	if p, err := a.Authenticate(context.Background(), bearer(g.token)); err != nil || p.CredentialID != "grt_1" || p.StudioID != "std_1" {
 		t.Fatalf("an access token: %+v %v; want the grant's principal", p, err)
 	}
@@ -290,7 +291,7 @@ func TestPlatformConversations(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	conv := &conversations{trainee: ids.New(ids.Trainee)}
-	a := auth.New(auth.Options{Keys: f.st, Conversations: conv})
+	a := credentials.New(credentials.Options{Keys: f.st, Conversations: conv})
 	p, err := a.Authenticate(context.Background(), bearer(f.platformKey))
 	if err != nil || p.Kind != auth.KindPlatformKey || p.CredentialID != f.platID || p.Subject != conv.trainee || !slices.Equal(p.Scopes, auth.TraineeScopes) {
 		t.Fatalf("a verified conversation: %+v %v", p, err)
@@ -309,13 +310,13 @@ func TestPlatformConversations(t *testing.T) {
 func TestKeyRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a := auth.New(auth.Options{Keys: f.st})
+	a := credentials.New(credentials.Options{Keys: f.st})
 	var refusal *auth.Refusal
 	if _, err := a.Authenticate(context.Background(), bearer("")); !errors.As(err, &refusal) || !refusal.Missing {
 		t.Fatalf("no credential: %v; want a refusal saying it is missing", err)
 	}
 	for _, token := range []string{"pf_live_short", auth.NewKey()} {
-		if p, err := a.Authenticate(context.Background(), bearer(token)); p != nil || !errors.As(err, &refusal) || refusal.Message != auth.InvalidKeyMessage {
+		if p, err := a.Authenticate(context.Background(), bearer(token)); p != nil || !errors.As(err, &refusal) || refusal.Message != credentials.InvalidKeyMessage {
 			t.Fatalf("%s: %+v %v; want the unknown key's refusal", token, p, err)
 		}
 	}
