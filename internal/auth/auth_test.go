@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"encoding/base64"
 	"strings"
 	"testing"
@@ -33,16 +32,5 @@ func TestHashAndCompare(t *testing.T) {
 		if WellFormed(s) {
 			t.Errorf("WellFormed(%q) = true", s)
 		}
-	}
-}
-
-func TestPrincipalTravelsInContext(t *testing.T) {
-	if _, ok := PrincipalFrom(context.Background()); ok {
-		t.Fatal("empty context has a principal")
-	}
-	p := &Principal{StudioID: "std_1", Source: "mcp"}
-	got, ok := PrincipalFrom(WithPrincipal(context.Background(), p))
-	if !ok || got != p {
-		t.Fatalf("PrincipalFrom = %v, %v", got, ok)
 	}
 }

@@ -2,15 +2,13 @@ package auth
 
 import (
 	"context"
-	"crypto/subtle"
 	"net/http"
 	"strings"
-	"sync/atomic"
 )
 
 // Authenticator turns the credential a request carries into its principal.
-// Studio keys are the one implementation today (in the lane); OAuth grants
-// and platform keys add theirs behind the same interface.
+// credentials.Authenticator is Perform's; the lane and the /mcp gate take
+// this interface.
 type Authenticator interface {
 	// Authenticate answers the request's principal, or a *Refusal. A
 	// refusal may carry the principal of a credential that exists but may
@@ -65,67 +63,6 @@ func ClientAddr(r *http.Request) string {
 		return a
 	}
 	return r.RemoteAddr
-}
-
-// admission is one rate-limit unit a surface already counted for a
-// credential; the first lane call it makes for that credential takes it.
-type admission struct {
-	credentialID string
-	taken        atomic.Bool
-}
-
-type admissionKey struct{}
-
-// WithAdmission records that the request ctx serves was already counted
-// against the rate limit of credentialID (the /mcp endpoint counts each MCP
-// message), so the one in-process lane call it leads to is not counted
-// again. Like WithSource, only code in this process can set it.
-func WithAdmission(ctx context.Context, credentialID string) context.Context {
-	return context.WithValue(ctx, admissionKey{}, &admission{credentialID: credentialID})
-}
-
-// TakeAdmission reports whether ctx carries an admission for credentialID
-// not taken yet, and takes it: it answers true once per admission, so a
-// message that leads to several lane calls pays for every one after the first.
-func TakeAdmission(ctx context.Context, credentialID string) bool {
-	a, ok := ctx.Value(admissionKey{}).(*admission)
-	return ok && a.credentialID == credentialID && a.taken.CompareAndSwap(false, true)
-}
-
-// authenticated is a principal a surface already authenticated for the
-// request ctx serves, with the credential it was read from.
-type authenticated struct {
-	token string
-	p     Principal
-}
-
-type authenticatedKey struct{}
-
-// WithAuthenticated records that the request ctx serves already
-// authenticated token as p (the /mcp gate does, for every message), so the
-// in-process lane call it leads to, carrying the same token, need not read
-// the credential a second time within the same request. Like WithSource,
-// only code in this process can set it: a request from the network always
-// authenticates itself.
-func WithAuthenticated(ctx context.Context, token string, p *Principal) context.Context {
-	return context.WithValue(ctx, authenticatedKey{}, &authenticated{token: token, p: *p})
-}
-
-// AuthenticatedFrom returns a copy of the principal WithAuthenticated
-// recorded, when r carries the very token it was recorded for; any other
-// credential (or none) is the caller's to authenticate.
-func AuthenticatedFrom(ctx context.Context, r *http.Request) (*Principal, bool) {
-	a, ok := ctx.Value(authenticatedKey{}).(*authenticated)
-	if !ok {
-		return nil, false
-	}
-	token, ok := Bearer(r.Header.Get("Authorization"))
-	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(a.token)) != 1 {
-		return nil, false
-	}
-	p := a.p
-	p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)] // shared, read-only: an append copies
-	return &p, true
 }
 
 // Bearer is the token of an "Authorization: Bearer …" header value (the

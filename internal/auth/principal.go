@@ -1,10 +1,12 @@
-// Package auth carries the request principal (who is calling, for which
-// studio) in context.Context and makes and checks studio API keys.
+// Package auth is who is calling: the principal, studio API keys, scopes,
+// and what Perform's own surfaces settled about a request, carried in its
+// context.Context. Turning a credential into its principal is
+// auth/credentials' (the one Authenticator); this package stays free of
+// the store and the domain, for the clients built on it (perform-mcp).
 package auth
 
 import (
-	"context"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/otherwise/perform/internal/ids"
@@ -16,8 +18,9 @@ import (
 // network is always api, whatever it sends.
 const SourceHeader = "X-Perform-Source"
 
-// Principal is the authenticated caller of a request. The lane's auth
-// middleware sets it; store access takes the studio from it.
+// Principal is the authenticated caller of a request: credentials.NewPrincipal
+// builds it, an Authenticator answers it, and store access takes the studio
+// from it.
 type Principal struct {
 	StudioID     string
 	StudioName   string
@@ -27,28 +30,22 @@ type Principal struct {
 	TimeZone     *time.Location // the studio's zone: its local days (nil: domain.DefaultTimeZone)
 	FirstDay     time.Weekday   // the first day of the studio's week (domain.Studio.FirstDay; the zero value, Sunday, is the default zone's)
 	Kind         CredentialKind // what the credential is
-	CredentialID string         // the API key id (or, later, the OAuth grant)
+	CredentialID string         // the API key id or the OAuth grant id
 	Subject      string         // coach or trainee id, when the credential names one (a studio key names none)
 	Scopes       []string       // what the credential may do; each lane route needs one
 	Source       string         // api, mcp or agent: from Perform's own surfaces only
 }
 
-type principalKey struct{}
-
-// WithPrincipal returns ctx carrying p.
-func WithPrincipal(ctx context.Context, p *Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
-}
-
-// PrincipalFrom returns the principal ctx carries, if any.
-func PrincipalFrom(ctx context.Context) (*Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(*Principal)
-	return p, ok && p != nil
-}
-
 // IsTrainee reports a principal that speaks for one trainee (a trainee's
-// own OAuth grant, or an agent platform's conversation verified as one):
-// its subject is a trainee id.
-func (p *Principal) IsTrainee() bool {
-	return strings.HasPrefix(p.Subject, string(ids.Trainee)+"_")
+// own OAuth grant, an agent platform's conversation verified as one, or a
+// studio key's in-process caller speaking for one): its subject is a
+// trainee id. Every rule that holds for trainees asks this.
+func (p *Principal) IsTrainee() bool { return ids.Is(p.Subject, ids.Trainee) }
+
+// AsTrainee is a copy of p speaking for trainee traineeID, with the
+// trainee scopes and nothing more: its credential stays p's.
+func (p *Principal) AsTrainee(traineeID string) *Principal {
+	cp := *p
+	cp.Subject, cp.Scopes = traineeID, slices.Clone(TraineeScopes)
+	return &cp
 }

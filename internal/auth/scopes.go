@@ -6,9 +6,8 @@ import (
 	"strings"
 )
 
-// CredentialKind says what a principal's credential is. Studio keys are
-// the only kind today; OAuth grants (a coach or a trainee) and platform
-// keys come next and resolve to the same Principal.
+// CredentialKind says what a principal's credential is: every kind
+// resolves to the same Principal (NewPrincipal).
 type CredentialKind string
 
 const (

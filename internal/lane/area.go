@@ -108,7 +108,7 @@ func (l *Lane) Handle(p *auth.Principal, method, path, id, body string) (any, er
 			return nil, err
 		}
 		r.SetPathValue("id", id)
-		r = r.WithContext(auth.WithPrincipal(context.WithValue(r.Context(), reqInfoKey{}, &reqInfo{}), p))
+		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, &reqInfo{principal: p}))
 		return rt.handle(&Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()})
 	}
 	return nil, fmt.Errorf("lane: no route %s %s", method, path)

@@ -117,8 +117,7 @@ func (c *Call) one(method, path string, t domain.Trainee, body any) GroupItem {
 		return item
 	}
 	token, _ := auth.Bearer(c.Req.Header.Get("Authorization"))
-	ctx := auth.WithAuthenticated(c.Ctx, token, c.P)
-	ctx = auth.WithAdmission(ctx, c.P.CredentialID) // the group call was counted once
+	ctx := auth.Admit(c.Ctx, token, c.P) // the group call was authenticated and counted once
 	if c.P.Source != "" {
 		ctx = auth.WithSource(ctx, c.P.Source)
 	}

@@ -1,8 +1,8 @@
 // Package lane is the automation lane /v1/automation: the one HTTP API
 // through which every AI surface and integration reads and writes a studio's
 // data. A request goes through: request id -> audit -> route (ServeMux,
-// patterns fixed at start) -> authentication (an auth.Authenticator: studio
-// API keys today) -> rate limit (keyed on the credential, or the address
+// patterns fixed at start) -> authentication (an auth.Authenticator:
+// credentials.Authenticator) -> rate limit (keyed on the credential, or the address
 // when it is missing or failed) -> the route's scope -> validation -> plan
 // limits (in the write's transaction) -> store. Paths no route serves are
 // limited by address and answered 404 or 405 without authentication.
@@ -18,7 +18,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
@@ -43,9 +43,6 @@ const Prefix = "/v1/automation"
 // maxBody bounds a request body; the largest legitimate one is a form template.
 const maxBody = 1 << 20
 
-// touchEvery is how often a key's lastUsedAt is written at most.
-const touchEvery = time.Minute
-
 // Options configure a Lane.
 type Options struct {
 	Store   store.Store
@@ -55,8 +52,9 @@ type Options struct {
 	// after the request is authorized; studio keys and coaches are not
 	// held to them. nil: unlimited.
 	TraineeReads, TraineeWrites ratelimit.Limiter
-	// Authenticator turns credentials into principals; nil: studio API
-	// keys in Store (the OAuth issue adds grants here).
+	// Authenticator turns credentials into principals; nil: the studio
+	// and platform keys in Store (credentials.Authenticator, recording
+	// their use on the lane's clock).
 	Authenticator auth.Authenticator
 	Audit         audit.Sink // nil: no audit
 	Logger        *slog.Logger
@@ -86,11 +84,6 @@ type Lane struct {
 	routes  []*route
 	handler http.Handler
 	openAPI func() []byte
-
-	// touched remembers when each key's lastUsedAt was last written, so most
-	// requests do not write.
-	touchMu sync.Mutex
-	touched map[string]time.Time
 }
 
 // New builds the lane.
@@ -106,7 +99,6 @@ func New(o Options) *Lane {
 		now:           o.Now,
 		renewEvery:    o.IdempotencyRenewEvery,
 		mux:           http.NewServeMux(),
-		touched:       map[string]time.Time{},
 	}
 	if l.logger == nil {
 		l.logger = slog.New(slog.DiscardHandler)
@@ -118,7 +110,7 @@ func New(o Options) *Lane {
 		l.now = time.Now
 	}
 	if l.authn == nil {
-		l.authn = StudioKeys(o.Store)
+		l.authn = credentials.New(credentials.Options{Keys: o.Store, Now: l.now, Logger: l.logger})
 	}
 	rs := &Routes{}
 	for _, a := range o.Areas {
@@ -274,19 +266,19 @@ func ConversationOf(ctx context.Context, p *auth.Principal) json.RawMessage {
 	return b
 }
 
-// authenticate runs the authenticator on every request to a route (studio
-// keys are kept in memory only while the database's credentials epoch is
-// unchanged, so a revocation from another process holds on the next request),
-// then the rate limit, keyed on the principal's credential; a missing or
-// refused credential is counted against the caller's address, so inventing
-// tokens buys no budget. It answers the request itself unless it returns
-// the request carrying the principal.
-func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+// authenticate runs the authenticator on every request to a route (see
+// credentials.Authenticator for how a revocation holds on the next
+// request), then the rate limit, keyed on the principal's credential; a
+// missing or refused credential is counted against the caller's address,
+// so inventing tokens buys no budget. It answers the request itself unless it returns
+// the principal (also the request's reqInfo's).
+func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*auth.Principal, bool) {
 	ri := infoFrom(r.Context())
 	// An in-process call from a surface that authenticated this very
 	// credential for the request it serves (the /mcp gate) is not read
-	// twice; nothing from the network can carry that mark.
-	p, ok := auth.AuthenticatedFrom(r.Context(), r)
+	// twice; nothing from the network can carry that admission.
+	admission, _ := auth.AdmissionFrom(r.Context())
+	p, ok := admission.For(r)
 	var err error
 	if !ok {
 		p, err = l.authn.Authenticate(r.Context(), r)
@@ -300,29 +292,26 @@ func (l *Lane) authenticate(w http.ResponseWriter, r *http.Request) (*http.Reque
 		if l.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 			l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
 		}
-		return r, false
+		return nil, false
 	}
 	if err != nil {
 		l.internal(w, r, "authenticating the request", err)
-		return r, false
+		return nil, false
 	}
 	if p, err = l.speakingFor(r.Context(), p); errors.As(err, &refusal) {
 		l.writeError(w, r, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: refusal.Message})
-		return r, false
+		return nil, false
 	} else if err != nil {
 		l.internal(w, r, "reading the person a studio key speaks for", err)
-		return r, false
+		return nil, false
 	}
 	ri.principal = p
 	// A call the /mcp endpoint already counted for this credential is not
 	// counted twice: one tool call is one unit of the limit.
-	if !auth.TakeAdmission(r.Context(), p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
-		return r, false
+	if !admission.Take(p.CredentialID) && !l.admit(w, r, ratelimit.CredentialKey(p.CredentialID)) {
+		return nil, false
 	}
-	if p.Kind == auth.KindStudioKey || p.Kind == auth.KindPlatformKey {
-		l.touch(r.Context(), p.CredentialID)
-	}
-	return r.WithContext(auth.WithPrincipal(r.Context(), p)), true
+	return p, true
 }
 
 // admit counts the request against the caller named key; over the limit it
@@ -343,140 +332,6 @@ func sourceOf(ctx context.Context) string {
 		return s
 	default:
 		return domain.SourceAPI
-	}
-}
-
-// InvalidKeyMessage answers a key no studio has: the seed's words, then what to do.
-const InvalidKeyMessage = "invalid partner api key: no studio has this key. Create one with perform key create --studio SLUG --name NAME, or on the studio's integrations page, and send it as Authorization: Bearer pf_live_…."
-
-// studioKeys is the studio API key Authenticator. It keeps the principal
-// of each key it has seen, by the key's hash, together with the
-// credentials epoch it was read at (store.CredentialsEpoch). Every request
-// reads the epoch, one row of one tiny table, and uses the kept principal
-// only while the epoch is unchanged; any change to a key or its studio,
-// from any process, moves the epoch in its own transaction (triggers of the
-// migrations), so a revoked key is refused on the very next request.
-type studioKeys struct {
-	store store.Store
-
-	mu    sync.RWMutex
-	known map[string]knownKey // string(hash) → the principal as last read
-}
-
-// knownKey is a live key's principal as read at epoch. Revoked and
-// unknown keys are never kept: they are read every time.
-type knownKey struct {
-	epoch     int64
-	principal auth.Principal
-}
-
-// maxKnownKeys bounds the kept principals; past it they are all forgotten
-// and read again (keys are few in practice).
-const maxKnownKeys = 10_000
-
-// StudioKeys is the studio API key Authenticator on st: the lane's default,
-// shared with the surfaces that authenticate before the lane (/mcp).
-func StudioKeys(st store.Store) auth.Authenticator {
-	return &studioKeys{store: st, known: map[string]knownKey{}}
-}
-
-var errNoKey = &auth.Refusal{Missing: true, Message: "Send the studio API key as the header Authorization: Bearer pf_live_…; the studio creates one with perform key create."}
-
-var errRevokedKey = &auth.Refusal{Message: "This API key was revoked. Ask the studio for a new key (perform key create)."}
-
-func (a *studioKeys) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
-	token, ok := auth.Bearer(r.Header.Get("Authorization"))
-	if !ok {
-		return nil, errNoKey
-	}
-	if !auth.WellFormed(token) {
-		return nil, &auth.Refusal{Message: InvalidKeyMessage}
-	}
-	return a.principal(ctx, auth.Hash(token))
-}
-
-// principal is the key's principal: the kept one while the credentials
-// epoch has not moved, else read from the store (and kept, if live). The
-// answer is the caller's own copy.
-func (a *studioKeys) principal(ctx context.Context, hash []byte) (*auth.Principal, error) {
-	// The epoch is read before the key: a change committed between the two
-	// reads leaves the kept principal under the older epoch, so the next
-	// request reads it again. If the epoch cannot be read, nothing is kept.
-	epoch, epochErr := a.store.CredentialsEpoch(ctx)
-	if epochErr == nil {
-		a.mu.RLock()
-		k, ok := a.known[string(hash)]
-		a.mu.RUnlock()
-		if ok && k.epoch == epoch {
-			p := k.principal
-			p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)] // shared, read-only: an append copies
-			return &p, nil
-		}
-	}
-	key, studio, err := a.store.APIKeyByHash(ctx, hash)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.HashEqual(key.Hash, hash)) {
-		return nil, &auth.Refusal{Message: InvalidKeyMessage}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("looking up the API key: %w", err)
-	}
-	p := &auth.Principal{
-		StudioID:   studio.ID,
-		StudioName: studio.Name,
-		StudioSlug: studio.Slug,
-		Region:     studio.Region,
-		Tier:       studio.Tier,
-		TimeZone:   studio.TimeZone(), FirstDay: studio.FirstDay(),
-		Kind:         keyKind(key),
-		CredentialID: key.ID,
-		Scopes:       key.Scopes,
-	}
-	if key.RevokedAt != nil {
-		return p, errRevokedKey
-	}
-	if epochErr == nil {
-		a.mu.Lock()
-		if len(a.known) >= maxKnownKeys {
-			clear(a.known)
-		}
-		a.known[string(hash)] = knownKey{epoch: epoch, principal: *p}
-		a.mu.Unlock()
-		p.Scopes = p.Scopes[:len(p.Scopes):len(p.Scopes)]
-	}
-	return p, nil
-}
-
-// keyKind is the principal kind of a stored key (a key stored before kinds is a studio key).
-func keyKind(k domain.APIKey) auth.CredentialKind {
-	if k.Kind == string(auth.KindPlatformKey) {
-		return auth.KindPlatformKey
-	}
-	return auth.KindStudioKey
-}
-
-// touch writes the key's lastUsedAt at most once a minute per key from this
-// process (the store also refuses more often than that across processes).
-func (l *Lane) touch(ctx context.Context, keyID string) {
-	now := l.now()
-	l.touchMu.Lock()
-	last, seen := l.touched[keyID]
-	due := !seen || now.Sub(last) >= touchEvery
-	if due {
-		l.touched[keyID] = now
-		if len(l.touched) > 10_000 { // forget old entries; keys are few in practice
-			for k, t := range l.touched {
-				if now.Sub(t) >= touchEvery {
-					delete(l.touched, k)
-				}
-			}
-		}
-	}
-	l.touchMu.Unlock()
-	if !due {
-		return
-	}
-	if err := l.store.TouchAPIKey(ctx, keyID, now.UTC()); err != nil {
-		l.logger.Warn("recording the key's last use failed", "keyId", keyID, "err", err)
 	}
 }
 

@@ -252,7 +252,7 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		if strings.Contains(rt.path, "{id}") {
 			ri.resourceID = r.PathValue("id")
 		}
-		r, ok := l.authenticate(w, r)
+		p, ok := l.authenticate(w, r)
 		if !ok {
 			return
 		}
@@ -265,7 +265,6 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 				l.internal(w, r, pattern, fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
 			}
 		}()
-		p, _ := auth.PrincipalFrom(r.Context())
 		if e := resolveMe(r, rt, p); e != nil {
 			l.writeError(w, r, e)
 			return

@@ -3,7 +3,6 @@ package lane
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
@@ -55,7 +54,5 @@ func (l *Lane) speakingForTrainee(ctx context.Context, p *auth.Principal, id str
 	if err != nil {
 		return nil, err
 	}
-	cp := *p
-	cp.Subject, cp.Scopes = id, slices.Clone(auth.TraineeScopes)
-	return &cp, nil
+	return p.AsTrainee(id), nil
 }

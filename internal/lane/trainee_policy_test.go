@@ -12,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/oauth"
@@ -34,7 +35,7 @@ type traineeEnvOptions struct {
 func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 	t.Helper()
 	aw := audit.NewWriter(st, audit.Options{})
-	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
+	authn := credentials.New(credentials.Options{Keys: st, Grants: oauth.New(oauth.Options{Store: st})})
 	set := areas.New(areas.Options{WeekPlans: o.weekPlans})
 	if o.areas != nil {
 		o.areas(set)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -35,7 +36,7 @@ func (c *countingAuth) Authenticate(ctx context.Context, r *http.Request) (*auth
 func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
 	t.Parallel()
 	f := mcptest.New(t)
-	authn := &countingAuth{next: lane.StudioKeys(f.Store)}
+	authn := &countingAuth{next: credentials.New(credentials.Options{Keys: f.Store})}
 	ln := areas.Lane(lane.Options{Store: f.Store, Logger: mcptest.Quiet(), Authenticator: authn})
 	gate := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}
 	srv := httptest.NewServer(gate.Wrap(mcpserver.New(mcpserver.Options{
@@ -63,13 +64,14 @@ func TestGatedToolCallAuthenticatesOnce(t *testing.T) {
 	}
 }
 
-// The mark the gate leaves serves only the very token it authenticated: a
-// lane request carrying another credential is authenticated itself.
+// The admission the gate leaves serves only the very token it
+// authenticated: a lane request carrying another credential is
+// authenticated itself.
 func TestAuthenticatedMarkServesItsOwnTokenOnly(t *testing.T) {
 	t.Parallel()
 	f := mcptest.New(t)
 	p := &auth.Principal{StudioID: "std_x", Kind: auth.KindStudioKey, CredentialID: "key_x", Scopes: []string{auth.ScopeStudioRead}}
-	ctx := auth.WithAuthenticated(context.Background(), f.A.Key, p)
+	ctx := auth.Admit(context.Background(), f.A.Key, p)
 	for name, token := range map[string]string{"an unknown key": auth.NewKey(), "no key": ""} {
 		req := httptest.NewRequestWithContext(ctx, "GET", lane.Prefix+"/validate", nil)
 		if token != "" {
@@ -78,7 +80,7 @@ func TestAuthenticatedMarkServesItsOwnTokenOnly(t *testing.T) {
 		rec := httptest.NewRecorder()
 		f.Lane.ServeHTTP(rec, req)
 		if rec.Code != http.StatusUnauthorized {
-			t.Errorf("%s under another token's mark: %d %s; want 401", name, rec.Code, rec.Body)
+			t.Errorf("%s under another token's admission: %d %s; want 401", name, rec.Code, rec.Body)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -85,7 +86,7 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	})
 	// As perform serve mounts it: behind the gate (authentication, rate
 	// limit), on one Authenticator shared with the lane.
-	authn := lane.StudioKeys(f.Store)
+	authn := credentials.New(credentials.Options{Keys: f.Store})
 	gatedLane := areas.Lane(lane.Options{Store: f.Store, Audit: f.Audit, Logger: mcptest.Quiet(), Authenticator: authn})
 	gated := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(),

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/areas"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
@@ -34,7 +35,7 @@ func TestFastPathAllocationBudget(t *testing.T) {
 		t.Skip("measures many calls")
 	}
 	f := mcptest.New(t)
-	authn := lane.StudioKeys(f.Store)
+	authn := credentials.New(credentials.Options{Keys: f.Store})
 	gatedLane := areas.Lane(lane.Options{Store: f.Store, Audit: f.Audit, Logger: mcptest.Quiet(), Authenticator: authn})
 	gated := mcpserver.Gate{Authenticator: authn, Logger: mcptest.Quiet()}.Wrap(mcpserver.New(mcpserver.Options{
 		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(gatedLane), "mcp"), Logger: mcptest.Quiet(),

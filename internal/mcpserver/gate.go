@@ -50,10 +50,11 @@ func scopesOf(set func() []tools.Tool) map[string]string {
 	return m
 }
 
-// Wrap returns next behind the gate. A message that passes carries an
-// admission for its credential, so the lane call it leads to is not
-// counted a second time: one MCP message is one unit of the limit. It also
-// carries the principal, so the endpoint lists the tools its scopes allow.
+// Wrap returns next behind the gate. A message that passes carries its
+// auth.Admission: the principal, so the endpoint lists the tools its
+// scopes allow and the lane call it leads to does not read the credential
+// again, and the unit of the limit it paid, so that call is not counted a
+// second time: one MCP message is one unit of the limit.
 func (g Gate) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -95,22 +96,20 @@ func (g Gate) Wrap(next http.Handler) http.Handler {
 		// An OAuth grant short of a tool's scope is told so in HTTP, so its
 		// client can ask the person for more (step-up authorization). A
 		// studio key keeps today's answer: the lane's sentence in the result.
-		if p.Kind == auth.KindOAuthGrant || isTrainee(p) {
+		if p.Kind == auth.KindOAuthGrant || p.IsTrainee() {
 			if scope, short := g.scopeShortfall(r, p); short {
 				w.Header().Set("WWW-Authenticate", g.challenge(r, "insufficient_scope", scope))
 				writeError(w, http.StatusForbidden, codeForbidden, "This connection lacks the scope "+scope+" that the tool needs; connect the app again and allow it.")
 				return
 			}
 		}
-		ctx := auth.WithPrincipal(auth.WithAdmission(r.Context(), p.CredentialID), p)
 		// The lane call a tool makes in process carries the same credential
-		// within this same request: it takes this principal instead of
-		// reading the credential again (a revocation still holds from the
-		// next message on, which is authenticated here afresh).
-		if token, ok := auth.Bearer(r.Header.Get("Authorization")); ok {
-			ctx = auth.WithAuthenticated(ctx, token, p)
-		}
-		next.ServeHTTP(w, r.WithContext(ctx))
+		// within this same request: it takes this admission instead of
+		// reading the credential again and counting it a second time (a
+		// revocation still holds from the next message on, which is
+		// authenticated here afresh).
+		token, _ := auth.Bearer(r.Header.Get("Authorization"))
+		next.ServeHTTP(w, r.WithContext(auth.Admit(r.Context(), token, p)))
 	})
 }
 
@@ -168,7 +167,7 @@ func (g Gate) scopeShortfall(r *http.Request, p *auth.Principal) (string, bool) 
 		return "", false
 	}
 	scopes := coachToolScopes
-	if isTrainee(p) {
+	if p.IsTrainee() {
 		scopes = traineeToolScopes()
 	}
 	scope, known := scopes[msg.Params.Name]

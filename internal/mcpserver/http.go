@@ -167,18 +167,22 @@ func newServers(opts Options) *servers {
 	return &servers{opts: opts, all: serve(opts), platform: serve(platform), by: map[string]*served{}}
 }
 
-// forRequest picks the server for the principal the gate put in r.
+// forRequest picks the server for the principal the gate admitted r with.
 func (s *servers) forRequest(r *http.Request) *mcp.Server { return s.pick(r).server }
 
-// pick picks the server for the principal the gate put in r. A trainee
-// never gets the coach set, whatever its credential.
+// pick picks the server for the principal the gate admitted r with. A
+// trainee never gets the coach set, whatever its credential.
 func (s *servers) pick(r *http.Request) *served {
-	p, ok := auth.PrincipalFrom(r.Context())
-	trainee := ok && isTrainee(p)
-	if ok && p.Kind == auth.KindPlatformKey && !trainee {
+	admission, ok := auth.AdmissionFrom(r.Context())
+	if !ok {
+		return s.all
+	}
+	p := admission.Principal()
+	trainee := p.IsTrainee()
+	if p.Kind == auth.KindPlatformKey && !trainee {
 		return s.platform
 	}
-	if !ok || p.Kind == auth.KindStudioKey && !trainee {
+	if p.Kind == auth.KindStudioKey && !trainee {
 		return s.all
 	}
 	key := strings.Join(p.Scopes, " ")
@@ -202,10 +206,6 @@ func (s *servers) pick(r *http.Request) *served {
 	}
 	return srv
 }
-
-// isTrainee reports whether p is a trainee's own connection: its subject
-// is a trainee (an OAuth grant a trainee approved).
-func isTrainee(p *auth.Principal) bool { return ids.Is(p.Subject, ids.Trainee) }
 
 // originAllowed is the Origin half of DNS-rebinding protection (go-sdk
 // checks the Host). Clients other than browsers send no Origin. A browser's

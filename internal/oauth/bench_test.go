@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
@@ -32,7 +33,7 @@ func BenchmarkAuthenticateAccessToken(b *testing.B) {
 	if err := st.OAuth().CreateOAuthGrant(ctx, g, nil, tokens); err != nil {
 		b.Fatal(err)
 	}
-	authn := s.Authenticator(nil)
+	authn := credentials.New(credentials.Options{Keys: st, Grants: s})
 	r, _ := http.NewRequest("POST", "/mcp", nil)
 	r.Header.Set("Authorization", "Bearer "+resp.AccessToken)
 	b.ReportAllocs()

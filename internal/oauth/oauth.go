@@ -21,13 +21,13 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
@@ -132,9 +132,6 @@ type Server struct {
 	// registrations counts dynamic registrations by address.
 	registrations ratelimit.Limiter
 
-	touchMu sync.Mutex
-	touched map[string]time.Time
-
 	lastSweep atomic.Int64 // unix ms of the last sweep of expired rows
 }
 
@@ -165,7 +162,7 @@ func (s *Server) sweep(ctx context.Context, now time.Time) {
 
 // New builds the authorization server.
 func New(o Options) *Server {
-	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now, touched: map[string]time.Time{},
+	s := &Server{store: o.Store, browser: o.Browser, issuer: strings.TrimRight(o.Issuer, "/"), logger: o.Logger, now: o.Now,
 		metadataDocs: !o.NoMetadataDocuments}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -307,9 +304,10 @@ type Host struct {
 
 // Mount builds the server on the one being composed (its store and
 // logger), serves every route behind its limiter, and answers the server
-// with the authenticator that accepts access tokens beside what inner
-// accepts. The caller makes that authenticator the lane's before anything
-// that authenticates (/mcp) is mounted: cmd/perform hands Mount to
+// with inner accepting its access tokens too (credentials.WithGrants:
+// the same credentials.Authenticator, with the server as its grants). The
+// caller makes that authenticator the lane's before anything that
+// authenticates (/mcp) is mounted: cmd/perform hands Mount to
 // server.WithAuthn, which runs before every plug-in.
 func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authenticator) {
 	o.Store = h.Store
@@ -329,7 +327,7 @@ func Mount(h Host, inner auth.Authenticator, o Options) (*Server, auth.Authentic
 	for pattern, route := range s.Routes() {
 		h.Handle(pattern, route, true)
 	}
-	return s, s.Authenticator(inner)
+	return s, credentials.WithGrants(inner, s)
 }
 
 func registrationsPerHour(o Options) int {

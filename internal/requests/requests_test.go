@@ -13,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/demo/demotest"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -135,7 +136,7 @@ func TestRequests(t *testing.T) {
 func newWorld(t *testing.T) *world {
 	ctx := context.Background()
 	st, studio := demotest.OpenAt(t, now)
-	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
+	authn := credentials.New(credentials.Options{Keys: st, Grants: oauth.New(oauth.Options{Store: st}), Now: func() time.Time { return now }})
 	srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Authenticator: authn, Now: func() time.Time { return now }}))
 	t.Cleanup(srv.Close)
 	client := laneclient.New(srv.URL, nil, "mcp")

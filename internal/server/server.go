@@ -29,6 +29,7 @@ import (
 	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/jobs"
@@ -284,7 +285,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
-	authn := public.Conversations(lane.StudioKeys(st), st)
+	authn := credentials.New(credentials.Options{Keys: st, Conversations: public.Conversations(st), Now: o.clock, Logger: logger})
 
 	// The public area's outbound work (agent platforms' callbacks and
 	// verification codes) runs as River jobs: its workers are registered

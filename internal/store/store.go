@@ -17,7 +17,7 @@ import (
 )
 
 // ErrNotFound is returned when a row does not exist in the studio asked.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = domain.ErrNotFound
 
 // ErrInvalidText is returned for a search term that is not text Perform
 // accepts (internal/text). The lane refuses such text at its edge; the

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/otc"
@@ -269,27 +269,15 @@ func verifiedTrainee(ctx context.Context, st store.Store, keyID, studioID string
 	return row.TraineeID, true
 }
 
-// Conversations is keys with agent platforms' verified conversations: a
-// platform key's call in a conversation verified as a trainee is that
-// trainee, with a trainee's scopes, so the lane's trainee policy applies as
-// it is. Read on every request, never kept: the verification is the
-// conversation's, not the key's.
-func Conversations(keys auth.Authenticator, st store.Store) auth.Authenticator {
-	return conversations{keys: keys, store: st}
-}
+// Conversations is the agent platforms' verified conversations, for
+// credentials.Authenticator: a platform key's call in a conversation
+// verified as a trainee is that trainee, with a trainee's scopes, so the
+// lane's trainee policy applies as it is. Read on every request, never kept: the
+// verification is the conversation's, not the key's.
+func Conversations(st store.Store) credentials.Conversations { return conversations{store: st} }
 
-type conversations struct {
-	keys  auth.Authenticator
-	store store.Store
-}
+type conversations struct{ store store.Store }
 
-func (c conversations) Authenticate(ctx context.Context, r *http.Request) (*auth.Principal, error) {
-	p, err := c.keys.Authenticate(ctx, r)
-	if err != nil || p.Kind != auth.KindPlatformKey {
-		return p, err
-	}
-	if trainee, ok := verifiedTrainee(ctx, c.store, p.CredentialID, p.StudioID, time.Now()); ok {
-		p.Subject, p.Scopes = trainee, slices.Clone(auth.TraineeScopes)
-	}
-	return p, nil
+func (c conversations) VerifiedTrainee(ctx context.Context, keyID, studioID string) (string, bool) {
+	return verifiedTrainee(ctx, c.store, keyID, studioID, time.Now())
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/auth/credentials"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/jobs"
 	"github.com/otherwise/perform/internal/lane"
@@ -105,7 +106,7 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// (see TraineeToken); its access tokens are accepted by the lane and by
 	// the gated endpoint, as in the server.
 	as := oauth.New(oauth.Options{Store: st, Browser: testBrowser{}, Logger: Quiet()})
-	authn := as.Authenticator(public.Conversations(lane.StudioKeys(st), st))
+	authn := credentials.New(credentials.Options{Keys: st, Conversations: public.Conversations(st), Grants: as})
 	laneLogger := o.Logger
 	if laneLogger == nil {
 		laneLogger = Quiet()
