@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/otherwise/perform/internal/browsertest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // TestOAuthInBrowser runs the pages in headless Chromium: the app sends
@@ -72,20 +72,9 @@ func TestOAuthInBrowser(t *testing.T) {
 // the server writes to its log.
 func (w *asWorld) browserSignIn(br *browsertest.Browser, phone string) {
 	w.t.Helper()
-	before := len(sentCode.FindAllString(w.logs.String(), -1))
+	before := len(testkit.SentCodes(w.logs.String()))
 	br.Type("#phone", phone)
 	br.Click("button[type=submit]")
-	var code string
-	for range 500 {
-		if all := sentCode.FindAllStringSubmatch(w.logs.String(), -1); len(all) > before {
-			code = all[len(all)-1][1]
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if code == "" {
-		w.t.Fatal("no sign-in code reached the log")
-	}
-	br.Type("#code", code)
+	br.Type("#code", w.waitCode(before))
 	br.Click("button[type=submit]")
 }

@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,26 +36,13 @@ import (
 	"github.com/otherwise/perform/internal/webui"
 )
 
-// testClock is a clock the tests move by hand.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // asWorld is a real server with the authorization server, the lane and
 // /mcp, on 127.0.0.1, and two studios' people.
 type asWorld struct {
 	t        *testing.T
 	url      string
 	st       store.Store
-	clock    *testClock
+	clock    *testkit.Clock
 	http     *http.Client            // follows no redirects
 	sessions map[string]*http.Client // signed-in browsers: their cookie jars
 	secrets  []string                // every code, token and secret seen, for the plaintext check
@@ -74,7 +60,7 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 	// The tests read the pages' English; a browser that asks for no
 	// language gets it here (the pages' own tests cover Hebrew).
 	cfg.DefaultLanguage = webui.English
-	w := &asWorld{t: t, clock: &testClock{t: time.Now()}, logs: &testkit.Buffer{}, sessions: map[string]*http.Client{}}
+	w := &asWorld{t: t, clock: testkit.NewClock(time.Now()), logs: &testkit.Buffer{}, sessions: map[string]*http.Client{}}
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o := oauth.Options{Now: w.clock.Now, AllowLoopbackMetadata: true, MetadataTimeout: 500 * time.Millisecond}
 	for _, e := range edit {
@@ -139,8 +125,6 @@ func randomSlug() string { id := ids.New(ids.Request); return id[len(id)-10:] }
 
 func ptrTo[T any](v T) *T { return &v }
 
-var sentCode = regexp.MustCompile(`sign-in code .*code=(\d{6})`)
-
 // signIn signs a browser in as the person whose phone it is, as a person
 // would: the phone on /login, then the one-time code, which with no
 // WhatsApp gateway configured the server writes to its log.
@@ -160,22 +144,11 @@ func (w *asWorld) signIn(session, phone string) {
 		}
 		return html.UnescapeString(m[1])
 	}
-	before := len(sentCode.FindAllString(w.logs.String(), -1))
+	before := len(testkit.SentCodes(w.logs.String()))
 	res, err := c.PostForm(w.url+"/login", url.Values{"csrf": {csrf("/login")}, "phone": {phone}})
 	must(w.t, err)
 	res.Body.Close()
-	var code string
-	for range 500 { // the code is written by a goroutine
-		if all := sentCode.FindAllStringSubmatch(w.logs.String(), -1); len(all) > before {
-			code = all[len(all)-1][1]
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if code == "" {
-		w.t.Fatalf("no sign-in code for %s reached the log", phone)
-	}
-	res, err = c.PostForm(w.url+"/login/code", url.Values{"csrf": {csrf("/login/code")}, "code": {code}})
+	res, err = c.PostForm(w.url+"/login/code", url.Values{"csrf": {csrf("/login/code")}, "code": {w.waitCode(before)}})
 	must(w.t, err)
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther {
@@ -592,7 +565,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 	t.Run("ExpiredCode", func(t *testing.T) {
 		verifier, ch := pkce()
 		q, _ := w.consent(authParams(traineeClient, cb, ch, ""), "trainee", "approve")
-		w.clock.Add(oauth.CodeTTL + time.Second)
+		w.clock.Advance(oauth.CodeTTL + time.Second)
 		if status, out := w.exchange(traineeClient, q.Get("code"), cb, verifier); status != 400 || out["error"] != "invalid_grant" || !strings.Contains(out["error_description"].(string), "expired") {
 			t.Fatalf("an expired code: %d %v", status, out)
 		}
@@ -641,7 +614,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 			t.Fatalf("refresh: %d %v", status, first)
 		}
 		// A parallel refresh with the same token inside the grace gets a fresh valid pair.
-		w.clock.Add(oauth.RefreshGrace / 2)
+		w.clock.Advance(oauth.RefreshGrace / 2)
 		status, second := refresh(rt, "")
 		if status != 200 || second["access_token"] == first["access_token"] {
 			t.Fatalf("refresh in the grace: %d %v", status, second)
@@ -650,7 +623,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 			t.Fatalf("the grace's token: %d", status)
 		}
 		// After the grace the old token is a stolen one: the whole grant goes.
-		w.clock.Add(oauth.RefreshGrace)
+		w.clock.Advance(oauth.RefreshGrace)
 		if status, out := refresh(rt, ""); status != 400 || out["error"] != "invalid_grant" {
 			t.Fatalf("reuse after the grace: %d %v", status, out)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/browsertest"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/webui"
 )
 
@@ -92,7 +93,7 @@ func TestPagesInBrowser(t *testing.T) {
 			verifier, ch := pkce()
 			br.Open(w.url + "/authorize?" + authParams(client, app.URL+"/callback", ch, "training:read health:write").Encode())
 			check("signin", text("login.intro"), text("login.send"))
-			before := len(sentCode.FindAllString(w.logs.String(), -1))
+			before := len(testkit.SentCodes(w.logs.String()))
 			br.Type("#phone", "050-111-0001")
 			br.Click("button[type=submit]")
 			check("code", text("login.code"), "…0001")
@@ -184,12 +185,13 @@ func otherLang(l webui.Lang) webui.Lang {
 	return webui.Hebrew
 }
 
-// waitCode is the sign-in code the server logs after the before-th.
+// waitCode is the sign-in code the server logs after the before-th (a
+// goroutine writes it).
 func (w *asWorld) waitCode(before int) string {
 	w.t.Helper()
 	for range 500 {
-		if all := sentCode.FindAllStringSubmatch(w.logs.String(), -1); len(all) > before {
-			return all[len(all)-1][1]
+		if all := testkit.SentCodes(w.logs.String()); len(all) > before {
+			return all[len(all)-1].Code
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

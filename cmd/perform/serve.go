@@ -194,7 +194,7 @@ func planModel(cfg config.Config) server.Option {
 	}
 	name := cfg.AgentModel
 	if name == "" {
-		name = agent.DefaultModel
+		name = config.DefaultAgentModel
 	}
 	p, err := anthropic.New(anthropic.Config{APIKey: cfg.AnthropicAPIKey, BaseURL: cfg.AnthropicBaseURL, WorkspaceID: cfg.AnthropicWorkspaceID, Model: name}, nil)
 	if err != nil { // no tool set to turn into the API's: cannot fail

@@ -22,6 +22,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/modelbudget"
@@ -33,8 +34,6 @@ import (
 
 // Defaults and limits from the specification.
 const (
-	DefaultDebounce = 8 * time.Second
-	DefaultModel    = "claude-sonnet-4-5"
 	DailyCap        = 200            // handled bursts per phone per UTC day
 	pendingMaxAge   = time.Hour      // older pending messages are dropped, never answered late
 	historyEntries  = 24             // entries handed to the model
@@ -50,7 +49,7 @@ type LLM struct {
 	APIKey      string // ANTHROPIC_API_KEY; empty makes every model call fail with "agent AI is not configured"
 	BaseURL     string // ANTHROPIC_BASE_URL; empty means Anthropic's
 	WorkspaceID string // ANTHROPIC_WORKSPACE_ID; sent as anthropic-workspace-id when set
-	Model       string // AGENT_MODEL; empty means DefaultModel
+	Model       string // AGENT_MODEL; empty means config.DefaultAgentModel
 }
 
 // Options configure an Agent. Store, Lane and SecretKey are required.
@@ -70,7 +69,8 @@ type Options struct {
 	PhoneCoaches map[string]string
 	LLM          LLM
 	// Debounce is how long after a message its reply job runs
-	// (AGENT_DEBOUNCE_MS); 0 means 8 s, negative means at once.
+	// (AGENT_DEBOUNCE_MS); 0 means config.DefaultAgentDebounce, negative
+	// means at once.
 	Debounce time.Duration
 	// SecretKey (PERFORM_SECRET_KEY, 32 bytes) seals the studio keys the agent keeps.
 	SecretKey []byte
@@ -84,7 +84,7 @@ type Options struct {
 	// LeaseTTL is how long a crashed turn blocks its phone; 0 means 15 s.
 	LeaseTTL time.Duration
 	// ProposalTTL is how long a proposed write waits for the coach's answer
-	// (AGENT_PROPOSAL_TTL_MINUTES); 0 means DefaultProposalTTL.
+	// (AGENT_PROPOSAL_TTL_MINUTES); 0 means config.DefaultAgentProposalTTL.
 	ProposalTTL time.Duration
 	// Budget is the one model budget every model call is checked against
 	// and charged to (budget.go); nil: none.
@@ -167,7 +167,7 @@ func New(o Options) (*Agent, error) {
 		budget:       o.Budget,
 	}
 	if a.proposalTTL <= 0 {
-		a.proposalTTL = DefaultProposalTTL
+		a.proposalTTL = config.DefaultAgentProposalTTL
 	}
 	if o.dailyCap > 0 {
 		a.dailyCap = o.dailyCap
@@ -177,7 +177,7 @@ func New(o Options) (*Agent, error) {
 	}
 	switch {
 	case a.debounce == 0:
-		a.debounce = DefaultDebounce
+		a.debounce = config.DefaultAgentDebounce
 	case a.debounce < 0:
 		a.debounce = 0 // reply at once
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 const (
@@ -35,25 +36,8 @@ const (
 	testKey   = "ss-key"
 )
 
-// clock is an injectable clock the tests move by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// newClock is the clock the tests move by hand, at the harness's start.
+func newClock() *testkit.Clock { return testkit.NewClock(time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)) }
 
 // harness is one agent on a real store, a real River client, the real lane
 // behind a real HTTP server, and the two fakes.
@@ -64,7 +48,7 @@ type harness struct {
 	llm     *fakes.Anthropic
 	sms     *fakes.SmartSend
 	hook    *httptest.Server
-	clock   *clock
+	clock   *testkit.Clock
 	jobs    *river.Client[*sql.Tx]
 	script  func(n int, req fakes.MessagesRequest) fakes.Reply
 	scriptM sync.Mutex

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/llm"
 	"github.com/otherwise/perform/internal/llm/anthropic"
 	"github.com/otherwise/perform/internal/tools"
@@ -28,7 +29,7 @@ type model struct {
 func newModel(cfg LLM, set []tools.Tool, rules string, log *slog.Logger) (*model, error) {
 	name := cfg.Model
 	if name == "" {
-		name = DefaultModel
+		name = config.DefaultAgentModel
 	}
 	p, err := anthropic.New(anthropic.Config{APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, WorkspaceID: cfg.WorkspaceID, Model: name, Logger: log}, set)
 	if err != nil {

@@ -40,9 +40,6 @@ import (
 // cancels every pending and confirmed one of the studio. Every step is
 // audited with the turn's id as the request id.
 
-// DefaultProposalTTL is how long a proposal waits for the coach's answer.
-const DefaultProposalTTL = 30 * time.Minute
-
 // proposalDedupe is how long the same change proposed again is the same proposal.
 const proposalDedupe = 10 * time.Minute
 

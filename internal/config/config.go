@@ -8,24 +8,28 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/otherwise/perform/internal/httpx"
-	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/phone"
-	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/webui"
 )
 
-// DefaultAgentModel is the model the WhatsApp agent asks when AGENT_MODEL is unset.
-const DefaultAgentModel = "claude-sonnet-4-5"
-
-// DefaultSQLiteFile is the database used when PERFORM_DATABASE_URL is unset.
-const DefaultSQLiteFile = "perform.db"
+// The assistant's defaults from the specification, written here once: the
+// agent falls back to them when its options leave them zero.
+const (
+	// DefaultAgentModel is the model the assistant asks when AGENT_MODEL is unset.
+	DefaultAgentModel = "claude-sonnet-4-5"
+	// DefaultAgentDebounce is how long the assistant waits for more
+	// messages before it answers (AGENT_DEBOUNCE_MS).
+	DefaultAgentDebounce = 8 * time.Second
+	// DefaultAgentProposalTTL is how long a proposed write waits for the
+	// coach's yes (AGENT_PROPOSAL_TTL_MINUTES).
+	DefaultAgentProposalTTL = 30 * time.Minute
+)
 
 // Config is everything the server reads from its environment.
 type Config struct {
@@ -144,7 +148,7 @@ func (c Config) CheckCallbackLoopback() error {
 func Defaults() Config {
 	return Config{
 		Port:                 8080,
-		DatabaseURL:          DefaultSQLiteFile,
+		DatabaseURL:          store.DefaultSQLitePath,
 		GCPercent:            400,
 		RateLimitMax:         300,
 		RateLimitWindow:      60 * time.Second,
@@ -152,8 +156,8 @@ func Defaults() Config {
 		TraineeWritesPerHour: 50,
 		LogLevel:             slog.LevelInfo,
 		AgentModel:           DefaultAgentModel,
-		AgentDebounce:        8 * time.Second,
-		AgentProposalTTL:     30 * time.Minute,
+		AgentDebounce:        DefaultAgentDebounce,
+		AgentProposalTTL:     DefaultAgentProposalTTL,
 		DefaultLanguage:      webui.Hebrew,
 
 		OAuthClientMetadataDocuments: true,
@@ -260,311 +264,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// reader parses variables and keeps the first error, so FromEnv reads
-// top to bottom without an error check per line.
-type reader struct {
-	getenv func(string) string
-	err    error
-}
-
-func (r *reader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf(format, args...)
-	}
-}
-
-func (r *reader) str(name string) string { return strings.TrimSpace(r.getenv(name)) }
-
-// token is one word of printable ASCII (a verification token, answered
-// as it is), at most 1,024 characters; empty when unset.
-func (r *reader) token(name string) string {
-	v := r.str(name)
-	switch {
-	case len(v) > 1024:
-		r.fail("%s must be the token as given, at most 1,024 characters; got %d.", name, len(v))
-	case strings.IndexFunc(v, func(c rune) bool { return c <= ' ' || c > '~' }) >= 0:
-		r.fail("%s must be the token as given, one word of printable ASCII (no spaces); got %q.", name, v)
-	default:
-		return v
-	}
-	return ""
-}
-
-// maxSetting bounds the open-ended numeric settings (about 24 days in ms),
-// so a duration cannot overflow.
-const maxSetting = 1 << 31
-
-func (r *reader) int(name string, def, lo, hi int) int {
-	v := r.str(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		switch {
-		case hi < maxSetting:
-			r.fail("%s must be a whole number from %d to %d; got %q.", name, lo, hi, v)
-		case lo == 1:
-			r.fail("%s must be a whole number above 0; got %q.", name, v)
-		default:
-			r.fail("%s must be a whole number of at least %d; got %q.", name, lo, v)
-		}
-		return def
-	}
-	return n
-}
-
-// price is US dollars per million tokens: a decimal number above 0, or
-// unset (0).
-func (r *reader) price(name string) float64 {
-	v := r.str(name)
-	if v == "" {
-		return 0
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(f > 0 && f < 1e6) {
-		r.fail("%s must be US dollars per million tokens, a number above 0 such as 3 or 0.8; got %q.", name, v)
-		return 0
-	}
-	return f
-}
-
-func (r *reader) gcPercent(name string, def int) int {
-	v := r.str(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || (n < 1 && n != -1) {
-		r.fail("%s must be a whole number above 0 (the heap growth in percent), or -1 to switch the collector off; got %q.", name, v)
-		return def
-	}
-	return n
-}
-
-func (r *reader) url(name string, schemes ...string) string {
-	v := r.str(name)
-	if v == "" {
-		return ""
-	}
-	u, err := url.Parse(v)
-	if err != nil || u.Scheme == "" || (u.Host == "" && u.Scheme != "unix") {
-		r.fail("%s must be an absolute URL such as %s://host; got %q.", name, schemes[0], v)
-		return ""
-	}
-	for _, s := range schemes {
-		if strings.EqualFold(u.Scheme, s) {
-			return v
-		}
-	}
-	r.fail("%s must be a %s URL; got %q.", name, strings.Join(schemes, " or "), v)
-	return ""
-}
-
-// PublicOrigin checks a PERFORM_PUBLIC_URL (or --public-url) value: the
-// root URL clients reach the server at, and the OAuth issuer, so an http
-// or https origin — a scheme, a host and perhaps a port, nothing else (a
-// trailing "/" is dropped). Anything more (a path, a query, a fragment, a
-// user) would make an issuer no client can match. The error names the
-// variable, the flag and what is wrong (a sentence but for its period).
-func PublicOrigin(v string) (string, error) {
-	if v == "" {
-		return "", nil
-	}
-	bad := func(what string) (string, error) {
-		return "", fmt.Errorf("PERFORM_PUBLIC_URL (--public-url) must be an http or https origin such as https://perform.example.com, with %s; got %q", what, v)
-	}
-	u, err := url.Parse(v)
-	if err != nil || u.Opaque != "" {
-		return bad("a scheme and a host")
-	}
-	if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") {
-		return bad("the scheme http or https")
-	}
-	switch {
-	case u.Host == "" || u.Hostname() == "" || strings.ContainsAny(u.Host, "% "):
-		return bad("a host")
-	case strings.HasSuffix(u.Host, ":"):
-		return bad("a port number after the colon, or no colon")
-	case u.User != nil:
-		return bad("no user or password")
-	case u.Path != "" && u.Path != "/" || u.RawPath != "":
-		return bad("no path (Perform is served at the root of its host)")
-	case u.RawQuery != "" || u.ForceQuery:
-		return bad("no query")
-	case u.Fragment != "" || strings.Contains(v, "#"):
-		return bad("no fragment")
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return bad("a port from 1 to 65535")
-		}
-	}
-	return strings.TrimSuffix(v, "/"), nil
-}
-
-// secret accepts 32 bytes as hex or base64 (secret.ParseKey's forms).
-func (r *reader) secret(name string) []byte {
-	v := r.str(name)
-	if v == "" {
-		return nil
-	}
-	k, err := secret.ParseKey(v)
-	if err != nil {
-		// The value is a secret: name its length, never echo it.
-		r.fail("%s must be 32 random bytes written as 64 hex characters or as base64 (try: openssl rand -base64 32); got %d characters that are neither.", name, len(v))
-		return nil
-	}
-	return k
-}
-
-// doc reads the plain-text file the variable names (a studio's privacy
-// or terms text); unset is "".
-func (r *reader) doc(name string) string {
-	path := r.str(name)
-	if path == "" {
-		return ""
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		r.fail("%s names a file that cannot be read: %v.", name, err)
-		return ""
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, webui.MaxDocBytes+1))
-	if err != nil {
-		r.fail("%s names a file that cannot be read: %v.", name, err)
-		return ""
-	}
-	if _, err := webui.ParseDoc(string(b)); err != nil {
-		r.fail("%s must name a plain-text file (paragraphs apart by a blank line, \"# \" headings, \"- \" list items); %s: %v.", name, path, err)
-		return ""
-	}
-	return string(b)
-}
-
-func (r *reader) oneOf(name string, allowed ...string) string {
-	v := strings.ToLower(r.str(name))
-	if v == "" {
-		return ""
-	}
-	for _, a := range allowed {
-		if v == a {
-			return v
-		}
-	}
-	r.fail("%s must be %s; got %q.", name, strings.Join(allowed, " or "), v)
-	return ""
-}
-
-func (r *reader) level(name string, def slog.Level) slog.Level {
-	v := r.str(name)
-	if v == "" {
-		return def
-	}
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(v)); err != nil {
-		r.fail("%s must be debug, info, warn or error; got %q.", name, v)
-		return def
-	}
-	return l
-}
-
-func (r *reader) proxies(name string) httpx.TrustedProxies {
-	t, err := httpx.ParseTrustedProxies(r.str(name))
-	if err != nil {
-		r.fail("%s must be a comma-separated list of the load balancers' IP addresses or CIDR prefixes; %v.", name, err)
-	}
-	return t
-}
-
-func (r *reader) phones(name string) []string {
-	var out []string
-	for _, p := range strings.Split(r.str(name), ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		e164, err := phone.Normalize(p, phone.DefaultRegion)
-		if err != nil {
-			r.fail("%s must be a comma-separated list of phone numbers; %q is not a phone number.", name, p)
-			return nil
-		}
-		out = append(out, e164)
-	}
-	return out
-}
-
-// hosts reads a comma-separated list of host names, each optionally with
-// a port: no scheme, path, user or wildcard.
-func (r *reader) hosts(name string) []string {
-	var out []string
-	for _, h := range strings.Split(r.str(name), ",") {
-		if h = strings.ToLower(strings.TrimSpace(h)); h == "" {
-			continue
-		}
-		if !ValidHost(h) {
-			r.fail("%s must be a comma-separated list of host names such as api.perfox.example or api.perfox.example:8443, without https:// or a path; %q is not one.", name, h)
-			return nil
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// ValidHost reports whether h is a host name (letters, digits, hyphens and
-// dots, labels of 1 to 63 characters; an IPv4 address is one), optionally
-// with a port from 1 to 65535.
-func ValidHost(h string) bool {
-	host := h
-	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[:i], ":") {
-		port, err := strconv.Atoi(h[i+1:])
-		if err != nil || port < 1 || port > 65535 || h[i+1] == '+' {
-			return false
-		}
-		host = h[:i]
-	}
-	if host == "" || len(host) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(host, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for _, c := range label {
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (r *reader) phoneCoaches(name string) map[string]string {
-	v := r.str(name)
-	if v == "" {
-		return nil
-	}
-	out := map[string]string{}
-	for _, pair := range strings.Split(v, ",") {
-		if pair = strings.TrimSpace(pair); pair == "" {
-			continue
-		}
-		p, coach, ok := strings.Cut(pair, "=")
-		p, coach = strings.TrimSpace(p), strings.TrimSpace(coach)
-		if !ok || !ids.Is(coach, ids.Coach) {
-			r.fail("%s must be a comma-separated list of phone=coachId pairs with coach ids such as coa_…; %q is not one.", name, pair)
-			return nil
-		}
-		e164, err := phone.Normalize(p, phone.DefaultRegion)
-		if err != nil {
-			r.fail("%s must be a comma-separated list of phone=coachId pairs; %q is not a phone number.", name, p)
-			return nil
-		}
-		out[e164] = coach
-	}
-	return out
 }
 
 // BindFlags registers command-line flags that override the environment.

@@ -12,12 +12,28 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/otherwise/perform/internal/auth"
-	"github.com/otherwise/perform/internal/tools"
 )
+
+// Request is one call to the lane, as a tool builds it (internal/tools):
+// Method, Path relative to /v1/automation, optional query and JSON body.
+type Request struct {
+	Method string
+	Path   string
+	Query  url.Values
+	Body   any
+	// IdempotencyKey, when set, is sent as the Idempotency-Key header so a
+	// repeated write is answered from the first one. Tool definitions never
+	// set it; a caller that may repeat a call does.
+	IdempotencyKey string
+	// DryRun sends the write with Prefer: dry-run: the lane validates and
+	// answers what it would do, and keeps nothing.
+	DryRun bool
+}
 
 // Error is a lane error answer. Message is the lane's sentence, meant for a model.
 type Error struct {
@@ -135,13 +151,13 @@ type Meta struct {
 // Do makes the call with apiKey as bearer and returns the lane's data.
 // A lane error is an *Error; anything else is a transport failure, worded
 // for the person or model who has to fix it.
-func (c *Client) Do(ctx context.Context, apiKey string, r tools.Request) (json.RawMessage, error) {
+func (c *Client) Do(ctx context.Context, apiKey string, r Request) (json.RawMessage, error) {
 	data, _, err := c.DoMeta(ctx, apiKey, r)
 	return data, err
 }
 
 // DoMeta is Do, also returning the answer's status and whether it was replayed.
-func (c *Client) DoMeta(ctx context.Context, apiKey string, r tools.Request) (json.RawMessage, Meta, error) {
+func (c *Client) DoMeta(ctx context.Context, apiKey string, r Request) (json.RawMessage, Meta, error) {
 	u := c.base + r.Path
 	if len(r.Query) > 0 {
 		u += "?" + r.Query.Encode()
@@ -230,7 +246,7 @@ type StudioInfo struct {
 // Validate checks apiKey against GET /validate.
 func (c *Client) Validate(ctx context.Context, apiKey string) (StudioInfo, error) {
 	var s StudioInfo
-	data, err := c.Do(ctx, apiKey, tools.Request{Method: http.MethodGet, Path: "/validate"})
+	data, err := c.Do(ctx, apiKey, Request{Method: http.MethodGet, Path: "/validate"})
 	if err != nil {
 		return s, err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
-	"github.com/otherwise/perform/internal/tools"
 )
 
 // Request.IdempotencyKey reaches the real lane as the Idempotency-Key
@@ -46,7 +45,7 @@ func TestDoSendsTheIdempotencyKey(t *testing.T) {
 			}
 			create := func(idemKey string) string {
 				t.Helper()
-				data, err := c.Do(ctx, key, tools.Request{Method: http.MethodPost, Path: "/tasks", Body: map[string]any{"title": "Call"}, IdempotencyKey: idemKey})
+				data, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodPost, Path: "/tasks", Body: map[string]any{"title": "Call"}, IdempotencyKey: idemKey})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,10 +98,10 @@ func TestALimitsErrorSaysWhenToTryAgain(t *testing.T) {
 			if err := st.CreateAPIKey(ctx, &domain.APIKey{ID: ids.New(ids.APIKey), StudioID: s.ID, Name: "test", Prefix: auth.Display(key), Hash: auth.Hash(key)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := c.Do(ctx, key, tools.Request{Method: http.MethodGet, Path: "/rpc/tags"}); err != nil {
+			if _, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodGet, Path: "/rpc/tags"}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := c.Do(ctx, key, tools.Request{Method: http.MethodGet, Path: "/rpc/tags"})
+			_, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodGet, Path: "/rpc/tags"})
 			var e *laneclient.Error
 			if !errors.As(err, &e) || e.Status != http.StatusTooManyRequests || e.Code != "RATE_LIMITED" || e.RetryAfterSeconds < 1 || e.RetryAfterSeconds > 60 {
 				t.Fatalf("second call over a limit of 1: %#v", err)

@@ -17,7 +17,6 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
-	"github.com/otherwise/perform/internal/tools"
 )
 
 // A caller decides by the lane's code, with errors.Is: a key still held by
@@ -50,7 +49,7 @@ func TestErrorsAreDecidedByTheLanesCode(t *testing.T) {
 				if _, started, err := st.Studio(s.ID).BeginIdempotent(ctx, held, "h", time.Now(), time.Minute, store.IdempotencyTTL); err != nil || !started {
 					t.Fatalf("claim %s: %v %v", held, started, err)
 				}
-				_, err := c.Do(ctx, key, tools.Request{Method: http.MethodPost, Path: "/tasks", Body: map[string]any{"title": "Call"}, IdempotencyKey: held})
+				_, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodPost, Path: "/tasks", Body: map[string]any{"title": "Call"}, IdempotencyKey: held})
 				var e *laneclient.Error
 				if !errors.Is(err, laneclient.ErrInProgress) || !errors.Is(err, laneclient.ErrConflict) || !errors.As(err, &e) || e.Status != http.StatusConflict || e.Code != laneclient.CodeInProgress || e.RetryAfterSeconds != 2 {
 					t.Fatalf("a write under the held key %s: %#v; want ErrInProgress", held, err)
@@ -60,14 +59,14 @@ func TestErrorsAreDecidedByTheLanesCode(t *testing.T) {
 				}
 			}
 			phone := "+972501234567"
-			if _, err := c.Do(ctx, key, tools.Request{Method: http.MethodPost, Path: "/trainees", Body: map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": phone}}); err != nil {
+			if _, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodPost, Path: "/trainees", Body: map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": phone}}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := c.Do(ctx, key, tools.Request{Method: http.MethodPost, Path: "/trainees", Body: map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": phone}, IdempotencyKey: "k2"})
+			_, err := c.Do(ctx, key, laneclient.Request{Method: http.MethodPost, Path: "/trainees", Body: map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": phone}, IdempotencyKey: "k2"})
 			if !errors.Is(err, laneclient.ErrConflict) || errors.Is(err, laneclient.ErrInProgress) {
 				t.Fatalf("a taken phone: %#v; want ErrConflict only", err)
 			}
-			_, err = c.Do(ctx, key, tools.Request{Method: http.MethodGet, Path: "/trainees/" + ids.New(ids.Trainee)})
+			_, err = c.Do(ctx, key, laneclient.Request{Method: http.MethodGet, Path: "/trainees/" + ids.New(ids.Trainee)})
 			if !errors.Is(err, laneclient.ErrNotFound) || errors.Is(err, laneclient.ErrConflict) {
 				t.Fatalf("an unknown trainee: %#v; want ErrNotFound", err)
 			}
@@ -91,11 +90,11 @@ func TestInProgressIsTheCodeNotTheSentence(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	c := laneclient.New(srv.URL, nil, domain.SourceAgent)
-	_, err := c.Do(context.Background(), "pf_live_x", tools.Request{Method: http.MethodPost, Path: "/conflict", Body: map[string]any{}})
+	_, err := c.Do(context.Background(), "pf_live_x", laneclient.Request{Method: http.MethodPost, Path: "/conflict", Body: map[string]any{}})
 	if !errors.Is(err, laneclient.ErrConflict) || errors.Is(err, laneclient.ErrInProgress) {
 		t.Fatalf("CONFLICT with an in-progress sentence: %#v; want ErrConflict only", err)
 	}
-	_, err = c.Do(context.Background(), "pf_live_x", tools.Request{Method: http.MethodPost, Path: "/in-progress", Body: map[string]any{}})
+	_, err = c.Do(context.Background(), "pf_live_x", laneclient.Request{Method: http.MethodPost, Path: "/in-progress", Body: map[string]any{}})
 	var e *laneclient.Error
 	if !errors.Is(err, laneclient.ErrInProgress) || !errors.Is(err, laneclient.ErrConflict) || !errors.As(err, &e) || e.RetryAfterSeconds != 2 {
 		t.Fatalf("IDEMPOTENCY_IN_PROGRESS: %#v; want ErrInProgress, Retry-After 2", err)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
-	"github.com/otherwise/perform/internal/tools"
 )
 
 // echoLane answers like the lane's envelope and reports what it saw, so the
@@ -55,7 +54,7 @@ func clients(t *testing.T) map[string]*Client {
 
 func TestDoSendsTheSameRequestOverBothTransports(t *testing.T) {
 	for name, c := range clients(t) {
-		data, err := c.Do(context.Background(), "pf_live_k", tools.Request{
+		data, err := c.Do(context.Background(), "pf_live_k", Request{
 			Method: http.MethodPatch, Path: "/tasks/tsk%2F1", Query: map[string][]string{"a": {"b c"}}, Body: map[string]int{"priority": 2},
 		})
 		if err != nil {
@@ -89,7 +88,7 @@ func TestDoSendsTheSameRequestOverBothTransports(t *testing.T) {
 
 func TestDoKeepsTheLaneSentence(t *testing.T) {
 	for name, c := range clients(t) {
-		_, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/fail"})
+		_, err := c.Do(context.Background(), "pf_live_k", Request{Method: http.MethodGet, Path: "/fail"})
 		var le *Error
 		if !errors.As(err, &le) {
 			t.Fatalf("%s: err = %v, want *Error", name, err)
@@ -103,7 +102,7 @@ func TestDoKeepsTheLaneSentence(t *testing.T) {
 
 func TestDoNamesANonLaneAnswer(t *testing.T) {
 	for name, c := range clients(t) {
-		_, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/plain"})
+		_, err := c.Do(context.Background(), "pf_live_k", Request{Method: http.MethodGet, Path: "/plain"})
 		var le *Error
 		if err == nil || errors.As(err, &le) || !strings.Contains(err.Error(), "without the lane's JSON envelope") || !strings.Contains(err.Error(), "404") {
 			t.Errorf("%s: err = %v", name, err)
@@ -113,7 +112,7 @@ func TestDoNamesANonLaneAnswer(t *testing.T) {
 
 func TestHandlerTransportTurnsAPanicIntoAnError(t *testing.T) {
 	c := New("http://x", HandlerTransport(http.HandlerFunc(echoLane)), "mcp")
-	_, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/panic"})
+	_, err := c.Do(context.Background(), "pf_live_k", Request{Method: http.MethodGet, Path: "/panic"})
 	if err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("err = %v", err)
 	}
@@ -158,7 +157,7 @@ func BenchmarkDoInProcess(b *testing.B) {
 		_, _ = w.Write(answer)
 	})
 	c := New("http://perform.internal", HandlerTransport(lane), "mcp")
-	req := tools.Request{Method: http.MethodGet, Path: "/trainees/trn_06h2qd9jt4dr1bwjgdvhvpx5ar"}
+	req := Request{Method: http.MethodGet, Path: "/trainees/trn_06h2qd9jt4dr1bwjgdvhvpx5ar"}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.Do(context.Background(), "pf_live_k", req); err != nil {
@@ -182,7 +181,7 @@ func TestHandlerTransportServesCallsConcurrently(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		go func() {
-			_, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/slow"})
+			_, err := c.Do(context.Background(), "pf_live_k", Request{Method: http.MethodGet, Path: "/slow"})
 			errs <- err
 		}()
 	}
@@ -210,7 +209,7 @@ func TestHandlerTransportWorkersLeaveWhenIdle(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if _, err := c.Do(context.Background(), "pf_live_k", tools.Request{Method: http.MethodGet, Path: "/a"}); err != nil {
+			if _, err := c.Do(context.Background(), "pf_live_k", Request{Method: http.MethodGet, Path: "/a"}); err != nil {
 				t.Error(err)
 			}
 		})

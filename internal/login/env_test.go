@@ -242,8 +242,6 @@ func (b *browser) submitCode(csrf, code string) answer {
 	return b.post("/login/code", url.Values{"csrf": {csrf}, "code": {code}})
 }
 
-var codeRE = regexp.MustCompile(`\b(\d{6})\b`)
-
 // codeFor waits for the fake SmartSend to receive the n-th code (from 1)
 // sent to e164 and returns it.
 func (e *env) codeFor(e164 string, n int) string {
@@ -260,11 +258,11 @@ func (e *env) codeFor(e164 string, n int) string {
 				if m.Authorization != "Bearer test-smartsend-key" {
 					e.t.Fatalf("the code was sent with Authorization %q", m.Authorization)
 				}
-				c := codeRE.FindStringSubmatch(m.Text)
-				if c == nil {
+				c := testkit.CodeIn(m.Text)
+				if c == "" {
 					e.t.Fatalf("no 6-digit code in the message %q", m.Text)
 				}
-				return c[1]
+				return c
 			}
 		}
 		if time.Now().After(deadline) {

@@ -14,6 +14,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 func openSQLite(t *testing.T) store.Store { return storetest.OpenSQLite(t) }
@@ -79,17 +80,17 @@ func TestCodeInLogWithoutGateway(t *testing.T) {
 	page := b.get("/login/code")
 	e.svc.Close()
 	log := e.log.String()
-	m := codeRE.FindStringSubmatch(log[strings.Index(log, "code="):])
-	if m == nil || !strings.Contains(log, "level=INFO") || !strings.Contains(log, "phone=…1111") {
+	codes := testkit.SentCodes(log)
+	if len(codes) != 1 || codes[0].Last4 != "1111" || !strings.Contains(log, "level=INFO") {
 		t.Fatalf("the log has no code line: %s", log)
 	}
 	if strings.Contains(log, strings.TrimPrefix(*w.coach.Phone, "+")) || strings.Contains(log, national(*w.coach.Phone)) {
 		t.Fatalf("the log spells the phone out: %s", log)
 	}
-	if strings.Contains(page.body, m[1]) {
+	if strings.Contains(page.body, codes[0].Code) {
 		t.Fatal("the code is on the page")
 	}
-	if a := b.submitCode(csrf, m[1]); a.status != http.StatusSeeOther {
+	if a := b.submitCode(csrf, codes[0].Code); a.status != http.StatusSeeOther {
 		t.Fatalf("the logged code = %d: %s", a.status, a.body)
 	}
 }
@@ -200,7 +201,7 @@ func TestGatewayFailure(t *testing.T) {
 	if len(texts) != 1 || !strings.Contains(log, "could not be sent") || !strings.Contains(log, "502") {
 		t.Fatalf("the failure was not logged (tries %v): %s", texts, log)
 	}
-	code := codeRE.FindString(texts[0])
+	code := testkit.CodeIn(texts[0])
 	if code == "" || strings.Contains(log, code) {
 		t.Fatalf("the log holds the code %q: %s", code, log)
 	}

@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/otherwise/perform/internal/mcpserver/toolset"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // platformCall is one raw call of an agent platform: its key and the
@@ -74,19 +74,17 @@ func (p platformCall) in(conversation string) platformCall {
 	return p
 }
 
-var codePattern = regexp.MustCompile(`code: (\d{6})`)
-
 // waitCode is the code of the n-th message the fake WhatsApp gateway took
 // (the lane sends in the background).
 func waitCode(t *testing.T, sms *fakes.SmartSend, n int) (string, string) {
 	t.Helper()
 	for range 500 {
 		if sent := sms.Sent(); len(sent) >= n {
-			m := codePattern.FindStringSubmatch(sent[n-1].Text)
-			if m == nil {
+			code := testkit.CodeIn(sent[n-1].Text)
+			if code == "" {
 				t.Fatalf("message without a code: %q", sent[n-1].Text)
 			}
-			return m[1], sent[n-1].ConversationID
+			return code, sent[n-1].ConversationID
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

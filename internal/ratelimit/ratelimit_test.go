@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/metrics"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // testRedis connects to PERFORM_TEST_REDIS_URL or skips the test.
@@ -46,14 +47,6 @@ func randomPrefix(t testing.TB) string {
 	return "perform-test:" + hex.EncodeToString(b[:]) + ":"
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 func allowN(t *testing.T, l Limiter, key string, n int) Decision {
 	t.Helper()
 	var d Decision
@@ -67,14 +60,14 @@ func allowN(t *testing.T, l Limiter, key string, n int) Decision {
 }
 
 func TestMemoryWindowResets(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	m := NewMemory(3, time.Minute)
-	m.now = clk.now
+	m.now = clk.Now
 
 	if d := allowN(t, m, "a", 3); !d.Allowed || d.Remaining != 0 || d.Limit != 3 {
 		t.Fatalf("third request: %+v", d)
 	}
-	clk.add(20 * time.Second)
+	clk.Advance(20 * time.Second)
 	d := allowN(t, m, "a", 1)
 	if d.Allowed || d.RetryAfter != 40*time.Second {
 		t.Fatalf("fourth request: %+v, want denied with 40s to wait", d)
@@ -82,20 +75,20 @@ func TestMemoryWindowResets(t *testing.T) {
 	if d := allowN(t, m, "b", 1); !d.Allowed || d.Remaining != 2 {
 		t.Fatalf("another key has its own budget: %+v", d)
 	}
-	clk.add(40 * time.Second)
+	clk.Advance(40 * time.Second)
 	if d := allowN(t, m, "a", 1); !d.Allowed || d.Remaining != 2 {
 		t.Fatalf("after the window: %+v", d)
 	}
 }
 
 func TestMemoryForgetsFinishedWindows(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	m := NewMemory(1, time.Second)
-	m.now = clk.now
+	m.now = clk.Now
 	for i := range 100 {
 		allowN(t, m, strings.Repeat("k", i+1), 1)
 	}
-	clk.add(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	allowN(t, m, "fresh", 1)
 	m.mu.Lock()
 	n := len(m.windows)

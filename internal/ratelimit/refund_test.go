@@ -4,14 +4,16 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // A refund gives back one counted request in the open window, never takes
 // the count below zero, and gives back nothing once the window has ended.
 func TestRefundGivesBackOneRequest(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	limiters := map[string]func(t *testing.T) Limiter{
-		"memory": func(t *testing.T) Limiter { return NewMemory(2, time.Minute).WithClock(clk.now) },
+		"memory": func(t *testing.T) Limiter { return NewMemory(2, time.Minute).WithClock(clk.Now) },
 		"redis": func(t *testing.T) Limiter {
 			return NewRedis(testRedis(t), 2, time.Minute).WithPrefix(randomPrefix(t))
 		},
@@ -39,7 +41,7 @@ func TestRefundGivesBackOneRequest(t *testing.T) {
 		})
 	}
 	t.Run("below zero and an ended window", func(t *testing.T) {
-		m := NewMemory(1, time.Minute).WithClock(clk.now)
+		m := NewMemory(1, time.Minute).WithClock(clk.Now)
 		ctx := context.Background()
 		for range 3 {
 			_ = m.Refund(ctx, "k")
@@ -48,7 +50,7 @@ func TestRefundGivesBackOneRequest(t *testing.T) {
 		if d := allowN(t, m, "k", 1); d.Allowed {
 			t.Fatalf("refunds before any count built credit: %+v", d)
 		}
-		clk.add(time.Minute)
+		clk.Advance(time.Minute)
 		_ = m.Refund(ctx, "k")
 		allowN(t, m, "k", 1)
 		if d := allowN(t, m, "k", 1); d.Allowed {

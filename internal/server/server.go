@@ -14,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -387,17 +386,6 @@ func (s *Server) Jobs() *river.Client[*sql.Tx] { return s.jobs }
 
 // URL is the root URL the server is reached at, known once it serves.
 func (s *Server) URL() string { return s.url }
-
-// Run listens on PORT on every interface and serves until ctx is cancelled,
-// then shuts down gracefully (see Serve).
-func (s *Server) Run(ctx context.Context) error {
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(s.cfg.Port))
-	if err != nil {
-		s.Close()
-		return fmt.Errorf("listening on PORT %d: %w", s.cfg.Port, err)
-	}
-	return s.Serve(ctx, ln)
-}
 
 // Serve serves on ln until ctx is cancelled (SIGTERM or SIGINT in the
 // command), then shuts down in order: fail /readyz (and serve on for

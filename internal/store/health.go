@@ -12,8 +12,9 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 )
 
-// The health side of the training memory: body measurements, daily
-// check-ins, injuries, goals and training profiles (training.go).
+// The health side of the training memory: daily check-ins, injuries,
+// goals and training profiles (training.go); the body's numbers are in
+// measurements.go and weighins.go.
 
 // jsonList encodes a list column; nil is stored as [].
 func jsonList[T any](v []T) (string, error) {
@@ -38,58 +39,6 @@ func (s *studioStore) updatedNow(t *time.Time) {
 	if t.IsZero() {
 		*t = s.now()
 	}
-}
-
-// Measurements.
-
-const measurementColumns = `m.id, m.trainee_id, m.recorded_at, m.body_fat_pct, m.waist_cm, m.hips_cm, m.chest_cm, m.arm_cm, m.thigh_cm, m.resting_hr, m.notes, m.created_at, m.logged_by`
-
-func scanMeasurement(row scanner, m *domain.Measurement, extra ...any) error {
-	var fat, waist, hips, chest, arm, thigh sql.Null[float64]
-	var hr sql.Null[int]
-	var notes sql.Null[string]
-	var recorded, created int64
-	if err := row.Scan(append([]any{&m.ID, &m.TraineeID, &recorded, &fat, &waist, &hips, &chest, &arm, &thigh, &hr, &notes, &created, &m.LoggedBy}, extra...)...); err != nil {
-		return err
-	}
-	m.BodyFatPct, m.WaistCm, m.HipsCm, m.ChestCm = valueOrNil(fat), valueOrNil(waist), valueOrNil(hips), valueOrNil(chest)
-	m.ArmCm, m.ThighCm, m.RestingHR, m.Notes = valueOrNil(arm), valueOrNil(thigh), valueOrNil(hr), valueOrNil(notes)
-	m.RecordedAt, m.CreatedAt = fromMS(recorded), fromMS(created)
-	return nil
-}
-
-func (s *studioStore) ListMeasurements(ctx context.Context, traineeID string, page Page) (List[domain.Measurement], error) {
-	if err := s.mustExist(ctx, s.conn(), tableTrainees, "trainee", traineeID); err != nil {
-		return List[domain.Measurement]{}, err
-	}
-	return listPage(ctx, s, measurementColumns, `FROM measurements m`, `m.studio_id = ? AND m.trainee_id = ?`,
-		`m.recorded_at DESC, m.id DESC`, []any{s.studioID, traineeID}, page, scanMeasurement)
-}
-
-// CreateMeasurement stores m; RecordedAt defaults to CreatedAt.
-func (s *studioStore) CreateMeasurement(ctx context.Context, m *domain.Measurement) error {
-	s.fillNew(&m.ID, ids.Measurement, &m.CreatedAt)
-	if m.RecordedAt.IsZero() {
-		m.RecordedAt = m.CreatedAt
-	}
-	return s.insertForTrainee(ctx, m.TraineeID, "measurement", m.ID,
-		`INSERT INTO measurements (id, studio_id, trainee_id, recorded_at, body_fat_pct, waist_cm, hips_cm, chest_cm, arm_cm, thigh_cm, resting_hr, notes, created_at, logged_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, s.studioID, m.TraineeID, ms(m.RecordedAt), m.BodyFatPct, m.WaistCm, m.HipsCm, m.ChestCm, m.ArmCm, m.ThighCm, m.RestingHR, m.Notes, ms(m.CreatedAt), m.LoggedBy)
-}
-
-// MeasurementsBetween is oldest first; another studio's trainee has none.
-func (s *studioStore) MeasurementsBetween(ctx context.Context, traineeID string, from, to time.Time) ([]domain.Measurement, error) {
-	return listAll(ctx, s, `SELECT `+measurementColumns+` FROM measurements m
-		WHERE m.studio_id = ? AND m.trainee_id = ? AND m.recorded_at >= ? AND m.recorded_at < ?
-		ORDER BY m.recorded_at, m.id`, []any{s.studioID, traineeID, ms(from), ms(to)}, scanMeasurement)
-}
-
-// WeightsBetween is oldest first; another studio's trainee has none.
-func (s *studioStore) WeightsBetween(ctx context.Context, traineeID string, from, to time.Time) ([]domain.Weight, error) {
-	return listAll(ctx, s, `SELECT `+weightColumns+` FROM weights w
-		WHERE w.studio_id = ? AND w.trainee_id = ? AND w.recorded_at >= ? AND w.recorded_at < ?
-		ORDER BY w.recorded_at, w.id`, []any{s.studioID, traineeID, ms(from), ms(to)}, scanWeight)
 }
 
 // Check-ins.

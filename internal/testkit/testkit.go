@@ -1,6 +1,7 @@
 // Package testkit holds what many packages' tests need alike: a log that
-// records and can be waited on (Logs), a clock moved by hand (Clock), and
-// a buffer safe to write from background goroutines (Buffer). It imports
+// records and can be waited on (Logs), a clock moved by hand (Clock), a
+// buffer safe to write from background goroutines (Buffer), and the
+// one-time codes read off a server's log or a message (codes.go). It imports
 // nothing of Perform's, so any package's tests can use it.
 package testkit
 

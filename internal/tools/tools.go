@@ -7,27 +7,16 @@ package tools
 
 import (
 	"encoding/json"
-	"net/url"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/otherwise/perform/internal/laneclient"
 )
 
-// Request is one call to the lane: Method, Path relative to /v1/automation,
-// optional query and JSON body.
-type Request struct {
-	Method string
-	Path   string
-	Query  url.Values
-	Body   any
-	// IdempotencyKey, when set, is sent as the Idempotency-Key header so a
-	// repeated write is answered from the first one. Tool definitions never
-	// set it; a caller that may repeat a call does.
-	IdempotencyKey string
-	// DryRun sends the write with Prefer: dry-run: the lane validates and
-	// answers what it would do, and keeps nothing.
-	DryRun bool
-}
+// Request is the call to the lane a tool builds (laneclient.Request, the
+// lane client's own type).
+type Request = laneclient.Request
 
 // Tool is one tool definition.
 type Tool struct {

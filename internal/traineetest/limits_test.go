@@ -68,7 +68,7 @@ func TestPersonLimitsTripAndReset(t *testing.T) {
 	// The next hour. The access token has expired by then (tokens live an
 	// hour), so the app connects again, as a client refreshing would; the
 	// count is the trainee's, not the token's.
-	d.clock.Add(time.Hour + time.Minute)
+	d.clock.Advance(time.Hour + time.Minute)
 	me = d.connect(d.token(demoPhone, ""))
 	if r := call(t, me, "list_sessions", nil); r.IsError {
 		t.Fatalf("an hour later the trainee's reads are still refused: %s", text(r))

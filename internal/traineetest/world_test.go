@@ -33,41 +33,16 @@ import (
 	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
-
-// clock is the server's clock, moved by hand (the per-person limits' hour).
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-// logBuffer is the server's log, read for the sign-in codes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // world is a running server and the OAuth client the tests sign in with.
 type world struct {
 	t        *testing.T
 	url      string
 	st       store.Store
-	clock    *clock
-	logs     *logBuffer
+	clock    *testkit.Clock  // the server's, moved by hand (the per-person limits' hour)
+	logs     *testkit.Buffer // the server's log, read for the sign-in codes
 	clientID string
 	signInMu sync.Mutex // one sign-in at a time: codes are told apart by phone in the log
 }
@@ -93,7 +68,7 @@ func newWorldOn(t *testing.T, path string, start time.Time, env map[string]strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, clock: &clock{t: start}, logs: &logBuffer{}}
+	w := &world{t: t, clock: testkit.NewClock(start), logs: &testkit.Buffer{}}
 	var s *server.Server
 	logger := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	var as *oauth.Server
@@ -210,15 +185,13 @@ func (w *world) token(phone, scope string) string {
 	return tok.AccessToken
 }
 
-var sentCode = regexp.MustCompile(`sign-in code .*phone=…(\d{4}) code=(\d{6})`)
-
 // code waits for the code sent to phone after the before-th code line.
 func (w *world) code(phone string, before int) string {
 	digits := regexp.MustCompile(`\D`).ReplaceAllString(phone, "")
 	for range 1000 { // the code is written by a goroutine
-		all := sentCode.FindAllStringSubmatch(w.logs.String(), -1)
-		if len(all) > before && all[len(all)-1][1] == digits[len(digits)-4:] {
-			return all[len(all)-1][2]
+		all := testkit.SentCodes(w.logs.String())
+		if len(all) > before && all[len(all)-1].Last4 == digits[len(digits)-4:] {
+			return all[len(all)-1].Code
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -32,11 +32,6 @@ type assignFormInput struct {
 	FieldValues    map[string]json.RawMessage `json:"fieldValues,omitempty" jsonschema:"Answers filled in ahead, by field key; each must fit its field's type (text: a string; number: a number; date: YYYY-MM-DD; choice: one of the options; scale: a whole number from 1 to 10)."`
 }
 
-type logWeightInput struct {
-	WeightKg   float64    `json:"weightKg" jsonschema:"Weight in kilograms, 20 to 350. When it is the latest weigh-in (by recordedAt) it becomes the profile's weightKg." lane:"min=20,max=350"`
-	RecordedAt *time.Time `json:"recordedAt,omitempty" jsonschema:"When it was measured; now when omitted." when:"happened"`
-}
-
 type formResponseInput struct {
 	FormTemplateID *string                    `json:"formTemplateId,omitempty" jsonschema:"The form answered (its id from list_forms, or its name); taken from the assignment when assignmentId is given." lane:"maxLength=100" ref:"form"`
 	AssignmentID   *string                    `json:"assignmentId,omitempty" jsonschema:"The form assignment this answers, if any." lane:"maxLength=100"`
@@ -82,18 +77,6 @@ func (a *Area) traineeRecordRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/trainees/{id}/form-responses", "Record a trainee's answers to a form.", a.recordFormResponse, lane.Admin(), lane.Created(),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("answer_form"),
 		lane.Allow("id", "formName", "assignmentId", "submittedAt", "answers"))
-
-	lane.Add(rs, "GET", "/trainees/{id}/weights", "A trainee's weights, newest first.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Weight], error) {
-		ss := c.Studio()
-		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
-			return lane.ListOf[domain.Weight]{}, err
-		}
-		res, err := ss.ListWeights(c.Ctx, c.ID(), q.Page())
-		return lane.PageOf(res, q.Page()), err
-	}, lane.Tool("list_trainee_weights"), lane.Trainee(auth.ScopeHealthRead),
-		lane.Allow("items.id", "items.recordedAt", "items.weightKg", "total", "nextOffset"))
-	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", a.logWeight, lane.Tool("log_weight"), lane.Created(),
-		lane.Trainee(auth.ScopeHealthWrite), lane.TraineeTool("log_weight"), lane.Allow("id", "recordedAt", "weightKg"))
 
 	lane.Add(rs, "POST", "/trainees/{id}/messages", "Send a message to the trainee's phone.", func(c *lane.Call, in *messageInput) (queued, error) {
 		return queueForTrainee(c, domain.NotifyMessage, map[string]any{"text": strings.TrimSpace(in.Text)})
@@ -382,52 +365,6 @@ func (a *Area) recordFormResponse(c *lane.Call, in *formResponseInput) (domain.F
 		return ss.CreateFormResponse(c.Ctx, &out)
 	})
 	return out, err
-}
-
-func (a *Area) logWeight(c *lane.Call, in *logWeightInput) (domain.Weight, error) {
-	var out domain.Weight
-	err := c.InTx(func(ss store.StudioStore) error {
-		t, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee)
-		if err != nil {
-			return err
-		}
-		now := c.Now().UTC()
-		out = domain.Weight{ID: ids.New(ids.Weight), TraineeID: t.ID, WeightKg: in.WeightKg, RecordedAt: now, CreatedAt: now, LoggedBy: c.Author()}
-		if in.RecordedAt != nil {
-			out.RecordedAt = in.RecordedAt.UTC()
-		}
-		if err := ss.CreateWeight(c.Ctx, &out); err != nil {
-			return err
-		}
-		return syncProfileWeight(c, ss, t)
-	})
-	return out, err
-}
-
-// syncProfileWeight makes the profile's weightKg the trainee's latest
-// weigh-in (by recordedAt), which is what it means everywhere.
-func syncProfileWeight(c *lane.Call, ss store.StudioStore, t domain.Trainee) error {
-	latest, err := ss.ListWeights(c.Ctx, t.ID, store.Page{Limit: 1})
-	if err != nil || len(latest.Items) == 0 {
-		return err
-	}
-	w := latest.Items[0].WeightKg
-	if t.WeightKg != nil && *t.WeightKg == w {
-		return nil
-	}
-	t.WeightKg = &w
-	t.UpdatedAt = c.Now().UTC()
-	return ss.UpdateTrainee(c.Ctx, &t)
-}
-
-// recordProfileWeight logs the weight a create or update set on the
-// profile as a weigh-in dated now, so the profile and the weigh-ins agree.
-func recordProfileWeight(c *lane.Call, ss store.StudioStore, traineeID string, kg *float64) error {
-	if kg == nil {
-		return nil
-	}
-	now := c.Now().UTC()
-	return ss.CreateWeight(c.Ctx, &domain.Weight{ID: ids.New(ids.Weight), TraineeID: traineeID, WeightKg: *kg, RecordedAt: now, CreatedAt: now, LoggedBy: c.Author()})
 }
 
 // queueForTrainee writes the outbox row that is the whole point of the

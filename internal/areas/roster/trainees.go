@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -314,7 +315,7 @@ func (a *Area) createTrainee(c *lane.Call, in *createTraineeInput) (traineeCreat
 		if err := ss.CreateTrainee(c.Ctx, &t); err != nil {
 			return err
 		}
-		if err := recordProfileWeight(c, ss, t.ID, t.WeightKg); err != nil {
+		if err := health.RecordProfileWeight(c, ss, t.ID, t.WeightKg); err != nil {
 			return err
 		}
 		if in.ProductID != nil {
@@ -425,10 +426,10 @@ func (a *Area) updateTrainee(c *lane.Call, in *updateTraineeInput) (domain.Train
 			return err
 		}
 		if c.Has("weightKg") {
-			if err := recordProfileWeight(c, ss, t.ID, in.WeightKg); err != nil {
+			if err := health.RecordProfileWeight(c, ss, t.ID, in.WeightKg); err != nil {
 				return err
 			}
-			if err := syncProfileWeight(c, ss, t); err != nil {
+			if err := health.SyncProfileWeight(c, ss, t); err != nil {
 				return err
 			}
 		}

@@ -39,6 +39,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)) }
@@ -197,9 +199,6 @@ func (d *driver) code(ctx context.Context) (string, error) {
 	}
 }
 
-// codeLine matches the server's "sign-in code" line, text or JSON.
-var codeLine = regexp.MustCompile(`sign-in code.*?phone"?[=:]"?…(\d{4})"?.*?code"?[=:]"?(\d{6})`)
-
 // lastCode is the newest code the log holds from offset on for a phone
 // ending in last4.
 func lastCode(path string, offset int64, last4 string) (string, error) {
@@ -215,8 +214,10 @@ func lastCode(path string, offset int64, last4 string) (string, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
-		if m := codeLine.FindStringSubmatch(sc.Text()); m != nil && m[1] == last4 {
-			code = m[2]
+		for _, c := range testkit.SentCodes(sc.Text()) {
+			if c.Last4 == last4 {
+				code = c.Code
+			}
 		}
 	}
 	return code, sc.Err()
