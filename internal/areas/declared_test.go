@@ -32,10 +32,11 @@ import (
 
 // nudges is a small area made from its routes and its declaration alone:
 // a noun (a form sent to a trainee, named by the form, hers), a limit, a
-// River worker and a reason the roster's needs-attention shows. Id kinds
-// are a closed list of words people read (ids), so the toy holds a kind
-// no area declares, the form assignment, in the table that already keeps
-// it: a real area would add its kind and its store files beside it.
+// River worker, a reason the roster's needs-attention shows and a line of
+// a trainee's overview. Id kinds are a closed list of words people read
+// (ids), so the toy holds a kind no area declares, the form assignment,
+// in the table that already keeps it: a real area would add its kind and
+// its store files beside it.
 type nudges struct {
 	jobs atomic.Pointer[river.Client[*sql.Tx]]
 	ran  chan string // the ids the worker nudged
@@ -114,13 +115,21 @@ func (n *nudges) Declare(d *lane.Declaration) {
 		}
 		return out, nil
 	}
+	d.Adds.Overview = func(c *lane.Call, trainee string) ([]string, error) {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if n.nudged[trainee] {
+			return []string{"Nudged about a form."}, nil
+		}
+		return nil, nil
+	}
 }
 
 // A new area, added to the list with its declaration and nothing else, is
 // served through the policy point: scoped to its studio and, for a
 // trainee, to her own records; named in a dry run; held to its limit;
 // audited; its worker run by River; its reason on the roster's
-// needs-attention.
+// needs-attention and its line on her overview.
 func TestAnAreaIsServedFromItsDeclaration(t *testing.T) {
 	t.Parallel()
 	for name, open := range storetest.Engines(t) {
@@ -207,6 +216,16 @@ func TestAnAreaIsServedFromItsDeclaration(t *testing.T) {
 			i := slices.IndexFunc(attention.Items, func(x training.Attention) bool { return x.TraineeID == dana.ID })
 			if i < 0 || !slices.ContainsFunc(attention.Items[i].Reasons, func(r training.Reason) bool { return r.Code == "nudged" }) {
 				t.Errorf("the nudge's reason is not on the roster: %+v", attention.Items)
+			}
+			var overview training.Overview
+			call(t, srv, akey, "GET", "/trainees/"+dana.ID+"/overview", "").ok(t, 200, &overview)
+			if !slices.Equal(overview.More, []string{"Nudged about a form."}) {
+				t.Errorf("the nudge's line is not on her overview: %q", overview.More)
+			}
+			var other training.Overview
+			call(t, srv, akey, "GET", "/trainees/"+noa.ID+"/overview", "").ok(t, 200, &other)
+			if len(other.More) != 0 {
+				t.Errorf("a line on the overview of a trainee never nudged: %q", other.More)
 			}
 
 			aw.Flush()

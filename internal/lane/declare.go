@@ -98,10 +98,12 @@ type Limit struct {
 func Limited(name string) Opt { return func(r *route) { r.limit = name } }
 
 // Adds is what an area adds to the reads other areas own, which ask every
-// area's (Call.Adds): more reasons trainees need a coach (the roster's
-// needs-attention, and the coach's digest that reads it), by trainee.
+// area's (Call.Adds): more reasons trainees need a coach, by trainee (the
+// roster's needs-attention, and the coach's digest that reads it); lines
+// of a trainee's overview.
 type Adds struct {
-	Reasons func(c *Call, traineeIDs []string) (map[string][]training.Reason, error)
+	Reasons  func(c *Call, traineeIDs []string) (map[string][]training.Reason, error)
+	Overview func(c *Call, traineeID string) ([]string, error)
 }
 
 // Adds is what every area adds to the reads other areas own.

@@ -206,7 +206,17 @@ func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview
 	for _, a := range answers {
 		in.Goals = append(in.Goals, training.GoalLine{Goal: a.Goal, Progress: a.Progress})
 	}
-	return training.BuildOverview(in), nil
+	o := training.BuildOverview(in)
+	for _, add := range c.Adds() { // what other areas say about her
+		if add.Overview != nil {
+			lines, err := add.Overview(c, id)
+			if err != nil {
+				return training.Overview{}, err
+			}
+			o.More = append(o.More, lines...)
+		}
+	}
+	return o, nil
 }
 
 type debriefQuery struct {
