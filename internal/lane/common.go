@@ -76,36 +76,6 @@ func Lookup[T any](ctx context.Context, kind ids.Kind, id string, get func(conte
 	return v, err
 }
 
-// pathKinds is the kind of id each collection's {id} takes.
-var pathKinds = map[string]ids.Kind{
-	"trainees":          ids.Trainee,
-	"subscriptions":     ids.Subscription,
-	"products":          ids.Product,
-	"program-templates": ids.ProgramTemplate,
-	"coaches":           ids.Coach,
-	"tags":              ids.Tag,
-	"tasks":             ids.Task,
-	"keys":              ids.APIKey,
-	"sessions":          ids.Session,
-	"benchmarks":        ids.Benchmark,
-	"injuries":          ids.Injury,
-	"goals":             ids.Goal,
-	"measurements":      ids.Measurement,
-	"programs":          ids.Program,
-	"plan-drafts":       ids.PlanDraft,
-}
-
-// pathIDKind is the kind of the {id} in a route's path, read from the
-// collection before it ("/trainees/{id}/weights": a trainee id).
-func pathIDKind(path string) (ids.Kind, bool) {
-	before, _, ok := strings.Cut(path, "/{id}")
-	if !ok {
-		return "", false
-	}
-	k, ok := pathKinds[before[strings.LastIndexByte(before, '/')+1:]]
-	return k, ok
-}
-
 // notify writes one outbox row with the request's source.
 func (c *Call) Notify(ss store.StudioStore, traineeID, kind string, payload map[string]any) error {
 	n := &domain.Notification{

@@ -136,10 +136,11 @@ func (c *Call) nameRecords(names map[string]string, v any) {
 		switch x := v.(type) {
 		case string:
 			k, ok := ids.KindOf(x)
-			if _, done := names[x]; !ok || done || nameOf[k] == nil || !ids.Valid(x, k) {
+			nameOf := c.l.held.nouns[k].Name
+			if _, done := names[x]; !ok || done || nameOf == nil || !ids.Valid(x, k) {
 				return
 			}
-			if name, err := nameOf[k](c, c.Studio(), x); err == nil && name != "" {
+			if name, err := nameOf(c.Ctx, c.Studio(), x); err == nil && name != "" {
 				names[x] = name
 			}
 		case []any:
@@ -167,34 +168,6 @@ func jsonValue(v any) any {
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
-}
-
-// nameOf reads the display name of a record of each kind a coach knows by name.
-var nameOf = map[ids.Kind]func(c *Call, ss store.StudioStore, id string) (string, error){
-	ids.Trainee: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		t, err := ss.GetTrainee(c.Ctx, id)
-		return strings.TrimSpace(t.FirstName + " " + t.LastName), err
-	},
-	ids.Coach: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetCoach(c.Ctx, id)
-		return x.Name, err
-	},
-	ids.Product: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetProduct(c.Ctx, id)
-		return x.Name, err
-	},
-	ids.ProgramTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetProgramTemplate(c.Ctx, id)
-		return x.Name, err
-	},
-	ids.FormTemplate: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetFormTemplate(c.Ctx, id)
-		return x.Name, err
-	},
-	ids.Task: func(c *Call, ss store.StudioStore, id string) (string, error) {
-		x, err := ss.GetTask(c.Ctx, id)
-		return x.Title, err
-	},
 }
 
 // preferParam documents the dry run on every write.

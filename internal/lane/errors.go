@@ -1,11 +1,14 @@
 package lane
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"strings"
 
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/text"
 )
 
 // Error codes of the envelope.
@@ -87,4 +90,57 @@ func (l *Lane) writeError(w http.ResponseWriter, r *http.Request, e *Error) {
 	if err := httpx.WriteError(w, e.Status, e, e.RetryAfterSeconds, infoFrom(r.Context()).id); err != nil {
 		l.logger.Warn("writing the answer failed", "err", err)
 	}
+}
+
+// AllowedMethods lists the methods mux serves r's path with, other than
+// through the catch-all pattern or a pattern skip refuses. The server's
+// fallback uses it too, so every route answers a wrong method alike.
+func AllowedMethods(mux *http.ServeMux, r *http.Request, catchAll string, skip ...func(pattern string, r *http.Request) bool) []string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		_, pattern := mux.Handler(probe)
+		if pattern == "" || pattern == catchAll || len(skip) > 0 && skip[0](pattern, probe) {
+			continue
+		}
+		allowed = append(allowed, m)
+	}
+	return allowed
+}
+
+// maxPathInAnswer bounds how much of a path an error answer repeats.
+const maxPathInAnswer = 100
+
+// NotFoundMessage is the one sentence for a path nothing serves.
+func NotFoundMessage(r *http.Request) string {
+	return "There is no endpoint " + text.Truncate(r.Method, 20) + " " + text.Truncate(r.URL.Path, maxPathInAnswer) +
+		"; the automation lane's endpoints are listed in " + Prefix + "/openapi.json."
+}
+
+// MethodNotAllowedMessage is the one sentence for a path served under
+// other methods only.
+func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
+	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
+}
+
+// internal logs err with the request id and answers 500 without internals.
+func (l *Lane) internal(w http.ResponseWriter, r *http.Request, doing string, err error) {
+	l.logger.Error("lane request failed", "requestId", infoFrom(r.Context()).id, "doing", doing, "method", r.Method, "path", r.URL.Path, "err", err)
+	l.writeError(w, r, errInternal)
+}
+
+func readBody(r *http.Request) ([]byte, *Error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeBadRequest, Message: "The request body is larger than 1 MiB."}
+		}
+		return nil, &Error{Status: http.StatusBadRequest, Code: CodeBadRequest, Message: "The request body could not be read."}
+	}
+	return b, nil
 }

@@ -10,26 +10,15 @@ import (
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
-	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/store"
 )
 
 // Groups in one call. A write a coach addresses to several trainees at
 // once ("send the weekly check-in to my VIPs") names them by a tag or a
-// list, and the lane makes the one-trainee write for each of them through
+// list (the roster's group), and the lane makes the one-trainee write for each of them through
 // the whole lane again: the same credential (counted once, for the group),
 // the trainee's own validation, Idempotency-Key (the group's, with the
 // trainee's id), dry run and audit row. The answer says, per trainee, what
 // was done or why not.
-
-// MaxGroup is the most trainees one group call reaches.
-const MaxGroup = 200
-
-// Group names the trainees of a group write: a tag or a list.
-type Group struct {
-	Tag        string   `json:"tag,omitempty" jsonschema:"Every active trainee with this tag (a name from list_tags, any case); or give traineeIds." lane:"maxLength=100" ref:"tagName"`
-	TraineeIDs []string `json:"traineeIds,omitempty" jsonschema:"The trainees, by id (search_trainees) or name, up to 200; or give tag." lane:"maxLength=100,maxItems=200" ref:"trainee"`
-}
 
 // GroupItem is what one trainee's write did.
 type GroupItem struct {
@@ -55,12 +44,9 @@ const (
 )
 
 // ForEach makes the write method path (its {id} the trainee's) for each
-// trainee of g, with the body body gives for that trainee.
-func (c *Call) ForEach(g Group, method, path string, body func(traineeID string) any) (GroupAnswer, error) {
-	trainees, err := c.groupOf(g)
-	if err != nil {
-		return GroupAnswer{}, err
-	}
+// of the trainees (a group the roster names), with the body body gives
+// for that trainee.
+func (c *Call) ForEach(trainees []domain.Trainee, method, path string, body func(traineeID string) any) GroupAnswer {
 	out := GroupAnswer{DryRun: c.DryRun() || wantsDryRun(c.Req), Items: make([]GroupItem, 0, len(trainees))}
 	counts := map[string]int{}
 	for _, t := range trainees {
@@ -72,39 +58,7 @@ func (c *Call) ForEach(g Group, method, path string, body func(traineeID string)
 	if out.DryRun {
 		out.Summary = "Dry run, nothing kept: " + out.Summary
 	}
-	return out, nil
-}
-
-// groupOf is the trainees g names, in the order given (by name for a tag).
-func (c *Call) groupOf(g Group) ([]domain.Trainee, error) {
-	ss := c.Studio()
-	switch {
-	case g.Tag != "" && len(g.TraineeIDs) > 0:
-		return nil, InvalidField("tag", "Give tag or traineeIds, not both.")
-	case g.Tag != "":
-		l, err := ss.SearchTrainees(c.Ctx, store.TraineeFilter{Tag: g.Tag, Status: domain.TraineeActive, Page: store.Page{Limit: MaxGroup + 1}})
-		if err != nil {
-			return nil, err
-		}
-		if l.Total > MaxGroup {
-			return nil, InvalidField("tag", fmt.Sprintf("Tag %s has %d active trainees; a group call reaches at most %d. Give traineeIds in parts.", g.Tag, l.Total, MaxGroup))
-		}
-		if l.Total == 0 {
-			return nil, InvalidField("tag", fmt.Sprintf("No active trainee has the tag %s.", g.Tag))
-		}
-		return l.Items, nil
-	case len(g.TraineeIDs) > 0:
-		var out []domain.Trainee
-		for _, id := range CleanStrings(g.TraineeIDs) {
-			t, err := Lookup(c.Ctx, ids.Trainee, id, ss.GetTrainee)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, t)
-		}
-		return out, nil
-	}
-	return nil, InvalidField("traineeIds", "Name the group: tag (a name from list_tags) or traineeIds (ids or names, up to 200).")
+	return out
 }
 
 // one makes one trainee's write through the whole lane, as the group

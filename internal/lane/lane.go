@@ -18,7 +18,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -65,6 +64,9 @@ type Options struct {
 	IdempotencyRenewEvery time.Duration
 	// Areas are the route packages the lane serves.
 	Areas []Area
+	// Limits count the areas' declared limits (Declaration.Limits) by
+	// name; a limit not given is counted in this process.
+	Limits map[string]ratelimit.Limiter
 }
 
 // Lane is the automation lane's http.Handler; it serves the full paths
@@ -84,6 +86,9 @@ type Lane struct {
 	routes  []*route
 	handler http.Handler
 	openAPI func() []byte
+	held    *held                        // what the areas declared
+	limits  map[string]ratelimit.Limiter // the declared limits' counters
+	words   map[string]string            // a Word route's pattern → its word
 }
 
 // New builds the lane.
@@ -112,15 +117,21 @@ func New(o Options) *Lane {
 	if l.authn == nil {
 		l.authn = credentials.New(credentials.Options{Keys: o.Store, Now: l.now, Logger: l.logger})
 	}
+	l.held, l.limits = hold(Declarations(o.Areas)), map[string]ratelimit.Limiter{}
+	for name, lim := range o.Limits {
+		l.limits[name] = lim
+	}
 	rs := &Routes{}
 	for _, a := range o.Areas {
 		a.Routes(rs)
 	}
 	l.routes = rs.list
+	l.words = map[string]string{}
 	for _, rt := range l.routes {
+		l.bind(rt)
 		pattern, h := rt.method+" "+Prefix+rt.path, l.endpoint(rt)
-		if rt.path == ByPhonePath {
-			pattern, h = "GET "+Prefix+byPhoneMuxPath, l.byPhone(h)
+		if rt.word {
+			pattern, h = l.wordRoute(rt, h)
 		}
 		l.mux.Handle(pattern, h) // a clash panics here, on every start alike
 	}
@@ -135,26 +146,6 @@ func New(o Options) *Lane {
 
 	l.handler = l.withRequestID(l.withAudit(l.mux))
 	return l
-}
-
-// ByPhonePath is the one route whose second segment is a word where other
-// routes have an {id}; the kernel registers it specially (byPhoneMuxPath).
-const ByPhonePath = "/trainees/by-phone/{phone}"
-
-// byPhoneMuxPath is how /trainees/by-phone/{phone} is registered: ServeMux
-// cannot tell it from /trainees/{id}/weights (neither is more specific),
-// so it takes the pattern those are more specific than and serves only
-// the literal by-phone; routes with a literal second segment win.
-const byPhoneMuxPath = "/trainees/{id}/{phone}"
-
-func (l *Lane) byPhone(endpoint http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.PathValue("id") != "by-phone" {
-			l.noRoute(w, r)
-			return
-		}
-		endpoint.ServeHTTP(w, r)
-	})
 }
 
 func (l *Lane) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.handler.ServeHTTP(w, r) }
@@ -341,63 +332,10 @@ func (l *Lane) noRoute(w http.ResponseWriter, r *http.Request) {
 	if !l.admit(w, r, ratelimit.AddrKey(auth.ClientAddr(r))) {
 		return
 	}
-	if allowed := AllowedMethods(l.mux, r, Prefix+"/"); len(allowed) > 0 {
+	if allowed := AllowedMethods(l.mux, r, Prefix+"/", l.notWord); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
 		l.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: MethodNotAllowedMessage(r, allowed)})
 		return
 	}
 	l.writeError(w, r, &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: NotFoundMessage(r)})
-}
-
-// AllowedMethods lists the methods mux serves r's path with, other than
-// through the catch-all pattern. The server's fallback uses it too, so
-// every route answers a wrong method alike.
-func AllowedMethods(mux *http.ServeMux, r *http.Request, catchAll string) []string {
-	var allowed []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		_, pattern := mux.Handler(probe)
-		if pattern == "" || pattern == catchAll || (pattern == "GET "+Prefix+byPhoneMuxPath && !strings.HasPrefix(r.URL.Path, Prefix+"/trainees/by-phone/")) {
-			continue
-		}
-		allowed = append(allowed, m)
-	}
-	return allowed
-}
-
-// maxPathInAnswer bounds how much of a path an error answer repeats.
-const maxPathInAnswer = 100
-
-// NotFoundMessage is the one sentence for a path nothing serves.
-func NotFoundMessage(r *http.Request) string {
-	return "There is no endpoint " + text.Truncate(r.Method, 20) + " " + text.Truncate(r.URL.Path, maxPathInAnswer) +
-		"; the automation lane's endpoints are listed in " + Prefix + "/openapi.json."
-}
-
-// MethodNotAllowedMessage is the one sentence for a path served under
-// other methods only.
-func MethodNotAllowedMessage(r *http.Request, allowed []string) string {
-	return text.Truncate(r.Method, 20) + " is not allowed on " + text.Truncate(r.URL.Path, maxPathInAnswer) + "; use " + strings.Join(allowed, " or ") + "."
-}
-
-// internal logs err with the request id and answers 500 without internals.
-func (l *Lane) internal(w http.ResponseWriter, r *http.Request, doing string, err error) {
-	l.logger.Error("lane request failed", "requestId", infoFrom(r.Context()).id, "doing", doing, "method", r.Method, "path", r.URL.Path, "err", err)
-	l.writeError(w, r, errInternal)
-}
-
-func readBody(r *http.Request) ([]byte, *Error) {
-	if r.Body == nil {
-		return nil, nil
-	}
-	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeBadRequest, Message: "The request body is larger than 1 MiB."}
-		}
-		return nil, &Error{Status: http.StatusBadRequest, Code: CodeBadRequest, Message: "The request body could not be read."}
-	}
-	return b, nil
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/text"
@@ -28,98 +27,30 @@ type Named struct {
 	Name string
 }
 
-// maxCandidates is how many records an ambiguous or unknown name lists.
-const maxCandidates = 5
+// MaxCandidates is how many records an ambiguous or unknown name lists.
+const MaxCandidates = 5
 
-// namers list the records of each kind a name may mean: the ones the name
-// fits, or (none fitting) every record, for the nearest.
-var namers = map[ids.Kind]func(c *Call, name string) ([]Named, bool, error){
-	ids.Trainee: traineesNamed,
-	ids.Coach: listNamed(func(c *Call) ([]Named, error) {
-		l, err := c.Studio().ListCoaches(c.Ctx, allRows)
-		return collect(l, err, func(x domain.Coach) Named { return Named{x.ID, x.Name} })
-	}),
-	ids.Product: listNamed(func(c *Call) ([]Named, error) {
-		l, err := c.Studio().ListProducts(c.Ctx, "", allRows)
-		return collect(l, err, func(x domain.Product) Named { return Named{x.ID, x.Name} })
-	}),
-	ids.ProgramTemplate: listNamed(func(c *Call) ([]Named, error) {
-		l, err := c.Studio().ListProgramTemplates(c.Ctx, "", allRows)
-		return collect(l, err, func(x domain.ProgramTemplate) Named { return Named{x.ID, x.Name} })
-	}),
-	ids.FormTemplate: listNamed(func(c *Call) ([]Named, error) {
-		l, err := c.Studio().ListFormTemplates(c.Ctx, "", allRows)
-		return collect(l, err, func(x domain.FormTemplate) Named { return Named{x.ID, x.Name} })
-	}),
-	ids.Tag: listNamed(func(c *Call) ([]Named, error) {
-		l, err := c.Studio().ListTags(c.Ctx, allRows)
-		return collect(l, err, func(x domain.Tag) Named { return Named{x.ID, x.Name} })
-	}),
-}
-
-// personKinds are the kinds whose names are people's.
-var personKinds = []ids.Kind{ids.Trainee, ids.Coach}
-
-// allRows reads a catalogue whole: a studio's plans, templates, forms,
+// AllRows reads a catalogue whole: a studio's plans, templates, forms,
 // tags and coaches are tens, not thousands.
-var allRows = store.Page{Limit: 1000}
+var AllRows = store.Page{Limit: 1000}
 
-// collect makes the Named rows of a list.
-func collect[T any](l store.List[T], err error, named func(T) Named) ([]Named, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Named, len(l.Items))
-	for i, x := range l.Items {
-		out[i] = named(x)
-	}
-	return out, nil
-}
-
-// listNamed is the namer of a kind the studio has few of: every record,
-// ranked by how the name fits it.
-func listNamed(all func(c *Call) ([]Named, error)) func(c *Call, name string) ([]Named, bool, error) {
+// ListNamed is the Named of a kind the studio has few of: every record
+// (list reads them, AllRows), ranked by how the name fits it.
+func ListNamed[T any](list func(c *Call) (store.List[T], error), named func(T) Named) func(c *Call, name string) ([]Named, bool, error) {
 	return func(c *Call, name string) ([]Named, bool, error) {
-		rows, err := all(c)
+		l, err := list(c)
 		if err != nil {
 			return nil, false, err
+		}
+		rows := make([]Named, len(l.Items))
+		for i, x := range l.Items {
+			rows[i] = named(x)
 		}
 		if fit := Fit(name, rows); len(fit) > 0 {
 			return fit, true, nil
 		}
 		return Nearest(name, rows), false, nil
 	}
-}
-
-// traineesNamed: the trainees whose names hold every word of the name,
-// the best fitting first; else those it sounds like in either script;
-// else the nearest by spelling.
-func traineesNamed(c *Call, name string) ([]Named, bool, error) {
-	ss := c.Studio()
-	f := store.TraineeFilter{Q: name, Page: store.Page{Limit: 50}}
-	for _, sounds := range []bool{false, true} {
-		f.Sounds = sounds
-		l, err := ss.SearchTrainees(c.Ctx, f)
-		if err != nil {
-			return nil, false, err
-		}
-		rows := make([]Named, len(l.Items))
-		for i, t := range l.Items {
-			rows[i] = Named{ID: t.ID, Name: strings.TrimSpace(t.FirstName + " " + t.LastName)}
-		}
-		if fit := Fit(name, rows); len(fit) > 0 {
-			return fit, true, nil
-		}
-	}
-	near, err := ss.NearTrainees(c.Ctx, f, maxCandidates)
-	if err != nil {
-		return nil, false, err
-	}
-	rows := make([]Named, len(near))
-	for i, t := range near {
-		rows[i] = Named{ID: t.ID, Name: strings.TrimSpace(t.FirstName + " " + t.LastName)}
-	}
-	return rows, false, nil
 }
 
 // Fit is the records name fits best: the first non-empty of those whose
@@ -172,7 +103,7 @@ func every(xs []string, f func(string) bool) bool {
 	return true
 }
 
-// Nearest is up to maxCandidates records whose names are like name by
+// Nearest is up to MaxCandidates records whose names are like name by
 // trigram similarity (store.NearThreshold), the most like first.
 func Nearest(name string, rows []Named) []Named {
 	q := store.Trigrams(name)
@@ -195,8 +126,8 @@ func Nearest(name string, rows []Named) []Named {
 		}
 		return 0
 	})
-	out := make([]Named, 0, min(len(found), maxCandidates))
-	for _, f := range found[:min(len(found), maxCandidates)] {
+	out := make([]Named, 0, min(len(found), MaxCandidates))
+	for _, f := range found[:min(len(found), MaxCandidates)] {
 		out = append(out, f.n)
 	}
 	return out
@@ -210,12 +141,12 @@ func (c *Call) Resolve(kind ids.Kind, field, value string) (string, error) {
 	if ids.Valid(value, kind) {
 		return value, nil
 	}
-	namer := namers[kind]
-	if _, looksLikeID := ids.KindOf(value); looksLikeID || namer == nil || strings.TrimSpace(value) == "" || text.Problem(value) != "" ||
-		c.P != nil && c.P.IsTrainee() && slices.Contains(personKinds, kind) {
+	held := c.l.held.nouns[kind]
+	if _, looksLikeID := ids.KindOf(value); looksLikeID || held.Named == nil || strings.TrimSpace(value) == "" || text.Problem(value) != "" ||
+		c.P != nil && c.P.IsTrainee() && held.Person {
 		return "", NotFound(kind, value)
 	}
-	rows, fits, err := namer(c, strings.TrimSpace(value))
+	rows, fits, err := held.Named(c, strings.TrimSpace(value))
 	if err != nil {
 		return "", err
 	}
@@ -231,11 +162,11 @@ func (c *Call) Resolve(kind ids.Kind, field, value string) (string, error) {
 	}
 	if len(rows) > 1 {
 		more := ""
-		if len(rows) > maxCandidates {
-			more = fmt.Sprintf(" and %d more", len(rows)-maxCandidates)
+		if len(rows) > MaxCandidates {
+			more = fmt.Sprintf(" and %d more", len(rows)-MaxCandidates)
 		}
 		return "", InvalidField(field, fmt.Sprintf("%s: %s fits %d %ss: %s%s. Give the id of the one meant, or more of the name.",
-			field, shown, len(rows), noun, listed(rows[:min(len(rows), maxCandidates)]), more))
+			field, shown, len(rows), noun, listed(rows[:min(len(rows), MaxCandidates)]), more))
 	}
 	c.matched(fmt.Sprintf("%s %s: %s %s (%s)", field, shown, noun, rows[0].Name, rows[0].ID))
 	return rows[0].ID, nil
@@ -257,7 +188,12 @@ func (c *Call) matched(s string) {
 }
 
 // Matched notes, for the answer, what a name given for an id was taken
-// for: for the resolutions an area does itself (an exercise's name).
+// for: for the resolutions an area does itself (an exercise's name; a
+// tag's, which is its own id: id "").
 func (c *Call) Matched(field, given, noun, name, id string) {
+	if id == "" {
+		c.matched(fmt.Sprintf("%s %q: %s %s", field, text.Truncate(given, 80), noun, name))
+		return
+	}
 	c.matched(fmt.Sprintf("%s %q: %s %s (%s)", field, text.Truncate(given, 80), noun, name, id))
 }

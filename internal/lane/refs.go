@@ -1,17 +1,11 @@
 package lane
 
 import (
-	"context"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
-	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
-	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/text"
-	"github.com/otherwise/perform/internal/translit"
 )
 
 // A request field that names something of the studio carries a ref tag,
@@ -23,7 +17,7 @@ import (
 type refField struct {
 	index []int
 	name  string // the wire name
-	check refCheck
+	check RefCheck
 	// coachScope: the field is a coach filter or assignee that follows the
 	// caller (ref:"coachScope"); see resolveCoachScope.
 	coachScope bool
@@ -33,40 +27,11 @@ type refField struct {
 	allWhenOmitted bool
 }
 
-// A refCheck checks a ref field's value and answers the value the handler
-// reads: an id as given, or the id a name resolves to (names.go).
-type refCheck func(c *Call, field, value string) (string, error)
-
-// refChecks are the checks a ref tag may name.
-var refChecks = map[string]refCheck{
-	"trainee": lookupRef(ids.Trainee, func(c *Call) func(context.Context, string) (domain.Trainee, error) { return c.Studio().GetTrainee }),
-	"coach":   lookupRef(ids.Coach, func(c *Call) func(context.Context, string) (domain.Coach, error) { return c.Studio().GetCoach }),
-	"product": lookupRef(ids.Product, func(c *Call) func(context.Context, string) (domain.Product, error) { return c.Studio().GetProduct }),
-	"template": lookupRef(ids.ProgramTemplate, func(c *Call) func(context.Context, string) (domain.ProgramTemplate, error) {
-		return c.Studio().GetProgramTemplate
-	}),
-	"form": lookupRef(ids.FormTemplate, func(c *Call) func(context.Context, string) (domain.FormTemplate, error) {
-		return c.Studio().GetFormTemplate
-	}),
-	"tagName": checkTagName,
-}
-
-// lookupRef is the check of an id of kind, which a name may stand for.
-func lookupRef[T any](kind ids.Kind, get func(c *Call) func(context.Context, string) (T, error)) refCheck {
-	return func(c *Call, field, v string) (string, error) {
-		id, err := c.Resolve(kind, field, v)
-		if err != nil {
-			return "", err
-		}
-		_, err = Lookup(c.Ctx, kind, id, get(c))
-		return id, err
-	}
-}
-
 // refFieldsOf lists the ref-tagged string fields of the struct type t; a
-// tag naming no check, or on a field that is not a string, panics at start.
-func refFieldsOf(t reflect.Type) []refField {
-	if t.Kind() != reflect.Struct {
+// tag naming no check the areas declared (Declaration.Refs), or on a field
+// that is not a string, panics at start.
+func (l *Lane) refFieldsOf(t reflect.Type) []refField {
+	if t == nil || t.Kind() != reflect.Struct {
 		return nil
 	}
 	var out []refField
@@ -80,10 +45,13 @@ func refFieldsOf(t reflect.Type) []refField {
 			if f.Type.Kind() != reflect.String {
 				panic(fmt.Sprintf("lane: field %s of %v: ref %s needs a string field", f.Name, t, kind))
 			}
-			out = append(out, refField{index: f.Index, name: name, check: refChecks["coach"], coachScope: true, allWhenOmitted: kind == "coachFilter"})
+			if l.held.refs["coach"] == nil {
+				panic(fmt.Sprintf("lane: field %s of %v: ref %s needs the coach ref, which no area declares", f.Name, t, kind))
+			}
+			out = append(out, refField{index: f.Index, name: name, check: l.held.refs["coach"], coachScope: true, allWhenOmitted: kind == "coachFilter"})
 			continue
 		}
-		check := refChecks[kind]
+		check := l.held.refs[kind]
 		elem := baseType(f.Type)
 		if elem.Kind() == reflect.Slice {
 			elem = elem.Elem()
@@ -156,50 +124,6 @@ func (r refField) resolve(c *Call, field string, f reflect.Value) error {
 	}
 	f.SetString(v)
 	return nil
-}
-
-// maxTagsNamed bounds how many of the studio's tags an unknown-tag answer lists.
-const maxTagsNamed = 30
-
-// checkTagName answers 404 for a tag name the studio does not have, naming
-// the tags it has.
-func checkTagName(c *Call, field, name string) (string, error) {
-	tags, err := c.Studio().ListTags(c.Ctx, store.Page{Limit: maxTagsNamed + 1})
-	if err != nil {
-		return "", err
-	}
-	if tags.Total > len(tags.Items) {
-		// More tags than listed: look the name up among all of them.
-		if tags, err = c.Studio().ListTags(c.Ctx, store.Page{Limit: tags.Total}); err != nil {
-			return "", err
-		}
-	}
-	names := make([]string, 0, len(tags.Items))
-	rows := make([]Named, 0, len(tags.Items))
-	for _, t := range tags.Items {
-		if t.Name == name {
-			return name, nil
-		}
-		names = append(names, t.Name)
-		rows = append(rows, Named{ID: t.Name, Name: t.Name})
-	}
-	// Not as written: the tag whose name it is, case and hyphens aside
-	// ("vip" for VIP), or sounded in the other script.
-	if fit := Fit(name, rows); len(fit) == 1 && (slices.Equal(store.SearchWords(fit[0].Name), store.SearchWords(name)) || translit.Matches(name, fit[0].Name)) {
-		c.matched(fmt.Sprintf("%s %q: tag %s", field, text.Truncate(name, 80), fit[0].Name))
-		return fit[0].Name, nil
-	}
-	names = names[:min(len(names), maxTagsNamed)]
-	msg := fmt.Sprintf("This studio has no tag named %q, and it has no tags yet; omit tag, or give trainees tags with update_trainee.", text.Truncate(name, 50))
-	if len(names) > 0 {
-		shown := names[:min(len(names), maxTagsNamed)]
-		more := ""
-		if tags.Total > len(shown) {
-			more = fmt.Sprintf(" and %d more (list_tags)", tags.Total-len(shown))
-		}
-		msg = fmt.Sprintf("This studio has no tag named %q; its tags are %s%s. Tag names match exactly, as list_tags gives them.", text.Truncate(name, 50), strings.Join(shown, ", "), more)
-	}
-	return "", &Error{Status: 404, Code: CodeNotFound, Message: msg}
 }
 
 // Who is asking. A coach's own credential (her OAuth grant, or the WhatsApp

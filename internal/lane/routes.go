@@ -53,10 +53,16 @@ type route struct {
 	// (ForEach), each its own dry run when asked; it runs in no
 	// transaction of its own.
 	fanout bool
-	idKind ids.Kind // the kind of the {id} wildcard, if any
+	// word: the path's second segment is a word where the collection's
+	// other routes take an {id} (see Word).
+	word bool
+	// limit is the declared limit the route is held to (Limited).
+	limit  string
+	idKind ids.Kind // the kind of the {id} wildcard, if any (set by New)
 	status int      // success status
 	input  *inputSchema
-	refs   []refField  // the input's fields that name rows, checked before the handler
+	refs   []refField  // the input's fields that name rows, checked before the handler (set by New)
+	inType reflect.Type
 	dates  []dateField // the input's date fields with a plausible range (when tags)
 	output *jsonschema.Schema
 	handle func(c *Call) (any, error)
@@ -82,6 +88,8 @@ type Call struct {
 	tx store.Store
 	// at is the request's one instant (Now).
 	at time.Time
+	// refund gives back what the route's limit counted (admitLimit).
+	refund func(status int)
 }
 
 // body reads the request body once; later calls return the same bytes.
@@ -194,14 +202,11 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	for _, o := range opts {
 		o(rt)
 	}
-	rt.idKind, _ = pathIDKind(path) // the collection before {id} names its kind
 	if rt.view != "" && rt.tool == "" && len(rt.traineeTools) == 0 {
 		panic("lane: " + method + " " + path + " has a view but no tool calls it")
 	}
-	checkTraineeRoute(rt)
 	usesQuery := method == http.MethodGet || method == http.MethodDelete
-	refs := refFieldsOf(reflect.TypeFor[In]())
-	rt.refs = refs
+	rt.inType = reflect.TypeFor[In]()
 	dates := dateFieldsOf(reflect.TypeFor[In]())
 	rt.dates = dates
 	rt.newIn = func() any { return new(In) }
@@ -216,6 +221,9 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 			}
 			c.Req.SetPathValue("id", id)
 			c.SetResource(id)
+		}
+		if e := c.admitLimit(rt); e != nil {
+			return nil, e
 		}
 		in := new(In)
 		if usesQuery {
@@ -236,7 +244,7 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 		if e := c.checkDates(dates, in); e != nil {
 			return nil, e
 		}
-		if err := c.checkRefs(refs, in); err != nil {
+		if err := c.checkRefs(rt.refs, in); err != nil {
 			return nil, err
 		}
 		return fn(c, in)
@@ -281,12 +289,16 @@ func (l *Lane) endpoint(rt *route) http.Handler {
 		// no status yet (0), and is given back too.
 		sw := &httpx.StatusWriter{ResponseWriter: w}
 		w = sw
-		defer func() { settle(sw.Status) }()
+		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()}
+		defer func() {
+			if settle(sw.Status); c.refund != nil {
+				c.refund(sw.Status)
+			}
+		}()
 		if err := l.checkOwner(r, rt, p); err != nil {
 			l.fail(w, r, rt, err)
 			return
 		}
-		c := &Call{Ctx: r.Context(), Req: r, l: l, P: p, at: l.now()}
 		if l.dryRun(w, r, rt, c) {
 			return
 		}

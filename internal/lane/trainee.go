@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -30,13 +29,9 @@ import (
 // Me is the {id} that names the trainee of the request's own connection.
 const Me = "me"
 
-// ownedKinds are the record kinds whose trainee the lane loads to check a
-// trainee principal's {id}; ownerOf answers each.
-var ownedKinds = []ids.Kind{ids.Session, ids.Goal, ids.Benchmark, ids.Program, ids.PlanDraft}
-
 // checkTraineeRoute panics on a route whose trainee opts do not make one of
 // the three shapes above: a mistake found on every start, not by a trainee.
-func checkTraineeRoute(rt *route) {
+func (l *Lane) checkTraineeRoute(rt *route) {
 	where := rt.method + " " + rt.path
 	if rt.traineeScope == "" {
 		// A route any credential may call (/validate) still says what a
@@ -54,9 +49,9 @@ func checkTraineeRoute(rt *route) {
 		if rt.idKind != "" || strings.Contains(rt.path, "{") {
 			panic("lane: " + where + " is shared() but names a record by its path")
 		}
-	case rt.idKind == ids.Trainee, slices.Contains(ownedKinds, rt.idKind):
+	case rt.idKind == ids.Trainee, l.held.nouns[rt.idKind].Owner != nil:
 	default:
-		panic("lane: " + where + " is open to trainees but is neither /trainees/{id}/…, a record the lane can trace to its trainee (" + fmt.Sprint(ownedKinds) + "), nor shared()")
+		panic("lane: " + where + " is open to trainees but is neither /trainees/{id}/…, a record the lane can trace to its trainee (a noun declared with its Owner), nor shared()")
 	}
 }
 
@@ -95,32 +90,17 @@ func (l *Lane) checkOwner(r *http.Request, rt *route, p *auth.Principal) error {
 	if !ids.Valid(id, rt.idKind) {
 		return NotFound(rt.idKind, id)
 	}
-	owner, err := ownerOf(r.Context(), l.store.Studio(p.StudioID), rt.idKind, id)
+	owner, err := l.ownerOf(r.Context(), l.store.Studio(p.StudioID), rt.idKind, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && owner != p.Subject {
 		return NotFound(rt.idKind, id)
 	}
 	return err
 }
 
-// ownerOf is the trainee a record belongs to, read through the studio's
-// store (another studio's record is ErrNotFound there).
-func ownerOf(ctx context.Context, ss store.StudioStore, kind ids.Kind, id string) (string, error) {
-	switch kind {
-	case ids.Session:
-		s, err := ss.GetSession(ctx, id)
-		return s.TraineeID, err
-	case ids.Goal:
-		g, err := ss.GetGoal(ctx, id)
-		return g.TraineeID, err
-	case ids.Benchmark:
-		b, err := ss.GetBenchmark(ctx, id)
-		return b.TraineeID, err
-	case ids.Program:
-		p, err := ss.GetProgram(ctx, id)
-		return p.TraineeID, err
-	case ids.PlanDraft:
-		d, err := ss.GetPlanDraft(ctx, id)
-		return d.TraineeID, err
+// ownerOf is the trainee a record belongs to, by its noun's Owner.
+func (l *Lane) ownerOf(ctx context.Context, ss store.StudioStore, kind ids.Kind, id string) (string, error) {
+	if owner := l.held.nouns[kind].Owner; owner != nil {
+		return owner(ctx, ss, id)
 	}
 	return "", fmt.Errorf("lane: no owner lookup for %s ids", kind)
 }
@@ -172,18 +152,21 @@ func (l *Lane) admitPerson(w http.ResponseWriter, r *http.Request, p *auth.Princ
 		return settle, false
 	}
 	settle = func(status int) {
-		if status >= 200 && status < 300 {
-			return
-		}
-		// The request's own context may be done (the caller went away):
-		// the refund is owed all the same.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Second)
-		defer cancel()
-		if err := ratelimit.Refund(ctx, lim, key); err != nil {
-			l.logger.Warn("lane: a refused trainee request stays counted", "key", key, "error", err)
+		if status < 200 || status >= 300 {
+			l.giveBack(r.Context(), lim, key)
 		}
 	}
 	return settle, true
+}
+
+// giveBack refunds one request counted for key: owed even when the
+// request's own context is done (the caller went away).
+func (l *Lane) giveBack(ctx context.Context, lim ratelimit.Limiter, key string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if err := ratelimit.Refund(ctx, lim, key); err != nil {
+		l.logger.Warn("lane: a refused request stays counted", "key", key, "error", err)
+	}
 }
 
 // spokenWait says a wait in seconds as a person would: "40 seconds", "12 minutes".

@@ -48,10 +48,28 @@ func TestTraineeRouteShapesAreCheckedAtStart(t *testing.T) {
 					t.Fatalf("panic %v, want one saying %q", v, c.panics)
 				}
 			}()
-			Add(&Routes{}, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
+			// The areas' nouns, and the one route: the shapes are checked when the lane is built.
+			list := []Area{routesOf(func(rs *Routes) {
+				Add(rs, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
+			})}
+			for _, a := range allAreas {
+				if d, ok := a.(Declarer); ok {
+					list = append(list, nounsOf{d})
+				}
+			}
+			New(Options{Areas: list})
 		})
 	}
 }
+
+// routesOf is an area of routes only; nounsOf, an area's declaration without its routes.
+type routesOf func(rs *Routes)
+
+func (f routesOf) Routes(rs *Routes) { f(rs) }
+
+type nounsOf struct{ Declarer }
+
+func (nounsOf) Routes(*Routes) {}
 
 // ownerOf answers the trainee of each record kind a trainee's route may
 // name, and not found for a record of another studio.
@@ -73,15 +91,15 @@ func TestOwnerOfEachKind(t *testing.T) {
 			do(t, l, akey, "POST", tp+"/benchmarks", map[string]any{"name": "5 km", "unit": "s", "direction": "lower", "value": 1500}, &bmk)
 			do(t, l, akey, "POST", tp+"/programs/assign", map[string]any{"templateId": tpl.ID}, &prg)
 			for kind, id := range map[ids.Kind]string{ids.Session: ses.ID, ids.Goal: gol.ID, ids.Benchmark: bmk.Benchmark.ID, ids.Program: prg.ID} {
-				owner, err := ownerOf(context.Background(), st.Studio(a.ID), kind, id)
+				owner, err := l.ownerOf(context.Background(), st.Studio(a.ID), kind, id)
 				if err != nil || owner != tr.ID {
 					t.Errorf("%s %s: owner %q %v, want %s", kind, id, owner, err, tr.ID)
 				}
-				if _, err := ownerOf(context.Background(), st.Studio(b.ID), kind, id); !errors.Is(err, store.ErrNotFound) {
+				if _, err := l.ownerOf(context.Background(), st.Studio(b.ID), kind, id); !errors.Is(err, store.ErrNotFound) {
 					t.Errorf("%s %s from another studio: %v, want not found", kind, id, err)
 				}
 			}
-			if _, err := ownerOf(context.Background(), st.Studio(a.ID), ids.Injury, ids.New(ids.Injury)); err == nil {
+			if _, err := l.ownerOf(context.Background(), st.Studio(a.ID), ids.Injury, ids.New(ids.Injury)); err == nil {
 				t.Error("ownerOf answered a kind it has no lookup for")
 			}
 		})

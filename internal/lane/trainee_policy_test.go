@@ -25,6 +25,7 @@ type traineeEnvOptions struct {
 	reads, writes ratelimit.Limiter
 	now           func() time.Time // the lane's clock; nil: time.Now
 	weekPlans     weekplans.Options
+	limits        map[string]ratelimit.Limiter // the areas' declared limits (lane.Options.Limits)
 	// areas, when set, is handed the areas before the lane serves them
 	// (to give the weekly plans their River client).
 	areas func(*areas.Set)
@@ -41,7 +42,7 @@ func newTraineeEnv(t *testing.T, st store.Store, o traineeEnvOptions) *env {
 		o.areas(set)
 	}
 	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.reads, TraineeWrites: o.writes, Now: o.now,
-		Areas: set.Areas()})
+		Areas: set.Areas(), Limits: o.limits})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()

@@ -194,7 +194,7 @@ func TestDraftsAreLimitedAndExpire(t *testing.T) {
 	onSQLite(t, func(t *testing.T, st store.Store) {
 		now := time.Now()
 		clock := func() time.Time { return now }
-		e := newTraineeEnv(t, st, traineeEnvOptions{now: clock, weekPlans: weekplans.Options{Drafts: ratelimit.NewMemory(2, time.Hour)}})
+		e := newTraineeEnv(t, st, traineeEnvOptions{now: clock, limits: map[string]ratelimit.Limiter{weekplans.DraftsLimit: ratelimit.NewMemory(2, time.Hour)}})
 		f := e.seed("weekplan-limit")
 		path := "/trainees/" + f.trainee.ID + "/plan-drafts"
 		// Refusals draft nothing and cost nothing: three before the profile is set.
@@ -210,11 +210,12 @@ func TestDraftsAreLimitedAndExpire(t *testing.T) {
 			t.Errorf("a superseded draft: %s", a.message())
 		}
 		a := e.fails(429, "RATE_LIMITED", e.call(f.key, "POST", path, map[string]any{"fresh": true}))
-		if !strings.Contains(a.message(), "without fresh") {
+		if !strings.Contains(a.message(), "GET /plan-drafts/{id}") {
 			t.Errorf("the limit should say how to read the latest draft: %s", a.message())
 		}
-		// A pending draft is still answered: reading costs nothing.
-		e.ok(200, e.call(f.key, "POST", path, map[string]any{}))
+		// The limit holds the route, a plain ask too; the latest draft is read by its id.
+		e.fails(429, "RATE_LIMITED", e.call(f.key, "POST", path, map[string]any{}))
+		e.ok(200, e.call(f.key, "GET", "/plan-drafts/"+d.ID, nil))
 
 		now = now.Add(weekplans.DraftLife + time.Minute)
 		a = e.fails(409, "CONFLICT", e.call(f.key, "POST", "/plan-drafts/"+d.ID+"/apply", nil))

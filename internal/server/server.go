@@ -23,9 +23,6 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/areas"
-	"github.com/otherwise/perform/internal/areas/public"
-	"github.com/otherwise/perform/internal/areas/roster"
-	"github.com/otherwise/perform/internal/areas/weekplans"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/auth/credentials"
@@ -77,18 +74,13 @@ type Server struct {
 	// traineeReads and traineeWrites are the per-person limits of trainee
 	// connections (lane.Options).
 	traineeReads, traineeWrites ratelimit.Limiter
-	// codeSends counts agent platforms' verification codes per trainee, in
-	// Redis when set (nil: the lane counts in process).
-	codeSends ratelimit.Limiter
-	// planDrafts counts each trainee's weekly plan drafts (weekplans.DraftsPerHour).
-	planDrafts ratelimit.Limiter
-	redis      *redis.Client
-	jobs       *river.Client[*sql.Tx]
-	lane       *lane.Lane
-	areas      *areas.Set
-	mux        *http.ServeMux
-	handler    http.Handler
-	timeouts   Timeouts
+	redis                       *redis.Client
+	jobs                        *river.Client[*sql.Tx]
+	lane                        *lane.Lane
+	areas                       *areas.Set
+	mux                         *http.ServeMux
+	handler                     http.Handler
+	timeouts                    Timeouts
 
 	// shared is the limiters' record of whether Redis answers (nil
 	// without Redis), for /readyz.
@@ -197,7 +189,7 @@ type options struct {
 	authns   []Authn
 	timeouts *Timeouts
 	clock    func() time.Time
-	codes    public.CodeGateway
+	codes    areas.CodeGateway
 	// planModel lays out drafted weeks (nil: the rules' own week).
 	planModel  llm.Provider
 	planPrices llm.Prices
@@ -212,7 +204,7 @@ func WithTimeouts(t Timeouts) Option { return func(o *options) { o.timeouts = &t
 
 // WithCodes sends the lane's verification codes (an agent platform's end
 // users) over WhatsApp; without it they are written to the log.
-func WithCodes(g public.CodeGateway) Option { return func(o *options) { o.codes = g } }
+func WithCodes(g areas.CodeGateway) Option { return func(o *options) { o.codes = g } }
 
 // WithPlanModel gives the weekly plan's drafts a model to lay weeks out,
 // and its prices for the drafts' cost; without it a draft is the rules'
@@ -274,17 +266,14 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		s.limiter = s.shared.Limiter(cfg.RateLimitMax, cfg.RateLimitWindow, ratelimit.CountInMemory)
 		s.traineeReads = s.shared.Limiter(cfg.TraineeReadsPerHour, time.Hour, ratelimit.CountInMemory)
 		s.traineeWrites = s.shared.Limiter(cfg.TraineeWritesPerHour, time.Hour, ratelimit.CountInMemory)
-		s.codeSends = s.shared.Limiter(public.VerifyCodesPerHour, time.Hour, ratelimit.Refuse)
-		s.planDrafts = s.shared.Limiter(weekplans.DraftsPerHour, time.Hour, ratelimit.CountInMemory)
 	} else {
-		s.planDrafts = ratelimit.NewMemory(weekplans.DraftsPerHour, time.Hour).WithClock(o.clock)
 		s.limiter = ratelimit.NewMemory(cfg.RateLimitMax, cfg.RateLimitWindow)
 		s.traineeReads = ratelimit.NewMemory(cfg.TraineeReadsPerHour, time.Hour).WithClock(o.clock)
 		s.traineeWrites = ratelimit.NewMemory(cfg.TraineeWritesPerHour, time.Hour).WithClock(o.clock)
 	}
 
 	s.audit = audit.NewWriter(st, audit.Options{Logger: logger})
-	authn := credentials.New(credentials.Options{Keys: st, Conversations: public.Conversations(st), Now: o.clock, Logger: logger})
+	authn := credentials.New(credentials.Options{Keys: st, Conversations: areas.Conversations(st), Now: o.clock, Logger: logger})
 
 	// The public area's outbound work (agent platforms' callbacks and
 	// verification codes) runs as River jobs: its workers are registered
@@ -302,15 +291,14 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	if err != nil {
 		return fail(fmt.Errorf("PERFORM_SECRET_KEY cannot seal the one-time codes: %w", err))
 	}
-	publicOpts := public.Options{Store: st, Codes: o.codes, CodeSends: s.codeSends, Courier: courier, SecretKey: cfg.SecretKey, Audit: s.audit, Logger: logger,
-		Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}}
+	env := areas.Env{Config: cfg, Store: st, Logger: logger, Audit: s.audit, Clock: o.clock, Courier: courier, Codes: o.codes,
+		Limiter: s.areaLimiter(o.clock), PlanModel: o.planModel, PlanPrices: o.planPrices}
 	if s.shared != nil {
-		publicOpts.CodeSendsDown = func() bool { return s.shared.Health().Down }
+		env.Down = func() bool { return s.shared.Health().Down }
 	}
-	s.areas = newAreas(cfg, st, logger, o, publicOpts, s.planDrafts)
+	s.areas = areas.Compose(env)
 
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &roster.FormAnnouncer{Store: st, Logger: logger})
 	s.areas.Register(workers)
 	courier.Register(workers)
 	parts := &Parts{
@@ -325,7 +313,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 		Limiter:       s.limiter,
 		Workers:       workers,
 		s:             s,
-		periodicJobs:  []*river.PeriodicJob{roster.FormAnnouncerPeriodicJob()},
+		periodicJobs:  s.areas.PeriodicJobs(),
 	}
 	for _, a := range o.authns {
 		wrapped, err := a(parts, parts.authenticator)
@@ -357,7 +345,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts ...Op
 	// beside studio keys): the lane uses the chain's last, as the plug-ins did.
 	s.lane = lane.New(lane.Options{Store: st, Now: o.clock, Authenticator: parts.authenticator, Limiter: s.limiter,
 		TraineeReads: s.traineeReads, TraineeWrites: s.traineeWrites, Audit: s.audit, Logger: logger,
-		Areas: s.areas.Areas()})
+		Areas: s.areas.Areas(), Limits: s.areas.Limits(env.Limiter)})
 
 	s.mux.Handle(lane.Prefix+"/", s.lane)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
@@ -501,6 +489,17 @@ func (s *Server) closeParts() error {
 		errs = append(errs, s.store.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// areaLimiter builds the areas' counts: in Redis when set, else in this
+// process on the server's clock.
+func (s *Server) areaLimiter(clock func() time.Time) func(int, time.Duration, ratelimit.WhenDown) ratelimit.Limiter {
+	return func(max int, window time.Duration, whenDown ratelimit.WhenDown) ratelimit.Limiter {
+		if s.shared != nil {
+			return s.shared.Limiter(max, window, whenDown)
+		}
+		return ratelimit.NewMemory(max, window).WithClock(clock)
+	}
 }
 
 func (s *Server) limiterName() string {

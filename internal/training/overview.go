@@ -135,6 +135,8 @@ type Overview struct {
 	LatestCheckIns []domain.CheckIn `json:"latestCheckIns"`
 	ActiveInjuries []domain.Injury  `json:"activeInjuries"`
 	ActiveGoals    []GoalLine       `json:"activeGoals"`
+	// More are lines other parts of the studio add about the trainee.
+	More []string `json:"more,omitempty"`
 }
 
 // BuildOverview computes the overview. Its size is bounded: at most

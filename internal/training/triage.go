@@ -92,6 +92,12 @@ type TriageResult struct {
 // only the page's are explained (their messages and numbers): at
 // thousands of trainees that is most of the work.
 func TriagePage(facts []domain.RosterFacts, today string, zone *time.Location, reason string, offset, limit int) TriageResult {
+	return TriagePageWith(facts, nil, today, zone, reason, offset, limit)
+}
+
+// TriagePageWith is TriagePage with more reasons from beyond the facts
+// (what other areas add), by trainee id, explained.
+func TriagePageWith(facts []domain.RosterFacts, more map[string][]Reason, today string, zone *time.Location, reason string, offset, limit int) TriageResult {
 	if zone == nil {
 		zone = time.UTC
 	}
@@ -103,7 +109,7 @@ func TriagePage(facts []domain.RosterFacts, today string, zone *time.Location, r
 	counts := map[string]int{}
 	var buf []Reason
 	for i := range facts {
-		buf = reasonsFor(facts[i], today, zone, false, buf[:0])
+		buf = withMore(reasonsFor(facts[i], today, zone, false, buf[:0]), more[facts[i].TraineeID])
 		if len(buf) == 0 || reason != "" && !slices.ContainsFunc(buf, func(r Reason) bool { return r.Code == reason }) {
 			continue
 		}
@@ -134,9 +140,19 @@ func TriagePage(facts []domain.RosterFacts, today string, zone *time.Location, r
 			coaches = []string{}
 		}
 		items[j] = Attention{TraineeID: f.TraineeID, FirstName: f.FirstName, LastName: f.LastName, CoachIDs: coaches,
-			Score: k.score, Reasons: reasonsFor(*f, today, zone, true, nil)}
+			Score: k.score, Reasons: withMore(reasonsFor(*f, today, zone, true, nil), more[f.TraineeID])}
 	}
 	return TriageResult{Items: items, Total: len(keys), Counts: counts}
+}
+
+// withMore is rs with more among them, most severe first.
+func withMore(rs, more []Reason) []Reason {
+	if len(more) == 0 {
+		return rs
+	}
+	rs = append(rs, more...)
+	slices.SortStableFunc(rs, func(a, b Reason) int { return b.Severity - a.Severity })
+	return rs
 }
 
 // ReasonsFor is one trainee's reasons, most severe first.

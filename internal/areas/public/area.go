@@ -122,6 +122,13 @@ func (a *Area) SetJobs(c *river.Client[*sql.Tx]) { a.jobs.Store(c) }
 // Routes adds the public routes.
 func (a *Area) Routes(rs *lane.Routes) { a.platformRoutes(rs) }
 
+// Declare says what the public area runs beside its routes: the
+// callbacks' and codes' workers, and the codes it may still be sending
+// itself when the server stops.
+func (a *Area) Declare(d *lane.Declaration) {
+	d.Workers, d.Jobs, d.Close = a.Register, a.SetJobs, a.CloseWait
+}
+
 // Close waits, until ctx is done, for the codes this process is still
 // sending itself (without PERFORM_SECRET_KEY). The rest of the area's
 // outbound work is River's, which the server stops.

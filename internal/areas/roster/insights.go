@@ -2,6 +2,7 @@ package roster
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/otherwise/perform/internal/answers"
@@ -50,14 +51,18 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (answers.Tri
 	if err != nil {
 		return answers.Triage{}, err
 	}
+	more, err := moreReasons(c, facts)
+	if err != nil {
+		return answers.Triage{}, err
+	}
 	p := q.Page()
-	t := training.TriagePage(facts, today, c.Zone(), q.Reason, p.Offset, p.Limit)
+	t := training.TriagePageWith(facts, more, today, c.Zone(), q.Reason, p.Offset, p.Limit)
 	page := lane.PageOf(store.List[training.Attention]{Items: t.Items, Total: t.Total}, p)
 	out := answers.Triage{Summary: triageSummary(t, len(facts)), Active: len(facts), Counts: t.Counts, Items: page.Items, Total: page.Total, NextOffset: page.NextOffset}
 	if q.Tag != "" && p.Offset == 0 && q.Reason == "" {
 		// A group asked about by its tag: everyone in it has a status.
 		needs := map[string]bool{}
-		for _, x := range training.TriagePage(facts, today, c.Zone(), "", 0, len(facts)).Items {
+		for _, x := range training.TriagePageWith(facts, more, today, c.Zone(), "", 0, len(facts)).Items {
 			needs[x.TraineeID] = true
 		}
 		for _, f := range facts {
@@ -67,6 +72,32 @@ func (a *Area) needsAttention(c *lane.Call, q *needsAttentionQuery) (answers.Tri
 		}
 	}
 	return out, nil
+}
+
+// moreReasons are the reasons other areas add (lane.Adds) for the trainees
+// of facts, by trainee id.
+func moreReasons(c *lane.Call, facts []domain.RosterFacts) (map[string][]training.Reason, error) {
+	var more map[string][]training.Reason
+	for _, add := range c.Adds() {
+		if add.Reasons == nil || len(facts) == 0 {
+			continue
+		}
+		ids := make([]string, len(facts))
+		for i, f := range facts {
+			ids[i] = f.TraineeID
+		}
+		got, err := add.Reasons(c, ids)
+		if err != nil {
+			return nil, err
+		}
+		if more == nil {
+			more = map[string][]training.Reason{}
+		}
+		for id, rs := range got {
+			more[id] = append(more[id], rs...)
+		}
+	}
+	return more, nil
 }
 
 func triageSummary(t training.TriageResult, roster int) string {
@@ -79,6 +110,14 @@ func triageSummary(t training.TriageResult, roster int) string {
 			parts = append(parts, fmt.Sprintf("%s %d", code, n))
 		}
 	}
+	var more []string // the reasons other areas add, by name
+	for code, n := range t.Counts {
+		if !slices.Contains(training.Reasons, code) {
+			more = append(more, fmt.Sprintf("%s %d", code, n))
+		}
+	}
+	slices.Sort(more)
+	parts = append(parts, more...)
 	return fmt.Sprintf("%d of %d active trainees need attention (%s).", t.Total, roster, strings.Join(parts, ", "))
 }
 
@@ -150,7 +189,17 @@ func (a *Area) traineeOverview(c *lane.Call, _ *lane.NoInput) (training.Overview
 	for _, a := range answers {
 		in.Goals = append(in.Goals, training.GoalLine{Goal: a.Goal, Progress: a.Progress})
 	}
-	return training.BuildOverview(in), nil
+	o := training.BuildOverview(in)
+	for _, add := range c.Adds() { // what other areas say about her
+		if add.Overview != nil {
+			lines, err := add.Overview(c, id)
+			if err != nil {
+				return training.Overview{}, err
+			}
+			o.More = append(o.More, lines...)
+		}
+	}
+	return o, nil
 }
 
 type debriefQuery struct {

@@ -91,11 +91,13 @@ type traineeCreated struct {
 	Subscription *domain.Subscription `json:"subscription,omitempty"`
 }
 
-// lane.ByPhonePath is registered as byPhoneMuxPath (see Lane.byPhone).
+// byPhonePath's second segment is a word where the trainees' other
+// routes take an {id} (lane.Word).
+const byPhonePath = "/trainees/by-phone/{phone}"
 
 func (a *Area) traineeRoutes(rs *lane.Routes) {
 	lane.Add(rs, "GET", "/trainees/search", "Search trainees by name, phone or email, with filters and paging. Rows are compact (id, name, phone, status, tags, coaches, latest weight); view=full adds each whole profile.", a.searchTrainees, lane.Tool("search_trainees"))
-	lane.Add(rs, "GET", lane.ByPhonePath, "Find a trainee by phone number in any usual form.", a.traineeByPhone, lane.Tool("find_trainee_by_phone"))
+	lane.Add(rs, "GET", byPhonePath, "Find a trainee by phone number in any usual form.", a.traineeByPhone, lane.Tool("find_trainee_by_phone"), lane.Word())
 	lane.Add(rs, "GET", "/trainees/{id}", "One trainee.", func(c *lane.Call, _ *lane.NoInput) (domain.Trainee, error) {
 		return lane.Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee)
 	}, lane.Tool("get_trainee"), lane.Trainee(auth.ScopeProfileRead),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
@@ -90,7 +91,7 @@ type createTaskInput struct {
 
 // groupTaskInput is a task about each trainee of a group.
 type groupTaskInput struct {
-	lane.Group
+	roster.Group
 	Title    string     `json:"title" jsonschema:"What the coach should do about each." lane:"minLength=1,maxLength=200"`
 	Detail   *string    `json:"detail,omitempty" jsonschema:"More detail." lane:"maxLength=2000"`
 	DueAt    *time.Time `json:"dueAt,omitempty" jsonschema:"When it is due." when:"ahead"`
@@ -167,7 +168,7 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/tasks", "Create a task for a coach; it never reaches the trainee.", a.createTask, lane.Tool("create_task"), lane.Created())
 	lane.Add(rs, "POST", "/groups/tasks", "Create one task about each trainee of a tag or a list (up to 200): each one's create_task, idempotent, audited and dry-runnable on its own; the answer says per trainee what was done or why not.",
 		func(c *lane.Call, in *groupTaskInput) (lane.GroupAnswer, error) {
-			return c.ForEach(in.Group, "POST", "/tasks", func(trainee string) any {
+			return roster.ForGroup(c, in.Group, "POST", "/tasks", func(trainee string) any {
 				return createTaskInput{Title: in.Title, ClientID: &trainee, Detail: in.Detail, DueAt: in.DueAt, Priority: in.Priority, CoachID: in.CoachID}
 			})
 		}, lane.Tool("create_task_for_group"), lane.Fanout())

@@ -8,6 +8,7 @@
 package weekplans
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -43,9 +44,6 @@ type Options struct {
 	Store  store.Store
 	Budget *modelbudget.Budget
 	Logger *slog.Logger
-	// Drafts limits drafts per trainee (each may cost a model call),
-	// whoever asks; nil: unlimited.
-	Drafts ratelimit.Limiter
 }
 
 // Area is the weekly plan's routes and the refinement's job.
@@ -58,8 +56,28 @@ type Area struct {
 func New(o Options) *Area { return &Area{o: o} }
 
 // DraftsPerHour is how many weeks may be drafted for one trainee in an
-// hour, by her and her coaches together.
+// hour, by her and her coaches together (each may cost a model call).
 const DraftsPerHour = 10
+
+// DraftsLimit names the drafts' limit (Declare), counted at the policy
+// point per trainee: a draft answered with 201; a pending draft answered
+// again, a refusal and a dry run cost nothing.
+const DraftsLimit = "weekly plan drafts"
+
+// Declare says what the weekly plans hold: the drafts (a trainee's own),
+// their limit, and the refinement's job.
+func (a *Area) Declare(d *lane.Declaration) {
+	d.Nouns = append(d.Nouns, lane.Noun{Kind: ids.PlanDraft, Collections: []string{"plan-drafts"},
+		Owner: func(ctx context.Context, ss store.StudioStore, id string) (string, error) {
+			x, err := ss.GetPlanDraft(ctx, id)
+			return x.TraineeID, err
+		}})
+	d.Limits = append(d.Limits, lane.Limit{Name: DraftsLimit, Max: DraftsPerHour, Window: time.Hour, Refused: func(x ratelimit.Decision) string {
+		return fmt.Sprintf("This trainee's weeks were drafted %d times within the hour, the most there may be. Apply or read the latest draft (its id is in the answer that drafted it: apply_weekly_plan, GET /plan-drafts/{id}), or draft again in %d minutes.",
+			x.Limit, (ratelimit.RetryAfterSeconds(x.RetryAfter)+59)/60)
+	}})
+	d.Workers, d.Jobs = a.Register, a.SetJobs
+}
 
 // DraftLife is how long a draft waits to be applied (never past its week).
 const DraftLife = 7 * 24 * time.Hour
@@ -115,7 +133,7 @@ var draftFields = []string{"id", "status", "weekStart", "requestedBy", "expiresA
 // Routes adds the weekly plan's routes.
 func (a *Area) Routes(rs *lane.Routes) {
 	lane.Add(rs, "POST", "/trainees/{id}/plan-drafts", "Draft a trainee's training week from her profile (days, equipment, sport, goal, health conditions), injuries, planned week, logged sets and readiness: the rules' week at once, refined by a model off the request when one is configured (refinement says where that stands). A draft plans nothing: her coach applies it (POST /plan-drafts/{id}/apply). A pending draft of the week is answered while what it was drafted from is unchanged (else a new draft supersedes it and why says what changed), unless fresh, days or rule ask for another.",
-		a.draft, lane.Tool("draft_weekly_plan"), lane.Created(),
+		a.draft, lane.Tool("draft_weekly_plan"), lane.Created(), lane.Limited(DraftsLimit),
 		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("generate_weekly_plan"), lane.Allow(draftFields...))
 	lane.Add(rs, "GET", "/plan-drafts/{id}", "One weekly plan draft: its week, how it was made and its status.", func(c *lane.Call, _ *lane.NoInput) (draftView, error) {
 		d, err := lane.Lookup(c.Ctx, ids.PlanDraft, c.ID(), c.Studio().GetPlanDraft)
@@ -181,19 +199,11 @@ func (a *Area) draft(c *lane.Call, in *draftInput) (draftView, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return draftView{}, err
 	}
-	if !c.DryRun() {
-		if e := a.admit(c, t.ID); e != nil {
-			return draftView{}, e
-		}
-	}
 	// The rules' week answers at once; the model refines it off the
 	// request (refine.go).
 	plan, rep, err := weekplan.Generate(c.Ctx, pin, nil, a.o.Prices)
 	var ie *weekplan.InputError
 	if errors.As(err, &ie) {
-		if !c.DryRun() {
-			a.refund(c, t.ID) // a refusal drafted nothing
-		}
 		return draftView{}, lane.InvalidField(ie.Field, ie.Message+".")
 	}
 	if err != nil {
@@ -288,38 +298,4 @@ func expiry(now time.Time, week string) time.Time {
 		return at
 	}
 	return end
-}
-
-// admit counts a draft against the trainee's drafts; over the limit it
-// says when she may draft again.
-func (a *Area) admit(c *lane.Call, traineeID string) error {
-	if a.o.Drafts == nil {
-		return nil
-	}
-	d, err := a.o.Drafts.Allow(c.Ctx, draftsKey(c, traineeID))
-	if err != nil {
-		c.Logger().Warn("weekplans: the draft limit could not be read; drafting all the same", "error", err)
-		return nil
-	}
-	if d.Allowed {
-		return nil
-	}
-	wait := ratelimit.RetryAfterSeconds(d.RetryAfter)
-	return &lane.Error{Status: http.StatusTooManyRequests, Code: lane.CodeRateLimited, RetryAfterSeconds: wait,
-		Message: fmt.Sprintf("This trainee's weeks were drafted %d times within the hour, the most there may be. Apply or read the latest draft (draft_weekly_plan without fresh answers it), or draft again in %d minutes.", d.Limit, (wait+59)/60)}
-}
-
-// draftsKey names one trainee's drafts for the limit.
-func draftsKey(c *lane.Call, traineeID string) string {
-	return "weekplan:" + c.P.StudioID + ":" + traineeID
-}
-
-// refund gives back a draft the limit counted that drafted nothing.
-func (a *Area) refund(c *lane.Call, traineeID string) {
-	if a.o.Drafts == nil {
-		return
-	}
-	if err := ratelimit.Refund(c.Ctx, a.o.Drafts, draftsKey(c, traineeID)); err != nil {
-		c.Logger().Warn("weekplans: a refused draft stays counted", "error", err)
-	}
 }
