@@ -202,6 +202,7 @@ func Add[In, Out any](rs *Routes, method, path, summary string, fn func(c *Call,
 	for _, o := range opts {
 		o(rt)
 	}
+	checkAllow(method, path, rt.output, rt.allow)
 	if rt.view != "" && rt.tool == "" && len(rt.traineeTools) == 0 {
 		panic("lane: " + method + " " + path + " has a view but no tool calls it")
 	}
