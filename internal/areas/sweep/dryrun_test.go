@@ -736,3 +736,27 @@ func TestOpenAPIDocumentsDryRun(t *testing.T) {
 		}
 	}
 }
+
+// The OpenAPI document describes the header on writes only.
+func TestOpenAPIDocumentsIdempotencyKey(t *testing.T) {
+	doc := lanetest.OpenAPIDoc(t)
+	writes := 0
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			has := false
+			for _, p := range op.Parameters {
+				if p.Name == "Idempotency-Key" && p.In == "header" {
+					has = !p.Required && strings.Contains(p.Description, "24 hours")
+				}
+			}
+			if write := method != "get"; write != has {
+				t.Errorf("%s %s: Idempotency-Key documented %v", method, path, has)
+			} else if write {
+				writes++
+			}
+		}
+	}
+	if writes == 0 {
+		t.Fatal("no write operations in the document")
+	}
+}

@@ -1,4 +1,4 @@
-package studio_test
+package lane_test
 
 import (
 	"context"
@@ -8,11 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
-	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -22,7 +20,7 @@ import (
 // written again, and the retry is still audited.
 func TestIdempotentWriteIsReplayed(t *testing.T) {
 	kit.EachEngine(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		s, key, _ := e.Studio("idem-replay", "pro")
 		body := map[string]any{"title": "Call Dana", "priority": 2}
 
@@ -65,7 +63,7 @@ func TestIdempotentWriteIsReplayed(t *testing.T) {
 // writes once. Two commits in a row would leave the task and run it again.
 func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 	kit.EachEngine(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		s, key, _ := e.Studio("idem-atomic", "pro")
 		body := map[string]any{"title": "Call Noa"}
 		ctx := context.Background()
@@ -105,7 +103,7 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 // validation refusal is kept and replayed like a success.
 func TestIdempotencyKeyMisuse(t *testing.T) {
 	kit.OnSQLite(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		s, key, _ := e.Studio("idem-misuse", "pro")
 		e.OK(201, e.Call(key, "POST", "/tasks", map[string]any{"title": "One"}, "Idempotency-Key", "k1"))
 		for _, other := range []struct {
@@ -136,7 +134,7 @@ func TestIdempotencyKeyMisuse(t *testing.T) {
 // A malformed key is refused before anything runs, naming the header.
 func TestIdempotencyKeyValidation(t *testing.T) {
 	kit.OnSQLite(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		s, key, _ := e.Studio("idem-valid", "pro")
 		for _, k := range []string{"", "has space", strings.Repeat("k", 256), "caf\u00e9", "tab\there"} {
 			a := e.Fails(422, "VALIDATION", e.Call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", k))
@@ -161,7 +159,7 @@ func TestIdempotencyKeyValidation(t *testing.T) {
 // Keys are per studio: the same key and body in two studios are two writes.
 func TestIdempotencyKeysArePerStudio(t *testing.T) {
 	kit.EachEngine(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		a, keyA, _ := e.Studio("idem-a", "pro")
 		b, keyB, _ := e.Studio("idem-b", "pro")
 		body := map[string]any{"title": "Same"}
@@ -182,7 +180,7 @@ func TestIdempotencyKeysArePerStudio(t *testing.T) {
 // the created task or the in-progress refusal.
 func TestConcurrentIdempotentRequests(t *testing.T) {
 	kit.EachEngine(t, func(t *testing.T, st store.Store) {
-		e := lanetest.New(t, st)
+		e := newToy(t, st)
 		s, key, _ := e.Studio("idem-race", "pro")
 		const n = 16
 		answers := make([]kit.Answer, n)
@@ -231,7 +229,7 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 		now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 		aw := audit.NewWriter(st, audit.Options{})
-		srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Audit: aw, Now: clock}))
+		srv := httptest.NewServer(lane.New(lane.Options{Store: st, Audit: aw, Now: clock, Areas: toyAreas()}))
 		t.Cleanup(func() { srv.Close(); aw.Close() })
 		e := &kit.Env{T: t, St: st, Srv: srv, Audit: aw}
 		s, key, _ := e.Studio("idem-stale", "pro")
@@ -257,28 +255,4 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 			t.Fatalf("%d tasks; want 1", n)
 		}
 	})
-}
-
-// The OpenAPI document describes the header on writes only.
-func TestOpenAPIDocumentsIdempotencyKey(t *testing.T) {
-	doc := lanetest.OpenAPIDoc(t)
-	writes := 0
-	for path, ops := range doc.Paths {
-		for method, op := range ops {
-			has := false
-			for _, p := range op.Parameters {
-				if p.Name == "Idempotency-Key" && p.In == "header" {
-					has = !p.Required && strings.Contains(p.Description, "24 hours")
-				}
-			}
-			if write := method != "get"; write != has {
-				t.Errorf("%s %s: Idempotency-Key documented %v", method, path, has)
-			} else if write {
-				writes++
-			}
-		}
-	}
-	if writes == 0 {
-		t.Fatal("no write operations in the document")
-	}
 }
