@@ -43,8 +43,9 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 
 // A new area is covered by the route-wide sweeps from its routes alone:
-// the route checks find its unchecked filter and its unbounded day, and
-// the bad-input sweep sends its write every bad string.
+// the route checks find its unchecked filter and its unbounded day, the
+// dry-run sweep asks for its write's case, and the bad-input sweep sends
+// its write every bad string.
 func TestSweepsCoverANewArea(t *testing.T) {
 	t.Parallel()
 	l := lane.New(lane.Options{Areas: withToy()})
@@ -62,6 +63,11 @@ func TestSweepsCoverANewArea(t *testing.T) {
 		case !ok && len(r.lines) > 0:
 			t.Errorf("%s: reported %q of a lane whose only faults are the toy's", name, r.lines)
 		}
+	}
+	var r recorder
+	dryRunWritesOf(&r, withToy())
+	if want := []string{"write route POST /toys has no dry-run case in dryRunCases"}; !slices.Equal(r.lines, want) {
+		t.Errorf("the dry-run sweep reported %q, want %q", r.lines, want)
 	}
 	e := lanetest.New(t, storetest.OpenSQLite(t), kit.Options{Areas: withToy()})
 	writes, shapes := badInputSweep(t, e, e.Seed("toy"), func(path string) bool { return path == "/toys" })
