@@ -1,7 +1,8 @@
 // Package kit is the core of the lane's test harness: a lane on a real
 // store behind a real HTTP server on 127.0.0.1, the credentials of each
-// kind a caller holds (a studio key, a coach's or trainee's OAuth grant),
-// and the checks of the answer envelope. It links no area: the kernel's own
+// kind a caller holds (a studio key, a key with chosen scopes, a coach's
+// or trainee's OAuth grant, an agent platform's key), a seeded studio
+// (Fixture), and the checks of the answer envelope (Answer, OK, Fails). It links no area: the kernel's own
 // tests run it on a toy area of theirs; lanetest builds it with every area.
 // It is for tests only.
 package kit

@@ -100,3 +100,15 @@ func (e *Env) OtherKey(f Fixture) string {
 	_, id := e.NewKey(f.Studio.ID, "other")
 	return id
 }
+
+// PlatformKey is a new agent platform key of the studio whose key is
+// studioKey, minted as the studio's app mints one (POST /keys, on a lane
+// with the studio's routes): it reads only the public offer.
+func (e *Env) PlatformKey(studioKey string) string {
+	e.T.Helper()
+	var created struct {
+		Key string `json:"key"`
+	}
+	e.OK(201, e.Call(studioKey, "POST", "/keys", map[string]any{"name": "Agent platform", "kind": "platform"})).Into(e.T, &created)
+	return created.Key
+}
