@@ -7,13 +7,11 @@ package lanetest
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/areas/weekplans"
-	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/oauth"
@@ -49,20 +47,12 @@ type TraineeOptions struct {
 // as the server composes it.
 func NewTrainee(t *testing.T, st store.Store, o TraineeOptions) *kit.Env {
 	t.Helper()
-	aw := audit.NewWriter(st, audit.Options{})
-	authn := oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))
 	set := areas.New(areas.Options{WeekPlans: o.WeekPlans})
 	if o.Areas != nil {
 		o.Areas(set)
 	}
-	l := areas.Lane(lane.Options{Store: st, Audit: aw, Authenticator: authn, TraineeReads: o.Reads, TraineeWrites: o.Writes, Now: o.Now,
-		Areas: set.Areas()})
-	srv := httptest.NewServer(l)
-	t.Cleanup(func() {
-		srv.Close()
-		aw.Close()
-	})
-	return &kit.Env{T: t, St: st, Lane: l, Srv: srv, Audit: aw}
+	return kit.New(t, st, kit.Options{Now: o.Now, Areas: set.Areas(), TraineeReads: o.Reads, TraineeWrites: o.Writes,
+		Authenticator: oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))})
 }
 
 // OpenAPIParam is a parameter of the OpenAPI document.

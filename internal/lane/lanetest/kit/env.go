@@ -45,6 +45,10 @@ type Env struct {
 type Options struct {
 	Limiter ratelimit.Limiter
 	Now     func() time.Time // the lane's clock; nil: time.Now
+	// Authenticator, when set, takes the credentials (nil: studio keys);
+	// TraineeReads and TraineeWrites are the person limits of trainees.
+	Authenticator               auth.Authenticator
+	TraineeReads, TraineeWrites ratelimit.Limiter
 	// Areas are the lane's route packages; New needs them (lanetest.New
 	// gives every area).
 	Areas []lane.Area
@@ -57,11 +61,12 @@ func New(t *testing.T, st store.Store, opts ...Options) *Env {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	aw := audit.NewWriter(st, audit.Options{})
 	if o.Areas == nil {
-		t.Fatal("New: no areas (lanetest.New serves every area)")
+		t.Fatal("kit.New: no areas (lanetest.New serves every area)")
 	}
-	l := lane.New(lane.Options{Store: st, Audit: aw, Limiter: o.Limiter, Now: o.Now, Areas: o.Areas})
+	aw := audit.NewWriter(st, audit.Options{})
+	l := lane.New(lane.Options{Store: st, Audit: aw, Limiter: o.Limiter, Now: o.Now, Areas: o.Areas,
+		Authenticator: o.Authenticator, TraineeReads: o.TraineeReads, TraineeWrites: o.TraineeWrites})
 	srv := httptest.NewServer(l)
 	t.Cleanup(func() {
 		srv.Close()
