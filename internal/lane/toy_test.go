@@ -1,13 +1,19 @@
 package lane_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
+	"github.com/otherwise/perform/internal/oauth"
+	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -21,6 +27,10 @@ type toyArea struct{}
 type toyTaskInput struct {
 	Title    string `json:"title" jsonschema:"What the coach should do." lane:"minLength=1,maxLength=200"`
 	Priority *int   `json:"priority,omitempty" jsonschema:"0 (none, the default) to 5 (most urgent)." lane:"min=0,max=5"`
+}
+
+type toyWeightInput struct {
+	WeightKg float64 `json:"weightKg" jsonschema:"The weight in kg." lane:"min=20,max=400"`
 }
 
 type toyTagInput struct {
@@ -48,6 +58,25 @@ func (toyArea) Routes(rs *lane.Routes) {
 	lane.Add(rs, "GET", "/tasks/{id}", "One task.", func(c *lane.Call, _ *lane.NoInput) (domain.Task, error) {
 		return lane.Lookup(c.Ctx, ids.Task, c.ID(), c.Studio().GetTask)
 	})
+	// A trainee's own routes, and one record of hers.
+	lane.Add(rs, "GET", "/trainees/{id}/weights", "A trainee's weights.", func(c *lane.Call, q *lane.PageQuery) (lane.ListOf[domain.Weight], error) {
+		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee); err != nil {
+			return lane.ListOf[domain.Weight]{}, err
+		}
+		res, err := c.Studio().ListWeights(c.Ctx, c.ID(), q.Page())
+		return lane.PageOf(res, q.Page()), err
+	}, lane.Trainee(auth.ScopeHealthRead), lane.Allow("items.id", "items.weightKg", "total", "nextOffset"))
+	lane.Add(rs, "POST", "/trainees/{id}/weights", "Log a trainee's weight.", func(c *lane.Call, in *toyWeightInput) (domain.Weight, error) {
+		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), c.Studio().GetTrainee); err != nil {
+			return domain.Weight{}, err
+		}
+		now := c.Now().UTC()
+		w := domain.Weight{ID: ids.New(ids.Weight), TraineeID: c.ID(), WeightKg: in.WeightKg, RecordedAt: now, CreatedAt: now, LoggedBy: c.Author()}
+		return w, c.Studio().CreateWeight(c.Ctx, &w)
+	}, lane.Created(), lane.Trainee(auth.ScopeHealthWrite), lane.Allow("id", "weightKg"))
+	lane.Add(rs, "GET", "/sessions/{id}", "One session.", func(c *lane.Call, _ *lane.NoInput) (domain.Session, error) {
+		return lane.Lookup(c.Ctx, ids.Session, c.ID(), c.Studio().GetSession)
+	}, lane.Trainee(auth.ScopeTrainingRead), lane.Allow("id", "title"))
 	lane.Add(rs, "POST", "/tags", "Create a tag.", func(c *lane.Call, in *toyTagInput) (domain.Tag, error) {
 		t := domain.Tag{ID: ids.New(ids.Tag), Name: strings.TrimSpace(in.Name), CreatedAt: c.Now().UTC()}
 		if err := c.Studio().CreateTag(c.Ctx, &t); err != nil {
@@ -56,6 +85,30 @@ func (toyArea) Routes(rs *lane.Routes) {
 		c.SetResource(t.ID)
 		return t, nil
 	}, lane.Created())
+}
+
+// toyTrainee adds a trainee to the studio studioID, with a planned session,
+// straight to the store.
+func toyTrainee(t *testing.T, st store.Store, studioID, first string) (trainee, session string) {
+	t.Helper()
+	ctx := context.Background()
+	ss := st.Studio(studioID)
+	tr := domain.Trainee{FirstName: first, LastName: "Toy", Phone: fmt.Sprintf("+97250%07d", time.Now().UnixNano()%10_000_000)}
+	if err := ss.CreateTrainee(ctx, &tr); err != nil {
+		t.Fatal(err)
+	}
+	ses := &domain.Session{TraineeID: tr.ID, Date: kit.Today(), Sport: "running", Title: "Easy", Status: domain.SessionPlanned}
+	if err := ss.CreateSessions(ctx, []*domain.Session{ses}); err != nil {
+		t.Fatal(err)
+	}
+	return tr.ID, ses.ID
+}
+
+// newToyTrainees is a toy lane that takes OAuth grants beside studio keys,
+// trainees held to reads and writes.
+func newToyTrainees(t *testing.T, st store.Store, reads, writes ratelimit.Limiter, now func() time.Time) *kit.Env {
+	return newToy(t, st, kit.Options{Now: now, TraineeReads: reads, TraineeWrites: writes,
+		Authenticator: oauth.New(oauth.Options{Store: st}).Authenticator(lane.StudioKeys(st))})
 }
 
 // toyAreas is the kernel tests' route table.

@@ -1,4 +1,4 @@
-package roster_test
+package lane_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
-	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -26,20 +26,18 @@ import (
 func TestTraineeLimitsTripAndReset(t *testing.T) {
 	hour := time.Now().UTC().Truncate(time.Hour)
 	clk := storetest.NewFixedClock(hour)
-	e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{
-		Now:    clk.Now,
-		Reads:  ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now),
-		Writes: ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now),
-	})
-	f := e.Seed("limits")
-	other := e.SecondTrainee(f)
-	tok := e.TraineeToken(f)
+	st := kit.OpenSQLite(t)
+	e := newToyTrainees(t, st, ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now), ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now), clk.Now)
+	s, key, _ := e.Studio("limits", "pro")
+	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+	other, _ := toyTrainee(t, st, s.ID, "Noa")
+	tok := e.Grant(s.ID, trainee, auth.TraineeScopes...)
 
 	for range 3 {
 		e.OK(200, e.Call(tok, "GET", "/trainees/me/weights", nil))
 	}
 	clk.Set(hour.Add(20 * time.Minute))
-	a := e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/programs", nil))
+	a := e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights?limit=5", nil))
 	if a.Header.Get("Retry-After") != "2400" || !strings.Contains(a.Message(), "3 reads") || !strings.Contains(a.Message(), "Try again in 40 minutes (at "+hour.Add(time.Hour).Format("15:04")+" UTC") {
 		t.Errorf("over the reads: Retry-After %q, %q", a.Header.Get("Retry-After"), a.Message())
 	}
@@ -47,17 +45,17 @@ func TestTraineeLimitsTripAndReset(t *testing.T) {
 		t.Errorf("the error carries no retryAfterSeconds: %s", a.Raw)
 	}
 	// Writes have their own budget.
-	e.OK(201, e.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
-	e.OK(201, e.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 3}))
-	e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 2}))
+	e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
+	e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70.5}))
+	e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 71}))
 
 	// Another trainee of the studio, and the studio key, are not held.
-	otherTok := e.Grant(f.Studio.ID, other.Trainee, "health:read")
+	otherTok := e.Grant(s.ID, other, "health:read")
 	e.OK(200, e.Call(otherTok, "GET", "/trainees/me/weights", nil))
 	for range 10 {
-		e.OK(200, e.Call(f.Key, "GET", "/trainees/"+f.Trainee.ID+"/weights", nil))
+		e.OK(200, e.Call(key, "GET", "/trainees/"+trainee+"/weights", nil))
 	}
-	e.OK(201, e.Call(f.Key, "POST", "/trainees/"+f.Trainee.ID+"/weights", map[string]any{"weightKg": 70}))
+	e.OK(201, e.Call(key, "POST", "/trainees/"+trainee+"/weights", map[string]any{"weightKg": 70}))
 
 	// A refused request (a coach-only route) spends nothing.
 	clk.Set(hour.Add(time.Hour))
@@ -89,17 +87,14 @@ func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	prefix := "perform-test:" + hex.EncodeToString(b[:]) + ":"
-	limits := func() lanetest.TraineeOptions {
-		return lanetest.TraineeOptions{
-			Reads:  ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
-			Writes: ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
-		}
-	}
 	st := kit.OpenSQLite(t)
-	one := lanetest.NewTrainee(t, st, limits())
-	two := lanetest.NewTrainee(t, st, limits())
-	f := one.Seed("shared")
-	tok := one.TraineeToken(f)
+	limited := func() *kit.Env {
+		return newToyTrainees(t, st, ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), nil)
+	}
+	one, two := limited(), limited()
+	s, _, _ := one.Studio("shared", "pro")
+	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+	tok := one.Grant(s.ID, trainee, auth.TraineeScopes...)
 	for i := range 4 {
 		lanes := []*kit.Env{one, two}
 		lanes[i%2].OK(200, lanes[i%2].Call(tok, "GET", "/trainees/me/weights", nil))
@@ -111,11 +106,11 @@ func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
 		}
 	}
 	// The counter is the person's, read and write apart.
-	key := prefix + lane.PersonKey(f.Studio.ID, f.Trainee.ID, false)
+	key := prefix + lane.PersonKey(s.ID, trainee, false)
 	if n, err := c.Get(context.Background(), key).Int(); err != nil || n != 6 {
 		t.Errorf("Redis %s = %d (%v), want 6", key, n, err)
 	}
-	one.OK(201, one.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+	one.OK(201, one.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 }
 
 // A trainee's budget is of what was served: reads of another trainee's id
@@ -144,29 +139,31 @@ func TestTraineeRefusalsCostNothing(t *testing.T) {
 	for name, limiter := range limiters {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{Reads: limiter(t), Writes: limiter(t)})
-			f := e.Seed("refusals")
-			other := e.SecondTrainee(f)
-			tok := e.TraineeToken(f)
+			st := kit.OpenSQLite(t)
+			e := newToyTrainees(t, st, limiter(t), limiter(t), nil)
+			s, _, _ := e.Studio("refusals", "pro")
+			trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+			other, otherSession := toyTrainee(t, st, s.ID, "Noa")
+			tok := e.Grant(s.ID, trainee, auth.TraineeScopes...)
 
 			for range 10 {
-				e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/trainees/"+other.Trainee+"/weights", nil))
+				e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/trainees/"+other+"/weights", nil))
 			}
-			e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/sessions/"+other.Session, nil))
+			e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/sessions/"+otherSession, nil))
 			e.Fails(422, lane.CodeValidation, e.Call(tok, "GET", "/trainees/me/weights?limit=0", nil))
 			for range 3 {
 				e.OK(200, e.Call(tok, "GET", "/trainees/me/weights", nil))
 			}
 			e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights", nil))
 
-			// Writes alike: a refused check-in is not one of the budget.
+			// Writes alike: a refused write is not one of the budget.
 			for range 4 {
-				e.Fails(404, lane.CodeNotFound, e.Call(tok, "POST", "/trainees/"+other.Trainee+"/check-ins", map[string]any{"readiness": 4}))
+				e.Fails(404, lane.CodeNotFound, e.Call(tok, "POST", "/trainees/"+other+"/weights", map[string]any{"weightKg": 70}))
 			}
 			for range 3 {
-				e.OK(201, e.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+				e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 			}
-			e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+			e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 		})
 	}
 }
