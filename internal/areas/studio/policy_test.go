@@ -2,78 +2,17 @@ package studio_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"net/http"
-	"os"
 	"testing"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/laneclient"
-	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/tools"
 )
-
-// limiters are the in-memory limiter and, when PERFORM_TEST_REDIS_URL is
-// set, the Redis one (under a prefix of its own), each allowing max.
-func limiters(t *testing.T, max int) map[string]ratelimit.Limiter {
-	out := map[string]ratelimit.Limiter{"memory": ratelimit.NewMemory(max, time.Minute)}
-	url := os.Getenv("PERFORM_TEST_REDIS_URL")
-	if url == "" {
-		t.Log("PERFORM_TEST_REDIS_URL is not set: the Redis limiter is not tested")
-		return out
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opts)
-	t.Cleanup(func() { c.Close() })
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	out["redis"] = ratelimit.NewRedis(c, max, time.Minute).WithPrefix("perform-test:" + hex.EncodeToString(b[:]) + ":")
-	return out
-}
-
-// Inventing a fresh token per request buys no budget: missing and refused
-// credentials count against the address, and a real key has its own budget.
-func TestTokenRotationIsLimited(t *testing.T) {
-	st := kit.OpenSQLite(t)
-	for name, lim := range limiters(t, 5) {
-		t.Run(name, func(t *testing.T) {
-			e := lanetest.New(t, st, kit.Options{Limiter: lim})
-			_, key, _ := e.Studio("rotate-"+name, "free")
-			statuses := map[int]int{}
-			for i := range 12 {
-				token := auth.NewKey() // well formed, unknown: one key lookup each
-				if i%4 == 3 {
-					token = "" // no credential at all counts the same
-				}
-				a := e.Call(token, "GET", "/validate", nil)
-				statuses[a.Status]++
-				if i >= 5 && (a.Status != http.StatusTooManyRequests || a.Code() != "RATE_LIMITED" || a.Header.Get("Retry-After") == "") {
-					t.Fatalf("request %d with a made-up token: %d %s; want 429 once the address's budget is spent", i+1, a.Status, a.Raw)
-				}
-			}
-			if statuses[401] != 5 || statuses[429] != 7 {
-				t.Errorf("statuses %v; want 5 × 401 then 429", statuses)
-			}
-			// The studio's key is limited on its own credential, not the address.
-			for range 5 {
-				e.OK(200, e.Call(key, "GET", "/validate", nil))
-			}
-			e.Fails(429, "RATE_LIMITED", e.Call(key, "GET", "/validate", nil))
-		})
-	}
-}
 
 // X-Perform-Source from the network is not believed: the task, the outbox
 // row and the audit say api. Perform's own in-process surfaces are known
