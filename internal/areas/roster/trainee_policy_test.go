@@ -82,31 +82,3 @@ func TestTraineeOwnsOnlyTheirRecords(t *testing.T) {
 		e.OK(200, e.Call(f.Key, "GET", "/trainees/"+same.Trainee, nil))
 	})
 }
-
-func TestTraineeOnCoachRouteIsRefused(t *testing.T) {
-	e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{})
-	f := e.Seed("coachonly")
-	tok := e.TraineeToken(f)
-	for _, c := range []struct{ method, path string }{
-		{"GET", "/trainees/search"},
-		{"GET", "/tasks"},
-		{"PATCH", "/trainees/me"},
-		{"GET", "/trainees/me/injuries"},
-	} {
-		a := e.Fails(403, lane.CodeForbidden, e.Call(tok, c.method, c.path, map[string]any{}))
-		if !strings.Contains(a.Message(), "not a trainee's connection") {
-			t.Errorf("%s %s: %q", c.method, c.path, a.Message())
-		}
-	}
-}
-
-func TestTraineeScopeShortfallNamesTheScope(t *testing.T) {
-	e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{})
-	f := e.Seed("scopes")
-	tok := e.Grant(f.Studio.ID, f.Trainee.ID, auth.ScopeTrainingRead)
-	e.OK(200, e.Call(tok, "GET", "/trainees/me/programs", nil))
-	a := e.Fails(403, lane.CodeForbidden, e.Call(tok, "GET", "/trainees/me/weights", nil))
-	if !strings.Contains(a.Message(), auth.ScopeHealthRead) || !strings.Contains(a.Message(), "allow "+auth.ScopeHealthRead) {
-		t.Errorf("shortfall: %q", a.Message())
-	}
-}
