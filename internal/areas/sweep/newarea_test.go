@@ -14,8 +14,8 @@ import (
 )
 
 // toyArea is an area the product does not have: a list filtered by a coach
-// id that it forgets to check, and a write taking a day it forgets to
-// bound.
+// id that it forgets to check, a write taking a day it forgets to bound,
+// and a record whose id kind it never declared.
 type toyArea struct{}
 
 type toyFilter struct {
@@ -30,6 +30,7 @@ type toyNote struct {
 func (toyArea) Routes(rs *lane.Routes) {
 	lane.Add(rs, "GET", "/toys", "The toys.", func(*lane.Call, *toyFilter) ([]string, error) { return []string{}, nil })
 	lane.Add(rs, "POST", "/toys", "A note on a toy.", func(_ *lane.Call, in *toyNote) (toyNote, error) { return *in, nil }, lane.Created())
+	lane.Add(rs, "GET", "/toys/{id}", "One toy.", func(c *lane.Call, _ *lane.NoInput) (toyNote, error) { return toyNote{Text: c.ID()}, nil })
 }
 
 // withToy is every area and the toy.
@@ -43,15 +44,17 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 
 // A new area is covered by the route-wide sweeps from its routes alone:
-// the route checks find its unchecked filter and its unbounded day, the
-// dry-run sweep asks for its write's case, and the bad-input sweep sends
-// its write every bad string.
+// the route checks find its unchecked filter, its unbounded day and its
+// undeclared id kind, the dry-run sweep asks for its write's case, the
+// tenancy sweep for its record's probe, and the bad-input sweep sends its
+// write every bad string.
 func TestSweepsCoverANewArea(t *testing.T) {
 	t.Parallel()
 	l := lane.New(lane.Options{Areas: withToy()})
 	want := map[string]string{
 		"every id filter is checked":     "GET /toys: filter coachId has no ref tag",
 		"every written date has a range": "POST /toys: day has no when tag",
+		"every path id has a kind":       "GET /toys/{id}: no kind for its {id}",
 	}
 	for name, check := range routeChecks {
 		var r recorder
@@ -68,6 +71,11 @@ func TestSweepsCoverANewArea(t *testing.T) {
 	dryRunWritesOf(&r, withToy())
 	if want := []string{"write route POST /toys has no dry-run case in dryRunCases"}; !slices.Equal(r.lines, want) {
 		t.Errorf("the dry-run sweep reported %q, want %q", r.lines, want)
+	}
+	r = recorder{}
+	assertCoversEveryIDRoute(&r, l, tenancyProbes(kit.Fixture{}, kit.Fixture{}, "050-000-0000"))
+	if want := []string{"no tenancy probe for GET /toys/{id}"}; !slices.Equal(r.lines, want) {
+		t.Errorf("the tenancy sweep reported %q, want %q", r.lines, want)
 	}
 	e := lanetest.New(t, storetest.OpenSQLite(t), kit.Options{Areas: withToy()})
 	writes, shapes := badInputSweep(t, e, e.Seed("toy"), func(path string) bool { return path == "/toys" })

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
@@ -177,7 +178,7 @@ func TestTenancy(t *testing.T) {
 		secrets := append(secretsOf(b), bOnly.ID, "InB")
 
 		probes := tenancyProbes(a, b, "053-333-3333")
-		assertCoversEveryIDRoute(t, e, probes)
+		assertCoversEveryIDRoute(t, e.Lane, probes)
 
 		t.Run("sequential", func(t *testing.T) {
 			for _, p := range append(probes, filterProbes(b)...) {
@@ -250,13 +251,13 @@ func TestTenancy(t *testing.T) {
 
 // assertCoversEveryIDRoute fails when an endpoint with an {id} in its path
 // has no tenancy probe, so a new endpoint cannot skip the test.
-func assertCoversEveryIDRoute(t *testing.T, e *kit.Env, probes []probe) {
-	t.Helper()
+func assertCoversEveryIDRoute(r reporter, l *lane.Lane, probes []probe) {
 	var doc struct {
 		Paths map[string]map[string]any `json:"paths"`
 	}
-	if err := json.Unmarshal(e.Lane.OpenAPI(), &doc); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(l.OpenAPI(), &doc); err != nil {
+		r.Errorf("the OpenAPI document: %v", err)
+		return
 	}
 	for path, ops := range doc.Paths {
 		if !strings.Contains(path, "{") {
@@ -270,7 +271,7 @@ func assertCoversEveryIDRoute(t *testing.T, e *kit.Env, probes []probe) {
 				}
 			}
 			if !covered {
-				t.Errorf("no tenancy probe for %s %s", strings.ToUpper(method), path)
+				r.Errorf("no tenancy probe for %s %s", strings.ToUpper(method), path)
 			}
 		}
 	}
