@@ -24,7 +24,7 @@ import (
 // check-in a day, 5 lift benchmarks with an entry a fortnight, injuries
 // and goals), among 19 trainees like it.
 //
-//	go test -run '^$' -bench ReadModels -benchtime 200x ./internal/lane/
+//	go test -run '^$' -bench ReadModels -benchtime 200x ./internal/areas/roster/
 func BenchmarkReadModels(b *testing.B) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		for _, years := range []int{1, 3} {

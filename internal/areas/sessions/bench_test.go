@@ -21,7 +21,7 @@ import (
 // validation, store, envelope), without a TCP hop. Compare with the store's
 // own BenchmarkSearchTrainees for what the lane adds.
 //
-//	go test -run '^$' -bench Lane -benchmem ./internal/lane/
+//	go test -run '^$' -bench Lane -benchmem ./internal/areas/sessions/
 func BenchmarkLane(b *testing.B) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		for _, n := range []int{1_000, 10_000} {

@@ -18,7 +18,7 @@ import (
 // whole chain: validation, the logged-rule check, the insert, totals and
 // the PR check of each exercise against its benchmark.
 //
-//	go test -run '^$' -bench LogWorkout -benchmem ./internal/lane/
+//	go test -run '^$' -bench LogWorkout -benchmem ./internal/areas/sessions/
 func BenchmarkLogWorkout(b *testing.B) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		b.Run(engine, func(b *testing.B) {
