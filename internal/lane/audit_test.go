@@ -66,6 +66,7 @@ func TestAuditRowsPerRequest(t *testing.T) {
 
 // lastUsedAt is written at most once a minute per key.
 func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	var mu sync.Mutex
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)

@@ -31,6 +31,7 @@ func TestRoutingErrors(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	e := newToy(t, st, kit.Options{Limiter: ratelimit.NewMemory(3, time.Minute)})
 	_, key, _ := e.Studio("limited", "free")
@@ -49,6 +50,7 @@ func TestRateLimit(t *testing.T) {
 // A failure inside Perform answers 500 INTERNAL with a sentence and the
 // request id, and nothing about the cause.
 func TestInternalErrorsHideTheirCause(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	e := newToy(t, st)
 	_, key, _ := e.Studio("broken", "free")
@@ -90,6 +92,7 @@ func limiters(t *testing.T, max int) map[string]ratelimit.Limiter {
 // Inventing a fresh token per request buys no budget: missing and refused
 // credentials count against the address, and a real key has its own budget.
 func TestTokenRotationIsLimited(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	for name, lim := range limiters(t, 5) {
 		t.Run(name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 // A route that takes no trainee refuses a trainee's grant, saying why.
 func TestTraineeOnCoachRouteIsRefused(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	e := newToyTrainees(t, st, nil, nil, nil)
 	s, _, _ := e.Studio("coachonly", "pro")
@@ -30,6 +31,7 @@ func TestTraineeOnCoachRouteIsRefused(t *testing.T) {
 
 // A trainee's grant short of a route's scope is refused naming the scope.
 func TestTraineeScopeShortfallNamesTheScope(t *testing.T) {
+	t.Parallel()
 	st := kit.OpenSQLite(t)
 	e := newToyTrainees(t, st, nil, nil, nil)
 	s, _, _ := e.Studio("scopes", "pro")

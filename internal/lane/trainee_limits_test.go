@@ -24,6 +24,7 @@ import (
 // per person; over one the lane says when to try again, and the budget
 // comes back with the next hour. Studio keys are not held to them.
 func TestTraineeLimitsTripAndReset(t *testing.T) {
+	t.Parallel()
 	hour := time.Now().UTC().Truncate(time.Hour)
 	clk := storetest.NewFixedClock(hour)
 	st := kit.OpenSQLite(t)
@@ -71,6 +72,7 @@ func TestTraineeLimitsTripAndReset(t *testing.T) {
 // Two lanes on one Redis share each trainee's budget: the limit holds
 // across instances.
 func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
+	t.Parallel()
 	url := os.Getenv("PERFORM_TEST_REDIS_URL")
 	if url == "" {
 		t.Skip("PERFORM_TEST_REDIS_URL is not set")
