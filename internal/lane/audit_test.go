@@ -12,6 +12,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // Every request with a known studio leaves an audit row: route pattern,
@@ -67,7 +68,7 @@ func TestAuditRowsPerRequest(t *testing.T) {
 // lastUsedAt is written at most once a minute per key.
 func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	var mu sync.Mutex
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }

@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -32,7 +33,7 @@ func TestRoutingErrors(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := newToy(t, st, kit.Options{Limiter: ratelimit.NewMemory(3, time.Minute)})
 	_, key, _ := e.Studio("limited", "free")
 	for range 3 {
@@ -51,7 +52,7 @@ func TestRateLimit(t *testing.T) {
 // request id, and nothing about the cause.
 func TestInternalErrorsHideTheirCause(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := newToy(t, st)
 	_, key, _ := e.Studio("broken", "free")
 	if err := st.Close(); err != nil {
@@ -93,7 +94,7 @@ func limiters(t *testing.T, max int) map[string]ratelimit.Limiter {
 // credentials count against the address, and a real key has its own budget.
 func TestTokenRotationIsLimited(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	for name, lim := range limiters(t, 5) {
 		t.Run(name, func(t *testing.T) {
 			e := newToy(t, st, kit.Options{Limiter: lim})

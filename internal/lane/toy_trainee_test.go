@@ -6,13 +6,13 @@ import (
 
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
-	"github.com/otherwise/perform/internal/lane/lanetest/kit"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // A route that takes no trainee refuses a trainee's grant, saying why.
 func TestTraineeOnCoachRouteIsRefused(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := newToyTrainees(t, st, nil, nil, nil)
 	s, _, _ := e.Studio("coachonly", "pro")
 	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
@@ -32,7 +32,7 @@ func TestTraineeOnCoachRouteIsRefused(t *testing.T) {
 // A trainee's grant short of a route's scope is refused naming the scope.
 func TestTraineeScopeShortfallNamesTheScope(t *testing.T) {
 	t.Parallel()
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := newToyTrainees(t, st, nil, nil, nil)
 	s, _, _ := e.Studio("scopes", "pro")
 	trainee, session := toyTrainee(t, st, s.ID, "Dana")

@@ -27,7 +27,7 @@ func TestTraineeLimitsTripAndReset(t *testing.T) {
 	t.Parallel()
 	hour := time.Now().UTC().Truncate(time.Hour)
 	clk := storetest.NewFixedClock(hour)
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := newToyTrainees(t, st, ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now), ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now), clk.Now)
 	s, key, _ := e.Studio("limits", "pro")
 	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
@@ -89,7 +89,7 @@ func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	prefix := "perform-test:" + hex.EncodeToString(b[:]) + ":"
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	limited := func() *kit.Env {
 		return newToyTrainees(t, st, ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), nil)
 	}
@@ -141,7 +141,7 @@ func TestTraineeRefusalsCostNothing(t *testing.T) {
 	for name, limiter := range limiters {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			st := kit.OpenSQLite(t)
+			st := storetest.OpenSQLite(t)
 			e := newToyTrainees(t, st, limiter(t), limiter(t), nil)
 			s, _, _ := e.Studio("refusals", "pro")
 			trainee, _ := toyTrainee(t, st, s.ID, "Dana")

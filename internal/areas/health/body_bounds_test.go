@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/lane/lanetest"
-	"github.com/otherwise/perform/internal/lane/lanetest/kit"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // Body figures outside a person's plausible range are refused naming the
 // field and its range: a height in metres, a weight in grams.
 func TestImplausibleBodyFiguresAreRefused(t *testing.T) {
-	e := lanetest.New(t, kit.OpenSQLite(t))
+	e := lanetest.New(t, storetest.OpenSQLite(t))
 	f := e.Seed("body")
 	k, tp := f.Key, "/trainees/"+f.Trainee.ID
 	for _, c := range []struct {

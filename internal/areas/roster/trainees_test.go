@@ -15,10 +15,11 @@ import (
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 func TestOpenAPIServedWithoutAuth(t *testing.T) {
-	st := kit.OpenSQLite(t)
+	st := storetest.OpenSQLite(t)
 	e := lanetest.New(t, st)
 	resp, err := http.Get(e.Srv.URL + lane.Prefix + "/openapi.json")
 	if err != nil {

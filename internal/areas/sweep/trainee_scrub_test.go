@@ -8,6 +8,7 @@ import (
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // traineeBodies are the bodies a trainee's writes are tried with; a write
@@ -32,7 +33,7 @@ var traineeBodies = map[string]any{
 // no phone number, no email and no other person's name: the routes are
 // read from the lane, so a route marked later is covered too.
 func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
-	e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{})
+	e := lanetest.NewTrainee(t, storetest.OpenSQLite(t), lanetest.TraineeOptions{})
 	f := e.Seed("own")
 	e.SecondTrainee(f)
 	k := f.Key
@@ -120,7 +121,7 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 
 // A trainee replaying a write by its Idempotency-Key gets the scrubbed answer.
 func TestTraineeReplayIsScrubbed(t *testing.T) {
-	e := lanetest.NewTrainee(t, kit.OpenSQLite(t), lanetest.TraineeOptions{})
+	e := lanetest.NewTrainee(t, storetest.OpenSQLite(t), lanetest.TraineeOptions{})
 	f := e.Seed("replay")
 	tok := e.TraineeToken(f)
 	body := map[string]any{"readiness": 3, "note": "call 052-000-0001"}
