@@ -7,27 +7,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // Every request with a known studio leaves an audit row: route pattern,
 // resource, status, credential, request id and the caller's source.
 func TestAuditRowsPerRequest(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, keyID := e.studio("audited", "pro")
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, keyID := e.Studio("audited", "pro")
 
-		var created domain.Trainee
-		okA := e.ok(201, e.callAs("mcp", key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234567"}))
-		okA.into(t, &created)
-		missing := e.fails(404, "NOT_FOUND", e.callAs("agent", key, "GET", "/trainees/trn_00000000000000000000000000", nil))
-		invalid := e.fails(422, "VALIDATION", e.call(key, "GET", "/trainees/search?limit=0", nil))
-		e.fails(401, "UNAUTHORIZED", e.call("", "GET", "/validate", nil)) // no studio: not audited
-		e.audit.Flush()
+		var created domain.Task
+		okA := e.OK(201, e.CallAs("mcp", key, "POST", "/tasks", map[string]any{"title": "Call A"}))
+		okA.Into(t, &created)
+		missing := e.Fails(404, "NOT_FOUND", e.CallAs("agent", key, "GET", "/tasks/tsk_00000000000000000000000000", nil))
+		invalid := e.Fails(422, "VALIDATION", e.Call(key, "GET", "/tasks?limit=0", nil))
+		e.Fails(401, "UNAUTHORIZED", e.Call("", "GET", "/tasks", nil)) // no studio: not audited
+		e.Audit.Flush()
 
 		l, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50})
 		if err != nil {
@@ -47,9 +48,9 @@ func TestAuditRowsPerRequest(t *testing.T) {
 			req, route, resource, source string
 			status                       int
 		}{
-			{okA.RequestID, "POST /v1/automation/trainees", created.ID, "mcp", 201},
-			{missing.RequestID, "GET /v1/automation/trainees/{id}", "trn_00000000000000000000000000", "agent", 404},
-			{invalid.RequestID, "GET /v1/automation/trainees/search", "", "api", 422},
+			{okA.RequestID, "POST /v1/automation/tasks", created.ID, "mcp", 201},
+			{missing.RequestID, "GET /v1/automation/tasks/{id}", "tsk_00000000000000000000000000", "agent", 404},
+			{invalid.RequestID, "GET /v1/automation/tasks", "", "api", 422},
 		}
 		for _, w := range want {
 			ev, ok := byReq[w.req]
@@ -66,16 +67,17 @@ func TestAuditRowsPerRequest(t *testing.T) {
 
 // lastUsedAt is written at most once a minute per key.
 func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
-	st := openSQLite(t)
+	t.Parallel()
+	st := storetest.OpenSQLite(t)
 	var mu sync.Mutex
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	l := areas.Lane(lane.Options{Store: st, Now: clock})
+	l := lane.New(lane.Options{Store: st, Now: clock, Areas: toyAreas()})
 	srv := httptest.NewServer(l)
 	defer srv.Close()
-	e := &env{t: t, st: st, lane: l, srv: srv}
-	s, key, keyID := e.studio("touch", "free")
+	e := &kit.Env{T: t, St: st, Lane: l, Srv: srv}
+	s, key, keyID := e.Studio("touch", "free")
 	lastUsed := func() time.Time {
 		k, err := st.FindAPIKey(context.Background(), s.ID, keyID)
 		if err != nil || k.LastUsedAt == nil {
@@ -83,18 +85,18 @@ func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 		}
 		return k.LastUsedAt.UTC()
 	}
-	e.ok(200, e.call(key, "GET", "/validate", nil))
+	e.OK(200, e.Call(key, "GET", "/tasks", nil))
 	first := lastUsed()
 	if !first.Equal(now) {
 		t.Fatalf("lastUsedAt %v, want %v", first, now)
 	}
 	advance(30 * time.Second)
-	e.ok(200, e.call(key, "GET", "/validate", nil))
+	e.OK(200, e.Call(key, "GET", "/tasks", nil))
 	if got := lastUsed(); !got.Equal(first) {
 		t.Errorf("written again within the minute: %v", got)
 	}
 	advance(31 * time.Second)
-	e.ok(200, e.call(key, "GET", "/validate", nil))
+	e.OK(200, e.Call(key, "GET", "/tasks", nil))
 	if got := lastUsed(); !got.Equal(first.Add(61 * time.Second)) {
 		t.Errorf("not written after a minute: %v", got)
 	}
@@ -105,17 +107,17 @@ func TestKeyLastUsedAtAtMostOncePerMinute(t *testing.T) {
 // lose the record of an acknowledged write. Reads are batched (the writer
 // here would keep them for an hour) and may trail their answers.
 func TestWriteAuditRowIsWrittenBeforeTheAnswer(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
 		aw := audit.NewWriter(st, audit.Options{FlushInterval: time.Hour})
-		l := areas.Lane(lane.Options{Store: st, Audit: aw})
+		l := lane.New(lane.Options{Store: st, Audit: aw, Areas: toyAreas()})
 		srv := httptest.NewServer(l)
 		t.Cleanup(func() { srv.Close(); aw.Close() })
-		e := &env{t: t, st: st, lane: l, srv: srv, audit: aw}
-		s, key, _ := e.studio("durable", "pro")
+		e := &kit.Env{T: t, St: st, Lane: l, Srv: srv, Audit: aw}
+		s, key, _ := e.Studio("durable", "pro")
 
-		var created domain.Trainee
-		e.ok(201, e.call(key, "POST", "/trainees", map[string]any{"firstName": "A", "lastName": "B", "phone": "0541234568"})).into(t, &created)
-		e.ok(200, e.call(key, "GET", "/trainees/"+created.ID, nil))
+		var created domain.Task
+		e.OK(201, e.Call(key, "POST", "/tasks", map[string]any{"title": "Call B"})).Into(t, &created)
+		e.OK(200, e.Call(key, "GET", "/tasks/"+created.ID, nil))
 		l1, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50})
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -42,7 +43,7 @@ func (a *slowArea) Routes(rs *lane.Routes) {
 // holds the one writer, waits for it and gets its answer), and the write
 // runs once.
 func TestSlowWriteHoldsItsIdempotencyKey(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
 		var mu sync.Mutex
 		now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
@@ -55,17 +56,17 @@ func TestSlowWriteHoldsItsIdempotencyKey(t *testing.T) {
 		// Run first (cleanups run last first): a failed test frees the
 		// handlers, or closing the server would wait for them.
 		t.Cleanup(func() { release.Do(func() { close(slow.released) }) })
-		e := &env{t: t, st: st, srv: srv, audit: aw}
-		s, key, _ := e.studio("idem-slow", "pro")
-		send := func() answer {
-			a, err := e.try(key, "POST", "/slow-tasks", map[string]any{"title": "slow"}, "Idempotency-Key", "slow-1")
+		e := &kit.Env{T: t, St: st, Srv: srv, Audit: aw}
+		s, key, _ := e.Studio("idem-slow", "pro")
+		send := func() kit.Answer {
+			a, err := e.Try(key, "POST", "/slow-tasks", map[string]any{"title": "slow"}, "Idempotency-Key", "slow-1")
 			if err != nil {
 				t.Error(err)
 			}
 			return a
 		}
 
-		first := make(chan answer, 1)
+		first := make(chan kit.Answer, 1)
 		go func() { first <- send() }()
 		<-slow.began
 		// Three minutes pass on the lane's clock while the write runs; the
@@ -87,7 +88,7 @@ func TestSlowWriteHoldsItsIdempotencyKey(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		retry := make(chan answer, 1)
+		retry := make(chan kit.Answer, 1)
 		go func() { retry <- send() }()
 		select {
 		case <-slow.began:
@@ -115,8 +116,8 @@ func TestSlowWriteHoldsItsIdempotencyKey(t *testing.T) {
 		if again := send(); again.Status != 201 || again.Header.Get(lane.ReplayedHeader) != "true" {
 			t.Errorf("a retry after the write: %d %s; want its answer replayed", again.Status, again.Raw)
 		}
-		if n := slow.runs.Load(); n != 1 || countTasks(t, st, s.ID) != 1 {
-			t.Fatalf("the write ran %d times and left %d tasks; want once", n, countTasks(t, st, s.ID))
+		if n := slow.runs.Load(); n != 1 || kit.CountTasks(t, st, s.ID) != 1 {
+			t.Fatalf("the write ran %d times and left %d tasks; want once", n, kit.CountTasks(t, st, s.ID))
 		}
 	})
 }

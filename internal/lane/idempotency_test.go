@@ -2,56 +2,46 @@ package lane_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/audit"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
 )
-
-func countTasks(t *testing.T, st store.Store, studioID string) int {
-	t.Helper()
-	l, err := st.Studio(studioID).ListTasks(context.Background(), store.TaskFilter{Page: store.Page{Limit: 200}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Total
-}
 
 // A write retried with its Idempotency-Key is answered from the first
 // request's record: the same status and body, marked replayed, nothing
 // written again, and the retry is still audited.
 func TestIdempotentWriteIsReplayed(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, _ := e.studio("idem-replay", "pro")
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, _ := e.Studio("idem-replay", "pro")
 		body := map[string]any{"title": "Call Dana", "priority": 2}
 
-		first := e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "retry-1"))
+		first := e.OK(201, e.Call(key, "POST", "/tasks", body, "Idempotency-Key", "retry-1"))
 		if first.Header.Get("Idempotent-Replayed") != "" {
 			t.Fatalf("the first answer is marked replayed: %v", first.Header)
 		}
-		again := e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "retry-1"))
+		again := e.OK(201, e.Call(key, "POST", "/tasks", body, "Idempotency-Key", "retry-1"))
 		if again.Raw != first.Raw || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("retry answered %s (replayed %q); want the first answer %s, replayed", again.Raw, again.Header.Get("Idempotent-Replayed"), first.Raw)
 		}
-		if n := countTasks(t, st, s.ID); n != 1 {
+		if n := kit.CountTasks(t, st, s.ID); n != 1 {
 			t.Fatalf("%d tasks after a retried create; want 1", n)
 		}
 		// Without the key the same body is a new request.
-		e.ok(201, e.call(key, "POST", "/tasks", body))
-		if n := countTasks(t, st, s.ID); n != 2 {
+		e.OK(201, e.Call(key, "POST", "/tasks", body))
+		if n := kit.CountTasks(t, st, s.ID); n != 2 {
 			t.Fatalf("%d tasks; want 2", n)
 		}
 
-		e.audit.Flush()
+		e.Audit.Flush()
 		l, err := st.ListAudit(context.Background(), s.ID, store.Page{Limit: 50})
 		if err != nil {
 			t.Fatal(err)
@@ -72,9 +62,9 @@ func TestIdempotentWriteIsReplayed(t *testing.T) {
 // between the two would leave it), the write is undone too, so the retry
 // writes once. Two commits in a row would leave the task and run it again.
 func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, _ := e.studio("idem-atomic", "pro")
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, _ := e.Studio("idem-atomic", "pro")
 		body := map[string]any{"title": "Call Noa"}
 		ctx := context.Background()
 		refuse, allow := []string{
@@ -92,8 +82,8 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e.fails(500, "INTERNAL", e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
-		if n := countTasks(t, st, s.ID); n != 0 {
+		e.Fails(500, "INTERNAL", e.Call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		if n := kit.CountTasks(t, st, s.ID); n != 0 {
 			t.Fatalf("%d tasks after a write whose answer was not stored; want 0", n)
 		}
 		for _, q := range allow {
@@ -101,9 +91,9 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
-		again := e.ok(201, e.call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
-		if n := countTasks(t, st, s.ID); n != 1 || again.Header.Get("Idempotent-Replayed") != "true" {
+		e.OK(201, e.Call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		again := e.OK(201, e.Call(key, "POST", "/tasks", body, "Idempotency-Key", "atomic-1"))
+		if n := kit.CountTasks(t, st, s.ID); n != 1 || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("%d tasks after the retry (replayed %q); want 1", n, again.Header.Get("Idempotent-Replayed"))
 		}
 	})
@@ -112,10 +102,10 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 // A key reused for a different request is refused and writes nothing; a
 // validation refusal is kept and replayed like a success.
 func TestIdempotencyKeyMisuse(t *testing.T) {
-	onSQLite(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, _ := e.studio("idem-misuse", "pro")
-		e.ok(201, e.call(key, "POST", "/tasks", map[string]any{"title": "One"}, "Idempotency-Key", "k1"))
+	kit.OnSQLite(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, _ := e.Studio("idem-misuse", "pro")
+		e.OK(201, e.Call(key, "POST", "/tasks", map[string]any{"title": "One"}, "Idempotency-Key", "k1"))
 		for _, other := range []struct {
 			method, path string
 			body         any
@@ -124,17 +114,17 @@ func TestIdempotencyKeyMisuse(t *testing.T) {
 			{"POST", "/tasks?x=1", map[string]any{"title": "One"}},
 			{"POST", "/tags", map[string]any{"title": "One"}},
 		} {
-			a := e.fails(422, "VALIDATION", e.call(key, other.method, other.path, other.body, "Idempotency-Key", "k1"))
-			if !strings.Contains(a.message(), "Idempotency-Key k1 was already used for a different request") || strings.Join(a.fields(), ",") != "Idempotency-Key" {
+			a := e.Fails(422, "VALIDATION", e.Call(key, other.method, other.path, other.body, "Idempotency-Key", "k1"))
+			if !strings.Contains(a.Message(), "Idempotency-Key k1 was already used for a different request") || strings.Join(a.Fields(), ",") != "Idempotency-Key" {
 				t.Fatalf("%s %s with a used key: %s", other.method, other.path, a.Raw)
 			}
 		}
-		if n := countTasks(t, st, s.ID); n != 1 {
+		if n := kit.CountTasks(t, st, s.ID); n != 1 {
 			t.Fatalf("%d tasks; want 1", n)
 		}
 
-		bad := e.fails(422, "VALIDATION", e.call(key, "POST", "/tasks", map[string]any{}, "Idempotency-Key", "k-invalid"))
-		again := e.fails(422, "VALIDATION", e.call(key, "POST", "/tasks", map[string]any{}, "Idempotency-Key", "k-invalid"))
+		bad := e.Fails(422, "VALIDATION", e.Call(key, "POST", "/tasks", map[string]any{}, "Idempotency-Key", "k-invalid"))
+		again := e.Fails(422, "VALIDATION", e.Call(key, "POST", "/tasks", map[string]any{}, "Idempotency-Key", "k-invalid"))
 		if again.Raw != bad.Raw || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("a 422 retried: %s (replayed %q); want %s replayed", again.Raw, again.Header.Get("Idempotent-Replayed"), bad.Raw)
 		}
@@ -143,22 +133,22 @@ func TestIdempotencyKeyMisuse(t *testing.T) {
 
 // A malformed key is refused before anything runs, naming the header.
 func TestIdempotencyKeyValidation(t *testing.T) {
-	onSQLite(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, _ := e.studio("idem-valid", "pro")
+	kit.OnSQLite(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, _ := e.Studio("idem-valid", "pro")
 		for _, k := range []string{"", "has space", strings.Repeat("k", 256), "caf\u00e9", "tab\there"} {
-			a := e.fails(422, "VALIDATION", e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", k))
-			if !strings.HasPrefix(a.message(), "Idempotency-Key must be 1 to 255 visible ASCII characters; got ") || strings.Join(a.fields(), ",") != "Idempotency-Key" {
+			a := e.Fails(422, "VALIDATION", e.Call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", k))
+			if !strings.HasPrefix(a.Message(), "Idempotency-Key must be 1 to 255 visible ASCII characters; got ") || strings.Join(a.Fields(), ",") != "Idempotency-Key" {
 				t.Fatalf("key %q: %s", k, a.Raw)
 			}
 		}
-		e.ok(201, e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", strings.Repeat("~", 255)))
-		if n := countTasks(t, st, s.ID); n != 1 {
+		e.OK(201, e.Call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", strings.Repeat("~", 255)))
+		if n := kit.CountTasks(t, st, s.ID); n != 1 {
 			t.Fatalf("%d tasks; want only the one with a valid key", n)
 		}
 		// Reads ignore the header, even a malformed one.
 		for range 2 {
-			a := e.ok(200, e.call(key, "GET", "/tasks", nil, "Idempotency-Key", "not valid"))
+			a := e.OK(200, e.Call(key, "GET", "/tasks", nil, "Idempotency-Key", "not valid"))
 			if a.Header.Get("Idempotent-Replayed") != "" {
 				t.Fatalf("a GET was replayed: %s", a.Raw)
 			}
@@ -168,19 +158,19 @@ func TestIdempotencyKeyValidation(t *testing.T) {
 
 // Keys are per studio: the same key and body in two studios are two writes.
 func TestIdempotencyKeysArePerStudio(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		a, keyA, _ := e.studio("idem-a", "pro")
-		b, keyB, _ := e.studio("idem-b", "pro")
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		a, keyA, _ := e.Studio("idem-a", "pro")
+		b, keyB, _ := e.Studio("idem-b", "pro")
 		body := map[string]any{"title": "Same"}
 		var ta, tb domain.Task
-		e.ok(201, e.call(keyA, "POST", "/tasks", body, "Idempotency-Key", "shared")).into(t, &ta)
-		ansB := e.ok(201, e.call(keyB, "POST", "/tasks", body, "Idempotency-Key", "shared"))
-		ansB.into(t, &tb)
+		e.OK(201, e.Call(keyA, "POST", "/tasks", body, "Idempotency-Key", "shared")).Into(t, &ta)
+		ansB := e.OK(201, e.Call(keyB, "POST", "/tasks", body, "Idempotency-Key", "shared"))
+		ansB.Into(t, &tb)
 		if ansB.Header.Get("Idempotent-Replayed") != "" || ta.ID == tb.ID {
 			t.Fatalf("studio B's request was answered from studio A's: %s", ansB.Raw)
 		}
-		if countTasks(t, st, a.ID) != 1 || countTasks(t, st, b.ID) != 1 {
+		if kit.CountTasks(t, st, a.ID) != 1 || kit.CountTasks(t, st, b.ID) != 1 {
 			t.Fatal("want one task in each studio")
 		}
 	})
@@ -189,16 +179,16 @@ func TestIdempotencyKeysArePerStudio(t *testing.T) {
 // Concurrent identical requests with one key write once: each answer is
 // the created task or the in-progress refusal.
 func TestConcurrentIdempotentRequests(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
-		e := newEnv(t, st)
-		s, key, _ := e.studio("idem-race", "pro")
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		e := newToy(t, st)
+		s, key, _ := e.Studio("idem-race", "pro")
 		const n = 16
-		answers := make([]answer, n)
+		answers := make([]kit.Answer, n)
 		errs := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {
 			wg.Go(func() {
-				answers[i], errs[i] = e.try(key, "POST", "/tasks", map[string]any{"title": "Once"}, "Idempotency-Key", "race")
+				answers[i], errs[i] = e.Try(key, "POST", "/tasks", map[string]any{"title": "Once"}, "Idempotency-Key", "race")
 			})
 		}
 		wg.Wait()
@@ -210,9 +200,9 @@ func TestConcurrentIdempotentRequests(t *testing.T) {
 			switch {
 			case a.Status == 201:
 				var task domain.Task
-				a.into(t, &task)
+				a.Into(t, &task)
 				created = append(created, task.ID)
-			case a.Status == 409 && a.code() == lane.CodeIdempotencyInProgress && a.Header.Get("Retry-After") == "2":
+			case a.Status == 409 && a.Code() == lane.CodeIdempotencyInProgress && a.Header.Get("Retry-After") == "2":
 			default:
 				t.Fatalf("answer %d: %s", a.Status, a.Raw)
 			}
@@ -225,7 +215,7 @@ func TestConcurrentIdempotentRequests(t *testing.T) {
 				t.Fatalf("answers name different tasks: %v", created)
 			}
 		}
-		if got := countTasks(t, st, s.ID); got != 1 {
+		if got := kit.CountTasks(t, st, s.ID); got != 1 {
 			t.Fatalf("%d tasks after %d concurrent requests with one key; want 1", got, n)
 		}
 	})
@@ -234,15 +224,15 @@ func TestConcurrentIdempotentRequests(t *testing.T) {
 // A claim whose request is still running is refused with 409 until it is a
 // minute old; then it is taken to have died and the retry runs.
 func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
-	eachEngine(t, func(t *testing.T, st store.Store) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
 		var mu sync.Mutex
 		now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 		aw := audit.NewWriter(st, audit.Options{})
-		srv := httptest.NewServer(areas.Lane(lane.Options{Store: st, Audit: aw, Now: clock}))
+		srv := httptest.NewServer(lane.New(lane.Options{Store: st, Audit: aw, Now: clock, Areas: toyAreas()}))
 		t.Cleanup(func() { srv.Close(); aw.Close() })
-		e := &env{t: t, st: st, srv: srv, audit: aw}
-		s, key, _ := e.studio("idem-stale", "pro")
+		e := &kit.Env{T: t, St: st, Srv: srv, Audit: aw}
+		s, key, _ := e.Studio("idem-stale", "pro")
 
 		// A process claimed the key and died before answering.
 		if _, started, err := st.Studio(s.ID).BeginIdempotent(context.Background(), "dead", "whatever", now, time.Minute, store.IdempotencyTTL); err != nil || !started {
@@ -252,60 +242,17 @@ func TestStaleIdempotencyClaimIsTakenOver(t *testing.T) {
 		now = now.Add(59 * time.Second)
 		mu.Unlock()
 		// Its own code, and when to retry: the header and the envelope.
-		a := e.fails(409, lane.CodeIdempotencyInProgress, e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
-		if a.message() != "A request with Idempotency-Key dead is still being processed; retry in 2 seconds (Retry-After), under the same key." ||
+		a := e.Fails(409, lane.CodeIdempotencyInProgress, e.Call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
+		if a.Message() != "A request with Idempotency-Key dead is still being processed; retry in 2 seconds (Retry-After), under the same key." ||
 			a.Header.Get("Retry-After") != "2" || !strings.Contains(a.Raw, `"retryAfterSeconds":2`) {
 			t.Fatalf("in progress: Retry-After %q, %s", a.Header.Get("Retry-After"), a.Raw)
 		}
 		mu.Lock()
 		now = now.Add(2 * time.Second)
 		mu.Unlock()
-		e.ok(201, e.call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
-		if n := countTasks(t, st, s.ID); n != 1 {
+		e.OK(201, e.Call(key, "POST", "/tasks", map[string]any{"title": "x"}, "Idempotency-Key", "dead"))
+		if n := kit.CountTasks(t, st, s.ID); n != 1 {
 			t.Fatalf("%d tasks; want 1", n)
 		}
 	})
-}
-
-// The OpenAPI document describes the header on writes only.
-func TestOpenAPIDocumentsIdempotencyKey(t *testing.T) {
-	doc := openAPIDoc(t)
-	writes := 0
-	for path, ops := range doc.Paths {
-		for method, op := range ops {
-			has := false
-			for _, p := range op.Parameters {
-				if p.Name == "Idempotency-Key" && p.In == "header" {
-					has = !p.Required && strings.Contains(p.Description, "24 hours")
-				}
-			}
-			if write := method != "get"; write != has {
-				t.Errorf("%s %s: Idempotency-Key documented %v", method, path, has)
-			} else if write {
-				writes++
-			}
-		}
-	}
-	if writes == 0 {
-		t.Fatal("no write operations in the document")
-	}
-}
-
-type openAPIParam struct {
-	Name        string `json:"name"`
-	In          string `json:"in"`
-	Required    bool   `json:"required"`
-	Description string `json:"description"`
-}
-
-func openAPIDoc(t *testing.T) (doc struct {
-	Paths map[string]map[string]struct {
-		Parameters []openAPIParam `json:"parameters"`
-	} `json:"paths"`
-}) {
-	t.Helper()
-	if err := json.Unmarshal(areas.Lane(lane.Options{}).OpenAPI(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc
 }

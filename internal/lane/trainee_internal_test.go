@@ -1,11 +1,7 @@
 package lane
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,7 +9,6 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
-	"github.com/otherwise/perform/internal/store/storetest"
 )
 
 // A trainee route of none of the three shapes, or without its allow
@@ -48,62 +43,33 @@ func TestTraineeRouteShapesAreCheckedAtStart(t *testing.T) {
 					t.Fatalf("panic %v, want one saying %q", v, c.panics)
 				}
 			}()
-			// The areas' nouns, and the one route: the shapes are checked when the lane is built.
-			list := []Area{routesOf(func(rs *Routes) {
+			// The nouns, and the one route: the shapes are checked when the lane is built.
+			New(Options{Areas: []Area{routesOf(func(rs *Routes) {
 				Add(rs, c.method, c.path, "test", func(*Call, *NoInput) (empty, error) { return empty{}, nil }, c.opts...)
-			})}
-			for _, a := range allAreas {
-				if d, ok := a.(Declarer); ok {
-					list = append(list, nounsOf{d})
-				}
-			}
-			New(Options{Areas: list})
+			}), shapeNouns{}}})
 		})
 	}
 }
 
-// routesOf is an area of routes only; nounsOf, an area's declaration without its routes.
+// routesOf is an area of routes only.
 type routesOf func(rs *Routes)
 
 func (f routesOf) Routes(rs *Routes) { f(rs) }
 
-type nounsOf struct{ Declarer }
+// shapeNouns declare the kinds the shapes name: sessions and programs
+// traced to their trainee, injuries not.
+type shapeNouns struct{}
 
-func (nounsOf) Routes(*Routes) {}
+func (shapeNouns) Routes(*Routes) {}
 
-// ownerOf answers the trainee of each record kind a trainee's route may
-// name, and not found for a record of another studio.
-func TestOwnerOfEachKind(t *testing.T) {
-	for name, open := range storetest.Engines(t) {
-		t.Run(name, func(t *testing.T) {
-			st := open(t)
-			l := newFull(Options{Store: st})
-			a, akey := studioWithKey(t, st, "owner-a")
-			b, _ := studioWithKey(t, st, "owner-b")
-			var tr, tpl struct{ ID string }
-			do(t, l, akey, "POST", "/trainees", map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": "050-123-4567"}, &tr)
-			do(t, l, akey, "POST", "/program-templates", map[string]any{"name": "Base", "weeks": 4}, &tpl)
-			tp := "/trainees/" + tr.ID
-			var ses, gol, prg struct{ ID string }
-			var bmk struct{ Benchmark struct{ ID string } }
-			do(t, l, akey, "POST", tp+"/sessions", map[string]any{"date": "2026-07-01", "sport": "running", "title": "Easy"}, &ses)
-			do(t, l, akey, "POST", tp+"/goals", map[string]any{"title": "3 a week", "kind": "consistency", "targetValue": 3}, &gol)
-			do(t, l, akey, "POST", tp+"/benchmarks", map[string]any{"name": "5 km", "unit": "s", "direction": "lower", "value": 1500}, &bmk)
-			do(t, l, akey, "POST", tp+"/programs/assign", map[string]any{"templateId": tpl.ID}, &prg)
-			for kind, id := range map[ids.Kind]string{ids.Session: ses.ID, ids.Goal: gol.ID, ids.Benchmark: bmk.Benchmark.ID, ids.Program: prg.ID} {
-				owner, err := l.ownerOf(context.Background(), st.Studio(a.ID), kind, id)
-				if err != nil || owner != tr.ID {
-					t.Errorf("%s %s: owner %q %v, want %s", kind, id, owner, err, tr.ID)
-				}
-				if _, err := l.ownerOf(context.Background(), st.Studio(b.ID), kind, id); !errors.Is(err, store.ErrNotFound) {
-					t.Errorf("%s %s from another studio: %v, want not found", kind, id, err)
-				}
-			}
-			if _, err := l.ownerOf(context.Background(), st.Studio(a.ID), ids.Injury, ids.New(ids.Injury)); err == nil {
-				t.Error("ownerOf answered a kind it has no lookup for")
-			}
-		})
-	}
+func (shapeNouns) Declare(d *Declaration) {
+	owner := func(context.Context, store.StudioStore, string) (string, error) { return "", nil }
+	d.Nouns = append(d.Nouns,
+		Noun{Kind: ids.Trainee, Collections: []string{"trainees"}, Person: true},
+		Noun{Kind: ids.Session, Collections: []string{"sessions"}, Owner: owner},
+		Noun{Kind: ids.Program, Collections: []string{"programs"}, Owner: owner},
+		Noun{Kind: ids.Injury, Collections: []string{"injuries"}},
+		Noun{Kind: ids.Task, Collections: []string{"tasks"}})
 }
 
 func studioWithKey(t *testing.T, st store.Store, slug string) (domain.Studio, string) {
@@ -119,24 +85,4 @@ func studioWithKey(t *testing.T, st store.Store, slug string) (domain.Studio, st
 		t.Fatal(err)
 	}
 	return s, key
-}
-
-func do(t *testing.T, l *Lane, key, method, path string, body, into any) {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	r := httptest.NewRequest(method, Prefix+path, bytes.NewReader(b))
-	r.Header.Set("Authorization", "Bearer "+key)
-	r.Header.Set("Content-Type", "application/json")
-	w := httptest.NewRecorder()
-	l.ServeHTTP(w, r)
-	var env struct {
-		OK   bool            `json:"ok"`
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &env); err != nil || !env.OK || w.Code >= 300 {
-		t.Fatalf("%s %s: %d %s", method, path, w.Code, w.Body.String())
-	}
-	if err := json.Unmarshal(env.Data, into); err != nil {
-		t.Fatal(err)
-	}
 }

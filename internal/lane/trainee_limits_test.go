@@ -13,7 +13,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store/storetest"
 )
@@ -22,55 +24,55 @@ import (
 // per person; over one the lane says when to try again, and the budget
 // comes back with the next hour. Studio keys are not held to them.
 func TestTraineeLimitsTripAndReset(t *testing.T) {
+	t.Parallel()
 	hour := time.Now().UTC().Truncate(time.Hour)
 	clk := storetest.NewFixedClock(hour)
-	e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{
-		now:    clk.Now,
-		reads:  ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now),
-		writes: ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now),
-	})
-	f := e.seed("limits")
-	other := e.secondTrainee(f)
-	tok := e.traineeToken(f)
+	st := storetest.OpenSQLite(t)
+	e := newToyTrainees(t, st, ratelimit.NewMemory(3, time.Hour).WithClock(clk.Now), ratelimit.NewMemory(2, time.Hour).WithClock(clk.Now), clk.Now)
+	s, key, _ := e.Studio("limits", "pro")
+	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+	other, _ := toyTrainee(t, st, s.ID, "Noa")
+	tok := e.Grant(s.ID, trainee, auth.TraineeScopes...)
 
 	for range 3 {
-		e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+		e.OK(200, e.Call(tok, "GET", "/trainees/me/weights", nil))
 	}
 	clk.Set(hour.Add(20 * time.Minute))
-	a := e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/programs", nil))
-	if a.Header.Get("Retry-After") != "2400" || !strings.Contains(a.message(), "3 reads") || !strings.Contains(a.message(), "Try again in 40 minutes (at "+hour.Add(time.Hour).Format("15:04")+" UTC") {
-		t.Errorf("over the reads: Retry-After %q, %q", a.Header.Get("Retry-After"), a.message())
+	a := e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights?limit=5", nil))
+	if a.Header.Get("Retry-After") != "2400" || !strings.Contains(a.Message(), "3 reads") || !strings.Contains(a.Message(), "Try again in 40 minutes (at "+hour.Add(time.Hour).Format("15:04")+" UTC") {
+		t.Errorf("over the reads: Retry-After %q, %q", a.Header.Get("Retry-After"), a.Message())
 	}
 	if !strings.Contains(a.Raw, `"retryAfterSeconds":2400`) {
 		t.Errorf("the error carries no retryAfterSeconds: %s", a.Raw)
 	}
 	// Writes have their own budget.
-	e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
-	e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 3}))
-	e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 2}))
+	e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
+	e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70.5}))
+	e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 71}))
 
 	// Another trainee of the studio, and the studio key, are not held.
-	otherTok := e.grant(f.studio.ID, other.trainee, "health:read")
-	e.ok(200, e.call(otherTok, "GET", "/trainees/me/weights", nil))
+	otherTok := e.Grant(s.ID, other, "health:read")
+	e.OK(200, e.Call(otherTok, "GET", "/trainees/me/weights", nil))
 	for range 10 {
-		e.ok(200, e.call(f.key, "GET", "/trainees/"+f.trainee.ID+"/weights", nil))
+		e.OK(200, e.Call(key, "GET", "/trainees/"+trainee+"/weights", nil))
 	}
-	e.ok(201, e.call(f.key, "POST", "/trainees/"+f.trainee.ID+"/weights", map[string]any{"weightKg": 70}))
+	e.OK(201, e.Call(key, "POST", "/trainees/"+trainee+"/weights", map[string]any{"weightKg": 70}))
 
 	// A refused request (a coach-only route) spends nothing.
 	clk.Set(hour.Add(time.Hour))
 	for range 5 {
-		e.fails(403, lane.CodeForbidden, e.call(tok, "GET", "/tasks", nil))
+		e.Fails(403, lane.CodeForbidden, e.Call(tok, "GET", "/tasks", nil))
 	}
 	for range 3 {
-		e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+		e.OK(200, e.Call(tok, "GET", "/trainees/me/weights", nil))
 	}
-	e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+	e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights", nil))
 }
 
 // Two lanes on one Redis share each trainee's budget: the limit holds
 // across instances.
 func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
+	t.Parallel()
 	url := os.Getenv("PERFORM_TEST_REDIS_URL")
 	if url == "" {
 		t.Skip("PERFORM_TEST_REDIS_URL is not set")
@@ -87,33 +89,30 @@ func TestTraineeLimitsHoldAcrossInstances(t *testing.T) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	prefix := "perform-test:" + hex.EncodeToString(b[:]) + ":"
-	limits := func() traineeEnvOptions {
-		return traineeEnvOptions{
-			reads:  ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
-			writes: ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix),
-		}
+	st := storetest.OpenSQLite(t)
+	limited := func() *kit.Env {
+		return newToyTrainees(t, st, ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), ratelimit.NewRedis(c, 4, time.Hour).WithPrefix(prefix), nil)
 	}
-	st := openSQLite(t)
-	one := newTraineeEnv(t, st, limits())
-	two := newTraineeEnv(t, st, limits())
-	f := one.seed("shared")
-	tok := one.traineeToken(f)
+	one, two := limited(), limited()
+	s, _, _ := one.Studio("shared", "pro")
+	trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+	tok := one.Grant(s.ID, trainee, auth.TraineeScopes...)
 	for i := range 4 {
-		lanes := []*env{one, two}
-		lanes[i%2].ok(200, lanes[i%2].call(tok, "GET", "/trainees/me/weights", nil))
+		lanes := []*kit.Env{one, two}
+		lanes[i%2].OK(200, lanes[i%2].Call(tok, "GET", "/trainees/me/weights", nil))
 	}
-	for _, e := range []*env{one, two} {
-		a := e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+	for _, e := range []*kit.Env{one, two} {
+		a := e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights", nil))
 		if s, _ := strconv.Atoi(a.Header.Get("Retry-After")); s < 1 || s > 3600 {
 			t.Errorf("Retry-After %q", a.Header.Get("Retry-After"))
 		}
 	}
 	// The counter is the person's, read and write apart.
-	key := prefix + lane.PersonKey(f.studio.ID, f.trainee.ID, false)
+	key := prefix + lane.PersonKey(s.ID, trainee, false)
 	if n, err := c.Get(context.Background(), key).Int(); err != nil || n != 6 {
 		t.Errorf("Redis %s = %d (%v), want 6", key, n, err)
 	}
-	one.ok(201, one.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+	one.OK(201, one.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 }
 
 // A trainee's budget is of what was served: reads of another trainee's id
@@ -142,29 +141,31 @@ func TestTraineeRefusalsCostNothing(t *testing.T) {
 	for name, limiter := range limiters {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := newTraineeEnv(t, openSQLite(t), traineeEnvOptions{reads: limiter(t), writes: limiter(t)})
-			f := e.seed("refusals")
-			other := e.secondTrainee(f)
-			tok := e.traineeToken(f)
+			st := storetest.OpenSQLite(t)
+			e := newToyTrainees(t, st, limiter(t), limiter(t), nil)
+			s, _, _ := e.Studio("refusals", "pro")
+			trainee, _ := toyTrainee(t, st, s.ID, "Dana")
+			other, otherSession := toyTrainee(t, st, s.ID, "Noa")
+			tok := e.Grant(s.ID, trainee, auth.TraineeScopes...)
 
 			for range 10 {
-				e.fails(404, lane.CodeNotFound, e.call(tok, "GET", "/trainees/"+other.trainee+"/weights", nil))
+				e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/trainees/"+other+"/weights", nil))
 			}
-			e.fails(404, lane.CodeNotFound, e.call(tok, "GET", "/sessions/"+other.session, nil))
-			e.fails(422, lane.CodeValidation, e.call(tok, "GET", "/trainees/me/weights?limit=0", nil))
+			e.Fails(404, lane.CodeNotFound, e.Call(tok, "GET", "/sessions/"+otherSession, nil))
+			e.Fails(422, lane.CodeValidation, e.Call(tok, "GET", "/trainees/me/weights?limit=0", nil))
 			for range 3 {
-				e.ok(200, e.call(tok, "GET", "/trainees/me/weights", nil))
+				e.OK(200, e.Call(tok, "GET", "/trainees/me/weights", nil))
 			}
-			e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "GET", "/trainees/me/weights", nil))
+			e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "GET", "/trainees/me/weights", nil))
 
-			// Writes alike: a refused check-in is not one of the budget.
+			// Writes alike: a refused write is not one of the budget.
 			for range 4 {
-				e.fails(404, lane.CodeNotFound, e.call(tok, "POST", "/trainees/"+other.trainee+"/check-ins", map[string]any{"readiness": 4}))
+				e.Fails(404, lane.CodeNotFound, e.Call(tok, "POST", "/trainees/"+other+"/weights", map[string]any{"weightKg": 70}))
 			}
 			for range 3 {
-				e.ok(201, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+				e.OK(201, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 			}
-			e.fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.call(tok, "POST", "/trainees/me/check-ins", map[string]any{"readiness": 4}))
+			e.Fails(http.StatusTooManyRequests, lane.CodeRateLimited, e.Call(tok, "POST", "/trainees/me/weights", map[string]any{"weightKg": 70}))
 		})
 	}
 }
