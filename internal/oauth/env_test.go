@@ -57,7 +57,7 @@ type env struct {
 func newEnv(t *testing.T, st store.Store, edit ...func(*oauth.Options)) *env {
 	t.Helper()
 	e := &env{t: t, st: st, clock: storetest.NewFixedClock(t0)}
-	studio := domain.Studio{Name: "Studio", Slug: "s-" + strings.ToLower(ids.New(ids.Request)[4:14])}
+	studio := domain.Studio{Name: "Studio", Slug: "s-" + strings.ToLower(ids.New(ids.Request)[20:])} // the random part: studios made in one millisecond differ
 	must(t, st.CreateStudio(ctx, &studio))
 	coach := domain.Coach{Name: "Dana", Active: true}
 	must(t, st.Studio(studio.ID).CreateCoach(ctx, &coach))

@@ -283,7 +283,7 @@ func benchPhone(i int) string {
 func seedTrainees(tb testing.TB, st store.Store, n int) domain.Studio {
 	tb.Helper()
 	ctx := context.Background()
-	studio := domain.Studio{Name: "Bench", Slug: "bench-" + ids.New(ids.Studio)[4:12]}
+	studio := domain.Studio{Name: "Bench", Slug: "bench-" + strings.ToLower(ids.New(ids.Studio)[20:])}
 	if err := st.CreateStudio(ctx, &studio); err != nil {
 		tb.Fatal(err)
 	}

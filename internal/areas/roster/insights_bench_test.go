@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,7 +72,7 @@ const benchTrainees = 20
 func seedHistory(b *testing.B, st store.Store, years int) (string, string) {
 	b.Helper()
 	ctx := context.Background()
-	studio := domain.Studio{Name: "History", Slug: "history-" + ids.New(ids.Studio)[4:12]}
+	studio := domain.Studio{Name: "History", Slug: "history-" + strings.ToLower(ids.New(ids.Studio)[20:])}
 	if err := st.CreateStudio(ctx, &studio); err != nil {
 		b.Fatal(err)
 	}
