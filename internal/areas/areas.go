@@ -54,7 +54,8 @@ type Options struct {
 
 // Set is every area, built, and what they declared.
 type Set struct {
-	Public    *public.Area
+	// WeekPlans is the weekly plans' area, for the tests that drive its
+	// refinement worker themselves.
 	WeekPlans *weekplans.Area
 	// Budget is the one model budget, when the composer set one.
 	Budget *modelbudget.Budget
@@ -66,7 +67,7 @@ type Set struct {
 func New(o Options) *Set {
 	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
 	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub}
-	return &Set{Public: pub, WeekPlans: plans, list: list, decls: lane.Declarations(list)}
+	return &Set{WeekPlans: plans, list: list, decls: lane.Declarations(list)}
 }
 
 // CodeGateway sends an agent platform's end user a one-time code.

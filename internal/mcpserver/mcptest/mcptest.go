@@ -119,12 +119,12 @@ func NewWith(t testing.TB, st store.Store, o Options) *Fixture {
 	// The public area's callbacks and codes are River jobs, worked here
 	// as in the server.
 	workers := river.NewWorkers()
-	set.Public.Register(workers)
+	set.Register(workers)
 	jc, err := jobs.NewClient(st, jobs.Config{Workers: workers, Logger: Quiet(), FetchPollInterval: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	set.Public.SetJobs(jc)
+	set.SetJobs(jc)
 	if err := jc.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
