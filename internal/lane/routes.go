@@ -61,7 +61,7 @@ type route struct {
 	idKind ids.Kind // the kind of the {id} wildcard, if any (set by New)
 	status int      // success status
 	input  *inputSchema
-	refs   []refField  // the input's fields that name rows, checked before the handler (set by New)
+	refs   []refField // the input's fields that name rows, checked before the handler (set by New)
 	inType reflect.Type
 	dates  []dateField // the input's date fields with a plausible range (when tags)
 	output *jsonschema.Schema

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/auth"
-	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -70,19 +69,4 @@ func (shapeNouns) Declare(d *Declaration) {
 		Noun{Kind: ids.Program, Collections: []string{"programs"}, Owner: owner},
 		Noun{Kind: ids.Injury, Collections: []string{"injuries"}},
 		Noun{Kind: ids.Task, Collections: []string{"tasks"}})
-}
-
-func studioWithKey(t *testing.T, st store.Store, slug string) (domain.Studio, string) {
-	t.Helper()
-	ctx := context.Background()
-	s := domain.Studio{Name: "Studio " + slug, Slug: slug, Tier: "pro"}
-	if err := st.CreateStudio(ctx, &s); err != nil {
-		t.Fatal(err)
-	}
-	key := auth.NewKey()
-	k := domain.APIKey{ID: ids.New(ids.APIKey), StudioID: s.ID, Name: "test", Prefix: auth.Display(key), Hash: auth.Hash(key), Scopes: auth.DefaultKeyScopes}
-	if err := st.CreateAPIKey(ctx, &k); err != nil {
-		t.Fatal(err)
-	}
-	return s, key
 }

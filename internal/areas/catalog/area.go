@@ -25,7 +25,9 @@ var (
 	getTemplate = func(ss store.StudioStore) func(context.Context, string) (domain.ProgramTemplate, error) {
 		return ss.GetProgramTemplate
 	}
-	getForm = func(ss store.StudioStore) func(context.Context, string) (domain.FormTemplate, error) { return ss.GetFormTemplate }
+	getForm = func(ss store.StudioStore) func(context.Context, string) (domain.FormTemplate, error) {
+		return ss.GetFormTemplate
+	}
 )
 
 // Declare says what the catalogue holds: the studio's plans (products),
@@ -33,7 +35,9 @@ var (
 func (a *Area) Declare(d *lane.Declaration) {
 	d.Nouns = append(d.Nouns,
 		named(ids.Product, "products", getProduct,
-			func(c *lane.Call) (store.List[domain.Product], error) { return c.Studio().ListProducts(c.Ctx, "", lane.AllRows) },
+			func(c *lane.Call) (store.List[domain.Product], error) {
+				return c.Studio().ListProducts(c.Ctx, "", lane.AllRows)
+			},
 			func(x domain.Product) lane.Named { return lane.Named{ID: x.ID, Name: x.Name} }),
 		named(ids.ProgramTemplate, "program-templates", getTemplate,
 			func(c *lane.Call) (store.List[domain.ProgramTemplate], error) {
@@ -41,7 +45,9 @@ func (a *Area) Declare(d *lane.Declaration) {
 			},
 			func(x domain.ProgramTemplate) lane.Named { return lane.Named{ID: x.ID, Name: x.Name} }),
 		named(ids.FormTemplate, "", getForm,
-			func(c *lane.Call) (store.List[domain.FormTemplate], error) { return c.Studio().ListFormTemplates(c.Ctx, "", lane.AllRows) },
+			func(c *lane.Call) (store.List[domain.FormTemplate], error) {
+				return c.Studio().ListFormTemplates(c.Ctx, "", lane.AllRows)
+			},
 			func(x domain.FormTemplate) lane.Named { return lane.Named{ID: x.ID, Name: x.Name} }))
 	d.Refs = map[string]lane.RefCheck{
 		"product":  lane.RefOf(ids.Product, getProduct),

@@ -32,7 +32,9 @@ func (a *Area) Routes(rs *lane.Routes) {
 func (a *Area) Declare(d *lane.Declaration) {
 	d.Nouns = append(d.Nouns,
 		lane.Noun{Kind: ids.Coach, Collections: []string{"coaches"}, Person: true,
-			Named: lane.ListNamed(func(c *lane.Call) (store.List[domain.Coach], error) { return c.Studio().ListCoaches(c.Ctx, lane.AllRows) },
+			Named: lane.ListNamed(func(c *lane.Call) (store.List[domain.Coach], error) {
+				return c.Studio().ListCoaches(c.Ctx, lane.AllRows)
+			},
 				func(x domain.Coach) lane.Named { return lane.Named{ID: x.ID, Name: x.Name} }),
 			Name: func(ctx context.Context, ss store.StudioStore, id string) (string, error) {
 				x, err := ss.GetCoach(ctx, id)
