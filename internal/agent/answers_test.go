@@ -16,6 +16,7 @@ import (
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/exercises"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
@@ -57,7 +58,7 @@ func newAnswersEnv(t *testing.T, st store.Store) *answersEnv {
 	if err := ss.CreateTrainee(ctx, &e.trainee); err != nil {
 		t.Fatal(err)
 	}
-	price, days := 300.0, 30
+	price, days := money.Money{Minor: 30000, Currency: "ILS"}, 30
 	e.product = domain.Product{Name: "חודשי", Price: &price, DurationDays: &days, Currency: "ILS", Active: true}
 	if err := ss.CreateProduct(ctx, &e.product); err != nil {
 		t.Fatal(err)
@@ -122,7 +123,7 @@ func (e *answersEnv) proposalCases() []proposalCase {
 		{"log_weight", map[string]any{"traineeId": e.trainee.ID, "weightKg": 72.4, "recordedAt": past + "T09:00:00Z"},
 			[]string{"לרשום לדנה לוי משקל 72.4 ק\"ג (" + pastShown + ")"}},
 		{"assign_plan", map[string]any{"traineeId": e.trainee.ID, "productId": e.product.ID, "startedOn": soon},
-			[]string{"להתחיל לדנה לוי את המנוי \"חודשי\" ב-" + soonShown, ", עד ", ", במחיר 300 ILS"}},
+			[]string{"להתחיל לדנה לוי את המנוי \"חודשי\" ב-" + soonShown, ", עד ", ", במחיר ₪300.00"}},
 		{"assign_program", map[string]any{"traineeId": e.trainee.ID, "templateId": e.template.ID, "startsOn": soon},
 			[]string{"לתת לדנה לוי את תוכנית האימון \"כוח בסיסי\" החל מ-" + soonShown, " אימונים מתוכננים, עד "}},
 		{"send_form", map[string]any{"traineeId": e.trainee.ID, "formTemplateId": e.form.ID, "dueAt": later + "T09:00:00Z", "notify": false},

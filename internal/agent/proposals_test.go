@@ -11,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -36,7 +37,7 @@ func newProposalEnv(t *testing.T, st store.Store, opts ...harnessOption) *propos
 	if err := ss.CreateTrainee(ctx, &tr); err != nil {
 		t.Fatal(err)
 	}
-	price, days := 300.0, 30
+	price, days := money.Money{Minor: 30000, Currency: "ILS"}, 30
 	p := domain.Product{Name: "חודשי", Price: &price, DurationDays: &days, Currency: "ILS", Active: true}
 	if err := ss.CreateProduct(ctx, &p); err != nil {
 		t.Fatal(err)

@@ -118,7 +118,7 @@ func planProposal(p proposal) (string, error) {
 		s += ", עד " + hebrewDay(*out.EndsOn)
 	}
 	if out.Price != nil {
-		s += fmt.Sprintf(", במחיר %s %s", number(*out.Price), out.Currency)
+		s += ", במחיר " + out.Price.String()
 	}
 	return s, err
 }

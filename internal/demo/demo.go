@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -110,7 +111,7 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 		}
 	}
 
-	price := func(v float64) *float64 { return &v }
+	price := func(shekels int64) *money.Money { return &money.Money{Minor: shekels * 100, Currency: "ILS"} }
 	days := func(n int) *int { return &n }
 	products := []domain.Product{
 		{Name: "Monthly membership", Price: price(450), Currency: "ILS", DurationDays: days(30), Active: true},
@@ -233,8 +234,7 @@ func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i in
 		sub.EndsOn = &end
 	}
 	if prod.Price == nil {
-		v := float64(800 + 50*rnd.IntN(10))
-		sub.Price = &v
+		sub.Price = &money.Money{Minor: int64(800+50*rnd.IntN(10)) * 100, Currency: prod.Currency}
 	} else {
 		sub.Price = prod.Price
 	}

@@ -6,6 +6,8 @@ package domain
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/otherwise/perform/internal/money"
 )
 
 // Tier is a studio's plan with Perform, and the limits that come with it.
@@ -85,15 +87,17 @@ type Trainee struct {
 }
 
 // Product is a plan a studio sells. A nil Price means the price is set per
-// trainee; a nil DurationDays means open-ended until cancelled.
+// trainee; a nil DurationDays means open-ended until cancelled. Price is in
+// minor units of Currency (Price.Currency is always Currency) and travels
+// as a number in major units (349.9).
 type Product struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
-	Price        *float64  `json:"price"`
-	Currency     string    `json:"currency"`
-	DurationDays *int      `json:"durationDays"`
-	Active       bool      `json:"active"`
-	CreatedAt    time.Time `json:"createdAt"`
+	ID           string       `json:"id"`
+	Name         string       `json:"name"`
+	Price        *money.Money `json:"price"`
+	Currency     string       `json:"currency"`
+	DurationDays *int         `json:"durationDays"`
+	Active       bool         `json:"active"`
+	CreatedAt    time.Time    `json:"createdAt"`
 }
 
 // Subscription statuses. Stored state is one of active, frozen or cancelled;
@@ -109,16 +113,16 @@ const (
 // Subscription is a trainee's plan. EndsOn is the last day of the plan
 // (inclusive); nil means open-ended.
 type Subscription struct {
-	ID          string    `json:"id"`
-	TraineeID   string    `json:"traineeId"`
-	ProductID   string    `json:"productId"`
-	ProductName string    `json:"productName"`
-	StartedOn   string    `json:"startedOn"`
-	EndsOn      *string   `json:"endsOn"`
-	Price       *float64  `json:"price"`
-	Currency    string    `json:"currency"`
-	Status      string    `json:"status"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID          string       `json:"id"`
+	TraineeID   string       `json:"traineeId"`
+	ProductID   string       `json:"productId"`
+	ProductName string       `json:"productName"`
+	StartedOn   string       `json:"startedOn"`
+	EndsOn      *string      `json:"endsOn"`
+	Price       *money.Money `json:"price"` // in Currency, as a Product's
+	Currency    string       `json:"currency"`
+	Status      string       `json:"status"`
+	CreatedAt   time.Time    `json:"createdAt"`
 }
 
 type ProgramTemplate struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -28,6 +29,28 @@ func (p PageQuery) Page() store.Page {
 		limit = defaultLimit
 	}
 	return store.Page{Limit: limit, Offset: p.Offset}
+}
+
+// Amount is the amount the body sent in field, read exactly from its JSON
+// text as minor units of currency; nil when absent or null. More decimals
+// than the currency has (349.999 ILS) is a 422 whose sentence names the
+// field. The field's schema (a number with bounds) is checked before.
+func (c *Call) Amount(field, currency string) (*money.Money, error) {
+	m, err := money.ParseJSON(c.present[field], currency)
+	if err != nil {
+		return nil, InvalidField(field, field+" "+err.Error()+".")
+	}
+	return m, nil
+}
+
+// Currency is the ISO 4217 code a request sent in field, upper-cased; not
+// three letters is a 422 whose sentence names the field.
+func Currency(field, v string) (string, error) {
+	code, ok := money.Code(v)
+	if !ok {
+		return "", InvalidField(field, fmt.Sprintf("%s must be an ISO 4217 currency code of three letters, such as ILS, USD or EUR; got %q.", field, v))
+	}
+	return code, nil
 }
 
 // searchQuery is a name search plus paging (products, templates, forms).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/text"
 )
@@ -59,6 +60,7 @@ func schemaFor[T any]() *inputSchema {
 var inferOptions = &jsonschema.ForOptions{
 	TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
+		reflect.TypeFor[money.Money]():     {Type: "number"}, // major units, beside a currency
 	},
 }
 

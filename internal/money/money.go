@@ -180,3 +180,18 @@ func (m Money) String() string {
 	}
 	return neg + s + " " + m.Currency
 }
+
+// Code is currency as an ISO 4217 code, upper case, when it is three
+// letters; "ils" is ILS.
+func Code(currency string) (string, bool) {
+	c := strings.ToUpper(strings.TrimSpace(currency))
+	if len(c) != 3 {
+		return "", false
+	}
+	for i := range 3 {
+		if c[i] < 'A' || c[i] > 'Z' {
+			return "", false
+		}
+	}
+	return c, true
+}

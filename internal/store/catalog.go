@@ -9,6 +9,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/phone"
 )
 
@@ -122,16 +123,16 @@ func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
 
 // Products.
 
-const productColumns = `p.id, p.name, p.price, p.currency, p.duration_days, p.active, p.created_at`
+const productColumns = `p.id, p.name, p.price_minor, p.currency, p.duration_days, p.active, p.created_at`
 
 func scanProduct(row scanner, p *domain.Product, extra ...any) error {
-	var price sql.Null[float64]
+	var price sql.Null[int64]
 	var duration sql.Null[int]
 	var created int64
 	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created}, extra...)...); err != nil {
 		return err
 	}
-	p.Price, p.DurationDays, p.CreatedAt = valueOrNil(price), valueOrNil(duration), fromMS(created)
+	p.Price, p.DurationDays, p.CreatedAt = priceOf(price, p.Currency), valueOrNil(duration), fromMS(created)
 	return nil
 }
 
@@ -146,30 +147,59 @@ func (s *studioStore) GetProduct(ctx context.Context, id string) (domain.Product
 
 func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) error {
 	s.fillNew(&p.ID, ids.Product, &p.CreatedAt)
-	_, err := s.exec(ctx, `INSERT INTO products (id, studio_id, name, price, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, s.studioID, p.Name, p.Price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
+	price, err := minorIn(p.Price, p.Currency)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, `INSERT INTO products (id, studio_id, name, price_minor, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, s.studioID, p.Name, price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
 	return s.writeErr(err, "plan", p.ID)
 }
 
 func (s *studioStore) UpdateProduct(ctx context.Context, p *domain.Product) error {
-	res, err := s.exec(ctx, `UPDATE products SET name = ?, price = ?, currency = ?, duration_days = ?, active = ? WHERE studio_id = ? AND id = ?`,
-		p.Name, p.Price, p.Currency, p.DurationDays, p.Active, s.studioID, p.ID)
+	price, err := minorIn(p.Price, p.Currency)
+	if err != nil {
+		return err
+	}
+	res, err := s.exec(ctx, `UPDATE products SET name = ?, price_minor = ?, currency = ?, duration_days = ?, active = ? WHERE studio_id = ? AND id = ?`,
+		p.Name, price, p.Currency, p.DurationDays, p.Active, s.studioID, p.ID)
 	return affected(res, err, "plan", p.ID)
+}
+
+// A price is stored as minor units beside its record's currency column.
+
+func priceOf(minor sql.Null[int64], currency string) *money.Money {
+	if !minor.Valid {
+		return nil
+	}
+	return &money.Money{Minor: minor.V, Currency: currency}
+}
+
+// minorIn is what stores m in a record of currency: its minor units, nil
+// for none; a price in another currency than its record's is refused.
+func minorIn(m *money.Money, currency string) (*int64, error) {
+	if m == nil {
+		return nil, nil
+	}
+	if m.Currency != currency {
+		return nil, fmt.Errorf("store: a price in %q on a record in %q", m.Currency, currency)
+	}
+	return &m.Minor, nil
 }
 
 // Subscriptions.
 
-const subscriptionColumns = `b.id, b.trainee_id, b.product_id, p.name, b.started_on, b.ends_on, b.price, b.currency, b.state, b.created_at`
+const subscriptionColumns = `b.id, b.trainee_id, b.product_id, p.name, b.started_on, b.ends_on, b.price_minor, b.currency, b.state, b.created_at`
 const subscriptionFrom = ` FROM subscriptions b JOIN products p ON p.studio_id = b.studio_id AND p.id = b.product_id`
 
 func scanSubscription(row scanner, b *domain.Subscription, extra ...any) error {
 	var ends sql.Null[string]
-	var price sql.Null[float64]
+	var price sql.Null[int64]
 	var created int64
 	if err := row.Scan(append([]any{&b.ID, &b.TraineeID, &b.ProductID, &b.ProductName, &b.StartedOn, &ends, &price, &b.Currency, &b.Status, &created}, extra...)...); err != nil {
 		return err
 	}
-	b.EndsOn, b.Price, b.CreatedAt = valueOrNil(ends), valueOrNil(price), fromMS(created)
+	b.EndsOn, b.Price, b.CreatedAt = valueOrNil(ends), priceOf(price, b.Currency), fromMS(created)
 	return nil
 }
 
@@ -205,9 +235,13 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		if b.Currency == "" {
 			b.Currency = currency
 		}
-		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price, currency, state, created_at)
+		price, err := minorIn(b.Price, b.Currency)
+		if err != nil {
+			return err
+		}
+		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price_minor, currency, state, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			b.ID, s.studioID, b.TraineeID, b.ProductID, b.StartedOn, b.EndsOn, b.Price, b.Currency, b.Status, ms(b.CreatedAt))
+			b.ID, s.studioID, b.TraineeID, b.ProductID, b.StartedOn, b.EndsOn, price, b.Currency, b.Status, ms(b.CreatedAt))
 		return s.writeErr(err, "subscription", b.ID)
 	})
 }

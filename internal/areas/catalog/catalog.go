@@ -14,16 +14,16 @@ import (
 
 type createProductInput struct {
 	Name         string   `json:"name" jsonschema:"The plan's name." lane:"minLength=1,maxLength=200"`
-	Price        *float64 `json:"price,omitempty" jsonschema:"List price; omit or null to set the price per trainee." lane:"min=0,max=1000000"`
-	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code; ILS when omitted." lane:"minLength=3,maxLength=3"`
+	Price        *float64 `json:"price,omitempty" jsonschema:"List price in major units of currency (349.90), at most its decimals; omit or null to set the price per trainee." lane:"min=0,max=1000000"`
+	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code; the studio's (ILS unless set) when omitted." lane:"minLength=3,maxLength=3"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days; omit or null for open-ended until cancelled." lane:"min=1,max=3650"`
 	Active       *bool    `json:"active,omitempty" jsonschema:"Whether the plan is on sale; true when omitted."`
 }
 
 type updateProductInput struct {
 	Name         *string  `json:"name,omitempty" jsonschema:"The plan's name." lane:"minLength=1,maxLength=200,null=false"`
-	Price        *float64 `json:"price,omitempty" jsonschema:"List price; null makes it priced per trainee." lane:"min=0,max=1000000"`
-	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code." lane:"minLength=3,maxLength=3,null=false"`
+	Price        *float64 `json:"price,omitempty" jsonschema:"List price in major units of currency (349.90), at most its decimals; null makes it priced per trainee." lane:"min=0,max=1000000"`
+	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code; without price, the price is kept in it." lane:"minLength=3,maxLength=3,null=false"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days; null makes it open-ended." lane:"min=1,max=3650"`
 	Active       *bool    `json:"active,omitempty" jsonschema:"Whether the plan is on sale." lane:"null=false"`
 }
@@ -58,14 +58,16 @@ func (a *Area) catalogRoutes(rs *lane.Routes) {
 		p := domain.Product{
 			ID:           ids.New(ids.Product),
 			Name:         strings.TrimSpace(in.Name),
-			Price:        in.Price,
-			Currency:     "ILS",
 			DurationDays: in.DurationDays,
 			Active:       in.Active == nil || *in.Active,
 			CreatedAt:    c.Now().UTC(),
 		}
-		if in.Currency != nil {
-			p.Currency = strings.ToUpper(*in.Currency)
+		var err error
+		if p.Currency, err = newPlanCurrency(c, in.Currency); err != nil {
+			return p, err
+		}
+		if p.Price, err = c.Amount("price", p.Currency); err != nil {
+			return p, err
 		}
 		if err := c.Studio().CreateProduct(c.Ctx, &p); err != nil {
 			return p, err
@@ -82,11 +84,8 @@ func (a *Area) catalogRoutes(rs *lane.Routes) {
 		if in.Name != nil {
 			p.Name = strings.TrimSpace(*in.Name)
 		}
-		if c.Has("price") {
-			p.Price = in.Price
-		}
-		if in.Currency != nil {
-			p.Currency = strings.ToUpper(*in.Currency)
+		if err := repricePlan(c, &p, in.Currency); err != nil {
+			return p, err
 		}
 		if c.Has("durationDays") {
 			p.DurationDays = in.DurationDays
@@ -153,6 +152,44 @@ func (a *Area) catalogRoutes(rs *lane.Routes) {
 		return lane.PageOf(res, q.Page()), err
 	}, lane.Tool("list_forms"))
 	lane.Add(rs, "POST", "/forms", "Create a form template.", a.createFormTemplate, lane.Admin(), lane.Created())
+}
+
+// newPlanCurrency is the currency a new plan is sold in: the one sent, else
+// the studio's.
+func newPlanCurrency(c *lane.Call, sent *string) (string, error) {
+	if sent != nil {
+		return lane.Currency("currency", *sent)
+	}
+	st, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
+	return st.Currency(), err
+}
+
+// repricePlan applies a change's price and currency to p. A new currency
+// without a price keeps the amount (350 ILS becomes 350 USD), refused when
+// the amount has more decimals than the new currency.
+func repricePlan(c *lane.Call, p *domain.Product, currency *string) error {
+	if currency != nil {
+		code, err := lane.Currency("currency", *currency)
+		if err != nil {
+			return err
+		}
+		if p.Price != nil && !c.Has("price") {
+			m, err := p.Price.In(code)
+			if err != nil {
+				return lane.InvalidField("currency", fmt.Sprintf("The price %s does not fit %s: send price in %s too.", p.Price.Decimal(), code, code))
+			}
+			p.Price = &m
+		}
+		p.Currency = code
+	}
+	if c.Has("price") {
+		m, err := c.Amount("price", p.Currency)
+		if err != nil {
+			return err
+		}
+		p.Price = m
+	}
+	return nil
 }
 
 func (a *Area) createFormTemplate(c *lane.Call, in *createFormTemplateInput) (domain.FormTemplate, error) {

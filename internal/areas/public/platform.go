@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -13,10 +14,10 @@ const publicLimit = 50
 
 // publicPlan is a plan as a prospect sees it: no ids, nothing internal.
 type publicPlan struct {
-	Name         string   `json:"name"`
-	Price        *float64 `json:"price"`        // null: set per trainee
-	Currency     string   `json:"currency"`     // ISO code, with price
-	DurationDays *int     `json:"durationDays"` // null: open-ended
+	Name         string       `json:"name"`
+	Price        *money.Money `json:"price"`        // null: set per trainee; major units
+	Currency     string       `json:"currency"`     // ISO code, with price
+	DurationDays *int         `json:"durationDays"` // null: open-ended
 }
 
 // publicProgram is a program template by name.

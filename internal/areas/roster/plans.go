@@ -7,13 +7,14 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
 type assignPlanInput struct {
 	ProductID    string   `json:"productId" jsonschema:"The plan to assign: its id from list_plans, or its name." lane:"minLength=1,maxLength=100" ref:"product"`
 	StartedOn    *string  `json:"startedOn,omitempty" jsonschema:"First day of the plan. When omitted the plan starts the day after the trainee's last live or scheduled plan ends, or today if there is none." lane:"format=date" when:"start"`
-	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee; when omitted the plan's list price (required for a plan without one)." lane:"min=0,max=1000000"`
+	Price        *float64 `json:"price,omitempty" jsonschema:"Price for this trainee in the plan's currency (349.90); when omitted the plan's list price (required for a plan without one)." lane:"min=0,max=1000000"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days for this trainee; when omitted the plan's own duration (none means open-ended)." lane:"min=1,max=3650"`
 	Notify       *bool    `json:"notify,omitempty" jsonschema:"true tells the trainee; anything else is silent."`
 }
@@ -21,7 +22,7 @@ type assignPlanInput struct {
 // planTerms are the per-trainee choices of a new subscription.
 type planTerms struct {
 	StartedOn    *string
-	Price        *float64
+	Price        *money.Money // in the plan's currency
 	DurationDays *int
 }
 
@@ -62,10 +63,14 @@ func (a *Area) assignPlan(c *lane.Call, in *assignPlanInput) (domain.Subscriptio
 		if err != nil {
 			return err
 		}
-		if product.Price == nil && in.Price == nil {
+		price, err := c.Amount("price", product.Currency)
+		if err != nil {
+			return err
+		}
+		if product.Price == nil && price == nil {
 			return lane.InvalidField("price", fmt.Sprintf("The %s plan is priced per trainee: send price (e.g. 250, in %s).", product.Name, product.Currency))
 		}
-		out, err = startSubscription(c, ss, t.ID, product, planTerms{StartedOn: in.StartedOn, Price: in.Price, DurationDays: in.DurationDays})
+		out, err = startSubscription(c, ss, t.ID, product, planTerms{StartedOn: in.StartedOn, Price: price, DurationDays: in.DurationDays})
 		if err != nil {
 			return err
 		}

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
 func testProducts(t *testing.T, st store.Store) {
 	a, b := newStudio(t, st), newStudio(t, st)
 	ss := st.Studio(a.ID)
-	monthly := domain.Product{Name: "Monthly", Price: ptr(350.0), Currency: "ILS", DurationDays: ptr(30), Active: true}
+	monthly := domain.Product{Name: "Monthly", Price: &money.Money{Minor: 34990, Currency: "ILS"}, Currency: "ILS", DurationDays: ptr(30), Active: true}
 	open := domain.Product{Name: "Open coaching", Currency: "ILS", Active: true} // per-trainee price, open-ended
 	must(t, "CreateProduct", ss.CreateProduct(ctx, &monthly))
 	must(t, "CreateProduct open", ss.CreateProduct(ctx, &open))
@@ -20,7 +21,7 @@ func testProducts(t *testing.T, st store.Store) {
 		t.Fatalf("GetProduct(open) = %+v, want nil price and duration", got)
 	}
 	got, _ = ss.GetProduct(ctx, monthly.ID)
-	if *got.Price != 350 || *got.DurationDays != 30 || got.Currency != "ILS" {
+	if *got.Price != (money.Money{Minor: 34990, Currency: "ILS"}) || *got.DurationDays != 30 || got.Currency != "ILS" {
 		t.Fatalf("GetProduct(monthly) = %+v", got)
 	}
 	_, err = st.Studio(b.ID).GetProduct(ctx, monthly.ID)
@@ -40,13 +41,18 @@ func testProducts(t *testing.T, st store.Store) {
 		t.Fatalf("ListProducts(_) matched %d, want the underscore literal", list.Total)
 	}
 	monthly.Active = false
-	monthly.Price = ptr(399.0)
+	monthly.Price, monthly.Currency = &money.Money{Minor: 399, Currency: "JPY"}, "JPY"
 	must(t, "UpdateProduct", ss.UpdateProduct(ctx, &monthly))
 	got, _ = ss.GetProduct(ctx, monthly.ID)
-	if got.Active || *got.Price != 399 {
+	if got.Active || *got.Price != (money.Money{Minor: 399, Currency: "JPY"}) || got.Currency != "JPY" {
 		t.Fatalf("after UpdateProduct = %+v", got)
 	}
 	mustNotFound(t, "UpdateProduct from another studio", st.Studio(b.ID).UpdateProduct(ctx, &monthly))
+	// A price is kept in its record's currency: one in another is refused.
+	monthly.Price = &money.Money{Minor: 39900, Currency: "ILS"}
+	if err := ss.UpdateProduct(ctx, &monthly); err == nil {
+		t.Fatal("UpdateProduct stored an ILS price on a JPY plan")
+	}
 }
 
 func testSubscriptions(t *testing.T, st store.Store) {
@@ -65,7 +71,7 @@ func testSubscriptions(t *testing.T, st store.Store) {
 	if len(list) != 2 || list[0].ID != w.sub.ID || list[1].ID != later.ID || list[1].EndsOn != nil || list[1].Price != nil || list[1].Currency != "USD" {
 		t.Fatalf("ListSubscriptions = %+v", list)
 	}
-	if *list[0].EndsOn != "2026-01-30" || *list[0].Price != 350 || list[0].ProductName != "Monthly" {
+	if *list[0].EndsOn != "2026-01-30" || *list[0].Price != (money.Money{Minor: 34990, Currency: "ILS"}) || list[0].ProductName != "Monthly" {
 		t.Fatalf("first subscription = %+v", list[0])
 	}
 	_, err = ss.ListSubscriptions(ctx, wb.trainee.ID)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -158,9 +159,9 @@ func seedWorld(t *testing.T, ss store.StudioStore) world {
 	must(t, "CreateTag", ss.CreateTag(ctx, &w.tag))
 	w.trainee = domain.Trainee{FirstName: "World", LastName: "Trainee", Phone: newPhone(), Tags: []string{w.tag.Name}, CoachIDs: []string{w.coach.ID}}
 	must(t, "CreateTrainee", ss.CreateTrainee(ctx, &w.trainee))
-	w.product = domain.Product{Name: "Monthly", Price: ptr(350.0), Currency: "ILS", DurationDays: ptr(30), Active: true}
+	w.product = domain.Product{Name: "Monthly", Price: &money.Money{Minor: 34990, Currency: "ILS"}, Currency: "ILS", DurationDays: ptr(30), Active: true}
 	must(t, "CreateProduct", ss.CreateProduct(ctx, &w.product))
-	w.sub = domain.Subscription{TraineeID: w.trainee.ID, ProductID: w.product.ID, StartedOn: "2026-01-01", EndsOn: ptr("2026-01-30"), Price: ptr(350.0)}
+	w.sub = domain.Subscription{TraineeID: w.trainee.ID, ProductID: w.product.ID, StartedOn: "2026-01-01", EndsOn: ptr("2026-01-30"), Price: &money.Money{Minor: 34990, Currency: "ILS"}}
 	must(t, "CreateSubscription", ss.CreateSubscription(ctx, &w.sub))
 	w.template = domain.ProgramTemplate{Name: "Strength", Weeks: ptr(8)}
 	must(t, "CreateProgramTemplate", ss.CreateProgramTemplate(ctx, &w.template))
