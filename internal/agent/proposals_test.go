@@ -11,8 +11,8 @@ import (
 
 	"github.com/otherwise/perform/internal/agent/fakes"
 	"github.com/otherwise/perform/internal/domain"
-	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
