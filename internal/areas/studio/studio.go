@@ -113,11 +113,11 @@ type tasksQuery struct {
 }
 
 func (a *Area) studioRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/studio/settings", "The studio's settings: its time zone, the first day of its week, whether its trainees may use the WhatsApp assistant, the WhatsApp template of the coaches' morning digest, its language, the weekly plan's senior age and its model budget.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
+	lane.Add(rs, "GET", "/studio/settings", "The studio's settings: its time zone, the first day of its week, whether its trainees may use the WhatsApp assistant, the WhatsApp template of the coaches' morning digest, its currency, its language, the weekly plan's senior age and its model budget.", func(c *lane.Call, _ *lane.NoInput) (studioSettings, error) {
 		st, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
 		return a.withBudget(settingsOf(st), st), err
 	}, lane.Admin())
-	lane.Add(rs, "PATCH", "/studio/settings", "Change the studio's settings given: its time zone (the zone its local days, session dates, check-in days and weeks are in), the first day of its week (weekStartsOn), whether its trainees may use the WhatsApp assistant, the approved WhatsApp template of the coaches' morning digest, its language (he or en: what Perform writes for it), the age from which the weekly plan's senior rules apply, and its model budget below the operator's ceilings.", a.updateStudioSettings, lane.Admin())
+	lane.Add(rs, "PATCH", "/studio/settings", "Change the studio's settings given: its time zone (the zone its local days, session dates, check-in days and weeks are in), the first day of its week (weekStartsOn), whether its trainees may use the WhatsApp assistant, the approved WhatsApp template of the coaches' morning digest, its currency (new plans' default), its language (he or en: what Perform writes for it), the age from which the weekly plan's senior rules apply, and its model budget below the operator's ceilings.", a.updateStudioSettings, lane.Admin())
 	lane.Add(rs, "GET", "/validate", "Check the credential: the studio it belongs to, and who is asking.", func(c *lane.Call, _ *lane.NoInput) (studioInfo, error) {
 		info := studioInfo{ID: c.P.StudioID, Name: c.P.StudioName, Slug: c.P.StudioSlug, Region: c.P.Region, Tier: c.P.Tier, TimeZone: c.Zone().String(),
 			Credential: string(c.P.Kind), Scopes: c.P.Scopes, CoachID: c.Coach()}
@@ -394,12 +394,14 @@ type studioSettings struct {
 	// DigestTemplate is the approved WhatsApp template the coaches' morning
 	// digest goes out as outside the 24-hour window ("" without one).
 	DigestTemplate string `json:"digestTemplate"`
+	// Currency is the one a new plan is priced in when it names none.
+	Currency string `json:"currency"`
 	planSettings
 }
 
 func settingsOf(st domain.Studio) studioSettings {
 	return studioSettings{TimeZone: st.TimeZone().String(), WeekStartsOn: domain.WeekdayName(st.FirstDay()), TraineeAssistant: st.TraineeAssistant(), DigestTemplate: st.DigestTemplate(),
-		planSettings: planSettingsOf(st)}
+		Currency: st.Currency(), planSettings: planSettingsOf(st)}
 }
 
 type studioSettingsInput struct {
@@ -407,6 +409,7 @@ type studioSettingsInput struct {
 	WeekStartsOn     *string `json:"weekStartsOn,omitempty" jsonschema:"The first day of the studio's week: sunday, monday … saturday. Every this week, next week, weekly plan, debrief and weekly mean starts on it. Null returns to the time zone's custom (Sunday for Asia/Jerusalem, Monday for most of Europe)." lane:"maxLength=20"`
 	TraineeAssistant *bool   `json:"traineeAssistant,omitempty" jsonschema:"Whether the studio's trainees may log workouts, check-ins, weigh-ins and measurements by writing to the WhatsApp assistant (off until turned on; each trainee agrees on her first message)."`
 	DigestTemplate   *string `json:"digestTemplate,omitempty" jsonschema:"The approved WhatsApp template (its name, such as morning_digest) the coaches' morning digest goes out as when a coach has not written in 24 hours; null or empty removes it, and then such a coach gets no digest." lane:"maxLength=100"`
+	Currency         *string `json:"currency,omitempty" jsonschema:"The studio's currency, an ISO 4217 code such as ILS, USD or EUR: a new plan that names none is priced in it (ILS until set); plans already made keep theirs." lane:"minLength=3,maxLength=3,null=false"`
 	planSettingsInput
 }
 
@@ -437,11 +440,18 @@ func (a *Area) updateStudioSettings(c *lane.Call, in *studioSettingsInput) (stud
 	} else if ok {
 		patch["digestTemplate"] = template // "" removes it
 	}
+	if in.Currency != nil {
+		code, err := lane.Currency("currency", *in.Currency)
+		if err != nil {
+			return studioSettings{}, err
+		}
+		patch["currency"] = code
+	}
 	if err := a.patchPlanSettings(c, in, patch); err != nil {
 		return studioSettings{}, err
 	}
 	if len(patch) == 0 {
-		return studioSettings{}, lane.InvalidField("timeZone", "Send at least one setting: timeZone, weekStartsOn, traineeAssistant, digestTemplate, language, seniorAge, modelTokensPerPersonDay or modelTokensPerStudioHour.")
+		return studioSettings{}, lane.InvalidField("timeZone", "Send at least one setting: timeZone, weekStartsOn, traineeAssistant, digestTemplate, currency, language, seniorAge, modelTokensPerPersonDay or modelTokensPerStudioHour.")
 	}
 	// The settings' other keys (the assistant's) are kept as they are.
 	st, err := store.PatchStudioSettings(c.Ctx, c.DB(), c.P.StudioID, patch)
