@@ -214,6 +214,7 @@ var goMigrations = map[string]func(ctx context.Context, tx *sql.Tx, engine strin
 	"0101_agent_studios":  backfillCoachPhoneKeys,
 	"0020_search_words":   backfillTraineeWords,
 	"0750_name_keys":      backfillNameKeys,
+	"0800_money_minor":    convertPricesToMinor,
 }
 
 // backfillNameKeys writes every trainee's name sound keys.

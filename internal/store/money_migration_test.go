@@ -73,7 +73,7 @@ func TestMoneyMigration(t *testing.T) {
 				exec(`UPDATE products SET price = ?, currency = ? WHERE id = ?`, c.float, c.currency, products[i].ID)
 				exec(`UPDATE subscriptions SET price = ?, currency = ? WHERE id = ?`, c.float, c.currency, subs[i].ID)
 			}
-			exec(`DELETE FROM schema_migrations WHERE version = '0800_money_minor'`)
+			exec(`DELETE FROM schema_migrations WHERE version IN ('0800_money_minor', '0801_drop_float_prices')`)
 			if err := store.Migrate(ctx, st.DB(), st.Engine()); err != nil {
 				t.Fatal(err)
 			}
