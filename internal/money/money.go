@@ -56,12 +56,13 @@ func Digits(currency string) int {
 const MaxMinor int64 = 1_000_000_000_000_000
 
 // Parse reads a decimal amount in major units of currency ("349.90", "350",
-// "0.5") exactly. It refuses a sign, an exponent, more decimals than the
-// currency has and amounts beyond MaxMinor. Its error is a predicate that
+// "0.5", or as JSON may write a number, "3.4990e2") exactly. It refuses a
+// sign, more decimals than the currency has and amounts beyond MaxMinor. Its error is a predicate that
 // reads after a field's name: "price has 3 decimals but ILS has 2: …".
 func Parse(s, currency string) (Money, error) {
 	currency = strings.ToUpper(currency)
 	digits := Digits(currency)
+	s = plain(s)
 	whole, frac, dot := strings.Cut(s, ".")
 	if whole == "" || !allDigits(whole) || !allDigits(frac) || (dot && frac == "") {
 		return Money{}, fmt.Errorf("must be an amount written with digits and at most one decimal point, such as 349.90; got %q", short(s))
@@ -101,6 +102,29 @@ func ParseJSON(raw json.RawMessage, currency string) (*Money, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// plain writes a number with an exponent ("3.499e2") as a plain decimal
+// ("349.9"); anything else, or an exponent beyond ±40, is returned as it is
+// (and refused by Parse).
+func plain(s string) string {
+	i := strings.IndexAny(s, "eE")
+	if i < 0 {
+		return s
+	}
+	exp, err := strconv.Atoi(s[i+1:])
+	whole, frac, dot := strings.Cut(s[:i], ".")
+	if err != nil || exp < -40 || exp > 40 || whole == "" || !allDigits(whole) || !allDigits(frac) || (dot && frac == "") {
+		return s
+	}
+	digits, point := whole+frac, len(whole)+exp
+	if point <= 0 {
+		return "0." + strings.Repeat("0", -point) + digits
+	}
+	if point >= len(digits) {
+		return digits + strings.Repeat("0", point-len(digits))
+	}
+	return digits[:point] + "." + digits[point:]
 }
 
 func allDigits(s string) bool {

@@ -68,7 +68,7 @@ func TestPlanPricesAreExact(t *testing.T) {
 		if price, cur := wire(a); price != "349.9" || cur != "USD" {
 			t.Fatalf("after currency USD: %s %s", price, cur)
 		}
-		a = e.OK(200, e.Call(k, "PATCH", "/products/"+p.ID, map[string]any{"currency": "JPY", "price": 5000}))
+		e.OK(200, e.Call(k, "PATCH", "/products/"+p.ID, map[string]any{"currency": "JPY", "price": 5000}))
 		if minor, cur := stored(p.ID); *minor != 5000 || cur != "JPY" {
 			t.Fatalf("stored %d %s, want 5000 JPY", *minor, cur)
 		}
