@@ -9,6 +9,7 @@ import (
 
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/redaction"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -22,7 +23,7 @@ import (
 // can still say things about someone.
 
 // Redacted replaces what the scrubber takes out.
-const Redacted = "[REDACTED]"
+const Redacted = redaction.Marker
 
 // redactedFields are field names (lower case) whose whole value is
 // redacted: people's names, and ids of people other than the trainee
@@ -60,8 +61,8 @@ func scrubJSON(raw []byte, allow []string, people ...string) (json.RawMessage, e
 	if err != nil {
 		return nil, err
 	}
-	names := nameSet(people)
-	v = keepAllowed(redact(v, func(s string) string { return redactNames(RedactText(s), names) }), allowTree(allow))
+	names := redaction.Names(people)
+	v = keepAllowed(redact(v, func(s string) string { return redaction.NamesIn(redaction.Text(s), names) }), allowTree(allow))
 	var buf bytes.Buffer
 	if err := writeOrdered(&buf, v); err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func scrubJSON(raw []byte, allow []string, people ...string) (json.RawMessage, e
 
 // redact is the first pass: redacted fields lose their whole value (kept
 // in shape: every scalar in it becomes Redacted), and every other string
-// loses the emails, phone numbers, ids and keys in it (RedactText). A
+// loses the emails, phone numbers, ids and keys in it (redaction.Text). A
 // field that holds ids (id, sessionId, exerciseIds…) keeps a value that is
 // one id of a kind a trainee may see: the lane's answers name records by
 // id; an id anywhere else is text someone typed.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/otherwise/perform/internal/redaction"
 )
 
 // FuzzScrub: any JSON value and allow list scrub to valid JSON without
@@ -65,43 +67,14 @@ func checkUnder(t *testing.T, v any, n *allowNode, at string) {
 			checkUnder(t, e, n, at+"[]")
 		}
 	case string:
-		if emailPattern.MatchString(x) {
+		if redaction.HasEmail(x) {
 			t.Fatalf("%s keeps an email: %q", at, x)
 		}
-		if secretPattern.MatchString(x) {
+		if redaction.HasSecret(x) {
 			t.Fatalf("%s keeps a key: %q", at, x)
 		}
-		if idPattern.MatchString(x) && !visibleID(x) {
+		if redaction.HasID(x) && !visibleID(x) {
 			t.Fatalf("%s keeps an id in text: %q", at, x)
 		}
 	}
-}
-
-// FuzzRedactText: redaction is stable, leaves no email and never grows
-// text that had nothing to redact.
-func FuzzRedactText(f *testing.F) {
-	for _, s := range []string{
-		"call me on 050-123-4567 after 6", "+972 50 123 4567", "(03) 555-1234 or 0541234567.",
-		"dana.levi+fit@studio.example.co.il", "2026-07-01T08:00:00Z", "squat 100 100 100 kg",
-		"trn_06h346y008j1ak8jzerevqemb0", "on 2026-07-01 050-123-4567", "a@b.co@c.de", "12-12-2026 0 0 0 0 0 0 0 0 0",
-		"ask coa_06h346y008j1ak8jzerevqemb0 (key_06h346y008j1ak8jzerevqemb1)", "pf_live_Ab3-x_Yz09 pf_at_abcdefgh@x.example",
-		"coa_06h346y008j1ak8jzerevqemb0@studio.example 0501234567",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := RedactText(s)
-		if again := RedactText(out); again != out {
-			t.Fatalf("RedactText(%q) = %q, then %q", s, out, again)
-		}
-		if emailPattern.MatchString(out) {
-			t.Fatalf("RedactText(%q) = %q keeps an email", s, out)
-		}
-		if idPattern.MatchString(out) || secretPattern.MatchString(out) {
-			t.Fatalf("RedactText(%q) = %q keeps an id or a key", s, out)
-		}
-		if !strings.Contains(out, Redacted) && out != s {
-			t.Fatalf("RedactText(%q) = %q changed text without redacting", s, out)
-		}
-	})
 }

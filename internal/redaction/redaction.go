@@ -1,4 +1,8 @@
-package lane
+// Package redaction takes out of text what a reader must not see in it:
+// email addresses, phone numbers, Perform's ids and keys, and people's
+// names. The lane's scrubber (internal/lane) applies it to every string of
+// an answer a trainee or a platform reads.
+package redaction
 
 import (
 	"regexp"
@@ -9,15 +13,15 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 )
 
-// Redaction inside text: email addresses, phone numbers, Perform's ids and
-// keys, and people's names wherever a string holds them.
+// Marker replaces what redaction takes out.
+const Marker = "[REDACTED]"
 
 // nameWord is a run of letters (any script, with their marks).
 var nameWord = regexp.MustCompile(`[\p{L}\p{M}]+`)
 
-// nameSet is the words of people's names worth finding in text: three
+// Names is the words of people's names worth finding in text: three
 // letters or more, lower-cased.
-func nameSet(people []string) map[string]bool {
+func Names(people []string) map[string]bool {
 	set := map[string]bool{}
 	for _, p := range people {
 		for _, w := range nameWord.FindAllString(p, -1) {
@@ -29,10 +33,10 @@ func nameSet(people []string) map[string]bool {
 	return set
 }
 
-// redactNames replaces the words of s that are words of a name in names,
+// NamesIn replaces the words of s that are words of a name in names,
 // when written as a name is: capitalised (or in a script without case).
 // "your coach" stays; "Yael said" does not.
-func redactNames(s string, names map[string]bool) string {
+func NamesIn(s string, names map[string]bool) string {
 	if len(names) == 0 || s == "" {
 		return s
 	}
@@ -44,7 +48,7 @@ func redactNames(s string, names map[string]bool) string {
 			continue
 		}
 		b.WriteString(s[last:loc[0]])
-		b.WriteString(Redacted)
+		b.WriteString(Marker)
 		last = loc[1]
 	}
 	if last == 0 {
@@ -91,19 +95,19 @@ var idPattern = func() *regexp.Regexp {
 // pf_rt_…, pf_tt_…) inside text: the prefix and what follows it.
 var secretPattern = regexp.MustCompile(`(?i)\bpf_[a-z]+_[0-9a-z_\-]{8,}`)
 
-// RedactText replaces email addresses, phone numbers, Perform's ids
+// Text replaces email addresses, phone numbers, Perform's ids
 // (trn_…, coa_…, key_…) and keys and tokens (pf_live_…) in s. The answers'
 // own id fields are not text: redact keeps the ids in them.
-func RedactText(s string) string {
-	if s == "" || s == Redacted {
+func Text(s string) string {
+	if s == "" || s == Marker {
 		return s
 	}
 	if strings.IndexByte(s, '_') >= 0 {
-		s = secretPattern.ReplaceAllString(s, Redacted)
-		s = idPattern.ReplaceAllString(s, Redacted)
+		s = secretPattern.ReplaceAllString(s, Marker)
+		s = idPattern.ReplaceAllString(s, Marker)
 	}
 	if strings.IndexByte(s, '@') >= 0 {
-		s = emailPattern.ReplaceAllString(s, Redacted)
+		s = emailPattern.ReplaceAllString(s, Marker)
 	}
 	if !hasDigits(s, 9) { // most strings: no phone can be in them
 		return s
@@ -122,7 +126,7 @@ func RedactText(s string) string {
 		}
 		for _, ph := range phonesIn(s[start:end]) {
 			b.WriteString(s[last : start+ph[0]])
-			b.WriteString(Redacted)
+			b.WriteString(Marker)
 			last = start + ph[1]
 		}
 	}
@@ -222,3 +226,9 @@ func looksLikePhone(c string) bool {
 		return dashed && longest >= 3
 	}
 }
+
+// HasEmail, HasSecret and HasID report an email address, a key or token of
+// Perform's, or an id of any kind inside s: what Text takes out.
+func HasEmail(s string) bool  { return emailPattern.MatchString(s) }
+func HasSecret(s string) bool { return secretPattern.MatchString(s) }
+func HasID(s string) bool     { return idPattern.MatchString(s) }
