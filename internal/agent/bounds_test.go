@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,45 +130,9 @@ func TestALongMessageIsCutAndTheSenderTold(t *testing.T) {
 // weighInScript is a model that obeys the trainee line by line: each step
 // logs the weigh-in of the next line of her burst ("שקילה 70.4") it has not
 // logged yet, one tool call per step, and answers once all are logged.
-func weighInScript(_ int, req fakes.MessagesRequest) fakes.Reply {
-	text, done := "", 0
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		m := req.Messages[i]
-		if m.Role == "assistant" {
-			for _, b := range m.Content {
-				if b.Type == "tool_use" {
-					done++
-				}
-			}
-			continue
-		}
-		if t := textOf(m); t != "" {
-			text = t
-			break
-		}
-	}
-	var weights []float64
-	for _, m := range weighInLine.FindAllStringSubmatch(text, -1) {
-		w, _ := strconv.ParseFloat(m[1], 64)
-		weights = append(weights, w)
-	}
-	if done < len(weights) {
-		return fakes.CallTool("log_weight", map[string]any{"weightKg": weights[done]})
-	}
-	return fakes.Text("רשמתי")
-}
+func weighInScript(_ int, req fakes.MessagesRequest) fakes.Reply { return weighInModel.Reply(req) }
 
-var weighInLine = regexp.MustCompile(`שקילה (\d+(?:\.\d)?)`)
-
-func textOf(m fakes.Message) string {
-	var parts []string
-	for _, b := range m.Content {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+var weighInModel = fakes.NewWeighInModel("שקילה")
 
 // A backlog bigger than one turn can write (12 weigh-ins, one per model
 // step, against a turn's 8 steps) loses none: the turn that runs out of

@@ -5,7 +5,6 @@ package crashtest
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,10 +49,10 @@ func runTraineeBacklogCrash(t *testing.T, st store.Store, databaseURL string) {
 			held.Do(func() { first = true })
 		}
 		if first {
-			inModel <- len(weighIns(req.LastUserText()))
+			inModel <- len(weighIns.WeighIns(req.LastUserText()))
 			<-releaseModel // the process is killed while we wait
 		}
-		return logEachWeighIn(req)
+		return weighIns.Reply(req)
 	})
 	defer llm.Close()
 	sms := fakes.NewSmartSend()
@@ -161,48 +160,10 @@ func seedTrainee(t *testing.T, st store.Store, phone string) (string, string) {
 	return s.ID, tr.ID
 }
 
-// logEachWeighIn is a model that obeys the trainee line by line: each step
-// logs the next weigh-in of her turn ("שקלתי 70.4") it has not logged yet,
-// one tool call per step, and answers once all are logged.
-func logEachWeighIn(req fakes.MessagesRequest) fakes.Reply {
-	text, done := "", 0
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		m := req.Messages[i]
-		if m.Role == "assistant" {
-			for _, b := range m.Content {
-				if b.Type == "tool_use" {
-					done++
-				}
-			}
-			continue
-		}
-		var parts []string
-		for _, b := range m.Content {
-			if b.Type == "text" {
-				parts = append(parts, b.Text)
-			}
-		}
-		if len(parts) > 0 {
-			text = strings.Join(parts, "\n")
-			break
-		}
-	}
-	if weights := weighIns(text); done < len(weights) {
-		return fakes.CallTool("log_weight", map[string]any{"weightKg": weights[done]})
-	}
-	return fakes.Text("רשמתי")
-}
-
-var weighInLine = regexp.MustCompile(`שקלתי (\d+(?:\.\d)?)`)
-
-func weighIns(text string) []float64 {
-	var out []float64
-	for _, m := range weighInLine.FindAllStringSubmatch(text, -1) {
-		w, _ := strconv.ParseFloat(m[1], 64)
-		out = append(out, w)
-	}
-	return out
-}
+// weighIns is a model that obeys the trainee line by line: each step logs
+// the next weigh-in of her turn ("שקלתי 70.4") it has not logged yet, one
+// tool call per step, and answers once all are logged.
+var weighIns = fakes.NewWeighInModel("שקלתי")
 
 // countMessages is how many agent messages are in state ("" is all).
 func countMessages(t *testing.T, st store.Store, state string) int {
