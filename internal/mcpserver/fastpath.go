@@ -316,16 +316,46 @@ func (e *endpoint) dispatch(w http.ResponseWriter, r *http.Request, srv *mcp.Ser
 	case <-ctx.Done():
 		return
 	}
+	if status := errorStatus(call.version, resp); status != 0 {
+		w.WriteHeader(status)
+	}
+	if writeResult(w, resp) {
+		return
+	}
 	data, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		e.logger.Error("mcp: encoding the answer failed", "err", err)
 		return
 	}
-	if status := errorStatus(call.version, resp); status != 0 {
-		w.WriteHeader(status)
-	}
 	_, _ = w.Write(data)
 }
+
+// writeResult writes a successful answer with an integer id as
+// jsonrpc.EncodeMessage would, without encoding it again: the SDK gives
+// the result already compact (its encoder's output, HTML left unescaped),
+// and EncodeMessage would only copy and re-scan it. It reports false for
+// anything else (an error, a string id), which EncodeMessage writes.
+func writeResult(w io.Writer, resp *jsonrpc.Response) bool {
+	id, ok := resp.ID.Raw().(int64)
+	if !ok || resp.Error != nil || len(resp.Result) == 0 {
+		return false
+	}
+	buf := answerPool.Get().(*[]byte)
+	b := append((*buf)[:0], `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"result":`...)
+	b = append(b, resp.Result...)
+	b = append(b, '}')
+	_, _ = w.Write(b)
+	if cap(b) <= 64<<10 {
+		*buf = b
+		answerPool.Put(buf)
+	}
+	return true
+}
+
+// answerPool holds answer buffers between calls.
+var answerPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // noCache and jsonType are the answer's header values, shared: a value
 // slice at its capacity is copied by any append.

@@ -1,12 +1,17 @@
 package mcpserver
 
 import (
+	"bytes"
+	stdjson "encoding/json"
+	"io"
+	"math"
 	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,4 +53,69 @@ func TestSDKOnlyToolsSkipTheFastPath(t *testing.T) {
 			t.Errorf("%+v: tools left to the SDK's handler: %v; say so in docs/mcp.md", opts, m)
 		}
 	}
+}
+
+// compactResult is a result as the SDK hands it over: its encoder's
+// output, HTML left unescaped.
+func compactResult(t testing.TB, v any) stdjson.RawMessage {
+	var buf bytes.Buffer
+	enc := stdjson.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// checkWrittenAsEncoded holds writeResult to jsonrpc.EncodeMessage: the
+// same bytes when it writes, nothing when it declines.
+func checkWrittenAsEncoded(t testing.TB, resp *jsonrpc.Response) {
+	want, err := jsonrpc.EncodeMessage(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if !writeResult(&got, resp) {
+		if got.Len() != 0 {
+			t.Fatalf("declined but wrote %q", got.Bytes())
+		}
+		return
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("written\n%s\nencoded\n%s", got.Bytes(), want)
+	}
+}
+
+func TestResultWrittenAsTheSDKEncodesIt(t *testing.T) {
+	results := []any{
+		map[string]any{"content": []any{map[string]any{"type": "text", "text": `{"a":"<b>&\u2028\u2029 שלום 🏋️"}`}}},
+		map[string]any{"structuredContent": map[string]any{"x": 1.5e300, "y": nil, "z": []any{}}},
+		"",
+		[]any{},
+	}
+	for _, id := range []any{0.0, 7.0, -1.0, float64(math.MaxInt64), float64(1 << 53), "abc", "<&>"} {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			checkWrittenAsEncoded(t, &jsonrpc.Response{ID: jid, Result: compactResult(t, r)})
+		}
+		checkWrittenAsEncoded(t, &jsonrpc.Response{ID: jid, Error: &jsonrpc.Error{Code: -32602, Message: "bad"}})
+	}
+	if jid, _ := jsonrpc.MakeID("s"); writeResult(io.Discard, &jsonrpc.Response{ID: jid, Result: compactResult(t, 1)}) {
+		t.Fatal("a string id is left to EncodeMessage")
+	}
+}
+
+func FuzzResultWrittenAsTheSDKEncodesIt(f *testing.F) {
+	f.Add(int64(1), "text <b> & \u2028")
+	f.Add(int64(-9), "\xff\xfe invalid")
+	f.Fuzz(func(t *testing.T, id int64, text string) {
+		jid, err := jsonrpc.MakeID(float64(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkWrittenAsEncoded(t, &jsonrpc.Response{ID: jid, Result: compactResult(t, map[string]any{"text": text, "n": id})})
+	})
 }
