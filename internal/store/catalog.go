@@ -123,17 +123,28 @@ func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
 
 // Products.
 
-const productColumns = `p.id, p.name, p.price_minor, p.currency, p.duration_days, p.active, p.created_at`
+const productColumns = `p.id, p.name, p.price_minor, p.currency, p.duration_days, p.active, p.created_at, p.kind, p.sessions, p.valid_days, p.period, p.auto_renew`
 
 func scanProduct(row scanner, p *domain.Product, extra ...any) error {
 	var price sql.Null[int64]
-	var duration sql.Null[int]
+	var duration, sessions, validDays sql.Null[int]
+	var period sql.Null[string]
 	var created int64
-	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created,
+		&p.Kind, &sessions, &validDays, &period, &p.AutoRenew}, extra...)...); err != nil {
 		return err
 	}
 	p.Price, p.DurationDays, p.CreatedAt = priceOf(price, p.Currency), valueOrNil(duration), fromMS(created)
+	p.Sessions, p.ValidDays, p.Period = valueOrNil(sessions), valueOrNil(validDays), valueOrNil(period)
 	return nil
+}
+
+// planKind is the kind stored for p: other when unset.
+func planKind(p *domain.Product) string {
+	if p.Kind == "" {
+		p.Kind = domain.PlanOther
+	}
+	return p.Kind
 }
 
 func (s *studioStore) ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error) {
@@ -151,8 +162,9 @@ func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, `INSERT INTO products (id, studio_id, name, price_minor, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, s.studioID, p.Name, price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
+	_, err = s.exec(ctx, `INSERT INTO products (id, studio_id, name, price_minor, currency, duration_days, active, created_at, kind, sessions, valid_days, period, auto_renew)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, s.studioID, p.Name, price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt), planKind(p), p.Sessions, p.ValidDays, p.Period, p.AutoRenew)
 	return s.writeErr(err, "plan", p.ID)
 }
 
@@ -161,8 +173,9 @@ func (s *studioStore) UpdateProduct(ctx context.Context, p *domain.Product) erro
 	if err != nil {
 		return err
 	}
-	res, err := s.exec(ctx, `UPDATE products SET name = ?, price_minor = ?, currency = ?, duration_days = ?, active = ? WHERE studio_id = ? AND id = ?`,
-		p.Name, price, p.Currency, p.DurationDays, p.Active, s.studioID, p.ID)
+	res, err := s.exec(ctx, `UPDATE products SET name = ?, price_minor = ?, currency = ?, duration_days = ?, active = ?,
+		kind = ?, sessions = ?, valid_days = ?, period = ?, auto_renew = ? WHERE studio_id = ? AND id = ?`,
+		p.Name, price, p.Currency, p.DurationDays, p.Active, planKind(p), p.Sessions, p.ValidDays, p.Period, p.AutoRenew, s.studioID, p.ID)
 	return affected(res, err, "plan", p.ID)
 }
 

@@ -223,6 +223,7 @@ type StudioStore interface {
 	Personas
 	PendingForms
 	PlanDrafts
+	Credits
 }
 
 // Coaches are the studio's staff.
