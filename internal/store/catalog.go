@@ -229,7 +229,9 @@ func (s *studioStore) GetSubscription(ctx context.Context, id string) (domain.Su
 }
 
 // CreateSubscription stores s with Status "active" unless set; an empty
-// Currency takes the plan's. ProductName is filled from the plan.
+// Currency takes the plan's. ProductName is filled from the plan. A
+// membership without an end runs to its first period's end; a package or
+// membership with a price is charged for its start (Billing).
 func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscription) error {
 	s.fillNew(&b.ID, ids.Subscription, &b.CreatedAt)
 	if b.Status == "" {
@@ -239,8 +241,10 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", b.TraineeID); err != nil {
 			return err
 		}
-		var productName, currency string
-		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).Scan(&productName, &currency)
+		var productName, currency, kind string
+		var period sql.Null[string]
+		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency, kind, period FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).
+			Scan(&productName, &currency, &kind, &period)
 		if err != nil {
 			return notFoundAs(notFound(err), "plan", b.ProductID)
 		}
@@ -252,10 +256,23 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		if err != nil {
 			return err
 		}
+		if kind == domain.PlanMembership && b.EndsOn == nil && period.Valid {
+			end := domain.PeriodEnd(b.StartedOn, period.V) // a membership runs period by period
+			b.EndsOn = &end
+		}
 		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price_minor, currency, state, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			b.ID, s.studioID, b.TraineeID, b.ProductID, b.StartedOn, b.EndsOn, price, b.Currency, b.Status, ms(b.CreatedAt))
-		return s.writeErr(err, "subscription", b.ID)
+		if err != nil || (kind != domain.PlanPackage && kind != domain.PlanMembership) {
+			return s.writeErr(err, "subscription", b.ID)
+		}
+		// A package or membership is charged for its start.
+		st, err := s.studioOn(ctx, q)
+		if err != nil {
+			return err
+		}
+		_, err = s.chargeFor(ctx, q, b.TraineeID, b.ID, b.StartedOn, b.EndsOn, price, b.Currency, st.PaymentTermsDays())
+		return err
 	})
 }
 

@@ -224,6 +224,7 @@ type StudioStore interface {
 	PendingForms
 	PlanDrafts
 	Credits
+	Billing
 }
 
 // Coaches are the studio's staff.

@@ -63,6 +63,7 @@ func Run(t *testing.T, open Opener) {
 		{"ModelBudget", testModelBudget},
 		{"Withdraw", testWithdraw},
 		{"Credits", testCredits},
+		{"Billing", testBilling},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
