@@ -103,8 +103,11 @@ func traineeBilling(c *lane.Call, _ *lane.NoInput) (traineeBillingView, error) {
 		}
 		out.Subscriptions = append(out.Subscriptions, v)
 	}
-	name := strings.TrimSpace(t.FirstName + " " + t.LastName)
-	out.Summary = summary(name, out.Owed, out.Overdue, out.OpenCharges, today, lines)
+	who, owes := strings.TrimSpace(t.FirstName+" "+t.LastName), "owes"
+	if c.P.IsTrainee() { // her own answer names no one
+		who, owes = "You", "owe"
+	}
+	out.Summary = summary(who, owes, out.Owed, out.Overdue, out.OpenCharges, today, lines)
 	return out, nil
 }
 
@@ -141,11 +144,11 @@ func creditLine(cr domain.Credits) string {
 	return b.String()
 }
 
-func summary(name string, owed, overdue map[string]money.Money, open []domain.Charge, today string, lines []string) string {
+func summary(name, owes string, owed, overdue map[string]money.Money, open []domain.Charge, today string, lines []string) string {
 	var b strings.Builder
 	switch {
 	case len(owed) == 0:
-		b.WriteString(name + " owes nothing.")
+		b.WriteString(name + " " + owes + " nothing.")
 	case len(overdue) > 0:
 		since := ""
 		for _, ch := range open {
@@ -154,9 +157,9 @@ func summary(name string, owed, overdue map[string]money.Money, open []domain.Ch
 				break
 			}
 		}
-		fmt.Fprintf(&b, "%s owes %s, %s of it overdue since %s.", name, sumOf(owed), sumOf(overdue), since)
+		fmt.Fprintf(&b, "%s %s %s, %s of it overdue since %s.", name, owes, sumOf(owed), sumOf(overdue), since)
 	default:
-		fmt.Fprintf(&b, "%s owes %s, due %s.", name, sumOf(owed), open[0].DueOn)
+		fmt.Fprintf(&b, "%s %s %s, due %s.", name, owes, sumOf(owed), open[0].DueOn)
 	}
 	for _, l := range lines {
 		b.WriteString(" " + l + ".")
