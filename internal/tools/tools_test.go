@@ -14,11 +14,11 @@ import (
 var wantReads = []string{
 	"search_trainees", "find_trainee_by_phone", "get_trainee", "list_trainee_programs",
 	"list_trainee_form_responses", "list_trainee_weights", "list_trainee_subscriptions",
-	"list_plans", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks",
+	"list_plans", "get_trainee_billing", "list_payments", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks",
 }
 
 var wantWrites = []string{
-	"create_trainee", "update_trainee", "assign_plan", "assign_program",
+	"create_trainee", "update_trainee", "assign_plan", "record_payment", "assign_program",
 	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "create_task_for_group", "draft_message", "update_task", "log_weight",
 }
 
