@@ -264,6 +264,24 @@ func TestBillingScopeTenancyAndTheTraineesOwn(t *testing.T) {
 			t.Errorf("reasons without billing: %q, want no owes", got)
 		}
 
+		// A subscription's payment state and credits beside its status, for billing only.
+		var subs struct {
+			Items []map[string]json.RawMessage
+		}
+		e.OK(200, e.Call(f.Key, "GET", "/trainees/"+f.Trainee.ID+"/subscriptions", nil)).Into(t, &subs)
+		seen := false
+		for _, it := range subs.Items {
+			if string(it["productName"]) == `"Five"` {
+				seen = string(it["paymentState"]) == `"overdue"` && string(it["sessionsLeft"]) == "5" && string(it["status"]) == `"live"`
+			}
+		}
+		if !seen {
+			t.Errorf("the package's line lacks its state and credits: %+v", subs.Items)
+		}
+		if a := e.Call(old, "GET", "/trainees/"+f.Trainee.ID+"/subscriptions", nil); a.Status != 200 || strings.Contains(a.Raw, "paymentState") {
+			t.Errorf("a key without billing reads the payment state: %s", a.Raw)
+		}
+
 		_, other, _ := e.Studio("scope-other", "pro")
 		for _, c := range [][2]string{{"GET", "/trainees/" + f.Trainee.ID + "/billing"}, {"POST", "/payments/" + p.ID + "/refund"}, {"POST", "/trainees/" + f.Trainee.ID + "/payments"}} {
 			e.Fails(404, "NOT_FOUND", e.Call(other, c[0], c[1], map[string]any{"amount": 1, "method": "cash"}))
