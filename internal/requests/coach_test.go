@@ -147,7 +147,9 @@ func coachRequests(w *world) []request {
 				}))
 			}},
 		{ask: "How many sessions does Noa have left?", steps: []step{call("search_trainees", map[string]any{"q": "נועה כהן"}), then("get_trainee_billing", nil)},
-			check: func(w *world, a []string) error { return contains(a[1], "3 of 10 sessions left", `"paymentState":"paid"`) }},
+			check: func(w *world, a []string) error {
+				return contains(a[1], "3 of 10 sessions left", `"paymentState":"paid"`)
+			}},
 		{ask: "What did trainees tell the studio this week? (whole studio)", steps: []step{call("needs_attention", map[string]any{"reason": "feedback", "coachId": "all"})},
 			check: func(w *world, a []string) error { return contains(a[0], "feedback") }},
 		{ask: "Which trainees are mine?", steps: []step{call("search_trainees", map[string]any{"coachId": "me", "status": "active"})},
