@@ -48,6 +48,9 @@ const (
 	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
+	CreditUse       Kind = "cru"
+	Charge          Kind = "chg"
+	Payment         Kind = "pay"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -84,6 +87,9 @@ var kinds = map[Kind]struct{ noun, source string }{
 	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
+	CreditUse:       {"credit use", "get_trainee_billing"},
+	Charge:          {"charge", "get_trainee_billing"},
+	Payment:         {"payment", "list_payments"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

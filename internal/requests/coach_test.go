@@ -130,6 +130,26 @@ func coachRequests(w *world) []request {
 			check: func(w *world, a []string) error { return contains(a[0], `"summary"`) }},
 		{ask: "Whose plan is about to end?", steps: []step{call("needs_attention", map[string]any{"reason": "plan_ending"})},
 			check: func(w *world, a []string) error { return names(a[0], planInFuture(w, planIn, today)) }},
+		{ask: "Who owes me?", steps: []step{call("needs_attention", map[string]any{"reason": "owes", "coachId": "all"})},
+			check: func(w *world, a []string) error {
+				return someNames(a[0], w.studioWhere(func(tr domain.Trainee) bool {
+					l, _ := w.ss.ListCharges(w.ctx, store.ChargeFilter{TraineeIDs: []string{tr.ID}, OverdueOn: today})
+					return l.Total > 0
+				}))
+			}},
+		{ask: "Whose package ends this month?", steps: []step{call("needs_attention", map[string]any{"reason": "package_ends", "coachId": "all"})},
+			check: func(w *world, a []string) error {
+				return someNames(a[0], w.studioWhere(func(tr domain.Trainee) bool {
+					m, _ := w.ss.ListCredits(w.ctx, []string{tr.ID}, now)
+					return slices.ContainsFunc(m[tr.ID], func(c domain.Credits) bool {
+						return c.Kind == domain.PlanPackage && c.Usable(today) && (*c.Left <= 1 || (c.ExpiresOn != nil && *c.ExpiresOn <= "2026-12-31"))
+					})
+				}))
+			}},
+		{ask: "How many sessions does Noa have left?", steps: []step{call("search_trainees", map[string]any{"q": "נועה כהן"}), then("get_trainee_billing", nil)},
+			check: func(w *world, a []string) error {
+				return contains(a[1], "3 of 10 sessions left", `"paymentState":"paid"`)
+			}},
 		{ask: "What did trainees tell the studio this week? (whole studio)", steps: []step{call("needs_attention", map[string]any{"reason": "feedback", "coachId": "all"})},
 			check: func(w *world, a []string) error { return contains(a[0], "feedback") }},
 		{ask: "Which trainees are mine?", steps: []step{call("search_trainees", map[string]any{"coachId": "me", "status": "active"})},

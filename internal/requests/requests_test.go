@@ -164,7 +164,7 @@ func newWorld(t *testing.T) *world {
 			w.trainee, most = tr, l.Total
 		}
 	}
-	w.coachToken = grant(t, st, studio.ID, w.coach.ID, auth.ScopeStudioRead, auth.ScopeStudioWrite)
+	w.coachToken = grant(t, st, studio.ID, w.coach.ID, auth.ScopeStudioRead, auth.ScopeStudioWrite, auth.ScopeBilling)
 	w.traineeToken = grant(t, st, studio.ID, w.trainee.ID, auth.TraineeScopes...)
 	return w
 }
@@ -219,6 +219,17 @@ func (w *world) mineWhere(keep func(domain.Trainee) bool) []string {
 	return out
 }
 
+// studioWhere are the names of the studio's active trainees for which keep holds.
+func (w *world) studioWhere(keep func(domain.Trainee) bool) []string {
+	var out []string
+	for _, tr := range w.trainees(store.TraineeFilter{Status: domain.TraineeActive}) {
+		if keep(tr) {
+			out = append(out, name(tr))
+		}
+	}
+	return out
+}
+
 // The checks.
 
 // names checks that the answer names exactly want among the coach's
@@ -255,6 +266,14 @@ func names(answer string, want []string) error {
 		return fmt.Errorf("names %v, want %v", got, want)
 	}
 	return nil
+}
+
+// someNames is names where the demo must hold at least one.
+func someNames(answer string, want []string) error {
+	if len(want) == 0 {
+		return fmt.Errorf("the demo holds no trainee to name")
+	}
+	return names(answer, want)
 }
 
 // contains checks that the answer holds each string.
