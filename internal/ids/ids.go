@@ -48,6 +48,8 @@ const (
 	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
+	Slot            Kind = "slt"
+	Appointment     Kind = "apt"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -84,6 +86,8 @@ var kinds = map[Kind]struct{ noun, source string }{
 	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
+	Slot:            {"appointment slot", "list_appointment_slots"},
+	Appointment:     {"appointment", "list_appointments"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

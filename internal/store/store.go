@@ -223,6 +223,7 @@ type StudioStore interface {
 	Personas
 	PendingForms
 	PlanDrafts
+	Appointments
 }
 
 // Coaches are the studio's staff.

@@ -62,6 +62,8 @@ func Run(t *testing.T, open Opener) {
 		{"PlanInputs", testPlanInputs},
 		{"ModelBudget", testModelBudget},
 		{"Withdraw", testWithdraw},
+		{"Appointments", testAppointments},
+		{"AppointmentRaces", testAppointmentRaces},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
