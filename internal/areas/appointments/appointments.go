@@ -34,7 +34,7 @@ type View struct {
 
 // What a trainee's own answers keep.
 var (
-	traineeFields = []string{"id", "coach", "startsAt", "local", "lengthMin", "place", "status", "position"}
+	traineeFields = []string{"id", "startsAt", "local", "lengthMin", "place", "status", "position"}
 	traineeBooked = append(slices.Clone(traineeFields), "slotOpened")
 	traineeCancel = append(slices.Clone(traineeFields), "creditKept")
 	traineeList   = append(prefixed("items.", traineeFields), "total", "nextOffset")

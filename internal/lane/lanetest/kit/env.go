@@ -328,6 +328,10 @@ type Fixture struct {
 	Injury       domain.Injury
 	Goal         domain.Goal
 	Draft        domain.PlanDraft // pending: one session next Monday
+	// Slot is the coach's one-to-one slot the day after tomorrow at
+	// 10:00, and Appointment the trainee's place in it (booked).
+	Slot        struct{ ID string }
+	Appointment struct{ ID string }
 }
 
 // Seed makes a studio slug on the pro tier and seeds a Fixture in it
@@ -369,6 +373,8 @@ func (e *Env) Seed(slug string) Fixture {
 	f.Benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.Trainee.ID, Name: "Max pull-ups"}
 	e.OK(201, e.Call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).Into(e.T, &f.Injury)
 	e.OK(201, e.Call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).Into(e.T, &f.Goal)
+	e.OK(201, e.Call(k, "POST", "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": AddDays(Today(), 2), "time": "10:00", "place": "Studio"})).Into(e.T, &f.Slot)
+	e.OK(201, e.Call(k, "POST", tp+"/appointments", map[string]any{"slotId": f.Slot.ID})).Into(e.T, &f.Appointment)
 	// A pending weekly plan draft, stored as the weekly plan area keeps one.
 	monday := AddDays(training.WeekStartOn(Today(), time.Sunday), 7) // the default studio's week
 	f.Draft = domain.PlanDraft{TraineeID: f.Trainee.ID, WeekStart: monday, RequestedBy: "coach", ExpiresAt: time.Now().Add(24 * time.Hour),
