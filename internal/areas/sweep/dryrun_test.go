@@ -120,8 +120,12 @@ var dryRunCases = map[string]dryRunCase{
 		},
 	},
 	"PATCH /appointment-settings": {
-		good: func(f kit.Fixture) (string, any) { return "/appointment-settings", map[string]any{"lateCancelHours": 24} },
-		bad:  func(f kit.Fixture) (string, any) { return "/appointment-settings", map[string]any{"lateCancelHours": -1} },
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointment-settings", map[string]any{"lateCancelHours": 24}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointment-settings", map[string]any{"lateCancelHours": -1}
+		},
 	},
 	"POST /coaches/{id}/calendar-feed": {
 		good: func(f kit.Fixture) (string, any) { return "/coaches/" + f.Coach.ID + "/calendar-feed", nil },
