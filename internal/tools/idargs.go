@@ -34,6 +34,8 @@ var IDArguments = map[string]ids.Kind{
 	"benchmarkId":    ids.Benchmark,
 	"programId":      ids.Program,
 	"draftId":        ids.PlanDraft,
+	"slotId":         ids.Slot,
+	"appointmentId":  ids.Appointment,
 }
 
 // Named are the kinds whose id arguments take a name too: the lane
