@@ -13,8 +13,8 @@ import (
 // tokens counted as bytes / 4: the tools/list result as the client
 // receives it, every tool with its title and explicit hints.
 const (
-	catalogueBudget        = 9000
-	traineeCatalogueBudget = 7000
+	catalogueBudget        = 10000
+	traineeCatalogueBudget = 7500
 )
 
 // The whole coach catalogue stays small: a tool or a description that

@@ -110,7 +110,7 @@ func AgentSubset() []Tool {
 var AgentProposals = []string{
 	"update_trainee", "assign_plan", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
 	"modify_session", "record_injury", "apply_weekly_plan",
-	"book_appointment", "cancel_appointment", "mark_appointment", "create_appointment_slot", "set_working_hours",
+	"book_appointment", "cancel_appointment", "mark_appointment", "create_appointment_slot",
 }
 
 // NeedsConfirmation reports whether the assistant only proposes the tool.

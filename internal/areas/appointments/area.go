@@ -26,13 +26,12 @@ type Area struct{}
 // Routes adds the appointments' routes.
 func (a *Area) Routes(rs *lane.Routes) {
 	// A coach's working hours.
-	lane.Add(rs, "GET", "/coaches/{id}/hours", "A coach's working hours, by weekday, in the studio's time zone.", getHours, lane.Tool("get_working_hours"))
-	lane.Add(rs, "PUT", "/coaches/{id}/hours", "Set a coach's working hours (replacing them): ranges by weekday in the studio's time zone. A booking at a time with no slot opens one-to-one within them.", putHours,
-		lane.Tool("set_working_hours"))
+	lane.Add(rs, "GET", "/coaches/{id}/hours", "A coach's working hours, by weekday, in the studio's time zone.", getHours)
+	lane.Add(rs, "PUT", "/coaches/{id}/hours", "Set a coach's working hours (replacing them): ranges by weekday in the studio's time zone. A booking at a time with no slot opens one-to-one within them.", putHours)
 	// Slots.
 	lane.Add(rs, "POST", "/appointment-slots", "Open a coach's slot: a day and time in the studio's zone, a length, a place and how many it takes (1: one-to-one). A coach's slots never overlap.", createSlot,
 		lane.Created(), lane.Tool("create_appointment_slot"))
-	lane.Add(rs, "GET", "/appointment-slots", "The studio's slots over a range of days, each with its places booked and waiting.", listSlots, lane.Tool("list_appointment_slots"))
+	lane.Add(rs, "GET", "/appointment-slots", "The studio's slots over a range of days, each with its places booked and waiting.", listSlots)
 	// Appointments.
 	lane.Add(rs, "GET", "/appointments", "The studio's appointments over a range of days (today when none is given), by start: what's on today in one call.", listAppointments,
 		lane.Tool("list_appointments"))
