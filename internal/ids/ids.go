@@ -50,6 +50,9 @@ const (
 	OAuthGrant      Kind = "ogr"
 	Slot            Kind = "slt"
 	Appointment     Kind = "apt"
+	CreditUse       Kind = "cru"
+	Charge          Kind = "chg"
+	Payment         Kind = "pay"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -88,6 +91,9 @@ var kinds = map[Kind]struct{ noun, source string }{
 	OAuthGrant:      {"connected app", "the connected apps page"},
 	Slot:            {"appointment slot", "list_appointment_slots"},
 	Appointment:     {"appointment", "list_appointments"},
+	CreditUse:       {"credit use", "get_trainee_billing"},
+	Charge:          {"charge", "get_trainee_billing"},
+	Payment:         {"payment", "list_payments"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

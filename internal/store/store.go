@@ -224,6 +224,8 @@ type StudioStore interface {
 	PendingForms
 	PlanDrafts
 	Appointments
+	Credits
+	Billing
 }
 
 // Coaches are the studio's staff.

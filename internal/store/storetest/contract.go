@@ -64,6 +64,8 @@ func Run(t *testing.T, open Opener) {
 		{"Withdraw", testWithdraw},
 		{"Appointments", testAppointments},
 		{"AppointmentRaces", testAppointmentRaces},
+		{"Credits", testCredits},
+		{"Billing", testBilling},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
