@@ -228,6 +228,9 @@ func book(c *lane.Call, in *bookInput) (Booked, error) {
 		case errors.As(err, &clash):
 			return lane.Conflict(fmt.Sprintf("The coach has a slot from %s to %s (%s) that overlaps it; book that slot (slotId) or pick another time.",
 				localLabel(clash.StartsAt, c.Zone()), clash.EndsAt.In(c.Zone()).Format("15:04"), clash.ID))
+		case errors.Is(err, store.ErrNoCredit):
+			return lane.Conflict(fmt.Sprintf("%s has no session credit left for %s: her package or membership is used up or has ended there. Renew her plan (assign_plan), or book a day her plan still covers.",
+				strings.TrimSpace(t.FirstName+" "+t.LastName), localDay(b, ss, c)))
 		case errors.Is(err, store.ErrSlotFull):
 			return lane.Conflict("The slot is full, and waitlist is false; send waitlist true to wait for a place, or pick another slot.")
 		case err != nil:
@@ -237,6 +240,17 @@ func book(c *lane.Call, in *bookInput) (Booked, error) {
 		return nil
 	})
 	return out, err
+}
+
+// localDay is the booking's day as the studio reads it.
+func localDay(b store.Booking, ss store.StudioStore, c *lane.Call) string {
+	at := b.StartsAt
+	if b.SlotID != "" {
+		if slot, err := ss.GetSlot(c.Ctx, b.SlotID); err == nil {
+			at = slot.StartsAt
+		}
+	}
+	return at.In(c.Zone()).Format("Mon 2 Jan 2006")
 }
 
 // whenAndWho fills b's coach and start from the input: the day and time in

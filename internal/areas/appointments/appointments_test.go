@@ -1,6 +1,7 @@
 package appointments_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/areas/appointments"
 	"github.com/otherwise/perform/internal/auth"
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
@@ -321,3 +323,61 @@ func TestCalendarFeed(t *testing.T) {
 		}
 	})
 }
+
+// A trainee on a two-session package: each booked place uses a credit, a
+// cancellation in time gives it back and a late one keeps it, a place on
+// the waiting list uses none until it moves up, and with none left a
+// booking is refused in words. The fixture's trainee, on a plan that
+// counts no sessions, books without a credit.
+func TestBookingsUseCredits(t *testing.T) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		w := newWorld(t, st, "credits")
+		e, k := w.e, w.f.Key
+		ss := st.Studio(w.f.Studio.ID)
+		two := domain.Product{Name: "Two sessions", Currency: "ILS", Active: true, Kind: domain.PlanPackage, Sessions: ptr(2), ValidDays: ptr(60)}
+		if err := ss.CreateProduct(context.Background(), &two); err != nil {
+			t.Fatal(err)
+		}
+		e.OK(201, e.Call(k, "POST", "/trainees/"+w.other.Trainee+"/subscription", map[string]any{"productId": two.ID, "startedOn": w.day(0), "price": 200, "notify": false}))
+		left := func() int {
+			t.Helper()
+			credits, err := ss.ListCredits(context.Background(), []string{w.other.Trainee}, w.clock.Now())
+			if err != nil || len(credits[w.other.Trainee]) != 1 || credits[w.other.Trainee][0].Left == nil {
+				t.Fatalf("credits = %+v, %v", credits, err)
+			}
+			return *credits[w.other.Trainee][0].Left
+		}
+		var a1, a2 appointments.Booked
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(3), "time": "09:00"})).Into(t, &a1)
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(4), "time": "09:00"})).Into(t, &a2)
+		if n := left(); n != 0 {
+			t.Fatalf("two bookings leave %d credits", n)
+		}
+		a := e.Fails(409, "CONFLICT", w.book(k, w.other.Trainee, map[string]any{"day": w.day(5), "time": "09:00"}))
+		if !strings.Contains(a.Message(), "no session credit left") {
+			t.Errorf("a booking without a credit: %s", a.Message())
+		}
+		e.OK(200, e.Call(k, "POST", "/appointments/"+a1.ID+"/cancel", nil))
+		if n := left(); n != 1 {
+			t.Fatalf("a cancellation in time leaves %d credits, want 1", n)
+		}
+		e.OK(200, e.Call(k, "PATCH", "/appointment-settings", map[string]any{"lateCancelHours": 168}))
+		e.OK(200, e.Call(k, "POST", "/appointments/"+a2.ID+"/cancel", nil))
+		if n := left(); n != 1 {
+			t.Fatalf("a late cancellation leaves %d credits, want 1 (its credit kept)", n)
+		}
+		// Waiting uses nothing; moving up uses her last credit.
+		var held, wait appointments.Booked
+		e.OK(201, w.book(k, w.f.Trainee.ID, map[string]any{"day": w.day(6), "time": "09:00"})).Into(t, &held)
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(6), "time": "09:00"})).Into(t, &wait)
+		if wait.Status != "waitlisted" || left() != 1 {
+			t.Fatalf("waiting = %+v, %d credits", wait, left())
+		}
+		e.OK(200, e.Call(k, "POST", "/appointments/"+held.ID+"/cancel", nil))
+		if n := left(); n != 0 {
+			t.Fatalf("moving up leaves %d credits, want 0", n)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
