@@ -1,9 +1,15 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
 	"time"
+
+	"github.com/otherwise/perform/internal/tools"
 )
 
 // The lines a trainee reads for her appointments on WhatsApp, and the line
@@ -65,4 +71,41 @@ func bookingProposal(p proposal) (string, error) {
 		line += " (רשימת המתנה)"
 	}
 	return line, nil
+}
+
+// digestAppointmentsMax bounds the day's appointments a digest lists.
+const digestAppointmentsMax = 12
+
+// todaysAppointments are the coach's booked appointments of her studio's
+// today, one line each ("08:00 דנה לוי, Studio A"), read through the lane
+// as her.
+func (a *Agent) todaysAppointments(ctx context.Context, apiKey, coachID string, zone *time.Location) ([]string, error) {
+	raw, err := a.lane.Do(ctx, apiKey, tools.Request{Method: http.MethodGet, Path: "/appointments",
+		Query: url.Values{"coachId": {coachID}, "status": {"booked"}, "limit": {strconv.Itoa(digestAppointmentsMax)}}})
+	if err != nil {
+		return nil, fmt.Errorf("reading the day's appointments: %w", err)
+	}
+	var page struct {
+		Items []struct {
+			Trainee  string    `json:"trainee"`
+			StartsAt time.Time `json:"startsAt"`
+			Place    string    `json:"place"`
+		} `json:"items"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(raw, &page); err != nil {
+		return nil, fmt.Errorf("reading the day's appointments' answer: %w", err)
+	}
+	var out []string
+	for _, x := range page.Items {
+		line := x.StartsAt.In(zone).Format("15:04") + " " + x.Trainee
+		if x.Place != "" {
+			line += ", " + x.Place
+		}
+		out = append(out, line)
+	}
+	if more := page.Total - len(page.Items); more > 0 {
+		out = append(out, fmt.Sprintf("ועוד %d", more))
+	}
+	return out, nil
 }
