@@ -163,7 +163,10 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 	if err != nil {
 		return fmt.Errorf("reading back the demo trainees: %w", err)
 	}
-	return seedTraining(ctx, ss, trainees.Items, now)
+	if err := seedTraining(ctx, ss, trainees.Items, now); err != nil {
+		return err
+	}
+	return seedAppointments(ctx, ss, coaches, trainees.Items, now)
 }
 
 func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i int, now time.Time, day func(int) string,
