@@ -381,3 +381,37 @@ func TestBookingsUseCredits(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The same booking sent twice at once (a client's retry without a key) is
+// one appointment in one slot opened for it, both answers naming it.
+func TestTheSameBookingTwiceAtOnce(t *testing.T) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		w := newWorld(t, st, "twice")
+		e, k := w.e, w.f.Key
+		var wg sync.WaitGroup
+		got := make([]appointments.Booked, 2)
+		status := make([]int, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				a, err := e.Try(k, "POST", "/trainees/"+w.other.Trainee+"/appointments", map[string]any{"day": w.day(4), "time": "15:00"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				status[i] = a.Status
+				a.Into(t, &got[i])
+			})
+		}
+		wg.Wait()
+		codes := []int{status[0], status[1]}
+		slices.Sort(codes)
+		if !slices.Equal(codes, []int{200, 201}) || got[0].ID != got[1].ID || got[0].ID == "" {
+			t.Fatalf("twice at once: %v %+v", codes, got)
+		}
+		var day kit.List[appointments.View]
+		e.OK(200, e.Call(k, "GET", "/appointments?from="+w.day(4)+"&to="+w.day(4)+"&traineeId="+w.other.Trainee, nil)).Into(t, &day)
+		if day.Total != 1 {
+			t.Fatalf("%d appointments, want 1", day.Total)
+		}
+	})
+}
