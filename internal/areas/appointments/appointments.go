@@ -195,6 +195,16 @@ func book(c *lane.Call, in *bookInput) (Booked, error) {
 		if err != nil {
 			return err
 		}
+		out, err = bookFor(c, ss, t, in)
+		return err
+	})
+	return out, err
+}
+
+// bookFor books trainee t as in asks, in the transaction of ss.
+func bookFor(c *lane.Call, ss store.StudioStore, t domain.Trainee, in *bookInput) (Booked, error) {
+	var out Booked
+	err := func() error {
 		b := store.Booking{TraineeID: t.ID, SlotID: in.SlotID, Waitlist: in.Waitlist == nil || *in.Waitlist, BookedBy: c.Author(), At: c.Now()}
 		if in.SlotID != "" {
 			if in.Day != "" || in.Time != "" {
@@ -237,6 +247,42 @@ func book(c *lane.Call, in *bookInput) (Booked, error) {
 			return err
 		}
 		out = Booked{View: newNames(c).view(ss, got.Appointment), SlotOpened: got.Opened}
+		return nil
+	}()
+	return out, err
+}
+
+// Moved is a move's answer: the new appointment, and the one it replaced.
+type Moved struct {
+	Booked
+	From string `json:"from" jsonschema:"The appointment moved from (now cancelled, its credit given back)."`
+}
+
+// move cancels a live appointment and books its trainee as in asks, in
+// one transaction: a move is not a late cancellation (the credit goes
+// with her), and a booking that cannot be made keeps the old one.
+func move(c *lane.Call, in *bookInput) (Moved, error) {
+	var out Moved
+	err := c.InTx(func(ss store.StudioStore) error {
+		a, err := lane.Lookup(c.Ctx, ids.Appointment, c.ID(), ss.GetAppointment)
+		if err != nil {
+			return err
+		}
+		t, err := ss.GetTrainee(c.Ctx, a.TraineeID)
+		if err != nil {
+			return err
+		}
+		if in.SlotID == "" && in.CoachID == "" {
+			in.CoachID = a.CoachID // her coach of the appointment, unless she names another
+		}
+		if _, _, err := ss.CancelAppointment(c.Ctx, a.ID, c.Now(), false); err != nil {
+			return err
+		}
+		booked, err := bookFor(c, ss, t, in)
+		if err != nil {
+			return err
+		}
+		out = Moved{Booked: booked, From: a.ID}
 		return nil
 	})
 	return out, err

@@ -415,3 +415,33 @@ func TestTheSameBookingTwiceAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// A move is one step: the new place booked, the old one cancelled (not
+// late); a time that cannot be booked keeps the old one; her own token
+// moves only her own.
+func TestMovingAnAppointment(t *testing.T) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		w := newWorld(t, st, "move")
+		e, k := w.e, w.f.Key
+		e.OK(200, e.Call(k, "PATCH", "/appointment-settings", map[string]any{"lateCancelHours": 168}))
+		var first appointments.Booked
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(3), "time": "10:00"})).Into(t, &first)
+		e.Refused("time", e.Call(k, "POST", "/appointments/"+first.ID+"/move", map[string]any{"day": w.day(4), "time": "22:00"}))
+		var still appointments.View
+		e.OK(200, e.Call(k, "GET", "/appointments/"+first.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("a refused move left %+v", still)
+		}
+		var moved appointments.Moved
+		e.OK(200, e.Call(k, "POST", "/appointments/"+first.ID+"/move", map[string]any{"day": w.day(4), "time": "11:00"})).Into(t, &moved)
+		if moved.From != first.ID || moved.ID == first.ID || moved.Status != "booked" || moved.StartsAt.In(w.zone).Hour() != 11 || moved.CoachID != w.f.Coach.ID {
+			t.Fatalf("moved = %+v", moved)
+		}
+		e.OK(200, e.Call(k, "GET", "/appointments/"+first.ID, nil)).Into(t, &still)
+		if still.Status != "cancelled" { // within lateCancelHours, yet a move is never late
+			t.Fatalf("the old one is %s", still.Status)
+		}
+		hers := e.TraineeToken(w.f)
+		e.Fails(404, "NOT_FOUND", e.Call(hers, "POST", "/appointments/"+moved.ID+"/move", map[string]any{"day": w.day(5), "time": "11:00"}))
+	})
+}

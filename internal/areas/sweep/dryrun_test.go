@@ -58,6 +58,15 @@ func dryRunWritesOf(r reporter, list []lane.Area) []string {
 	return writes
 }
 
+// allHours gives the fixture's coach every hour of every day.
+func allHours(e *kit.Env, f kit.Fixture) {
+	var hours []map[string]any
+	for _, d := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+		hours = append(hours, map[string]any{"day": d, "from": "00:00", "to": "24:00"})
+	}
+	e.OK(200, e.Call(f.Key, "PUT", "/coaches/"+f.Coach.ID+"/hours", map[string]any{"hours": hours}))
+}
+
 // dryRunCases has one entry per write route; a write route without one
 // fails TestDryRunOnEveryWrite.
 // dryRunExempt are the write routes this test cannot call, each with why:
@@ -94,12 +103,16 @@ var dryRunCases = map[string]dryRunCase{
 		bad: func(f kit.Fixture) (string, any) {
 			return "/trainees/" + f.Trainee.ID + "/appointments", map[string]any{"day": "someday", "time": "10:00"}
 		},
-		prepare: func(e *kit.Env, f kit.Fixture) {
-			e.OK(200, e.Call(f.Key, "PUT", "/coaches/"+f.Coach.ID+"/hours", map[string]any{"hours": []map[string]any{
-				{"day": "sunday", "from": "00:00", "to": "24:00"}, {"day": "monday", "from": "00:00", "to": "24:00"}, {"day": "tuesday", "from": "00:00", "to": "24:00"},
-				{"day": "wednesday", "from": "00:00", "to": "24:00"}, {"day": "thursday", "from": "00:00", "to": "24:00"}, {"day": "friday", "from": "00:00", "to": "24:00"},
-				{"day": "saturday", "from": "00:00", "to": "24:00"}}}))
+		prepare: allHours,
+	},
+	"POST /appointments/{id}/move": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/move", map[string]any{"day": kit.AddDays(kit.Today(), 5), "time": "10:00"}
 		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/move", map[string]any{"day": "someday", "time": "10:00"}
+		},
+		prepare: allHours,
 	},
 	"POST /appointments/{id}/cancel": {
 		good: func(f kit.Fixture) (string, any) { return "/appointments/" + f.Appointment.ID + "/cancel", nil },

@@ -117,6 +117,8 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"GET", "/appointments/" + b.Appointment.ID, nil},
 		{"POST", "/appointments/" + b.Appointment.ID + "/cancel", nil},
 		{"POST", "/appointments/" + b.Appointment.ID + "/mark", map[string]any{"status": "no_show"}},
+		{"POST", "/appointments/" + b.Appointment.ID + "/move", map[string]any{"slotId": a.Slot.ID}},
+		{"POST", "/appointments/" + a.Appointment.ID + "/move", map[string]any{"slotId": b.Slot.ID}},
 		{"GET", bt + "/appointments", nil},
 		{"POST", bt + "/appointments", map[string]any{"slotId": a.Slot.ID}},
 		{"POST", at + "/appointments", map[string]any{"slotId": b.Slot.ID}},

@@ -80,6 +80,15 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 			switch route {
 			case "POST /trainees/{id}/form-responses":
 				body = map[string]any{"assignmentId": sent.ID, "answers": map[string]any{"notes": "ask Coach own, 050-123-4567"}}
+			case "POST /appointments/{id}/move":
+				// A place of her own to move, into the fixture's slot.
+				var slot, fresh struct {
+					ID string `json:"id"`
+				}
+				e.OK(201, e.Call(k, "POST", "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": kit.AddDays(kit.Today(), 3), "time": "10:00"})).Into(t, &slot)
+				e.OK(201, e.Call(k, "POST", "/trainees/"+f.Trainee.ID+"/appointments", map[string]any{"slotId": slot.ID})).Into(t, &fresh)
+				path = "/appointments/" + fresh.ID + "/move"
+				body = map[string]any{"slotId": f.Slot.ID}
 			case "POST /trainees/{id}/withdraw":
 				var fresh struct {
 					ID string `json:"id"`
