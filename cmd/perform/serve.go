@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/otherwise/perform/internal/agent"
+	"github.com/otherwise/perform/internal/areas/appointments"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/demo"
@@ -183,6 +184,12 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 		planModel(cfg),
 		server.WithPlugin(func(p *server.Parts) error { return mountMCP(p, as) }),
 		server.WithPlugin(func(p *server.Parts) error { return mountAgent(cfg, p) }),
+		// A coach's calendar feed: a calendar app sends no credential, so it
+		// is served beside the lane, behind the feed's own secret address.
+		server.WithPlugin(func(p *server.Parts) error {
+			p.Handle(appointments.FeedPattern, appointments.Feed(p.Store, p.Logger, nil), true)
+			return nil
+		}),
 	}
 }
 

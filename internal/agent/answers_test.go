@@ -87,6 +87,18 @@ func newAnswersEnv(t *testing.T, st store.Store) *answersEnv {
 	return e
 }
 
+// workingHours gives the coach every day from 07:00 to 21:00.
+func (e *answersEnv) workingHours() {
+	e.t.Helper()
+	var hours []map[string]any
+	for _, d := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+		hours = append(hours, map[string]any{"day": d, "from": "07:00", "to": "21:00"})
+	}
+	if _, err := e.client.Do(context.Background(), e.key, tools.Request{Method: "PUT", Path: "/coaches/" + e.coach.ID + "/hours", Body: map[string]any{"hours": hours}}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // run calls tool as the assistant does: a coach's proposal as a dry run
 // speaking for the coach, a trainee's write for real speaking for her.
 func (e *answersEnv) run(ctx context.Context, set []tools.Tool, tool string, args map[string]any, dry bool) json.RawMessage {
@@ -136,6 +148,8 @@ func (e *answersEnv) proposalCases() []proposalCase {
 			[]string{"לרשום לדנה לוי אימון \"רגליים\" (כוח) ב-" + pastShown + " (45 דק')"}},
 		{"create_planned_session", map[string]any{"traineeId": e.trainee.ID, "date": soon, "sport": "running", "startTime": "18:30", "durationMin": 40},
 			[]string{"לתכנן לדנה לוי אימון ריצה ב-" + soonShown + " בשעה 18:30 (40 דק') (המתאמן לא מקבל הודעה)"}},
+		{"book_appointment", map[string]any{"traineeId": e.trainee.ID, "day": soon, "time": "10:00", "coachId": e.coach.ID},
+			[]string{"לקבוע תור לדנה לוי ב-" + soonShown + " 10:00"}},
 	}
 }
 
@@ -145,6 +159,7 @@ func TestProposalLinesReadTheLanesAnswers(t *testing.T) {
 	onSQLite(t, func(t *testing.T, st store.Store) {
 		e := newAnswersEnv(t, st)
 		ctx := auth.WithCoach(context.Background(), e.coach.ID)
+		e.workingHours()
 		cases := e.proposalCases()
 		for tool := range proposalLines {
 			if !slices.ContainsFunc(cases, func(c proposalCase) bool { return c.tool == tool }) {
@@ -192,6 +207,13 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 		if err := json.Unmarshal(sent, &assignment); err != nil || assignment.ID == "" {
 			t.Fatalf("send_form answered %s (%v)", sent, err)
 		}
+		soon, soonShown := day(3)
+		later, laterShown := day(4)
+		e.workingHours()
+		var booked struct{ ID string }
+		if err := json.Unmarshal(e.run(coach, tools.All(), "book_appointment", map[string]any{"traineeId": e.trainee.ID, "day": later, "time": "12:00", "coachId": e.coach.ID}, false), &booked); err != nil || booked.ID == "" {
+			t.Fatalf("book_appointment: %v", err)
+		}
 		cases := []receiptCase{
 			{"log_weight", map[string]any{"weightKg": 70.4, "recordedAt": past + "T09:00:00Z"}, []string{"✅ נרשמה שקילה: 70.4 ק\"ג (" + pastShown + ")"}, ids.Weight},
 			{"log_workout", map[string]any{"date": past, "sport": "strength", "exercises": []map[string]any{
@@ -202,6 +224,8 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 			{"log_measurement", map[string]any{"waistCm": 80.5, "restingHr": 55}, []string{"✅ נרשמה מדידה: מותניים 80.5 ס\"מ, דופק במנוחה 55"}, ids.Measurement},
 			{"answer_form", map[string]any{"assignmentId": assignment.ID, "answers": []map[string]any{{"key": "sleep", "value": "7"}}}, []string{"✅ התשובות לשאלון נשלחו"}, ids.FormResponse},
 			{"record_injury", map[string]any{"area": "knee", "severity": 2}, []string{"✅ נרשמה פציעה (knee)"}, ""},
+			{"book_appointment", map[string]any{"day": soon, "time": "11:00"}, []string{"📅 נקבע תור ל-" + soonShown + " 11:00"}, ""},
+			{"cancel_appointment", map[string]any{"appointmentId": booked.ID}, []string{"❌ בוטל התור של " + laterShown + " 12:00"}, ""},
 		}
 		for tool := range receipts {
 			if !slices.ContainsFunc(cases, func(c receiptCase) bool { return c.tool == tool }) {

@@ -347,7 +347,11 @@ func (a *Agent) planDigest(ctx context.Context, rec store.DigestRecord) (digestP
 		return digestPlan{}, fmt.Errorf("reading the roster triage's answer: %w", err)
 	}
 	if inWindow {
-		return digestPlan{Conversation: conv, Texts: digestMessages(coach.Coach.Name, page)}, nil
+		today, err := a.todaysAppointments(auth.WithCoach(ctx, coach.Coach.ID), apiKey, coach.Coach.ID, studioZone(studio.Settings))
+		if err != nil {
+			return digestPlan{}, err
+		}
+		return digestPlan{Conversation: conv, Texts: digestMessages(coach.Coach.Name, page, today)}, nil
 	}
 	if page.Total == 0 {
 		return digestPlan{skip: store.DigestSkippedEmpty, detail: "no one needs the coach today, and outside the 24-hour window an all-clear is not worth a template"}, nil

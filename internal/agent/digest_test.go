@@ -101,6 +101,16 @@ func TestDigestRules(t *testing.T) {
 		optIn(t, st, s.ID, tmpl.ID, true, 12)
 		s, talk := digestCoach(t, st, "Talk", "0501000007", 7, "")
 		optIn(t, st, s.ID, talk.ID, true, 12)
+		// Talk has one appointment today (the lane's today: the clock of
+		// the lane the assistant reads is the real one).
+		talkTrainees, err := st.Studio(s.ID).SearchTrainees(ctx, store.TraineeFilter{Q: "Mine0", Page: store.Page{Limit: 1}})
+		if err != nil || len(talkTrainees.Items) != 1 {
+			t.Fatalf("Talk's trainee: %v %v", talkTrainees, err)
+		}
+		if _, err := st.Studio(s.ID).Book(ctx, store.Booking{TraineeID: talkTrainees.Items[0].ID, CoachID: talk.ID, StartsAt: time.Now(), LengthMin: 45,
+			Place: "Hall", BookedBy: domain.LoggedByCoach, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
 		// It is 11:00 there: no one is due yet, so the scan River runs
 		// when it starts finds nothing to do.
 
@@ -145,7 +155,7 @@ func TestDigestRules(t *testing.T) {
 			t.Fatalf("%d digest messages, want %d: %+v", len(mine), 1+digestTop, mine)
 		}
 		list := mine[0].Text
-		for _, want := range []string{"בוקר טוב Talk", "היום 7 מתאמנים צריכים אותך", "1. *Mine", "5. *Mine", "פציעה פעילה", "ועוד 2 ברשימה"} {
+		for _, want := range []string{"בוקר טוב Talk", "היום ביומן (1):", " Mine0 T0, Hall", "היום 7 מתאמנים צריכים אותך", "1. *Mine", "5. *Mine", "פציעה פעילה", "ועוד 2 ברשימה"} {
 			if !strings.Contains(list, want) {
 				t.Errorf("digest lacks %q:\n%s", want, list)
 			}

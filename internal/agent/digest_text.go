@@ -31,6 +31,7 @@ var reasonLabels = map[string]string{
 	"overdue_tasks":     "משימה באיחור",
 	"form_past_due":     "טופס שלא מולא בזמן",
 	"feedback":          "השאירו משוב לסטודיו",
+	"no_show":           "לא הגיע/ה לתור בלי לבטל",
 }
 
 // reasonDrafts are short messages the coach can forward to the trainee, by
@@ -46,6 +47,7 @@ var reasonDrafts = map[string]string{
 	"overdue_tasks":     "היי %s, רציתי לחזור אליך לגבי מה שדיברנו. יש לך דקה היום? 🙂",
 	"form_past_due":     "היי %s, נשאר טופס קצר למלא. זה לוקח דקה ועוזר לי להתאים לך את האימונים 🙏",
 	"feedback":          "היי %s, תודה על מה ששיתפת! קראתי ואחזור אליך היום 🙏",
+	"no_show":           "היי %s, התגעגענו אליך בתור האחרון. הכול בסדר? נקבע מועד חדש שמתאים לך 🙂",
 }
 
 const genericDraft = "היי %s, רציתי לשמוע מה שלומך ואיך האימונים הולכים 🙂"
@@ -90,9 +92,12 @@ func attentionDraft(t training.Attention) string {
 // digestMessages are the digest inside the 24-hour window: one message
 // with who needs the coach today and why, then one per trainee named with
 // nothing but the drafted message, so she forwards it as it is.
-func digestMessages(coachName string, page answers.Triage) []string {
+func digestMessages(coachName string, page answers.Triage, today []string) []string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "בוקר טוב %s ☀️\n", firstWord(coachName))
+	if len(today) > 0 {
+		fmt.Fprintf(&b, "היום ביומן (%d):\n%s\n\n", len(today), strings.Join(today, "\n"))
+	}
 	if page.Total == 0 || len(page.Items) == 0 {
 		b.WriteString("אף אחד מהמתאמנים שלך לא צריך תשומת לב מיוחדת היום. יום טוב! 💪")
 		return []string{b.String()}

@@ -56,12 +56,14 @@ func (a *Agent) hebrewNames(ctx context.Context, studioID string) exerciseNames 
 // and the record undo withdraws ("" when there is none: an update, a
 // repeat, a request to the coach).
 var receipts = map[string]func(data json.RawMessage, names exerciseNames) (line, record string, err error){
-	"log_workout":     workoutReceipt,
-	"daily_check_in":  checkInReceipt,
-	"log_weight":      weightReceipt,
-	"log_measurement": measurementReceipt,
-	"answer_form":     formReceipt,
-	"record_injury":   injuryReceipt,
+	"log_workout":        workoutReceipt,
+	"daily_check_in":     checkInReceipt,
+	"log_weight":         weightReceipt,
+	"log_measurement":    measurementReceipt,
+	"answer_form":        formReceipt,
+	"record_injury":      injuryReceipt,
+	"book_appointment":   bookingReceipt,
+	"cancel_appointment": cancellationReceipt,
 }
 
 // fixedReceipts are the lines of the writes whose answer they do not read.

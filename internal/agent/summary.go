@@ -41,6 +41,7 @@ var proposalLines = map[string]func(proposal) (string, error){
 	"update_trainee":         traineeProposal,
 	"log_workout":            workoutProposal,
 	"create_planned_session": plannedSessionProposal,
+	"book_appointment":       bookingProposal,
 }
 
 // summarize is the line a coach reads for a proposed write: proposalLines',

@@ -9,6 +9,7 @@
 //	public   an agent platform's routes: the public offer, verification, the broker
 //	weekplans  weekly plan drafts and applying them
 //	billing  session credits, charges, payments and refunds, membership renewals
+//	appointments  coaches' hours and slots, bookings, the waiting list, the calendar feed
 //
 // Each area declares what it holds (lane.Declaration): the kernel and the
 // server read the declarations, and name no area.
@@ -23,6 +24,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/otherwise/perform/internal/areas/billing"
+	"github.com/otherwise/perform/internal/areas/appointments"
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/areas/public"
@@ -68,7 +70,7 @@ type Set struct {
 // New builds every area.
 func New(o Options) *Set {
 	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
-	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub,
+	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, &appointments.Area{}, plans, pub,
 		&billing.Area{Store: o.Store, Logger: o.Logger}}
 	return &Set{WeekPlans: plans, list: list, decls: lane.Declarations(list)}
 }

@@ -169,6 +169,7 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 		return err
 	}
 	return seedBilling(ctx, ss, trainees.Items, now)
+	return seedAppointments(ctx, ss, coaches, trainees.Items, now)
 }
 
 func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i int, now time.Time, day func(int) string,

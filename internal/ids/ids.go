@@ -48,6 +48,8 @@ const (
 	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
+	Slot            Kind = "slt"
+	Appointment     Kind = "apt"
 	CreditUse       Kind = "cru"
 	Charge          Kind = "chg"
 	Payment         Kind = "pay"
@@ -87,6 +89,8 @@ var kinds = map[Kind]struct{ noun, source string }{
 	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
+	Slot:            {"appointment slot", "list_appointment_slots"},
+	Appointment:     {"appointment", "list_appointments"},
 	CreditUse:       {"credit use", "get_trainee_billing"},
 	Charge:          {"charge", "get_trainee_billing"},
 	Payment:         {"payment", "list_payments"},

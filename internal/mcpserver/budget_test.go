@@ -14,7 +14,7 @@ import (
 // receives it, every tool with its title and explicit hints.
 const (
 	catalogueBudget        = 10000
-	traineeCatalogueBudget = 7000
+	traineeCatalogueBudget = 7500
 )
 
 // The whole coach catalogue stays small: a tool or a description that

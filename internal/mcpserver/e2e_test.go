@@ -202,6 +202,26 @@ func everyToolSucceeds(t *testing.T, f *mcptest.Fixture) {
 	var draft struct{ ID string }
 	_ = json.Unmarshal([]byte(run("draft_weekly_plan", map[string]any{"traineeId": a.TraineeID, "days": []int{1, 3, 5}, "week": "next"}, `"pending"`)), &draft)
 	run("apply_weekly_plan", map[string]any{"draftId": draft.ID}, `"applied"`)
+	// Appointments: a group slot, a booking in it and one opened at a time
+	// of its own, the day's list, a cancellation, a mark once begun.
+	tomorrow := time.Now().AddDate(0, 0, 1).Format(time.DateOnly)
+	var slot, booked struct{ ID string }
+	_ = json.Unmarshal([]byte(run("create_appointment_slot", map[string]any{"coachId": a.CoachID, "day": tomorrow, "time": "10:00", "capacity": 3, "place": "Hall"}, `"capacity":3`)), &slot)
+	_ = json.Unmarshal([]byte(run("book_appointment", map[string]any{"traineeId": a.TraineeID, "slotId": slot.ID}, `"booked"`)), &booked)
+	run("book_appointment", map[string]any{"traineeId": a.OtherTraineeID, "day": tomorrow, "time": "10:00", "coachId": a.CoachID}, slot.ID)
+	run("list_appointments", map[string]any{"from": time.Now().AddDate(0, 0, -1).Format(time.DateOnly), "to": time.Now().AddDate(0, 0, 2).Format(time.DateOnly)}, booked.ID)
+	var other struct {
+		Items []struct{ ID, TraineeID string }
+	}
+	_ = json.Unmarshal([]byte(run("list_appointments", map[string]any{"traineeId": a.OtherTraineeID, "from": tomorrow, "to": time.Now().AddDate(0, 0, 2).Format(time.DateOnly)}, slot.ID)), &other)
+	if len(other.Items) == 1 {
+		run("cancel_appointment", map[string]any{"appointmentId": other.Items[0].ID}, `"cancelled"`)
+	}
+	back := int64(3 * 24 * 3600 * 1000)
+	if _, err := f.Store.DB().Exec(f.Store.Rebind(`UPDATE appointments SET starts_at = starts_at - ?, ends_at = ends_at - ? WHERE id = ?`), back, back, booked.ID); err != nil {
+		t.Fatal(err)
+	}
+	run("mark_appointment", map[string]any{"appointmentId": booked.ID, "status": "no_show"}, `"no_show"`)
 	for _, def := range tools.All() {
 		if !called[def.Name] {
 			t.Errorf("%s was not called successfully", def.Name)

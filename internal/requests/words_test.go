@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
@@ -41,7 +42,15 @@ func wordsRequests(w *world) []request {
 	one := func(ask, tool string, args map[string]any, check func(w *world, answer string) error) request {
 		return request{ask: ask, steps: []step{call(tool, args)}, check: func(w *world, a []string) error { return check(w, a[0]) }}
 	}
-	tamar, daniel := w.named("Tamar"), w.named("Daniel")
+	tamar, daniel, omer := w.named("Tamar"), w.named("Daniel"), w.named("Omer Tal")
+	dayStart := func(day string) time.Time {
+		d, _ := time.Parse(time.DateOnly, day)
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, w.zone)
+	}
+	onToday, err := w.ss.ListAppointments(w.ctx, store.AppointmentFilter{From: dayStart(w.today), To: dayStart(addDays(w.today, 1)), Page: store.Page{Limit: 200}})
+	if err != nil {
+		w.t.Fatal(err)
+	}
 	vips := w.tagged("vip")
 	squatsNextWeek := w.sessionsWith(tamar.ID, nextWeek, addDays(nextWeek, 6), "back-squat")
 	return []request{
@@ -160,6 +169,28 @@ func wordsRequests(w *world) []request {
 					if set.Reps == nil || *set.Reps != 5 || set.LoadKg == nil || *set.LoadKg != 60 {
 						return fmt.Errorf("a stored set is not 5 × 60 kg: %+v", set)
 					}
+				}
+				return nil
+			}),
+		one("What's on today?", "list_appointments", map[string]any{}, func(w *world, a string) error {
+			if onToday.Total == 0 {
+				return fmt.Errorf("the demo has no appointment today: the request tests nothing")
+			}
+			return totalIs(a, onToday.Total)
+		}),
+		one("Book Omer Tal Tuesday 18:00", "book_appointment", map[string]any{"traineeId": "Omer Tal", "day": "tuesday", "time": "18:00"},
+			func(w *world, a string) error {
+				var got struct {
+					ID string `json:"id"`
+				}
+				if err := decode(a, &got); err != nil {
+					return err
+				}
+				stored, err := w.ss.GetAppointment(w.ctx, got.ID)
+				local := stored.StartsAt.In(w.zone)
+				if err != nil || stored.TraineeID != omer.ID || local.Weekday() != time.Tuesday || local.Hour() != 18 || local.Minute() != 0 ||
+					!stored.Live() || !local.After(time.Now()) || local.After(time.Now().AddDate(0, 0, 8)) {
+					return fmt.Errorf("the stored appointment %s is not Omer Tal's on the coming Tuesday at 18:00: %+v (%v)", got.ID, stored, err)
 				}
 				return nil
 			}),

@@ -223,6 +223,7 @@ type StudioStore interface {
 	Personas
 	PendingForms
 	PlanDrafts
+	Appointments
 	Credits
 	Billing
 }

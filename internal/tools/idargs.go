@@ -35,6 +35,8 @@ var IDArguments = map[string]ids.Kind{
 	"programId":      ids.Program,
 	"draftId":        ids.PlanDraft,
 	"chargeId":       ids.Charge,
+	"slotId":         ids.Slot,
+	"appointmentId":  ids.Appointment,
 }
 
 // Named are the kinds whose id arguments take a name too: the lane

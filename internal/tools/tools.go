@@ -74,7 +74,7 @@ type Tool struct {
 var all = func() []Tool {
 	contracts := LaneContracts()
 	var set []Tool
-	groups := [][]spec{reads(), writes(), sessionTools(), healthTools(), exerciseTools(), insightTools()}
+	groups := [][]spec{reads(), writes(), sessionTools(), healthTools(), exerciseTools(), insightTools(), appointmentTools()}
 	for _, s := range slices.Concat(groups...) {
 		set = append(set, define(s, contracts))
 	}
@@ -110,6 +110,7 @@ func AgentSubset() []Tool {
 var AgentProposals = []string{
 	"update_trainee", "assign_plan", "record_payment", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
 	"modify_session", "record_injury", "apply_weekly_plan",
+	"book_appointment", "cancel_appointment", "mark_appointment", "create_appointment_slot",
 }
 
 // NeedsConfirmation reports whether the assistant only proposes the tool.

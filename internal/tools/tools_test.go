@@ -25,9 +25,11 @@ var wantWrites = []string{
 // The training memory's tools follow, in their groups' order (tools.go):
 // sessions, health, exercises, insights. Every one is a read but these writes.
 var (
-	wantTrainingTools  = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "update_training_profile", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster"}
-	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "record_injury", "update_training_profile"}
-	wantTrainingReads  = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
+	wantTrainingTools = []string{"list_trainee_sessions", "get_session", "get_trainee_benchmarks", "log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "list_trainee_checkins", "get_body_analysis", "record_injury", "update_training_profile", "search_exercises", "get_trainee_overview", "get_weekly_debrief", "get_coaching_insights", "needs_attention", "roster",
+		"list_appointments", "book_appointment", "cancel_appointment", "mark_appointment", "create_appointment_slot"}
+	wantTrainingWrites = []string{"log_workout", "create_planned_session", "modify_session", "swap_exercise_in_range", "draft_weekly_plan", "apply_weekly_plan", "record_injury", "update_training_profile",
+		"book_appointment", "cancel_appointment", "mark_appointment", "create_appointment_slot"}
+	wantTrainingReads = slices.DeleteFunc(slices.Clone(wantTrainingTools), func(n string) bool { return slices.Contains(wantTrainingWrites, n) })
 )
 
 func TestAllIsTheDocumentedSetInOrder(t *testing.T) {
@@ -395,6 +397,8 @@ func withRequired(tool Tool, args map[string]any) map[string]any {
 			args[r] = 1
 		case len(tool.InputSchema.Properties[r].Enum) > 0:
 			args[r] = tool.InputSchema.Properties[r].Enum[0]
+		case tool.InputSchema.Properties[r].Type == "array":
+			args[r] = []any{}
 		default:
 			args[r] = "x"
 		}

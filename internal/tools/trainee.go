@@ -195,6 +195,24 @@ func traineeSpecs() []spec {
 			require:     []string{"assignmentId"},
 			args:        map[string]string{"assignmentId": "The form's id from list_my_forms.", "answers": "By field key (choice: one of its options; scale: 1 to 10)."}},
 
+		{name: "list_my_appointments", title: "My appointments", readOnly: true, route: "GET /trainees/{id}/appointments",
+			description: "Your appointments from today, soonest first; the first is your next.",
+			args:        map[string]string{"from": "YYYY-MM-DD; default today.", "all": "true: cancelled too."}},
+
+		{name: "book_appointment", title: "Book an appointment", route: "POST /trainees/{id}/appointments",
+			description: "Book your coach at a day and time (her slot then, or within her hours); full: the waiting list. Uses a credit.",
+			keep:        []string{"day", "time", "waitlist"},
+			require:     []string{"day", "time"},
+			args: map[string]string{
+				"day":      "tuesday, next tuesday, tomorrow, YYYY-MM-DD.",
+				"time":     "HH:MM.",
+				"waitlist": "Default true.",
+			}},
+
+		{name: "cancel_appointment", title: "Cancel an appointment", route: "POST /appointments/{id}/cancel", pathArg: "appointmentId",
+			description: "Cancel one of your appointments; late (the studio's hours) keeps the credit used.",
+			args:        map[string]string{"appointmentId": "From list_my_appointments."}},
+
 		{name: "generate_weekly_plan", title: "Draft my training week", route: "POST /trainees/{id}/plan-drafts", unkeyed: true,
 			description: "Draft your week from your training profile (days, equipment, session length), injuries, program and logged sets: loads by progression rules, a deload when due, each change with its reason. " +
 				"Your coach reviews and applies it; nothing is planned before. Answers your pending draft of the week unless fresh.",

@@ -42,6 +42,9 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"get_my_billing", "GET /trainees/{id}/billing", auth.ScopeProfileRead},
 	{"list_my_forms", "GET /trainees/{id}/forms", auth.ScopeProfileRead},
 	{"answer_form", "POST /trainees/{id}/form-responses", auth.ScopeTrainingWrite},
+	{"list_my_appointments", "GET /trainees/{id}/appointments", auth.ScopeTrainingRead},
+	{"book_appointment", "POST /trainees/{id}/appointments", auth.ScopeTrainingWrite},
+	{"cancel_appointment", "POST /appointments/{id}/cancel", auth.ScopeTrainingWrite},
 	{"generate_weekly_plan", "POST /trainees/{id}/plan-drafts", auth.ScopeTrainingWrite},
 }
 
@@ -80,8 +83,9 @@ func TestEveryTraineeToolMatchesItsLaneRoute(t *testing.T) {
 		}
 	}
 	leftOut := map[string][]string{
-		"swap_exercise": {"date", "loadPercent", "operation", "percent", "rpeIncrease", "startTime"},
-		"answer_form":   {"formTemplateId", "submittedAt"}, // the assignment names the form; answered now
+		"swap_exercise":    {"date", "loadPercent", "operation", "percent", "rpeIncrease", "startTime"},
+		"answer_form":      {"formTemplateId", "submittedAt"},           // the assignment names the form; answered now
+		"book_appointment": {"coachId", "lengthMin", "place", "slotId"}, // her coach, at a time: the coach's tools name slots
 	}
 	for _, tool := range tools.Trainee() {
 		rt, ok := routes[tool.Name]

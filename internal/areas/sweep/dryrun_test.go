@@ -58,6 +58,15 @@ func dryRunWritesOf(r reporter, list []lane.Area) []string {
 	return writes
 }
 
+// allHours gives the fixture's coach every hour of every day.
+func allHours(e *kit.Env, f kit.Fixture) {
+	var hours []map[string]any
+	for _, d := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+		hours = append(hours, map[string]any{"day": d, "from": "00:00", "to": "24:00"})
+	}
+	e.OK(200, e.Call(f.Key, "PUT", "/coaches/"+f.Coach.ID+"/hours", map[string]any{"hours": hours}))
+}
+
 // dryRunCases has one entry per write route; a write route without one
 // fails TestDryRunOnEveryWrite.
 // dryRunExempt are the write routes this test cannot call, each with why:
@@ -71,6 +80,77 @@ var dryRunExempt = map[string]string{
 }
 
 var dryRunCases = map[string]dryRunCase{
+	"PUT /coaches/{id}/hours": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/coaches/" + f.Coach.ID + "/hours", map[string]any{"hours": []map[string]any{{"day": "sunday", "from": "08:00", "to": "20:00"}}}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/coaches/" + f.Coach.ID + "/hours", map[string]any{"hours": []map[string]any{{"day": "sunday", "from": "20:00", "to": "08:00"}}}
+		},
+	},
+	"POST /appointment-slots": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": kit.AddDays(kit.Today(), 3), "time": "09:00", "capacity": 4}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": kit.AddDays(kit.Today(), 2), "time": "10:30"} // overlaps the fixture's slot
+		},
+	},
+	"POST /trainees/{id}/appointments": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/trainees/" + f.Trainee.ID + "/appointments", map[string]any{"coachId": f.Coach.ID, "day": kit.AddDays(kit.Today(), 4), "time": "10:00"}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/trainees/" + f.Trainee.ID + "/appointments", map[string]any{"day": "someday", "time": "10:00"}
+		},
+		prepare: allHours,
+	},
+	"POST /appointments/{id}/move": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/move", map[string]any{"day": kit.AddDays(kit.Today(), 5), "time": "10:00"}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/move", map[string]any{"day": "someday", "time": "10:00"}
+		},
+		prepare: allHours,
+	},
+	"POST /appointments/{id}/cancel": {
+		good: func(f kit.Fixture) (string, any) { return "/appointments/" + f.Appointment.ID + "/cancel", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/appointments/apt_00000000000000000000000000/cancel", nil },
+	},
+	"POST /appointments/{id}/mark": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/mark", map[string]any{"status": "attended", "sessionId": f.Session.ID}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointments/" + f.Appointment.ID + "/mark", map[string]any{"status": "no_show", "sessionId": f.Session.ID}
+		},
+		prepare: func(e *kit.Env, f kit.Fixture) { // marked once begun: the fixture's, moved three days back
+			back := int64(3 * 24 * 3600 * 1000)
+			if _, err := e.St.DB().Exec(e.St.Rebind(`UPDATE appointments SET starts_at = starts_at - ?, ends_at = ends_at - ? WHERE id = ?`), back, back, f.Appointment.ID); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+	},
+	"PATCH /appointment-settings": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/appointment-settings", map[string]any{"lateCancelHours": 24}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/appointment-settings", map[string]any{"lateCancelHours": -1}
+		},
+	},
+	"POST /coaches/{id}/calendar-feed": {
+		good: func(f kit.Fixture) (string, any) { return "/coaches/" + f.Coach.ID + "/calendar-feed", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/coaches/coa_00000000000000000000000000/calendar-feed", nil },
+	},
+	"DELETE /coaches/{id}/calendar-feed": {
+		good: func(f kit.Fixture) (string, any) { return "/coaches/" + f.Coach.ID + "/calendar-feed", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/coaches/coa_00000000000000000000000000/calendar-feed", nil },
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			e.OK(201, e.Call(f.Key, "POST", "/coaches/"+f.Coach.ID+"/calendar-feed", nil))
+		},
+	},
 	"POST /trainees/{id}/message-drafts": {
 		good: func(f kit.Fixture) (string, any) {
 			return "/trainees/" + f.Trainee.ID + "/message-drafts", map[string]any{"purpose": "payment_due"}

@@ -114,6 +114,7 @@ func badInputSweep(t *testing.T, e *kit.Env, f kit.Fixture, keep func(path strin
 		"sessions":  f.Session.ID, "benchmarks": f.Benchmark.ID,
 		"injuries": f.Injury.ID, "goals": f.Goal.ID, "programs": f.Program.ID, "plan-drafts": f.Draft.ID,
 		"payments": f.Payment.ID,
+		"appointments": f.Appointment.ID,
 	}
 	var doc struct {
 		Paths map[string]map[string]struct {

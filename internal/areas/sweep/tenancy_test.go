@@ -116,6 +116,21 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"POST", "/exercises", map[string]any{"name": "Mine", "category": "strength", "primaryMuscles": []string{"glutes"}, "equipment": []string{"none"}, "measure": "reps", "loadsAreas": []string{"hip"}, "alternatives": []string{b.Exercise.ID}}},
 		{"POST", at + "/workouts", map[string]any{"sessionId": b.Session.ID}},
 		{"POST", at + "/benchmarks", map[string]any{"benchmarkId": b.Benchmark.ID, "value": 20}},
+		// Appointments.
+		{"GET", "/appointments/" + b.Appointment.ID, nil},
+		{"POST", "/appointments/" + b.Appointment.ID + "/cancel", nil},
+		{"POST", "/appointments/" + b.Appointment.ID + "/mark", map[string]any{"status": "no_show"}},
+		{"POST", "/appointments/" + b.Appointment.ID + "/move", map[string]any{"slotId": a.Slot.ID}},
+		{"POST", "/appointments/" + a.Appointment.ID + "/move", map[string]any{"slotId": b.Slot.ID}},
+		{"GET", bt + "/appointments", nil},
+		{"POST", bt + "/appointments", map[string]any{"slotId": a.Slot.ID}},
+		{"POST", at + "/appointments", map[string]any{"slotId": b.Slot.ID}},
+		{"POST", at + "/appointments", map[string]any{"coachId": b.Coach.ID, "day": "tomorrow", "time": "10:00"}},
+		{"GET", "/coaches/" + b.Coach.ID + "/hours", nil},
+		{"PUT", "/coaches/" + b.Coach.ID + "/hours", map[string]any{"hours": []map[string]any{{"day": "monday", "from": "08:00", "to": "12:00"}}}},
+		{"POST", "/coaches/" + b.Coach.ID + "/calendar-feed", nil},
+		{"DELETE", "/coaches/" + b.Coach.ID + "/calendar-feed", nil},
+		{"POST", "/appointment-slots", map[string]any{"coachId": b.Coach.ID, "day": "tomorrow", "time": "10:00"}},
 	}
 }
 
@@ -131,6 +146,9 @@ func filterProbes(b kit.Fixture) []probe {
 		{"GET", "/feedback?traineeId=" + b.Trainee.ID, nil},
 		{"GET", "/payments?traineeId=" + b.Trainee.ID, nil},
 		{"GET", "/charges?traineeId=" + b.Trainee.ID, nil},
+		{"GET", "/appointments?coachId=" + b.Coach.ID, nil},
+		{"GET", "/appointments?traineeId=" + b.Trainee.ID, nil},
+		{"GET", "/appointment-slots?coachId=" + b.Coach.ID, nil},
 	}
 }
 

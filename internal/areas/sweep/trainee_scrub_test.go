@@ -29,6 +29,14 @@ var traineeBodies = map[string]any{
 	"POST /trainees/{id}/plan-drafts":       map[string]any{"days": []int{1, 4}, "fresh": true},
 }
 
+// traineeBody is the body of route for f's trainee, where it needs the fixture.
+func traineeBody(f kit.Fixture, route string) any {
+	if route == "POST /trainees/{id}/appointments" {
+		return map[string]any{"slotId": f.Slot.ID}
+	}
+	return traineeBodies[route]
+}
+
 // Every route opened to trainees, called by a trainee on rich data, answers
 // no phone number, no email and no other person's name: the routes are
 // read from the lane, so a route marked later is covered too.
@@ -46,7 +54,7 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 	e.OK(201, e.Call(k, "POST", "/trainees/"+f.Trainee.ID+"/forms/assign", map[string]any{"formTemplateId": f.Form.ID, "notify": false})).Into(t, &sent)
 
 	own := map[ids.Kind]string{ids.Trainee: lane.Me, ids.Session: f.Session.ID, ids.Goal: f.Goal.ID, ids.Benchmark: f.Benchmark.ID, ids.Program: f.Program.ID,
-		ids.PlanDraft: f.Draft.ID}
+		ids.PlanDraft: f.Draft.ID, ids.Appointment: f.Appointment.ID}
 	// Her week is drafted from her training profile.
 	e.OK(200, e.Call(k, "PATCH", "/trainees/"+f.Trainee.ID+"/training-profile", map[string]any{"equipment": []string{"dumbbell", "bench"}}))
 	leaks := []string{"050-123-4567", "052-000-0001", "050-765-4321", "0501234567", "@own.example", "@other.example", "dana@",
@@ -68,10 +76,19 @@ func TestEveryTraineeAnswerIsScrubbed(t *testing.T) {
 		}
 		var body any
 		if c.Method != "GET" && c.Method != "DELETE" {
-			body = traineeBodies[route]
+			body = traineeBody(f, route)
 			switch route {
 			case "POST /trainees/{id}/form-responses":
 				body = map[string]any{"assignmentId": sent.ID, "answers": map[string]any{"notes": "ask Coach own, 050-123-4567"}}
+			case "POST /appointments/{id}/move":
+				// A place of her own to move, into the fixture's slot.
+				var slot, fresh struct {
+					ID string `json:"id"`
+				}
+				e.OK(201, e.Call(k, "POST", "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": kit.AddDays(kit.Today(), 3), "time": "10:00"})).Into(t, &slot)
+				e.OK(201, e.Call(k, "POST", "/trainees/"+f.Trainee.ID+"/appointments", map[string]any{"slotId": slot.ID})).Into(t, &fresh)
+				path = "/appointments/" + fresh.ID + "/move"
+				body = map[string]any{"slotId": f.Slot.ID}
 			case "POST /trainees/{id}/withdraw":
 				var fresh struct {
 					ID string `json:"id"`

@@ -62,6 +62,8 @@ func Run(t *testing.T, open Opener) {
 		{"PlanInputs", testPlanInputs},
 		{"ModelBudget", testModelBudget},
 		{"Withdraw", testWithdraw},
+		{"Appointments", testAppointments},
+		{"AppointmentRaces", testAppointmentRaces},
 		{"Credits", testCredits},
 		{"Billing", testBilling},
 	}

@@ -53,6 +53,9 @@ func TestDefaultAnswersFitAModel(t *testing.T) {
 		}
 	}
 	required := map[string]any{"traineeId": busiest.ID, "phone": busiest.Phone}
+	if coaches, err := ss.ListCoaches(ctx, store.Page{Limit: 1}); err == nil && len(coaches.Items) > 0 {
+		required["coachId"] = coaches.Items[0].ID
+	}
 	// One session's detail is measured on the trainee's latest session.
 	if sessions, err := ss.ListSessions(ctx, store.SessionFilter{TraineeID: busiest.ID, Page: store.Page{Limit: 1}}); err == nil && len(sessions.Items) > 0 {
 		required["sessionId"] = sessions.Items[0].ID

@@ -330,6 +330,10 @@ type Fixture struct {
 	Goal         domain.Goal
 	Draft        domain.PlanDraft // pending: one session next Monday
 	Payment      domain.Payment   // 100 in cash, paying nothing yet (the plan is of kind other)
+	// Slot is the coach's one-to-one slot the day after tomorrow at
+	// 10:00, and Appointment the trainee's place in it (booked).
+	Slot        struct{ ID string }
+	Appointment struct{ ID string }
 }
 
 // Seed makes a studio slug on the pro tier and seeds a Fixture in it
@@ -374,6 +378,8 @@ func (e *Env) Seed(slug string) Fixture {
 	var pay struct{ ID string }
 	e.OK(201, e.Call(k, "POST", tp+"/payments", map[string]any{"amount": 100, "method": "cash"})).Into(e.T, &pay)
 	f.Payment = domain.Payment{ID: pay.ID, TraineeID: f.Trainee.ID, Amount: money.Money{Minor: 10000, Currency: "ILS"}, Currency: "ILS", Method: domain.PayCash}
+	e.OK(201, e.Call(k, "POST", "/appointment-slots", map[string]any{"coachId": f.Coach.ID, "day": AddDays(Today(), 2), "time": "10:00", "place": "Studio"})).Into(e.T, &f.Slot)
+	e.OK(201, e.Call(k, "POST", tp+"/appointments", map[string]any{"slotId": f.Slot.ID})).Into(e.T, &f.Appointment)
 	// A pending weekly plan draft, stored as the weekly plan area keeps one.
 	monday := AddDays(training.WeekStartOn(Today(), time.Sunday), 7) // the default studio's week
 	f.Draft = domain.PlanDraft{TraineeID: f.Trainee.ID, WeekStart: monday, RequestedBy: "coach", ExpiresAt: time.Now().Add(24 * time.Hour),
