@@ -48,6 +48,7 @@ const (
 	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
+	PaymentEvent    Kind = "pev"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -84,6 +85,7 @@ var kinds = map[Kind]struct{ noun, source string }{
 	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
+	PaymentEvent:    {"payment event", "GET /payment-events"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlanInputs", testPlanInputs},
 		{"ModelBudget", testModelBudget},
 		{"Withdraw", testWithdraw},
+		{"PaymentHooks", testPaymentHooks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
