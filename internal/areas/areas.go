@@ -8,6 +8,7 @@
 //	health   measurements, check-ins, injuries, goals, the training profile
 //	public   an agent platform's routes: the public offer, verification, the broker
 //	weekplans  weekly plan drafts and applying them
+//	payhook  the payments webhook's settings and the events it took
 //
 // Each area declares what it holds (lane.Declaration): the kernel and the
 // server read the declarations, and name no area.
@@ -23,6 +24,7 @@ import (
 
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
+	"github.com/otherwise/perform/internal/areas/payhook"
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/areas/sessions"
@@ -43,6 +45,9 @@ import (
 type Options struct {
 	Public    public.Options
 	WeekPlans weekplans.Options
+	// PayHook is the payments webhook's: PERFORM_SECRET_KEY and the
+	// public URL its URL is given on.
+	PayHook payhook.Options
 	// ModelBudget are the operator's model budget ceilings (a studio may
 	// set its own below them).
 	ModelBudget modelbudget.Ceilings
@@ -66,7 +71,7 @@ type Set struct {
 // New builds every area.
 func New(o Options) *Set {
 	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
-	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub}
+	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub, payhook.New(o.PayHook)}
 	return &Set{WeekPlans: plans, list: list, decls: lane.Declarations(list)}
 }
 
@@ -106,7 +111,8 @@ func Compose(e Env) *Set {
 			// A count that must not become N times itself: refused while Redis is down.
 			CodeSends: e.Limiter(public.VerifyCodesPerHour, time.Hour, ratelimit.Refuse), CodeSendsDown: e.Down,
 			Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}},
-		WeekPlans: weekplans.Options{Model: e.PlanModel, Prices: e.PlanPrices, Store: e.Store, Budget: budget, Logger: e.Logger}})
+		WeekPlans: weekplans.Options{Model: e.PlanModel, Prices: e.PlanPrices, Store: e.Store, Budget: budget, Logger: e.Logger},
+		PayHook:   payhook.Options{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL, Logger: e.Logger}})
 	set.Budget = budget
 	return set
 }

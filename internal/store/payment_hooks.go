@@ -38,11 +38,12 @@ type PaymentHookStore interface {
 	// ListPaymentEvents is the studio's events, newest first, of one
 	// outcome when outcome is not "".
 	ListPaymentEvents(ctx context.Context, studioID, outcome string, page Page) (List[PaymentEvent], error)
-	// RecordedFor is the payment recorded by an event of the studio whose
-	// external id is one of externalIDs ("" for none), and the refunds
-	// already recorded against objectID (a charge), in minor units, so a
-	// refund event records only what it adds.
-	RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (paymentID string, refunded int64, err error)
+	// RecordedFor is what events of the studio recorded already: the
+	// payment recorded by an event whose external id is one of externalIDs
+	// (its id and trainee, "" for none), and the refunds recorded against
+	// objectID (a charge), in minor units, so a refund event records only
+	// what it adds.
+	RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (Recorded, error)
 	// TraineesByEmail are the ids of the studio's trainees whose email is
 	// email, case aside (at most two: more than one is no match).
 	TraineesByEmail(ctx context.Context, studioID, email string) ([]string, error)
@@ -73,7 +74,7 @@ type PaymentEvent struct {
 	// payment intent, the refund), so two events about one payment record
 	// it once.
 	ExternalID string `json:"externalId,omitempty"`
-	// Reverses is the external id of the payment a refund reverses.
+	// Reverses is the payment a refund reverses ("" when not known).
 	Reverses string `json:"reverses,omitempty"`
 	// AmountMinor is what the event records, in minor units of Currency:
 	// a refund's is below zero.
@@ -87,6 +88,13 @@ type PaymentEvent struct {
 	Livemode    bool      `json:"livemode"`
 	OccurredAt  time.Time `json:"occurredAt"`
 	ReceivedAt  time.Time `json:"receivedAt"`
+}
+
+// Recorded is what a studio's payment events recorded already (RecordedFor).
+type Recorded struct {
+	PaymentID string
+	TraineeID string
+	Refunded  int64
 }
 
 // The outcomes of a payment event.
@@ -213,29 +221,30 @@ func (s paymentHookStore) ListPaymentEvents(ctx context.Context, studioID, outco
 	return out, rows.Err()
 }
 
-func (s paymentHookStore) RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (string, int64, error) {
-	var payment string
+func (s paymentHookStore) RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (Recorded, error) {
+	var out Recorded
 	if len(externalIDs) > 0 {
 		args := []any{studioID, PaymentEventRecorded, PaymentEventAlreadyRecorded}
 		for _, id := range externalIDs {
 			args = append(args, id)
 		}
-		err := s.queryRow(ctx, `SELECT payment_id FROM payment_events
-			WHERE studio_id = ? AND outcome IN (?, ?) AND payment_id <> '' AND reverses = '' AND external_id IN (`+placeholders(len(externalIDs))+`)
-			ORDER BY received_at LIMIT 1`, args...).Scan(&payment)
+		var trainee sql.NullString
+		err := s.queryRow(ctx, `SELECT payment_id, trainee_id FROM payment_events
+			WHERE studio_id = ? AND outcome IN (?, ?) AND payment_id <> '' AND amount_minor > 0 AND external_id IN (`+placeholders(len(externalIDs))+`)
+			ORDER BY received_at, id LIMIT 1`, args...).Scan(&out.PaymentID, &trainee)
 		if err != nil && notFound(err) != ErrNotFound {
-			return "", 0, err
+			return out, err
 		}
+		out.TraineeID = trainee.String
 	}
-	var refunded int64
 	if objectID != "" {
 		err := s.queryRow(ctx, `SELECT coalesce(-sum(amount_minor), 0) FROM payment_events
-			WHERE studio_id = ? AND object_id = ? AND reverses <> '' AND outcome = ?`, studioID, objectID, PaymentEventRecorded).Scan(&refunded)
+			WHERE studio_id = ? AND object_id = ? AND amount_minor < 0 AND outcome = ?`, studioID, objectID, PaymentEventRecorded).Scan(&out.Refunded)
 		if err != nil {
-			return "", 0, err
+			return out, err
 		}
 	}
-	return payment, refunded, nil
+	return out, nil
 }
 
 func (s paymentHookStore) TraineesByEmail(ctx context.Context, studioID, email string) ([]string, error) {

@@ -98,16 +98,16 @@ func testPaymentHooks(t *testing.T, st store.Store) {
 
 	// A refund of part of the charge, then the list.
 	refund := store.PaymentEvent{StudioID: a.ID, Processor: "stripe", EventID: "evt_2", Type: "charge.refunded", ObjectID: "ch_1", ExternalID: "ch_1/refunded/5000",
-		Reverses: "in_1", AmountMinor: -5000, Currency: "ILS", TraineeID: noa.ID, PaymentID: "pay_2", Outcome: store.PaymentEventRecorded, OccurredAt: at, ReceivedAt: at.Add(time.Minute)}
+		Reverses: "pay_1", AmountMinor: -5000, Currency: "ILS", TraineeID: noa.ID, PaymentID: "pay_2", Outcome: store.PaymentEventRecorded, OccurredAt: at, ReceivedAt: at.Add(time.Minute)}
 	if ok, err := ph.AddPaymentEvent(ctx, &refund); err != nil || !ok {
 		t.Fatalf("AddPaymentEvent refund = %v, %v", ok, err)
 	}
-	payment, refunded, err := ph.RecordedFor(ctx, a.ID, []string{"pi_none", "in_1"}, "ch_1")
-	if err != nil || payment != "pay_1" || refunded != 5000 {
-		t.Fatalf("RecordedFor = %q, %d, %v; want pay_1, 5000", payment, refunded, err)
+	rec, err := ph.RecordedFor(ctx, a.ID, []string{"pi_none", "in_1"}, "ch_1")
+	if err != nil || rec != (store.Recorded{PaymentID: "pay_1", TraineeID: noa.ID, Refunded: 5000}) {
+		t.Fatalf("RecordedFor = %+v, %v; want pay_1 of Noa, 5000 refunded", rec, err)
 	}
-	if payment, refunded, err := ph.RecordedFor(ctx, b.ID, []string{"in_1"}, "ch_1"); err != nil || payment != "" || refunded != 0 {
-		t.Fatalf("RecordedFor in another studio = %q, %d, %v", payment, refunded, err)
+	if rec, err := ph.RecordedFor(ctx, b.ID, []string{"in_1"}, "ch_1"); err != nil || rec != (store.Recorded{}) {
+		t.Fatalf("RecordedFor in another studio = %+v, %v", rec, err)
 	}
 	list, err := ph.ListPaymentEvents(ctx, a.ID, "", store.Page{Limit: 10})
 	if err != nil || list.Total != 3 || len(list.Items) != 3 || list.Items[0].ID != refund.ID {

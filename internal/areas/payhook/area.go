@@ -1,0 +1,95 @@
+// Package payhook is a payment processor's signed webhook per studio:
+// its URL token and signing secret (sealed under PERFORM_SECRET_KEY), the
+// routes a studio turns it on, rotates and turns it off with, the events it
+// took (those no trainee matched wait for the coach), and the handler the
+// server serves at Path. Stripe is the processor it maps (stripe.go).
+package payhook
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"log/slog"
+	"strings"
+
+	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/secret"
+)
+
+// Options configure the area.
+type Options struct {
+	// SecretKey is PERFORM_SECRET_KEY: without it the webhook cannot be
+	// turned on.
+	SecretKey []byte
+	// PublicURL is the origin the webhook's URL is given on
+	// (PERFORM_PUBLIC_URL).
+	PublicURL string
+	// Recorder records the payments a coach matches to a trainee.
+	Recorder PaymentRecorder
+	Logger   *slog.Logger
+}
+
+// Area is the payments webhook's routes.
+type Area struct {
+	o   Options
+	box *secret.Box
+}
+
+// New builds the area. A SecretKey that is not a key is logged, and the
+// webhook cannot be turned on.
+func New(o Options) *Area {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &Area{o: o}
+	if len(o.SecretKey) > 0 {
+		box, err := secret.New(o.SecretKey)
+		if err != nil {
+			o.Logger.Error("payments webhook: PERFORM_SECRET_KEY is unusable, so the webhook cannot be turned on", "err", err)
+		}
+		a.box = box
+	}
+	return a
+}
+
+// Routes adds the webhook's settings and its events.
+func (a *Area) Routes(rs *lane.Routes) {
+	a.settingRoutes(rs)
+	a.eventRoutes(rs)
+}
+
+// Declare says what the area holds: the events its webhook took.
+func (a *Area) Declare(d *lane.Declaration) {
+	d.Nouns = append(d.Nouns, lane.Noun{Kind: ids.PaymentEvent, Collections: []string{"payment-events"}})
+}
+
+// tokenPrefix starts every webhook URL token.
+const tokenPrefix = "pwh_"
+
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// tokenLen is the length of a token: the prefix and 160 random bits.
+var tokenLen = len(tokenPrefix) + tokenEncoding.EncodedLen(20)
+
+func newToken() string {
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)
+	return tokenPrefix + tokenEncoding.EncodeToString(b)
+}
+
+// validToken reports whether s is a token as newToken makes them: any
+// other path names no hook, without a query.
+func validToken(s string) bool {
+	if len(s) != tokenLen || !strings.HasPrefix(s, tokenPrefix) {
+		return false
+	}
+	_, err := tokenEncoding.DecodeString(s[len(tokenPrefix):])
+	return err == nil
+}
+
+// newSigningSecret is a signing secret Perform makes, in Stripe's form.
+func newSigningSecret() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return "whsec_" + strings.ToLower(tokenEncoding.EncodeToString(b))
+}
