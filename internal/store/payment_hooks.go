@@ -31,7 +31,7 @@ type PaymentHookStore interface {
 	// waits for the first and then answers false.
 	AddPaymentEvent(ctx context.Context, e *PaymentEvent) (bool, error)
 	// SettlePaymentEvent writes an event's outcome: its trainee, payment,
-	// outcome and detail.
+	// amount recorded, the payment it reverses, outcome and detail.
 	SettlePaymentEvent(ctx context.Context, e PaymentEvent) error
 	// PaymentEvent is one event of the studio; ErrNotFound for none.
 	PaymentEvent(ctx context.Context, studioID, id string) (PaymentEvent, error)
@@ -161,8 +161,8 @@ func (s paymentHookStore) AddPaymentEvent(ctx context.Context, e *PaymentEvent) 
 }
 
 func (s paymentHookStore) SettlePaymentEvent(ctx context.Context, e PaymentEvent) error {
-	res, err := s.exec(ctx, `UPDATE payment_events SET trainee_id = ?, payment_id = ?, outcome = ?, detail = ?
-		WHERE studio_id = ? AND id = ?`, nullString(e.TraineeID), e.PaymentID, e.Outcome, e.Detail, e.StudioID, e.ID)
+	res, err := s.exec(ctx, `UPDATE payment_events SET trainee_id = ?, payment_id = ?, amount_minor = ?, reverses = ?, outcome = ?, detail = ?
+		WHERE studio_id = ? AND id = ?`, nullString(e.TraineeID), e.PaymentID, e.AmountMinor, e.Reverses, e.Outcome, e.Detail, e.StudioID, e.ID)
 	if err != nil {
 		return err
 	}

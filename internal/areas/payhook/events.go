@@ -55,6 +55,9 @@ func (a *Area) listEvents(c *lane.Call, q *eventsQuery) (lane.ListOf[EventView],
 
 func (a *Area) matchEvent(c *lane.Call, in *matchInput) (EventView, error) {
 	var out EventView
+	if a.o.Recorder == nil {
+		return out, &lane.Error{Status: http.StatusConflict, Code: lane.CodeConflict, Message: "This server keeps no books to record the payment in, so an event cannot be matched."}
+	}
 	err := c.DB().InTx(c.Ctx, func(tx store.Store) error {
 		pe, err := tx.PaymentHooks().PaymentEvent(c.Ctx, c.P.StudioID, c.ID())
 		if errors.Is(err, store.ErrNotFound) {
@@ -81,11 +84,5 @@ func (a *Area) matchEvent(c *lane.Call, in *matchInput) (EventView, error) {
 		out = viewOf(pe)
 		return nil
 	})
-	if err != nil {
-		var le *lane.Error
-		if !errors.As(err, &le) && a.o.Recorder == nil {
-			return out, &lane.Error{Status: http.StatusConflict, Code: lane.CodeConflict, Message: "This server records no payments yet, so an event cannot be matched."}
-		}
-	}
 	return out, err
 }

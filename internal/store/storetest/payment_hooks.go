@@ -89,6 +89,9 @@ func testPaymentHooks(t *testing.T, st store.Store) {
 	e.TraineeID, e.PaymentID, e.Outcome, e.Detail = noa.ID, "pay_1", store.PaymentEventRecorded, "matched by email"
 	must(t, "SettlePaymentEvent", ph.SettlePaymentEvent(ctx, e))
 	mustNotFound(t, "SettlePaymentEvent of another studio's event", ph.SettlePaymentEvent(ctx, store.PaymentEvent{StudioID: b.ID, ID: e.ID, Outcome: "x"}))
+	if got, err := ph.PaymentEvent(ctx, b.ID, other.ID); err != nil || got.Outcome != store.PaymentEventUnmatched || got.AmountMinor != 25000 {
+		t.Fatalf("another studio's event of the same id after A's settled: %+v, %v", got, err)
+	}
 	got2, err := ph.PaymentEvent(ctx, a.ID, e.ID)
 	if err != nil || got2.TraineeID != noa.ID || got2.Outcome != store.PaymentEventRecorded || got2.AmountMinor != 25000 || got2.Payer != e.Payer {
 		t.Fatalf("PaymentEvent = %+v, %v", got2, err)
