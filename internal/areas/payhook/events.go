@@ -55,15 +55,15 @@ func (a *Area) listEvents(c *lane.Call, q *eventsQuery) (lane.ListOf[EventView],
 
 func (a *Area) matchEvent(c *lane.Call, in *matchInput) (EventView, error) {
 	var out EventView
-	if a.o.Recorder == nil {
-		return out, &lane.Error{Status: http.StatusConflict, Code: lane.CodeConflict, Message: "This server keeps no books to record the payment in, so an event cannot be matched."}
-	}
 	err := c.DB().InTx(c.Ctx, func(tx store.Store) error {
 		pe, err := tx.PaymentHooks().PaymentEvent(c.Ctx, c.P.StudioID, c.ID())
 		if errors.Is(err, store.ErrNotFound) {
 			return lane.NotFound(ids.PaymentEvent, c.ID())
 		} else if err != nil {
 			return err
+		}
+		if a.o.Recorder == nil {
+			return &lane.Error{Status: http.StatusConflict, Code: lane.CodeConflict, Message: "This server keeps no books to record the payment in, so an event cannot be matched."}
 		}
 		if pe.Outcome != store.PaymentEventUnmatched {
 			return lane.Conflict(fmt.Sprintf("Payment event %s is %s, not unmatched: only an event no trainee matched is matched by hand.", pe.ID, pe.Outcome))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
@@ -68,6 +69,9 @@ var dryRunExempt = map[string]string{
 	"POST /public/verification/start":    "needs an agent platform's conversation",
 	"POST /public/verification/confirm":  "needs an agent platform's conversation",
 	"POST /public/verification/sign-out": "needs an agent platform's conversation",
+	"POST /payments-webhook":             "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
+	"POST /payments-webhook/rotate":      "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
+	"POST /payment-events/{id}/match":    "needs the studio's books, which the sweep's lane has not; internal/areas/payhook runs its dry run",
 }
 
 var dryRunCases = map[string]dryRunCase{
@@ -366,6 +370,17 @@ var dryRunCases = map[string]dryRunCase{
 			return "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}
 		},
 		bad: func(f kit.Fixture) (string, any) { return "/studio/persona", map[string]any{"name": "Coach"} },
+	},
+	"DELETE /payments-webhook": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			now := time.Now()
+			if err := e.St.PaymentHooks().PutPaymentHook(context.Background(), store.PaymentHook{StudioID: f.Studio.ID, TokenHash: []byte("dry-run " + f.Studio.ID),
+				TokenHint: "pwh_dryrun", Secret: "v1:sealed", Processor: "stripe", CreatedAt: now, RotatedAt: now}); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		good: func(f kit.Fixture) (string, any) { return "/payments-webhook", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/payments-webhook?force=1", nil },
 	},
 	"DELETE /studio/persona": {
 		prepare: func(e *kit.Env, f kit.Fixture) {

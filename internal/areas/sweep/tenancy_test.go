@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -113,6 +114,23 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"POST", "/exercises", map[string]any{"name": "Mine", "category": "strength", "primaryMuscles": []string{"glutes"}, "equipment": []string{"none"}, "measure": "reps", "loadsAreas": []string{"hip"}, "alternatives": []string{b.Exercise.ID}}},
 		{"POST", at + "/workouts", map[string]any{"sessionId": b.Session.ID}},
 		{"POST", at + "/benchmarks", map[string]any{"benchmarkId": b.Benchmark.ID, "value": 20}},
+		// B's unmatched payment event (addPaymentEvent), matched to A's trainee.
+		{"POST", "/payment-events/" + bPaymentEvent + "/match", map[string]any{"traineeId": a.Trainee.ID}},
+	}
+}
+
+// bPaymentEvent is the unmatched payment event TestTenancy gives studio B.
+const bPaymentEvent = "pev_0000000000000000000000000b"
+
+// addPaymentEvent keeps an unmatched event of a processor's webhook in
+// studio B, as the webhook would (internal/areas/payhook).
+func addPaymentEvent(t *testing.T, st store.Store, b kit.Fixture) {
+	t.Helper()
+	now := time.Now()
+	e := store.PaymentEvent{ID: bPaymentEvent, StudioID: b.Studio.ID, Processor: "stripe", EventID: "evt_tenancy", Type: "invoice.paid", ObjectID: "in_tenancy",
+		ExternalID: "in_tenancy", AmountMinor: 35000, Currency: "ILS", Outcome: store.PaymentEventUnmatched, OccurredAt: now, ReceivedAt: now}
+	if kept, err := st.PaymentHooks().AddPaymentEvent(context.Background(), &e); err != nil || !kept {
+		t.Fatalf("B's payment event: %v, %v", kept, err)
 	}
 }
 
@@ -174,6 +192,7 @@ func TestTenancy(t *testing.T) {
 		b := e.Seed("tenb")
 		var bOnly domain.Trainee
 		e.OK(201, e.Call(b.Key, "POST", "/trainees", map[string]any{"firstName": "Only", "lastName": "InB", "phone": "053-333-3333"})).Into(t, &bOnly)
+		addPaymentEvent(t, st, b)
 		bNotes := len(e.Notifications(b.Studio.ID))
 		secrets := append(secretsOf(b), bOnly.ID, "InB")
 
