@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane/lanetest"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
