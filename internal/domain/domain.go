@@ -97,8 +97,27 @@ type Product struct {
 	Currency     string       `json:"currency"`
 	DurationDays *int         `json:"durationDays"`
 	Active       bool         `json:"active"`
-	CreatedAt    time.Time    `json:"createdAt"`
+	// Kind is package, membership or other (PlanPackage …). A package
+	// holds Sessions in all, valid ValidDays from its subscription's start
+	// (nil: no expiry); a membership holds Sessions a week (nil:
+	// unlimited) for a Period (week or month) that renews while AutoRenew.
+	Kind      string    `json:"kind"`
+	Sessions  *int      `json:"sessions"`
+	ValidDays *int      `json:"validDays"`
+	Period    *string   `json:"period"`
+	AutoRenew bool      `json:"autoRenew"`
+	CreatedAt time.Time `json:"createdAt"`
 }
+
+// Plan kinds and membership periods.
+const (
+	PlanPackage    = "package"
+	PlanMembership = "membership"
+	PlanOther      = "other"
+
+	PeriodWeek  = "week"
+	PeriodMonth = "month"
+)
 
 // Subscription statuses. Stored state is one of active, frozen or cancelled;
 // scheduled, live and ended are read off the dates of an active one.

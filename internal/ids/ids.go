@@ -48,6 +48,9 @@ const (
 	PlanDraft       Kind = "pld"
 	OAuthClient     Kind = "ocl"
 	OAuthGrant      Kind = "ogr"
+	CreditUse       Kind = "cru"
+	Charge          Kind = "chg"
+	Payment         Kind = "pay"
 	PaymentEvent    Kind = "pev"
 )
 
@@ -85,6 +88,9 @@ var kinds = map[Kind]struct{ noun, source string }{
 	PlanDraft:       {"weekly plan draft", "draft_weekly_plan"},
 	OAuthClient:     {"OAuth client", "perform oauth client add"},
 	OAuthGrant:      {"connected app", "the connected apps page"},
+	CreditUse:       {"credit use", "get_trainee_billing"},
+	Charge:          {"charge", "get_trainee_billing"},
+	Payment:         {"payment", "list_payments"},
 	PaymentEvent:    {"payment event", "GET /payment-events"},
 }
 

@@ -123,17 +123,28 @@ func (s *studioStore) DeleteTag(ctx context.Context, id string) error {
 
 // Products.
 
-const productColumns = `p.id, p.name, p.price_minor, p.currency, p.duration_days, p.active, p.created_at`
+const productColumns = `p.id, p.name, p.price_minor, p.currency, p.duration_days, p.active, p.created_at, p.kind, p.sessions, p.valid_days, p.period, p.auto_renew`
 
 func scanProduct(row scanner, p *domain.Product, extra ...any) error {
 	var price sql.Null[int64]
-	var duration sql.Null[int]
+	var duration, sessions, validDays sql.Null[int]
+	var period sql.Null[string]
 	var created int64
-	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&p.ID, &p.Name, &price, &p.Currency, &duration, &p.Active, &created,
+		&p.Kind, &sessions, &validDays, &period, &p.AutoRenew}, extra...)...); err != nil {
 		return err
 	}
 	p.Price, p.DurationDays, p.CreatedAt = priceOf(price, p.Currency), valueOrNil(duration), fromMS(created)
+	p.Sessions, p.ValidDays, p.Period = valueOrNil(sessions), valueOrNil(validDays), valueOrNil(period)
 	return nil
+}
+
+// planKind is the kind stored for p: other when unset.
+func planKind(p *domain.Product) string {
+	if p.Kind == "" {
+		p.Kind = domain.PlanOther
+	}
+	return p.Kind
 }
 
 func (s *studioStore) ListProducts(ctx context.Context, search string, page Page) (List[domain.Product], error) {
@@ -151,8 +162,9 @@ func (s *studioStore) CreateProduct(ctx context.Context, p *domain.Product) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, `INSERT INTO products (id, studio_id, name, price_minor, currency, duration_days, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, s.studioID, p.Name, price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt))
+	_, err = s.exec(ctx, `INSERT INTO products (id, studio_id, name, price_minor, currency, duration_days, active, created_at, kind, sessions, valid_days, period, auto_renew)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, s.studioID, p.Name, price, p.Currency, p.DurationDays, p.Active, ms(p.CreatedAt), planKind(p), p.Sessions, p.ValidDays, p.Period, p.AutoRenew)
 	return s.writeErr(err, "plan", p.ID)
 }
 
@@ -161,8 +173,9 @@ func (s *studioStore) UpdateProduct(ctx context.Context, p *domain.Product) erro
 	if err != nil {
 		return err
 	}
-	res, err := s.exec(ctx, `UPDATE products SET name = ?, price_minor = ?, currency = ?, duration_days = ?, active = ? WHERE studio_id = ? AND id = ?`,
-		p.Name, price, p.Currency, p.DurationDays, p.Active, s.studioID, p.ID)
+	res, err := s.exec(ctx, `UPDATE products SET name = ?, price_minor = ?, currency = ?, duration_days = ?, active = ?,
+		kind = ?, sessions = ?, valid_days = ?, period = ?, auto_renew = ? WHERE studio_id = ? AND id = ?`,
+		p.Name, price, p.Currency, p.DurationDays, p.Active, planKind(p), p.Sessions, p.ValidDays, p.Period, p.AutoRenew, s.studioID, p.ID)
 	return affected(res, err, "plan", p.ID)
 }
 
@@ -216,7 +229,9 @@ func (s *studioStore) GetSubscription(ctx context.Context, id string) (domain.Su
 }
 
 // CreateSubscription stores s with Status "active" unless set; an empty
-// Currency takes the plan's. ProductName is filled from the plan.
+// Currency takes the plan's. ProductName is filled from the plan. A
+// membership without an end runs to its first period's end; a package or
+// membership with a price is charged for its start (Billing).
 func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscription) error {
 	s.fillNew(&b.ID, ids.Subscription, &b.CreatedAt)
 	if b.Status == "" {
@@ -226,8 +241,10 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		if err := s.mustExist(ctx, q, tableTrainees, "trainee", b.TraineeID); err != nil {
 			return err
 		}
-		var productName, currency string
-		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).Scan(&productName, &currency)
+		var productName, currency, kind string
+		var period sql.Null[string]
+		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency, kind, period FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).
+			Scan(&productName, &currency, &kind, &period)
 		if err != nil {
 			return notFoundAs(notFound(err), "plan", b.ProductID)
 		}
@@ -239,10 +256,23 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		if err != nil {
 			return err
 		}
+		if kind == domain.PlanMembership && b.EndsOn == nil && period.Valid {
+			end := domain.PeriodEnd(b.StartedOn, period.V) // a membership runs period by period
+			b.EndsOn = &end
+		}
 		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price_minor, currency, state, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			b.ID, s.studioID, b.TraineeID, b.ProductID, b.StartedOn, b.EndsOn, price, b.Currency, b.Status, ms(b.CreatedAt))
-		return s.writeErr(err, "subscription", b.ID)
+		if err != nil || (kind != domain.PlanPackage && kind != domain.PlanMembership) {
+			return s.writeErr(err, "subscription", b.ID)
+		}
+		// A package or membership is charged for its start.
+		st, err := s.studioOn(ctx, q)
+		if err != nil {
+			return err
+		}
+		_, err = s.chargeFor(ctx, q, b.TraineeID, b.ID, b.StartedOn, b.EndsOn, price, b.Currency, st.PaymentTermsDays())
+		return err
 	})
 }
 

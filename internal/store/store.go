@@ -226,6 +226,8 @@ type StudioStore interface {
 	Personas
 	PendingForms
 	PlanDrafts
+	Credits
+	Billing
 }
 
 // Coaches are the studio's staff.

@@ -62,6 +62,8 @@ func Run(t *testing.T, open Opener) {
 		{"PlanInputs", testPlanInputs},
 		{"ModelBudget", testModelBudget},
 		{"Withdraw", testWithdraw},
+		{"Credits", testCredits},
+		{"Billing", testBilling},
 		{"PaymentHooks", testPaymentHooks},
 	}
 	for _, tc := range tests {
