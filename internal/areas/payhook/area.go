@@ -24,7 +24,8 @@ type Options struct {
 	// PublicURL is the origin the webhook's URL is given on
 	// (PERFORM_PUBLIC_URL).
 	PublicURL string
-	// Recorder records the payments a coach matches to a trainee.
+	// Recorder records the payments a coach matches to a trainee (nil:
+	// the studio's books, Books).
 	Recorder PaymentRecorder
 	Logger   *slog.Logger
 }
@@ -40,6 +41,9 @@ type Area struct {
 func New(o Options) *Area {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Recorder == nil {
+		o.Recorder = Books{}
 	}
 	a := &Area{o: o}
 	if len(o.SecretKey) > 0 {

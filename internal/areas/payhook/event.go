@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/otherwise/perform/internal/domain"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -71,8 +73,6 @@ type Payment struct {
 	// Amount is in minor units of Currency; a refund's is below zero.
 	Amount   int64
 	Currency string
-	// Method is card: what a processor takes.
-	Method string
 	// PaidOn is the studio's local day of the event (YYYY-MM-DD).
 	PaidOn     string
 	Note       string
@@ -86,4 +86,22 @@ type Payment struct {
 // external id is already recorded, and id names it either way.
 type PaymentRecorder interface {
 	RecordPayment(ctx context.Context, tx store.Store, studioID string, p Payment) (id string, created bool, err error)
+}
+
+// Books are the studio's books (store.RecordPayment): a payment of source
+// processor, by card, its external id the event's, so a payment recorded
+// twice is one; a refund reverses the payment it refunds.
+type Books struct{}
+
+// RecordPayment records p in the studio's books inside tx.
+func (Books) RecordPayment(ctx context.Context, tx store.Store, studioID string, p Payment) (string, bool, error) {
+	ext, note := p.ExternalID, p.Note
+	dp := domain.Payment{StudioID: studioID, TraineeID: p.TraineeID, Amount: money.Money{Minor: p.Amount, Currency: p.Currency}, Currency: p.Currency,
+		Method: domain.PayCard, PaidOn: p.PaidOn, Note: &note, Source: domain.PaidByProcessor, ExternalID: &ext}
+	if p.ReversesID != "" {
+		reverses := p.ReversesID
+		dp.ReversesID = &reverses
+	}
+	out, created, err := store.RecordPayment(ctx, tx, dp)
+	return out.ID, created, err
 }

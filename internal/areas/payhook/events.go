@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
@@ -68,7 +69,7 @@ func (a *Area) matchEvent(c *lane.Call, in *matchInput) (EventView, error) {
 		if pe.Outcome != store.PaymentEventUnmatched {
 			return lane.Conflict(fmt.Sprintf("Payment event %s is %s, not unmatched: only an event no trainee matched is matched by hand.", pe.ID, pe.Outcome))
 		}
-		p := Payment{Amount: pe.AmountMinor, Currency: pe.Currency, Method: "card", PaidOn: lane.LocalDay(pe.OccurredAt, c.Zone()),
+		p := Payment{Amount: pe.AmountMinor, Currency: pe.Currency, PaidOn: lane.LocalDay(pe.OccurredAt, c.Zone()),
 			ExternalID: pe.ExternalID, ReversesID: pe.Reverses, Note: fmt.Sprintf("Paid on %s (%s)", pe.Processor, pe.ExternalID)}
 		if pe.AmountMinor < 0 {
 			p.Note = fmt.Sprintf("Refund on %s (%s)", pe.Processor, pe.ObjectID)
@@ -76,6 +77,9 @@ func (a *Area) matchEvent(c *lane.Call, in *matchInput) (EventView, error) {
 		pe.TraineeID = in.TraineeID
 		if err := record(c.Ctx, a.o.Recorder, tx, c.P.StudioID, p, in.TraineeID, "matched by a coach", &pe); err != nil {
 			return err
+		}
+		if pe.Outcome == store.PaymentEventUnmatched {
+			return lane.Conflict(fmt.Sprintf("The books refuse payment event %s for this trainee: %s.", pe.ID, strings.TrimPrefix(pe.Detail, "the books refused it: ")))
 		}
 		if err := tx.PaymentHooks().SettlePaymentEvent(c.Ctx, pe); err != nil {
 			return err

@@ -40,7 +40,7 @@ type HookOptions struct {
 	// SecretKey is PERFORM_SECRET_KEY: without it no hook can be opened,
 	// and every delivery is answered 503.
 	SecretKey []byte
-	// Recorder records the payments in the studio's books.
+	// Recorder records the payments (nil: the studio's books, Books).
 	Recorder PaymentRecorder
 	Now      func() time.Time
 	Logger   *slog.Logger
@@ -61,6 +61,9 @@ func NewHook(o HookOptions) (*Hook, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Recorder == nil {
+		o.Recorder = Books{}
 	}
 	h := &Hook{o: o, processors: map[string]Processor{"stripe": stripe{}}}
 	if len(o.SecretKey) > 0 {
@@ -217,7 +220,7 @@ func (h *Hook) settle(ctx context.Context, tx store.Store, studio domain.Studio,
 		return nil
 	}
 
-	p := Payment{Currency: ev.Currency, Method: "card", PaidOn: lane.LocalDay(pe.OccurredAt, studio.TimeZone()), ExternalID: ev.ExternalID}
+	p := Payment{Currency: ev.Currency, PaidOn: lane.LocalDay(pe.OccurredAt, studio.TimeZone()), ExternalID: ev.ExternalID}
 	trainee, how := "", ""
 	if ev.Kind == Refunded {
 		rec, err := tx.PaymentHooks().RecordedFor(ctx, studio.ID, ev.Reverses, ev.ObjectID)
@@ -261,6 +264,12 @@ func record(ctx context.Context, books PaymentRecorder, tx store.Store, studioID
 	}
 	p.TraineeID = trainee
 	id, created, err := books.RecordPayment(ctx, tx, studioID, p)
+	if errors.Is(err, store.ErrPayment) {
+		// The books refuse it as it stands (a refund of a payment they do
+		// not hold): it waits for a coach, saying why.
+		pe.Outcome, pe.Detail = store.PaymentEventUnmatched, "the books refused it: "+err.Error()
+		return nil
+	}
 	if err != nil {
 		return err
 	}

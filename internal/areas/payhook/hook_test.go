@@ -20,6 +20,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/secret"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -27,11 +28,10 @@ import (
 // world is the lane with the payments webhook's area and, on another
 // server on 127.0.0.1, the webhook itself, both on one store.
 type world struct {
-	t     *testing.T
-	e     *kit.Env
-	st    store.Store
-	hook  *httptest.Server
-	books *memBooks
+	t    *testing.T
+	e    *kit.Env
+	st   store.Store
+	hook *httptest.Server
 }
 
 func newWorld(t *testing.T, st store.Store, key []byte) *world {
@@ -39,15 +39,14 @@ func newWorld(t *testing.T, st store.Store, key []byte) *world {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	books := newBooks()
-	set := areas.New(areas.Options{PayHook: payhook.Options{SecretKey: key, PublicURL: srv.URL, Recorder: books}})
+	set := areas.New(areas.Options{PayHook: payhook.Options{SecretKey: key, PublicURL: srv.URL}})
 	e := kit.New(t, st, kit.Options{Areas: set.Areas()})
-	h, err := payhook.NewHook(payhook.HookOptions{Store: st, SecretKey: key, Recorder: books})
+	h, err := payhook.NewHook(payhook.HookOptions{Store: st, SecretKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux.Handle(payhook.Route, h)
-	return &world{t: t, e: e, st: st, hook: srv, books: books}
+	return &world{t: t, e: e, st: st, hook: srv}
 }
 
 // studio is a studio on the pro tier with its webhook on: its key, URL
@@ -155,6 +154,27 @@ func TestASignedEventMarksAnInvoicePaid(t *testing.T) {
 		w := newWorld(t, st, testKey())
 		a := w.studioWithHook("paid")
 		noa := w.trainee(a.key, "Noa", "050-111-2233", "")
+		// Her package of ten sessions: one charge of 350, due.
+		ctx, ss := context.Background(), st.Studio(a.ID)
+		ten, price := 10, money.Money{Minor: 35000, Currency: "ILS"}
+		plan := domain.Product{Name: "Ten sessions", Price: &price, Currency: "ILS", Kind: domain.PlanPackage, Sessions: &ten, Active: true}
+		if err := ss.CreateProduct(ctx, &plan); err != nil {
+			t.Fatal(err)
+		}
+		today := time.Now().UTC().Format(time.DateOnly)
+		if err := ss.CreateSubscription(ctx, &domain.Subscription{TraineeID: noa.ID, ProductID: plan.ID, StartedOn: today, Price: &price, Currency: "ILS", Status: "active"}); err != nil {
+			t.Fatal(err)
+		}
+		charges := func() []domain.Charge {
+			l, err := ss.ListCharges(ctx, store.ChargeFilter{TraineeIDs: []string{noa.ID}, Page: store.Page{Limit: 10}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l.Items
+		}
+		if c := charges(); len(c) != 1 || c[0].Balance.Minor != 35000 {
+			t.Fatalf("her charge before the event: %+v", c)
+		}
 
 		body := invoicePaid("evt_paid_1", "in_paid_1", noa.ID, 35000)
 		d := signed(t, a.url, a.secret, body)
@@ -162,6 +182,9 @@ func TestASignedEventMarksAnInvoicePaid(t *testing.T) {
 			t.Fatalf("a signed paid invoice: %d %+v", d.status, d)
 		}
 		payment := d.Data.PaymentID
+		if c := charges(); len(c) != 1 || c[0].Balance.Minor != 0 || c[0].Paid.Minor != 35000 || domain.PaymentState(c, today) != domain.PaymentPaid {
+			t.Fatalf("her charge after the event: %+v", c)
+		}
 		got := w.events(a.key, "")
 		if len(got) != 1 || got[0].TraineeID != noa.ID || got[0].Amount != "350" || got[0].Currency != "ILS" || got[0].PaymentID != payment {
 			t.Fatalf("the event kept: %+v", got)
@@ -318,6 +341,12 @@ func TestUnmatchedEventsWaitForTheCoach(t *testing.T) {
 		w.e.Fails(404, lane.CodeNotFound, w.e.Call(b.key, "POST", "/payment-events/"+id+"/match", map[string]any{"traineeId": bOnly.ID}))
 		w.e.Fails(404, lane.CodeNotFound, w.e.Call(a.key, "POST", "/payment-events/"+id+"/match", map[string]any{"traineeId": bOnly.ID}))
 
+		// As a dry run: what it would record, and nothing recorded.
+		w.e.OK(200, w.e.Call(a.key, "POST", "/payment-events/"+id+"/match", map[string]any{"traineeId": omer.ID}, lane.PreferHeader, "dry-run"))
+		w.assertPayments(a.ID, omer.ID, []int64{15000})
+		if got := w.events(a.key, store.PaymentEventUnmatched); len(got) != 1 {
+			t.Fatalf("a dry run matched the event: %+v", got)
+		}
 		var matched eventRow
 		w.e.OK(200, w.e.Call(a.key, "POST", "/payment-events/"+id+"/match", map[string]any{"traineeId": omer.ID})).Into(t, &matched)
 		if matched.Outcome != store.PaymentEventRecorded || matched.TraineeID != omer.ID || matched.PaymentID == "" {

@@ -30,6 +30,9 @@ type dryRunCase struct {
 	prepare func(e *kit.Env, f kit.Fixture)
 }
 
+// dryPaymentEvent is the unmatched payment event the match's case keeps.
+const dryPaymentEvent = "pev_000000000000000000000000dr"
+
 // noSuch are ids of the right kind that name nothing.
 const (
 	noTrainee = "trn_00000000000000000000000000"
@@ -71,7 +74,6 @@ var dryRunExempt = map[string]string{
 	"POST /public/verification/sign-out": "needs an agent platform's conversation",
 	"POST /payments-webhook":             "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
 	"POST /payments-webhook/rotate":      "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
-	"POST /payment-events/{id}/match":    "needs the studio's books, which the sweep's lane has not; internal/areas/payhook runs its dry run",
 }
 
 var dryRunCases = map[string]dryRunCase{
@@ -370,6 +372,22 @@ var dryRunCases = map[string]dryRunCase{
 			return "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}
 		},
 		bad: func(f kit.Fixture) (string, any) { return "/studio/persona", map[string]any{"name": "Coach"} },
+	},
+	"POST /payment-events/{id}/match": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			now := time.Now()
+			ev := store.PaymentEvent{ID: dryPaymentEvent, StudioID: f.Studio.ID, Processor: "stripe", EventID: "evt_dry", Type: "invoice.paid", ObjectID: "in_dry",
+				ExternalID: "in_dry", AmountMinor: 35000, Currency: "ILS", Outcome: store.PaymentEventUnmatched, OccurredAt: now, ReceivedAt: now}
+			if _, err := e.St.PaymentHooks().AddPaymentEvent(context.Background(), &ev); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		good: func(f kit.Fixture) (string, any) {
+			return "/payment-events/" + dryPaymentEvent + "/match", map[string]any{"traineeId": f.Trainee.ID}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/payment-events/" + dryPaymentEvent + "/match", map[string]any{"traineeId": noTrainee}
+		},
 	},
 	"DELETE /payments-webhook": {
 		prepare: func(e *kit.Env, f kit.Fixture) {
