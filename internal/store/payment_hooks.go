@@ -44,6 +44,14 @@ type PaymentHookStore interface {
 	// objectID (a charge), in minor units, so a refund event records only
 	// what it adds.
 	RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (Recorded, error)
+	// PaymentLinks are the payment links of the studio's plans named, by
+	// plan id (a plan without one is not in the map).
+	PaymentLinks(ctx context.Context, studioID string, productIDs []string) (map[string]string, error)
+	// PutPaymentLink sets the plan's payment link; ErrNotFound when the
+	// plan is not the studio's.
+	PutPaymentLink(ctx context.Context, studioID, productID, url string, at time.Time) error
+	// DeletePaymentLink removes the plan's payment link; false when it had none.
+	DeletePaymentLink(ctx context.Context, studioID, productID string) (bool, error)
 	// TraineesByEmail are the ids of the studio's trainees whose email is
 	// email, case aside (at most two: more than one is no match).
 	TraineesByEmail(ctx context.Context, studioID, email string) ([]string, error)
@@ -266,4 +274,52 @@ func (s paymentHookStore) TraineesByEmail(ctx context.Context, studioID, email s
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+func (s paymentHookStore) PaymentLinks(ctx context.Context, studioID string, productIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(productIDs) == 0 {
+		return out, nil
+	}
+	args := []any{studioID}
+	for _, id := range productIDs {
+		args = append(args, id)
+	}
+	rows, err := s.query(ctx, `SELECT product_id, url FROM plan_payment_links WHERE studio_id = ? AND product_id IN (`+placeholders(len(productIDs))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, url string
+		if err := rows.Scan(&id, &url); err != nil {
+			return nil, err
+		}
+		out[id] = url
+	}
+	return out, rows.Err()
+}
+
+func (s paymentHookStore) PutPaymentLink(ctx context.Context, studioID, productID, url string, at time.Time) error {
+	return s.atomic(ctx, func(q querier) error {
+		var n int
+		if err := q.QueryRowContext(ctx, s.q(`SELECT count(*) FROM products WHERE studio_id = ? AND id = ?`), studioID, productID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return missing("plan", productID)
+		}
+		_, err := q.ExecContext(ctx, s.q(`INSERT INTO plan_payment_links (product_id, studio_id, url, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (product_id) DO UPDATE SET url = excluded.url, updated_at = excluded.updated_at`), productID, studioID, url, ms(at))
+		return err
+	})
+}
+
+func (s paymentHookStore) DeletePaymentLink(ctx context.Context, studioID, productID string) (bool, error) {
+	res, err := s.exec(ctx, `DELETE FROM plan_payment_links WHERE studio_id = ? AND product_id = ?`, studioID, productID)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }

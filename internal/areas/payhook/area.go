@@ -56,10 +56,11 @@ func New(o Options) *Area {
 	return a
 }
 
-// Routes adds the webhook's settings and its events.
+// Routes adds the webhook's settings, its events and the plans' payment links.
 func (a *Area) Routes(rs *lane.Routes) {
 	a.settingRoutes(rs)
 	a.eventRoutes(rs)
+	a.linkRoutes(rs)
 }
 
 // Declare says what the area holds: the events its webhook took.

@@ -389,6 +389,21 @@ var dryRunCases = map[string]dryRunCase{
 			return "/payment-events/" + dryPaymentEvent + "/match", map[string]any{"traineeId": noTrainee}
 		},
 	},
+	"PUT /products/{id}/payment-link": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/products/" + f.Product.ID + "/payment-link", map[string]any{"url": "https://buy.stripe.com/test_dry"}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/products/" + f.Product.ID + "/payment-link", map[string]any{"url": "http://buy.stripe.com/test_dry"}
+		},
+	},
+	"DELETE /products/{id}/payment-link": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			e.OK(200, e.Call(f.Key, "PUT", "/products/"+f.Product.ID+"/payment-link", map[string]any{"url": "https://buy.stripe.com/test_dry"}))
+		},
+		good: func(f kit.Fixture) (string, any) { return "/products/" + f.Product.ID + "/payment-link", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/products/" + f.OpenProduct.ID + "/payment-link", nil },
+	},
 	"DELETE /payments-webhook": {
 		prepare: func(e *kit.Env, f kit.Fixture) {
 			now := time.Now()

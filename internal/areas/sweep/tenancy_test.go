@@ -114,6 +114,9 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"POST", "/exercises", map[string]any{"name": "Mine", "category": "strength", "primaryMuscles": []string{"glutes"}, "equipment": []string{"none"}, "measure": "reps", "loadsAreas": []string{"hip"}, "alternatives": []string{b.Exercise.ID}}},
 		{"POST", at + "/workouts", map[string]any{"sessionId": b.Session.ID}},
 		{"POST", at + "/benchmarks", map[string]any{"benchmarkId": b.Benchmark.ID, "value": 20}},
+		{"GET", "/products/" + b.Product.ID + "/payment-link", nil},
+		{"PUT", "/products/" + b.Product.ID + "/payment-link", map[string]any{"url": "https://buy.stripe.com/taken_over"}},
+		{"DELETE", "/products/" + b.Product.ID + "/payment-link", nil},
 		// B's unmatched payment event (addPaymentEvent), matched to A's trainee.
 		{"POST", "/payment-events/" + bPaymentEvent + "/match", map[string]any{"traineeId": a.Trainee.ID}},
 	}

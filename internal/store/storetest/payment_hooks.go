@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -137,6 +138,25 @@ func testPaymentHooks(t *testing.T, st store.Store) {
 	must(t, "UpdateTrainee twin", ss.UpdateTrainee(ctx, &twin))
 	if found, err := ph.TraineesByEmail(ctx, a.ID, "dana.mail@example.com"); err != nil || len(found) != 2 {
 		t.Fatalf("TraineesByEmail of a shared email = %v, %v; want both", found, err)
+	}
+
+	// Payment links per plan, the studio's own.
+	plan := domain.Product{Name: "Ten sessions", Active: true}
+	must(t, "CreateProduct", ss.CreateProduct(ctx, &plan))
+	must(t, "PutPaymentLink", ph.PutPaymentLink(ctx, a.ID, plan.ID, "https://buy.stripe.com/test_1", at))
+	must(t, "PutPaymentLink again", ph.PutPaymentLink(ctx, a.ID, plan.ID, "https://buy.stripe.com/test_2", at))
+	mustNotFound(t, "PutPaymentLink on another studio's plan", ph.PutPaymentLink(ctx, b.ID, plan.ID, "https://x.example", at))
+	if links, err := ph.PaymentLinks(ctx, a.ID, []string{plan.ID, "prd_none"}); err != nil || len(links) != 1 || links[plan.ID] != "https://buy.stripe.com/test_2" {
+		t.Fatalf("PaymentLinks = %v, %v", links, err)
+	}
+	if links, err := ph.PaymentLinks(ctx, b.ID, []string{plan.ID}); err != nil || len(links) != 0 {
+		t.Fatalf("PaymentLinks of another studio = %v, %v", links, err)
+	}
+	if gone, err := ph.DeletePaymentLink(ctx, b.ID, plan.ID); err != nil || gone {
+		t.Fatalf("DeletePaymentLink by another studio = %v, %v", gone, err)
+	}
+	if gone, err := ph.DeletePaymentLink(ctx, a.ID, plan.ID); err != nil || !gone {
+		t.Fatalf("DeletePaymentLink = %v, %v", gone, err)
 	}
 
 	// Off: the hook goes, its events stay.
