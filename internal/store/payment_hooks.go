@@ -44,6 +44,11 @@ type PaymentHookStore interface {
 	// objectID (a charge), in minor units, so a refund event records only
 	// what it adds.
 	RecordedFor(ctx context.Context, studioID string, externalIDs []string, objectID string) (Recorded, error)
+	// FailedPayments are the latest payment_failed event since since of
+	// each trainee named who has had no payment recorded by an event after
+	// it (of a later time, or of the same second and received later), by
+	// trainee.
+	FailedPayments(ctx context.Context, studioID string, traineeIDs []string, since time.Time) (map[string]PaymentEvent, error)
 	// PaymentLinks are the payment links of the studio's plans named, by
 	// plan id (a plan without one is not in the map).
 	PaymentLinks(ctx context.Context, studioID string, productIDs []string) (map[string]string, error)
@@ -322,4 +327,34 @@ func (s paymentHookStore) DeletePaymentLink(ctx context.Context, studioID, produ
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
+}
+
+func (s paymentHookStore) FailedPayments(ctx context.Context, studioID string, traineeIDs []string, since time.Time) (map[string]PaymentEvent, error) {
+	out := map[string]PaymentEvent{}
+	if len(traineeIDs) == 0 {
+		return out, nil
+	}
+	args := []any{studioID, PaymentEventFailed, ms(since)}
+	for _, id := range traineeIDs {
+		args = append(args, id)
+	}
+	args = append(args, PaymentEventRecorded, PaymentEventAlreadyRecorded)
+	rows, err := s.query(ctx, `SELECT `+paymentEventColumns+` FROM payment_events f
+		WHERE f.studio_id = ? AND f.outcome = ? AND f.occurred_at >= ? AND f.trainee_id IN (`+placeholders(len(traineeIDs))+`)
+		AND NOT EXISTS (SELECT 1 FROM payment_events p WHERE p.studio_id = f.studio_id AND p.trainee_id = f.trainee_id
+			AND p.outcome IN (?, ?) AND p.amount_minor > 0
+			AND (p.occurred_at > f.occurred_at OR p.occurred_at = f.occurred_at AND p.received_at > f.received_at))
+		ORDER BY f.occurred_at, f.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanPaymentEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[e.TraineeID] = e // the latest last
+	}
+	return out, rows.Err()
 }

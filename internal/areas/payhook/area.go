@@ -8,12 +8,15 @@ package payhook
 import (
 	"crypto/rand"
 	"encoding/base32"
+	"fmt"
 	"log/slog"
 	"strings"
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // Options configure the area.
@@ -63,9 +66,36 @@ func (a *Area) Routes(rs *lane.Routes) {
 	a.linkRoutes(rs)
 }
 
-// Declare says what the area holds: the events its webhook took.
+// Declare says what the area holds: the events its webhook took, and
+// the trainees whose payment failed at the processor (needs-attention,
+// and so the coach's morning digest).
 func (a *Area) Declare(d *lane.Declaration) {
 	d.Nouns = append(d.Nouns, lane.Noun{Kind: ids.PaymentEvent, Collections: []string{"payment-events"}})
+	d.Adds.Reasons = failedReasons
+}
+
+// ReasonPaymentFailed is the needs-attention reason of a trainee whose
+// payment failed at the processor in the last FailedDays days, with none
+// recorded since.
+const ReasonPaymentFailed = "payment_failed"
+
+// FailedDays is how long a failed payment stays a reason.
+const FailedDays = 14
+
+func failedReasons(c *lane.Call, trainees []string) (map[string][]training.Reason, error) {
+	failed, err := c.DB().PaymentHooks().FailedPayments(c.Ctx, c.P.StudioID, trainees, c.Now().AddDate(0, 0, -FailedDays))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]training.Reason, len(failed))
+	for id, e := range failed {
+		amount := money.Money{Minor: e.AmountMinor, Currency: e.Currency}
+		day := lane.LocalDay(e.OccurredAt, c.Zone())
+		out[id] = []training.Reason{{Code: ReasonPaymentFailed, Severity: 45,
+			Message: fmt.Sprintf("A payment of %s failed at %s on %s, and none came in since.", amount, strings.ToUpper(e.Processor[:1])+e.Processor[1:], day),
+			Numbers: map[string]any{"amount": amount, "failedOn": day, "paymentEventId": e.ID}}}
+	}
+	return out, nil
 }
 
 // tokenPrefix starts every webhook URL token.

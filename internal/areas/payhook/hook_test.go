@@ -23,6 +23,7 @@ import (
 	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/secret"
 	"github.com/otherwise/perform/internal/store"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // world is the lane with the payments webhook's area and, on another
@@ -403,6 +404,17 @@ func TestRefundsAndFailedInvoices(t *testing.T) {
 			t.Errorf("the failed invoice's event: %+v", got)
 		}
 		w.assertPayments(a.ID, noa.ID, []int64{-15000, -10000, 40000})
+		// She needs her coach: the failure is a reason on the roster (and
+		// so in the morning digest), until a payment comes in.
+		if r := w.failedReason(a.key, noa.ID); r == nil || r.Numbers["amount"] != 300.0 || !strings.Contains(r.Message, "₪300.00 failed at Stripe on ") {
+			t.Fatalf("her reason: %+v", r)
+		}
+		if d := signed(t, a.url, a.secret, invoicePaid("evt_after", "in_failed", noa.ID, 30000)); d.Data.Outcome != store.PaymentEventRecorded {
+			t.Fatalf("the invoice paid after all: %+v", d)
+		}
+		if r := w.failedReason(a.key, noa.ID); r != nil {
+			t.Errorf("the reason stays after she paid: %+v", r)
+		}
 	})
 }
 
@@ -497,4 +509,20 @@ func (w *world) assertPayments(studioID, traineeID string, want []int64) {
 	if !slices.Equal(got, want) {
 		w.t.Errorf("the trainee's payments: %v, want %v", got, want)
 	}
+}
+
+// failedReason is the trainee's payment_failed reason on the roster's
+// needs-attention, or nil.
+func (w *world) failedReason(key, traineeID string) *training.Reason {
+	w.t.Helper()
+	var l struct{ Items []training.Attention }
+	w.e.OK(200, w.e.Call(key, "GET", "/trainees/needs-attention", nil)).Into(w.t, &l)
+	for _, a := range l.Items {
+		for _, r := range a.Reasons {
+			if a.TraineeID == traineeID && r.Code == payhook.ReasonPaymentFailed {
+				return &r
+			}
+		}
+	}
+	return nil
 }

@@ -140,6 +140,31 @@ func testPaymentHooks(t *testing.T, st store.Store) {
 		t.Fatalf("TraineesByEmail of a shared email = %v, %v; want both", found, err)
 	}
 
+	// A failed payment of Noa's after her recorded one is hers until a
+	// payment is recorded after it.
+	failed := store.PaymentEvent{StudioID: a.ID, Processor: "stripe", EventID: "evt_failed", Type: "invoice.payment_failed", ObjectID: "in_9", AmountMinor: 30000,
+		Currency: "ILS", TraineeID: noa.ID, Outcome: store.PaymentEventFailed, OccurredAt: at.Add(2 * time.Hour), ReceivedAt: at.Add(2 * time.Hour)}
+	if ok, err := ph.AddPaymentEvent(ctx, &failed); err != nil || !ok {
+		t.Fatalf("AddPaymentEvent failed = %v, %v", ok, err)
+	}
+	if got, err := ph.FailedPayments(ctx, a.ID, []string{noa.ID, dana.ID}, at); err != nil || len(got) != 1 || got[noa.ID].ID != failed.ID {
+		t.Fatalf("FailedPayments = %+v, %v", got, err)
+	}
+	if got, err := ph.FailedPayments(ctx, a.ID, []string{noa.ID}, at.Add(3*time.Hour)); err != nil || len(got) != 0 {
+		t.Fatalf("FailedPayments since after it = %+v, %v", got, err)
+	}
+	if got, err := ph.FailedPayments(ctx, b.ID, []string{noa.ID}, at); err != nil || len(got) != 0 {
+		t.Fatalf("FailedPayments in another studio = %+v, %v", got, err)
+	}
+	later := store.PaymentEvent{StudioID: a.ID, Processor: "stripe", EventID: "evt_later", Type: "invoice.paid", ObjectID: "in_9", ExternalID: "in_9", AmountMinor: 30000,
+		Currency: "ILS", TraineeID: noa.ID, PaymentID: "pay_9", Outcome: store.PaymentEventRecorded, OccurredAt: failed.OccurredAt, ReceivedAt: failed.ReceivedAt.Add(time.Second)}
+	if ok, err := ph.AddPaymentEvent(ctx, &later); err != nil || !ok {
+		t.Fatalf("AddPaymentEvent later = %v, %v", ok, err)
+	}
+	if got, err := ph.FailedPayments(ctx, a.ID, []string{noa.ID}, at); err != nil || len(got) != 0 {
+		t.Fatalf("FailedPayments after a payment of the same second, received later = %+v, %v", got, err)
+	}
+
 	// Payment links per plan, the studio's own.
 	plan := domain.Product{Name: "Ten sessions", Active: true}
 	must(t, "CreateProduct", ss.CreateProduct(ctx, &plan))
@@ -168,7 +193,7 @@ func testPaymentHooks(t *testing.T, st store.Store) {
 	}
 	_, err = ph.PaymentHookByToken(ctx, r.TokenHash)
 	mustNotFound(t, "a deleted hook's token", err)
-	if list, err := ph.ListPaymentEvents(ctx, a.ID, "", store.Page{Limit: 10}); err != nil || list.Total != 3 {
+	if list, err := ph.ListPaymentEvents(ctx, a.ID, "", store.Page{Limit: 10}); err != nil || list.Total != 5 {
 		t.Fatalf("events after the hook went = %d, %v", list.Total, err)
 	}
 }
