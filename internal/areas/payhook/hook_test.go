@@ -280,6 +280,11 @@ func TestRefusedDeliveriesRecordNothing(t *testing.T) {
 				t.Errorf("%s: %d %+v, want %d saying %q", tc.name, d.status, d.Error, tc.status, tc.says)
 			}
 		}
+		// Over 1 MiB.
+		huge := `{"id":"evt_huge","pad":"` + strings.Repeat("a", 1<<20) + `"}`
+		if d := signed(t, a.url, a.secret, huge); d.status != 413 {
+			t.Errorf("a body over 1 MiB: %d %+v", d.status, d.Error)
+		}
 		// Signed, but not an event.
 		if d := signed(t, a.url, a.secret, `{"hello":1}`); d.status != 400 || d.Error.Code != lane.CodeValidation {
 			t.Errorf("a signed body that is no event: %d %+v", d.status, d.Error)
