@@ -89,13 +89,14 @@ type refusal struct {
 	status int
 	code   string
 	msg    string
+	err    error // logged, never answered
 }
 
 func (h *Hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out, studioID, ref := h.serve(r)
 	if ref != nil {
 		if ref.status >= 500 {
-			h.o.Logger.Error("payments webhook", "status", ref.status, "error", ref.msg)
+			h.o.Logger.Error("payments webhook", "status", ref.status, "error", ref.err)
 		}
 		_ = httpx.WriteError(w, ref.status, httpx.ErrorBody{Code: ref.code, Message: ref.msg}, 0, "")
 		return
@@ -113,9 +114,9 @@ func (h *Hook) serve(r *http.Request) (Outcome, string, *refusal) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return Outcome{}, "", &refusal{http.StatusRequestEntityTooLarge, lane.CodeBadRequest, "The body is over 1 MiB; a processor's event is a few KB."}
+			return Outcome{}, "", &refusal{status: http.StatusRequestEntityTooLarge, code: lane.CodeBadRequest, msg: "The body is over 1 MiB; a processor's event is a few KB."}
 		}
-		return Outcome{}, "", &refusal{http.StatusBadRequest, lane.CodeBadRequest, "The body could not be read."}
+		return Outcome{}, "", &refusal{status: http.StatusBadRequest, code: lane.CodeBadRequest, msg: "The body could not be read."}
 	}
 	ctx := r.Context()
 	hook, err := h.o.Store.PaymentHooks().PaymentHookByToken(ctx, tokenHash(token))
@@ -125,11 +126,11 @@ func (h *Hook) serve(r *http.Request) (Outcome, string, *refusal) {
 		return Outcome{}, "", internal(err)
 	}
 	if h.box == nil {
-		return Outcome{}, "", &refusal{http.StatusServiceUnavailable, "UNAVAILABLE", "This server runs without PERFORM_SECRET_KEY, so it cannot read the studio's signing secret; the operator sets the key the secret was sealed with."}
+		return Outcome{}, "", &refusal{status: http.StatusServiceUnavailable, code: "UNAVAILABLE", msg: "This server runs without PERFORM_SECRET_KEY, so it cannot read the studio's signing secret; the operator sets the key the secret was sealed with.", err: errors.New("no PERFORM_SECRET_KEY")}
 	}
 	signing, err := h.box.Open(hook.Secret, sealedFor(hook.StudioID))
 	if err != nil {
-		return Outcome{}, "", &refusal{http.StatusServiceUnavailable, "UNAVAILABLE", "The studio's signing secret was sealed under another PERFORM_SECRET_KEY; the studio rotates the webhook to make a new one."}
+		return Outcome{}, "", &refusal{status: http.StatusServiceUnavailable, code: "UNAVAILABLE", msg: "The studio's signing secret was sealed under another PERFORM_SECRET_KEY; the studio rotates the webhook to make a new one.", err: err}
 	}
 	proc, ok := h.processors[hook.Processor]
 	if !ok {
@@ -137,11 +138,11 @@ func (h *Hook) serve(r *http.Request) (Outcome, string, *refusal) {
 	}
 	now := h.o.Now()
 	if err := proc.Verify(r.Header, body, signing, now); err != nil {
-		return Outcome{}, "", &refusal{http.StatusBadRequest, lane.CodeBadRequest, "Refused: " + err.Error() + "."}
+		return Outcome{}, "", &refusal{status: http.StatusBadRequest, code: lane.CodeBadRequest, msg: "Refused: " + err.Error() + "."}
 	}
 	ev, err := proc.Parse(body)
 	if err != nil {
-		return Outcome{}, "", &refusal{http.StatusBadRequest, lane.CodeValidation, "Refused: " + err.Error() + "."}
+		return Outcome{}, "", &refusal{status: http.StatusBadRequest, code: lane.CodeValidation, msg: "Refused: " + err.Error() + "."}
 	}
 	out, err := h.take(ctx, hook.StudioID, ev, now)
 	if err != nil {
@@ -150,10 +151,10 @@ func (h *Hook) serve(r *http.Request) (Outcome, string, *refusal) {
 	return out, hook.StudioID, nil
 }
 
-var noHook = &refusal{http.StatusNotFound, lane.CodeNotFound, "No payments webhook is on at this URL: the studio turned it off or rotated it to a new URL (GET /v1/automation/payments-webhook)."}
+var noHook = &refusal{status: http.StatusNotFound, code: lane.CodeNotFound, msg: "No payments webhook is on at this URL: the studio turned it off or rotated it to a new URL (GET /v1/automation/payments-webhook)."}
 
 func internal(err error) *refusal {
-	return &refusal{http.StatusInternalServerError, lane.CodeInternal, "The event could not be recorded now; the processor retries it. (" + err.Error() + ")"}
+	return &refusal{http.StatusInternalServerError, lane.CodeInternal, "The event could not be recorded now; the processor retries it.", err}
 }
 
 // take records ev in one transaction: the event once (a delivery of an

@@ -492,6 +492,22 @@ func TestTurnOnRotateTurnOff(t *testing.T) {
 			t.Errorf("the replaced secret: %d", d.status)
 		}
 
+		// A server with another PERFORM_SECRET_KEY, or none, cannot open the secret.
+		for name, key := range map[string][]byte{"another key": testKey(), "no key": nil} {
+			other, err := payhook.NewHook(payhook.HookOptions{Store: st, SecretKey: key})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mux := http.NewServeMux()
+			mux.Handle(payhook.Route, other)
+			srv := httptest.NewServer(mux)
+			d := signed(t, srv.URL+strings.TrimPrefix(rot.URL, w.hook.URL), given, invoicePaid("evt_rot_5", "in_rot_5", noa.ID, 5000))
+			srv.Close()
+			if d.status != 503 || !strings.Contains(d.Error.Message, "PERFORM_SECRET_KEY") {
+				t.Errorf("%s: %d %+v", name, d.status, d.Error)
+			}
+		}
+
 		w.e.OK(200, w.e.Call(s.key, "DELETE", "/payments-webhook", nil))
 		if d := signed(t, rot.URL, given, invoicePaid("evt_rot_4", "in_rot_4", noa.ID, 4000)); d.status != 404 {
 			t.Errorf("a delivery after turning off: %d", d.status)
