@@ -4,14 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/otherwise/perform/internal/areas/payhook"
+	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/secret"
+	"github.com/otherwise/perform/internal/server"
 	"github.com/otherwise/perform/internal/store"
 )
 
@@ -96,5 +102,74 @@ func TestPaymentsWebhookCommand(t *testing.T) {
 	audit, err := st.ListAudit(context.Background(), studio.ID, store.Page{Limit: 20})
 	if err != nil || audit.Total != 3 {
 		t.Fatalf("audit of enable, rotate and disable: %d, %v", audit.Total, err)
+	}
+}
+
+// The composed server serves the webhook at /v1/hooks/payments/{token}
+// beside the lane: a studio turns it on through the lane, and a signed
+// test event posted to its URL records her payment; a GET is 405.
+func TestServerServesThePaymentsWebhook(t *testing.T) {
+	t.Parallel()
+	cfg := config.Defaults()
+	cfg.DatabaseURL = sqliteURL(t)
+	cfg.SecretKey = secret.NewKey()
+	cfg.PublicURL = "https://perform.example"
+	key := operatorKey(t, cfg.DatabaseURL)
+	s, err := server.New(context.Background(), cfg, slog.New(slog.DiscardHandler), plugins(cfg)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+
+	call := func(method, path, body string, into any) int {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+"/v1/automation"+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var env struct{ Data json.RawMessage }
+		if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+			t.Fatal(err)
+		}
+		if into != nil {
+			_ = json.Unmarshal(env.Data, into)
+		}
+		return res.StatusCode
+	}
+	var on payhook.Turned
+	if code := call("POST", "/payments-webhook", "", &on); code != 201 || !strings.HasPrefix(on.URL, "https://perform.example/v1/hooks/payments/pwh_") {
+		t.Fatalf("turning on: %d %+v", code, on)
+	}
+	var tr struct{ ID string }
+	if code := call("POST", "/trainees", `{"firstName":"Noa","lastName":"Paid","phone":"050-123-9999"}`, &tr); code != 201 {
+		t.Fatalf("trainee: %d", code)
+	}
+	url := srv.URL + strings.TrimPrefix(on.URL, "https://perform.example")
+	body := payhook.TestEvent(tr.ID, 35000, "ils", time.Now())
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set(payhook.SignatureHeader, payhook.Sign(on.SigningSecret, time.Now(), body))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Data payhook.Outcome }
+	_ = json.NewDecoder(res.Body).Decode(&got)
+	res.Body.Close()
+	if res.StatusCode != 200 || got.Data.Outcome != "recorded" || got.Data.PaymentID == "" {
+		t.Fatalf("the signed test event: %d %+v", res.StatusCode, got)
+	}
+	res, err = http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 405 || res.Header.Get("Allow") != "POST" {
+		t.Errorf("GET of the webhook: %d, Allow %q", res.StatusCode, res.Header.Get("Allow"))
 	}
 }
