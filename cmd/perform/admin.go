@@ -205,7 +205,7 @@ func cmdKeyCreate(ctx context.Context, e env, args []string) error {
 	fs := newFlags("key create")
 	slug := fs.String("studio", "", "the studio's slug")
 	name := fs.String("name", "", "what the key is for, e.g. the integration's name")
-	scopeList := fs.String("scopes", "", "what the key may do, comma-separated: studio:read, studio:write, studio:admin (default all three)")
+	scopeList := fs.String("scopes", "", "what the key may do, comma-separated: studio:read, studio:write, studio:admin, billing (default all four)")
 	kindName := fs.String("kind", auth.KeyKindStudio, "studio (the studio's own integrations) or platform (an agent platform answering the studio's customers; reads only the public offer, takes no --scopes)")
 	st, rest, err := adminStore(ctx, e, fs, args)
 	if err != nil {

@@ -390,7 +390,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 
 	t.Run("MCPWithoutCredential", func(t *testing.T) {
 		status, challenge, body := w.mcpStatus("", toolsList)
-		want := `Bearer realm="Perform", error="invalid_token", resource_metadata="` + w.url + `/.well-known/oauth-protected-resource/mcp", scope="studio:read studio:write profile:read`
+		want := `Bearer realm="Perform", error="invalid_token", resource_metadata="` + w.url + `/.well-known/oauth-protected-resource/mcp", scope="studio:read studio:write billing profile:read`
 		if status != 401 || !strings.HasPrefix(challenge, want) || !strings.Contains(body, "perform key create") {
 			t.Fatalf("%d %q %s", status, challenge, body)
 		}
@@ -414,7 +414,7 @@ func testOAuthOn(t *testing.T, w *asWorld) {
 			}
 		}
 		status, tok := w.exchange(coachClient, q.Get("code"), "http://127.0.0.1:54321/callback", verifier)
-		if status != 200 || tok["scope"] != "studio:read studio:write" || !strings.HasPrefix(tok["access_token"].(string), "pf_at_") || !strings.HasPrefix(tok["refresh_token"].(string), "pf_rt_") {
+		if status != 200 || tok["scope"] != "studio:read studio:write billing" || !strings.HasPrefix(tok["access_token"].(string), "pf_at_") || !strings.HasPrefix(tok["refresh_token"].(string), "pf_rt_") {
 			t.Fatalf("%d %v", status, tok)
 		}
 		coachToken = tok

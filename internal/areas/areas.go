@@ -8,6 +8,7 @@
 //	health   measurements, check-ins, injuries, goals, the training profile
 //	public   an agent platform's routes: the public offer, verification, the broker
 //	weekplans  weekly plan drafts and applying them
+//	billing  session credits, charges, payments and refunds, membership renewals
 //	payhook  the payments webhook's settings and the events it took
 //
 // Each area declares what it holds (lane.Declaration): the kernel and the
@@ -22,6 +23,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/otherwise/perform/internal/areas/billing"
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
 	"github.com/otherwise/perform/internal/areas/payhook"
@@ -71,7 +73,8 @@ type Set struct {
 // New builds every area.
 func New(o Options) *Set {
 	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
-	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub, payhook.New(o.PayHook)}
+	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, plans, pub,
+		&billing.Area{Store: o.Store, Logger: o.Logger}, payhook.New(o.PayHook)}
 	return &Set{WeekPlans: plans, list: list, decls: lane.Declarations(list)}
 }
 

@@ -57,6 +57,11 @@ const (
 	// ScopeStudioAdmin is for the studio's own apps: deleting, freezing and
 	// cancelling, coaches, tags, the catalog, keys, the outbox.
 	ScopeStudioAdmin = "studio:admin"
+	// ScopeBilling reads and records what trainees owe and paid: charges,
+	// payments, refunds and the reasons "owes", "package_ends" and
+	// "no_credits". Keys made before it keep the scopes they had; a key
+	// made since holds it unless its scopes leave it out.
+	ScopeBilling = "billing"
 )
 
 // Trainee scopes: what a trainee's OAuth grant may do with the trainee's
@@ -74,7 +79,7 @@ const (
 var TraineeScopes = []string{ScopeProfileRead, ScopeTrainingRead, ScopeTrainingWrite, ScopeHealthRead, ScopeHealthWrite, ScopeCoachRead}
 
 // StudioScopes are every scope a studio key may hold, in display order.
-var StudioScopes = []string{ScopeStudioRead, ScopeStudioWrite, ScopeStudioAdmin}
+var StudioScopes = []string{ScopeStudioRead, ScopeStudioWrite, ScopeStudioAdmin, ScopeBilling}
 
 // DefaultKeyScopes is what a studio key holds when its creator names none,
 // and what every key made before scopes existed holds: everything, so
@@ -83,7 +88,7 @@ var DefaultKeyScopes = StudioScopes
 
 // AssistantScopes is what the WhatsApp assistant's own key holds: what the
 // coach tools need and no more.
-var AssistantScopes = []string{ScopeStudioRead, ScopeStudioWrite}
+var AssistantScopes = []string{ScopeStudioRead, ScopeStudioWrite, ScopeBilling}
 
 // ParseScopes reads a list of scopes separated by commas or spaces, as the
 // CLI and the lane take them. It refuses an unknown scope with a sentence

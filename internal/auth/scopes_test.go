@@ -11,7 +11,9 @@ func TestParseScopes(t *testing.T) {
 		"":                                      StudioScopes,
 		"studio:write,studio:read":              {ScopeStudioRead, ScopeStudioWrite},
 		" studio:admin  studio:admin ,":         {ScopeStudioAdmin},
-		"studio:read studio:write,studio:admin": StudioScopes,
+		"studio:read studio:write,studio:admin": {ScopeStudioRead, ScopeStudioWrite, ScopeStudioAdmin},
+		"billing studio:read":                   {ScopeStudioRead, ScopeBilling},
+		"studio:admin,billing,studio:write,studio:read": StudioScopes,
 	} {
 		got, err := ParseScopes(in)
 		if err != nil || !slices.Equal(got, want) {
@@ -30,7 +32,7 @@ func TestParseScopes(t *testing.T) {
 
 func TestPrincipalHas(t *testing.T) {
 	p := &Principal{Scopes: AssistantScopes}
-	if !p.Has(ScopeStudioRead) || !p.Has(ScopeStudioWrite) || p.Has(ScopeStudioAdmin) {
+	if !p.Has(ScopeStudioRead) || !p.Has(ScopeStudioWrite) || !p.Has(ScopeBilling) || p.Has(ScopeStudioAdmin) {
 		t.Errorf("the assistant's scopes: %v", p.Scopes)
 	}
 }

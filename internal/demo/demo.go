@@ -3,7 +3,9 @@
 // phones, months of weights, plans and subscriptions, program templates
 // and assigned programs, forms with responses, and tasks, and a year of
 // training (structured programs, sessions with sets, PRs, check-ins,
-// injuries, goals, measurements) with trainees meeting each triage reason.
+// injuries, goals, measurements) with trainees meeting each triage reason,
+// and the business loop: a package and a membership plan, paid, partly paid
+// and owed, with sessions used (billing.go).
 //
 // Seed is idempotent, keyed on the studio slug "demo": when that studio
 // exists nothing is written. Everything is written in one transaction, so
@@ -163,7 +165,10 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 	if err != nil {
 		return fmt.Errorf("reading back the demo trainees: %w", err)
 	}
-	return seedTraining(ctx, ss, trainees.Items, now)
+	if err := seedTraining(ctx, ss, trainees.Items, now); err != nil {
+		return err
+	}
+	return seedBilling(ctx, ss, trainees.Items, now)
 }
 
 func seedTrainee(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, i int, now time.Time, day func(int) string,

@@ -93,7 +93,7 @@ func TestSeedIsRealisticAndIdempotent(t *testing.T) {
 				t.Fatalf("studio %+v", studio)
 			}
 			first := count(t, st, studio.ID)
-			want := census{Trainees: TraineeCount, Coaches: 2, Tags: len(tagNames), Products: 4, Templates: 3 + len(planTemplates), Forms: 2}
+			want := census{Trainees: TraineeCount, Coaches: 2, Tags: len(tagNames), Products: 6, Templates: 3 + len(planTemplates), Forms: 2}
 			if first.Trainees != want.Trainees || first.Coaches != want.Coaches || first.Tags != want.Tags ||
 				first.Products != want.Products || first.Templates != want.Templates || first.Forms != want.Forms {
 				t.Fatalf("census %+v, want at least %+v", first, want)

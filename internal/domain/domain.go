@@ -142,6 +142,13 @@ type Subscription struct {
 	Currency    string       `json:"currency"`
 	Status      string       `json:"status"`
 	CreatedAt   time.Time    `json:"createdAt"`
+	// PaymentState, SessionsUsed, SessionsLeft and ExpiresOn are a
+	// package's or membership's billing beside its status (PaymentState),
+	// filled where the reader may see billing; left out otherwise.
+	PaymentState string  `json:"paymentState,omitempty"`
+	SessionsUsed *int    `json:"sessionsUsed,omitempty"`
+	SessionsLeft *int    `json:"sessionsLeft,omitempty"`
+	ExpiresOn    *string `json:"expiresOn,omitempty"`
 }
 
 type ProgramTemplate struct {

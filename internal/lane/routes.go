@@ -138,6 +138,10 @@ func Admin() Opt           { return func(r *route) { r.scope = auth.ScopeStudioA
 func AnyScope() Opt        { return func(r *route) { r.scope = "" } }
 func Created() Opt         { return func(r *route) { r.status = http.StatusCreated } }
 
+// Scope is the one scope a studio credential needs for the route, in place
+// of studio:read or studio:write (auth.ScopeBilling).
+func Scope(scope string) Opt { return func(r *route) { r.scope = scope } }
+
 // Fanout marks a group write, whose handler makes one write per trainee
 // through the lane again (Call.ForEach): a dry run of the group is a dry
 // run of each of them.

@@ -13,7 +13,7 @@ import (
 // tokens counted as bytes / 4: the tools/list result as the client
 // receives it, every tool with its title and explicit hints.
 const (
-	catalogueBudget        = 9000
+	catalogueBudget        = 10000
 	traineeCatalogueBudget = 7000
 )
 

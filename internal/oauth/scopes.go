@@ -23,7 +23,7 @@ var TraineeScopes = auth.TraineeScopes
 
 // CoachScopes are every scope a coach's grant may hold: a studio key's
 // minus studio:admin, which stays with the studio's own apps.
-var CoachScopes = []string{auth.ScopeStudioRead, auth.ScopeStudioWrite}
+var CoachScopes = []string{auth.ScopeStudioRead, auth.ScopeStudioWrite, auth.ScopeBilling}
 
 // Scopes are every scope the server knows, coach ones first.
 var Scopes = append(slices.Clone(CoachScopes), TraineeScopes...)

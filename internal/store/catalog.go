@@ -230,7 +230,8 @@ func (s *studioStore) GetSubscription(ctx context.Context, id string) (domain.Su
 
 // CreateSubscription stores s with Status "active" unless set; an empty
 // Currency takes the plan's. ProductName is filled from the plan. A
-// membership without an end runs to its first period's end; a package or
+// membership without an end runs to its first period's end, a package
+// without one to its validity's last day; a package or
 // membership with a price is charged for its start (Billing).
 func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscription) error {
 	s.fillNew(&b.ID, ids.Subscription, &b.CreatedAt)
@@ -243,8 +244,9 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		}
 		var productName, currency, kind string
 		var period sql.Null[string]
-		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency, kind, period FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).
-			Scan(&productName, &currency, &kind, &period)
+		var validDays sql.Null[int]
+		err := q.QueryRowContext(ctx, s.q(`SELECT name, currency, kind, period, valid_days FROM products WHERE studio_id = ? AND id = ?`), s.studioID, b.ProductID).
+			Scan(&productName, &currency, &kind, &period, &validDays)
 		if err != nil {
 			return notFoundAs(notFound(err), "plan", b.ProductID)
 		}
@@ -258,6 +260,10 @@ func (s *studioStore) CreateSubscription(ctx context.Context, b *domain.Subscrip
 		}
 		if kind == domain.PlanMembership && b.EndsOn == nil && period.Valid {
 			end := domain.PeriodEnd(b.StartedOn, period.V) // a membership runs period by period
+			b.EndsOn = &end
+		}
+		if kind == domain.PlanPackage && b.EndsOn == nil && validDays.Valid {
+			end := addDays(b.StartedOn, validDays.V-1) // a package ends with its validity
 			b.EndsOn = &end
 		}
 		_, err = q.ExecContext(ctx, s.q(`INSERT INTO subscriptions (id, studio_id, trainee_id, product_id, started_on, ends_on, price_minor, currency, state, created_at)

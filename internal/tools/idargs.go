@@ -34,6 +34,7 @@ var IDArguments = map[string]ids.Kind{
 	"benchmarkId":    ids.Benchmark,
 	"programId":      ids.Program,
 	"draftId":        ids.PlanDraft,
+	"chargeId":       ids.Charge,
 }
 
 // Named are the kinds whose id arguments take a name too: the lane

@@ -108,7 +108,7 @@ func AgentSubset() []Tool {
 // running: they change a trainee's record from a chat message, so each
 // waits for the coach's yes.
 var AgentProposals = []string{
-	"update_trainee", "assign_plan", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
+	"update_trainee", "assign_plan", "record_payment", "assign_program", "send_form", "update_task", "log_weight", "log_workout", "create_planned_session",
 	"modify_session", "record_injury", "apply_weekly_plan",
 }
 

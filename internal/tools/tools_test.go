@@ -14,11 +14,11 @@ import (
 var wantReads = []string{
 	"search_trainees", "find_trainee_by_phone", "get_trainee", "list_trainee_programs",
 	"list_trainee_form_responses", "list_trainee_weights", "list_trainee_subscriptions",
-	"list_plans", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks",
+	"list_plans", "get_trainee_billing", "list_payments", "list_program_templates", "list_forms", "list_coaches", "list_tags", "list_tasks",
 }
 
 var wantWrites = []string{
-	"create_trainee", "update_trainee", "assign_plan", "assign_program",
+	"create_trainee", "update_trainee", "assign_plan", "record_payment", "assign_program",
 	"send_form", "create_task", "send_form_to_group", "assign_plan_to_group", "create_task_for_group", "draft_message", "update_task", "log_weight",
 }
 
@@ -154,6 +154,10 @@ func TestBuildMapsEachToolToItsLaneCall(t *testing.T) {
 		{"list_trainee_weights", `{"traineeId":"trn_1","limit":200,"offset":3}`, "GET", "/trainees/trn_1/weights", "limit=200&offset=3", ""},
 		{"list_trainee_subscriptions", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/subscriptions", "", ""},
 		{"list_plans", `{"search":"gold"}`, "GET", "/products", "limit=20&search=gold", ""},
+		{"get_trainee_billing", `{"traineeId":"trn_1"}`, "GET", "/trainees/trn_1/billing", "", ""},
+		{"list_payments", `{"traineeId":"trn_1","from":"2026-03-01","to":"2026-03-31"}`, "GET", "/payments", "from=2026-03-01&limit=20&to=2026-03-31&traineeId=trn_1", ""},
+		{"record_payment", `{"traineeId":"trn_1","amount":249.9,"method":"bit","chargeId":"chg_1"}`, "POST", "/trainees/trn_1/payments", "",
+			`{"amount":249.9,"chargeId":"chg_1","method":"bit"}`},
 		{"list_program_templates", `{"limit":1}`, "GET", "/program-templates", "limit=1", ""},
 		{"list_forms", `{"search":"check-in"}`, "GET", "/forms", "limit=20&search=check-in", ""},
 		{"list_coaches", `{}`, "GET", "/rpc/coaches", "limit=20", ""},

@@ -183,6 +183,9 @@ func traineeSpecs() []spec {
 		{name: "get_my_plan", title: "My plan", readOnly: true, route: "GET /trainees/{id}/plan",
 			description: "The trainee's plan (subscription) with the studio: what, since when, until when, days and sessions left."},
 
+		{name: "get_my_billing", title: "My sessions and payments", readOnly: true, route: "GET /trainees/{id}/billing",
+			description: "Your sessions used and left, when they expire, what you owe and your latest payments."},
+
 		{name: "list_my_forms", title: "Forms to fill in", readOnly: true, route: "GET /trainees/{id}/forms",
 			description: "Forms the studio sent that wait for an answer, with their questions and due dates."},
 

@@ -39,6 +39,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"update_training_profile", "PATCH /trainees/{id}/training-profile", auth.ScopeTrainingWrite},
 	{"log_feedback", "POST /trainees/{id}/feedback", auth.ScopeTrainingWrite},
 	{"get_my_plan", "GET /trainees/{id}/plan", auth.ScopeProfileRead},
+	{"get_my_billing", "GET /trainees/{id}/billing", auth.ScopeProfileRead},
 	{"list_my_forms", "GET /trainees/{id}/forms", auth.ScopeProfileRead},
 	{"answer_form", "POST /trainees/{id}/form-responses", auth.ScopeTrainingWrite},
 	{"generate_weekly_plan", "POST /trainees/{id}/plan-drafts", auth.ScopeTrainingWrite},

@@ -34,6 +34,13 @@ func writes() []spec {
 				"durationDays": "Overrides the plan's duration.",
 			}},
 
+		{name: "record_payment", title: "Record a payment", route: "POST /trainees/{id}/payments", pathArg: "traineeId",
+			description: "Record money a trainee paid (never edited: a correction is a refund in the studio's app). Without chargeId it pays her charge due soonest.",
+			args: map[string]string{
+				"amount":   "In major units (250, 249.90).",
+				"chargeId": "From get_trainee_billing's openCharges; omit for the one due soonest.",
+			}},
+
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",
 			description: "Give a trainee a program from a template, beside the current ones; " +
 				"a structured one plans its sessions from startsOn.",

@@ -111,6 +111,7 @@ var catalogue = map[Lang]map[string]string{
 		// Scopes, in words.
 		"scope.studio:read":    "See the studio's trainees, plans, programs, forms, weights and tasks",
 		"scope.studio:write":   "Add and change trainees, plans, programs, notes and tasks (never delete, never message a trainee)",
+		"scope.billing":        "See who owes and paid, sessions left, and record payments and refunds",
 		"scope.profile:read":   "See your profile, plans and form answers",
 		"scope.training:read":  "See your programs and training history",
 		"scope.training:write": "Log your training sessions and sets",
@@ -224,6 +225,7 @@ var catalogue = map[Lang]map[string]string{
 
 		"scope.studio:read":    "לראות את המתאמנים, המנויים, התוכניות, הטפסים, השקילות והמשימות של הסטודיו",
 		"scope.studio:write":   "להוסיף ולשנות מתאמנים, מנויים, תוכניות, הערות ומשימות (בלי למחוק, ובלי לשלוח הודעות למתאמנים)",
+		"scope.billing":        "לראות מי חייב ומי שילם וכמה אימונים נשארו, ולרשום תשלומים והחזרים",
 		"scope.profile:read":   "לראות את הפרופיל, המנויים ותשובות הטפסים שלך",
 		"scope.training:read":  "לראות את תוכניות האימון והיסטוריית האימונים שלך",
 		"scope.training:write": "לרשום את האימונים והסטים שלך",

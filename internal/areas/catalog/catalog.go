@@ -18,6 +18,11 @@ type createProductInput struct {
 	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code; the studio's (ILS unless set) when omitted." lane:"minLength=3,maxLength=3"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days; omit or null for open-ended until cancelled." lane:"min=1,max=3650"`
 	Active       *bool    `json:"active,omitempty" jsonschema:"Whether the plan is on sale; true when omitted."`
+	Kind         *string  `json:"kind,omitempty" jsonschema:"package (sessions in all, valid validDays from its start), membership (sessions a week for a period that renews) or other (neither; the default)." lane:"enum=package|membership|other"`
+	Sessions     *int     `json:"sessions,omitempty" jsonschema:"A package's sessions in all, or a membership's sessions a week (null: unlimited)." lane:"min=1,max=1000"`
+	ValidDays    *int     `json:"validDays,omitempty" jsonschema:"A package's validity in days from its start; null: no expiry." lane:"min=1,max=3650"`
+	Period       *string  `json:"period,omitempty" jsonschema:"A membership's period, week or month (month when omitted); each renewal adds one and charges it." lane:"enum=week|month"`
+	AutoRenew    *bool    `json:"autoRenew,omitempty" jsonschema:"Whether a membership renews into its next period (true when omitted; the studio's renewMemberships may turn every renewal off)."`
 }
 
 type updateProductInput struct {
@@ -26,6 +31,11 @@ type updateProductInput struct {
 	Currency     *string  `json:"currency,omitempty" jsonschema:"ISO 4217 currency code; without price, the price is kept in it." lane:"minLength=3,maxLength=3,null=false"`
 	DurationDays *int     `json:"durationDays,omitempty" jsonschema:"Length in days; null makes it open-ended." lane:"min=1,max=3650"`
 	Active       *bool    `json:"active,omitempty" jsonschema:"Whether the plan is on sale." lane:"null=false"`
+	Kind         *string  `json:"kind,omitempty" jsonschema:"package (sessions in all, valid validDays from its start), membership (sessions a week for a period that renews) or other (neither; the default)." lane:"enum=package|membership|other,null=false"`
+	Sessions     *int     `json:"sessions,omitempty" jsonschema:"A package's sessions in all, or a membership's sessions a week (null: unlimited)." lane:"min=1,max=1000"`
+	ValidDays    *int     `json:"validDays,omitempty" jsonschema:"A package's validity in days from its start; null: no expiry." lane:"min=1,max=3650"`
+	Period       *string  `json:"period,omitempty" jsonschema:"A membership's period, week or month (month when omitted); each renewal adds one and charges it." lane:"enum=week|month"`
+	AutoRenew    *bool    `json:"autoRenew,omitempty" jsonschema:"Whether a membership renews into its next period (true when omitted; the studio's renewMemberships may turn every renewal off)." lane:"null=false"`
 }
 
 type createProgramTemplateInput struct {
@@ -50,7 +60,7 @@ type createFormTemplateInput struct {
 }
 
 func (a *Area) catalogRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended.", func(c *lane.Call, q *lane.SearchQuery) (lane.ListOf[domain.Product], error) {
+	lane.Add(rs, "GET", "/products", "The studio's plans (products). A null price means it is set per trainee; a null durationDays means open-ended. kind is package (sessions in all, validDays from its start), membership (sessions a week, null unlimited, for a period that renews) or other.", func(c *lane.Call, q *lane.SearchQuery) (lane.ListOf[domain.Product], error) {
 		res, err := c.Studio().ListProducts(c.Ctx, strings.TrimSpace(q.Search), q.Page())
 		return lane.PageOf(res, q.Page()), err
 	}, lane.Tool("list_plans"))
@@ -67,6 +77,13 @@ func (a *Area) catalogRoutes(rs *lane.Routes) {
 			return p, err
 		}
 		if p.Price, err = c.Amount("price", p.Currency); err != nil {
+			return p, err
+		}
+		p.Kind, p.Sessions, p.ValidDays, p.Period, p.AutoRenew = domain.PlanOther, in.Sessions, in.ValidDays, in.Period, in.AutoRenew == nil || *in.AutoRenew
+		if in.Kind != nil {
+			p.Kind = *in.Kind
+		}
+		if err := planKindCheck(c, &p); err != nil {
 			return p, err
 		}
 		if err := c.Studio().CreateProduct(c.Ctx, &p); err != nil {
@@ -92,6 +109,24 @@ func (a *Area) catalogRoutes(rs *lane.Routes) {
 		}
 		if in.Active != nil {
 			p.Active = *in.Active
+		}
+		if in.Kind != nil {
+			p.Kind = *in.Kind
+		}
+		if c.Has("sessions") {
+			p.Sessions = in.Sessions
+		}
+		if c.Has("validDays") {
+			p.ValidDays = in.ValidDays
+		}
+		if c.Has("period") {
+			p.Period = in.Period
+		}
+		if in.AutoRenew != nil {
+			p.AutoRenew = *in.AutoRenew
+		}
+		if err := planKindCheck(c, &p); err != nil {
+			return p, err
 		}
 		if err := ss.UpdateProduct(c.Ctx, &p); err != nil {
 			return p, err
@@ -357,4 +392,42 @@ func TemplateRowOf(t domain.ProgramTemplate) templateRow {
 	}
 	row.Structure = sum
 	return row
+}
+
+// planKindCheck refuses the fields a plan's kind does not hold, with a
+// sentence naming them, and gives a membership its default period. A
+// change that makes a plan other drops what only a package or membership
+// holds.
+func planKindCheck(c *lane.Call, p *domain.Product) error {
+	switch p.Kind {
+	case domain.PlanPackage:
+		switch {
+		case p.Sessions == nil:
+			return lane.InvalidField("sessions", "A package holds a number of sessions: send sessions (such as 10).")
+		case p.Period != nil:
+			return lane.InvalidField("period", "period is a membership's; a package runs validDays from its start. Leave period out, or send kind membership.")
+		}
+	case domain.PlanMembership:
+		if p.ValidDays != nil {
+			return lane.InvalidField("validDays", "validDays is a package's; a membership runs period by period until cancelled. Leave validDays out, or send kind package.")
+		}
+		if p.DurationDays != nil && c.Has("durationDays") {
+			return lane.InvalidField("durationDays", "durationDays is not a membership's: it runs period by period (period) until cancelled. Leave durationDays out.")
+		}
+		if p.Period == nil {
+			month := domain.PeriodMonth
+			p.Period = &month
+		}
+	default:
+		for _, f := range []string{"sessions", "validDays", "period", "autoRenew"} {
+			if c.Has(f) && !c.Has("kind") {
+				return lane.InvalidField(f, f+" belongs to a package or a membership: send kind (package or membership) with it.")
+			}
+		}
+		if c.Has("sessions") || c.Has("validDays") || c.Has("period") {
+			return lane.InvalidField("kind", "A plan of kind other holds no sessions, validDays or period: send kind package or membership, or leave them out.")
+		}
+		p.Sessions, p.ValidDays, p.Period = nil, nil, nil
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/money"
@@ -83,6 +84,9 @@ const ReasonPaymentFailed = "payment_failed"
 const FailedDays = 14
 
 func failedReasons(c *lane.Call, trainees []string) (map[string][]training.Reason, error) {
+	if !c.P.Has(auth.ScopeBilling) || len(trainees) == 0 {
+		return nil, nil // what trainees paid is for a credential holding billing
+	}
 	failed, err := c.DB().PaymentHooks().FailedPayments(c.Ctx, c.P.StudioID, trainees, c.Now().AddDate(0, 0, -FailedDays))
 	if err != nil {
 		return nil, err

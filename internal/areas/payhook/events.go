@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/money"
@@ -37,8 +38,9 @@ type matchInput struct {
 }
 
 func (a *Area) eventRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/payment-events", "The events the payments webhook took, newest first: what each recorded, and those no trainee matched (outcome unmatched), which wait for a coach.", a.listEvents)
-	lane.Add(rs, "POST", "/payment-events/{id}/match", "Record an unmatched payment event's payment (or refund) for the trainee who made it.", a.matchEvent)
+	billing := lane.Scope(auth.ScopeBilling)
+	lane.Add(rs, "GET", "/payment-events", "The events the payments webhook took, newest first: what each recorded, and those no trainee matched (outcome unmatched), which wait for a coach.", a.listEvents, billing)
+	lane.Add(rs, "POST", "/payment-events/{id}/match", "Record an unmatched payment event's payment (or refund) for the trainee who made it.", a.matchEvent, billing)
 }
 
 func (a *Area) listEvents(c *lane.Call, q *eventsQuery) (lane.ListOf[EventView], error) {

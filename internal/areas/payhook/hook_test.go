@@ -452,6 +452,7 @@ func TestTurnOnRotateTurnOff(t *testing.T) {
 		w.e.OK(200, w.e.Call(plain, "GET", "/payments-webhook", nil))
 		w.e.Fails(403, lane.CodeForbidden, w.e.Call(plain, "POST", "/payments-webhook/rotate", nil))
 		w.e.Fails(403, lane.CodeForbidden, w.e.Call(plain, "DELETE", "/payments-webhook", nil))
+		w.e.Fails(403, lane.CodeForbidden, w.e.Call(plain, "GET", "/payment-events", nil)) // what trainees paid needs billing
 		w.e.Fails(409, lane.CodeConflict, w.e.Call(s.key, "POST", "/payments-webhook", nil))
 		var st1 payhook.Status
 		w.e.OK(200, w.e.Call(s.key, "GET", "/payments-webhook", nil)).Into(t, &st1)

@@ -27,7 +27,7 @@ type planTerms struct {
 }
 
 func (a *Area) planRoutes(rs *lane.Routes) {
-	lane.Add(rs, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended).", func(c *lane.Call, _ *lane.NoInput) (lane.ListOf[domain.Subscription], error) {
+	lane.Add(rs, "GET", "/trainees/{id}/subscriptions", "A trainee's plans, newest first, each with its status (scheduled, live, frozen, cancelled, ended); with the billing scope, a package's or membership's paymentState (paid, partly_paid, overdue, due), sessionsUsed, sessionsLeft and expiresOn.", func(c *lane.Call, _ *lane.NoInput) (lane.ListOf[domain.Subscription], error) {
 		ss := c.Studio()
 		if _, err := lane.Lookup(c.Ctx, ids.Trainee, c.ID(), ss.GetTrainee); err != nil {
 			return lane.ListOf[domain.Subscription]{}, err
@@ -40,9 +40,15 @@ func (a *Area) planRoutes(rs *lane.Routes) {
 		for i := range subs {
 			subs[i].Derive(today)
 		}
+		if c.P.IsTrainee() || c.P.Has(auth.ScopeBilling) {
+			if err := withBilling(c, ss, c.ID(), subs); err != nil {
+				return lane.ListOf[domain.Subscription]{}, err
+			}
+		}
 		return lane.PageSlice(subs, store.Page{Limit: max(len(subs), 1)}), nil
 	}, lane.Tool("list_trainee_subscriptions"), lane.Trainee(auth.ScopeProfileRead),
-		lane.Allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset"))
+		lane.Allow("items.id", "items.productName", "items.status", "items.startedOn", "items.endsOn", "items.price", "items.currency", "total", "nextOffset",
+			"items.paymentState", "items.sessionsUsed", "items.sessionsLeft", "items.expiresOn"))
 	lane.Add(rs, "POST", "/trainees/{id}/subscription", "Assign a plan to a trainee.", a.assignPlan, lane.Tool("assign_plan"), lane.Created())
 	lane.Add(rs, "POST", "/subscriptions/{id}/freeze", "Freeze a plan; the trainee is told.", func(c *lane.Call, _ *lane.NoInput) (domain.Subscription, error) {
 		return setSubscriptionState(c, domain.SubFrozen)
@@ -171,4 +177,33 @@ func verbOf(state string) string {
 		return "freeze"
 	}
 	return "cancel"
+}
+
+// withBilling puts each subscription's payment state and credits beside
+// its status (the billing area's charges and credit ledger).
+func withBilling(c *lane.Call, ss store.StudioStore, traineeID string, subs []domain.Subscription) error {
+	charges, err := ss.ListCharges(c.Ctx, store.ChargeFilter{TraineeIDs: []string{traineeID}, Page: store.Page{Limit: 1000}})
+	if err != nil {
+		return err
+	}
+	credits, err := ss.ListCredits(c.Ctx, []string{traineeID}, c.Now())
+	if err != nil {
+		return err
+	}
+	bySub := map[string][]domain.Charge{}
+	for _, ch := range charges.Items {
+		bySub[ch.SubscriptionID] = append(bySub[ch.SubscriptionID], ch)
+	}
+	today := c.LocalToday()
+	for i := range subs {
+		s := &subs[i]
+		s.PaymentState = domain.PaymentState(bySub[s.ID], today)
+		for _, cr := range credits[traineeID] {
+			if cr.SubscriptionID == s.ID {
+				used := cr.Used
+				s.SessionsUsed, s.SessionsLeft, s.ExpiresOn = &used, cr.Left, cr.ExpiresOn
+			}
+		}
+	}
+	return nil
 }

@@ -49,7 +49,7 @@ func callerOf(c *lane.Call) (string, error) {
 
 type createKeyInput struct {
 	Name   string   `json:"name" jsonschema:"What the key is for, e.g. the integration's name." lane:"minLength=1,maxLength=200"`
-	Scopes []string `json:"scopes,omitempty" jsonschema:"What the key may do: any of studio:read, studio:write, studio:admin. When omitted the key gets all three." lane:"maxItems=3"`
+	Scopes []string `json:"scopes,omitempty" jsonschema:"What the key may do: any of studio:read, studio:write, studio:admin, billing. When omitted the key gets all four." lane:"maxItems=4"`
 	Kind   string   `json:"kind,omitempty" jsonschema:"studio (default): for the studio's own integrations; platform: for an agent platform answering the studio's customers, which reads only the studio's public offer and takes no scopes." lane:"enum=studio|platform"`
 }
 

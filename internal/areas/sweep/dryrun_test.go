@@ -367,6 +367,26 @@ var dryRunCases = map[string]dryRunCase{
 			return "/trainees/" + f.Trainee.ID + "/subscription", map[string]any{"productId": "prd_00000000000000000000000000"}
 		},
 	},
+	"POST /trainees/{id}/payments": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/trainees/" + f.Trainee.ID + "/payments", map[string]any{"amount": 250.5, "method": "bit", "note": "March"}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/trainees/" + f.Trainee.ID + "/payments", map[string]any{"amount": 0, "method": "cash"}
+		},
+	},
+	"POST /payments/{id}/refund": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/payments/" + f.Payment.ID + "/refund", map[string]any{"amount": 40}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/payments/" + f.Payment.ID + "/refund", map[string]any{"amount": 100.01}
+		},
+	},
+	"PATCH /billing/settings": {
+		good: func(f kit.Fixture) (string, any) { return "/billing/settings", map[string]any{"paymentTermsDays": 10} },
+		bad:  func(f kit.Fixture) (string, any) { return "/billing/settings", map[string]any{"paymentTermsDays": -1} },
+	},
 	"PUT /studio/persona": {
 		good: func(f kit.Fixture) (string, any) {
 			return "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}
@@ -513,6 +533,7 @@ var pgDryRunSample = []string{
 	"POST /trainees/{id}/workouts",
 	"POST /trainees/{id}/withdraw",
 	"POST /trainees/{id}/subscription",
+	"POST /trainees/{id}/payments",
 }
 
 // TestDryRunOnPostgres is TestDryRunOnEveryWrite's check, on PostgreSQL,

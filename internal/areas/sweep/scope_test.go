@@ -23,7 +23,8 @@ func TestEveryRouteNeedsItsScope(t *testing.T) {
 		e := lanetest.New(t, st)
 		s, _, _ := e.Studio("scoped", "business")
 		keys := map[string][]string{}
-		for _, scopes := range [][]string{{auth.ScopeStudioRead}, auth.AssistantScopes, {auth.ScopeStudioAdmin}, {auth.ScopeStudioWrite}} {
+		for _, scopes := range [][]string{{auth.ScopeStudioRead}, auth.AssistantScopes, {auth.ScopeStudioAdmin}, {auth.ScopeStudioWrite}, {auth.ScopeBilling},
+			{auth.ScopeStudioRead, auth.ScopeStudioWrite, auth.ScopeStudioAdmin}} {
 			keys[e.KeyWith(s.ID, scopes...)] = scopes
 		}
 		ops := e.Operations()
@@ -47,7 +48,7 @@ func TestEveryRouteNeedsItsScope(t *testing.T) {
 			if op.Method != "GET" {
 				want = auth.ScopeStudioWrite
 			}
-			if op.Scope != want && op.Scope != auth.ScopeStudioAdmin && op.Path != "/validate" {
+			if op.Scope != want && op.Scope != auth.ScopeStudioAdmin && op.Scope != auth.ScopeBilling && op.Path != "/validate" {
 				t.Errorf("%s %s needs %q", op.Method, op.Path, op.Scope)
 			}
 			path := strings.NewReplacer("{id}", "x_1", "{phone}", "0501234567").Replace(op.Path)
@@ -64,7 +65,7 @@ func TestEveryRouteNeedsItsScope(t *testing.T) {
 				}
 			}
 		}
-		if perScope[auth.ScopeStudioAdmin] < 15 || perScope[auth.ScopeStudioRead] < 10 || perScope[auth.ScopeStudioWrite] < 8 || perScope[""] != 1 {
+		if perScope[auth.ScopeStudioAdmin] < 15 || perScope[auth.ScopeStudioRead] < 10 || perScope[auth.ScopeStudioWrite] < 8 || perScope[auth.ScopeBilling] < 5 || perScope[""] != 1 {
 			t.Errorf("routes per scope: %v", perScope)
 		}
 	})
@@ -109,7 +110,7 @@ func TestRestrictedKeys(t *testing.T) {
 			t.Errorf("the read-only key wrote: %d tasks", tasks.Total)
 		}
 
-		// No scopes named: all three.
+		// No scopes named: all four.
 		e.OK(201, e.Call(f.Key, "POST", "/keys", map[string]any{"name": "full"})).Into(t, &made)
 		if !slices.Equal(made.Scopes, auth.StudioScopes) {
 			t.Errorf("default scopes: %v", made.Scopes)
@@ -126,16 +127,19 @@ func TestRestrictedKeys(t *testing.T) {
 			t.Errorf("key list: %+v", list.Items)
 		}
 
-		// A row written without the column (as before the migration) holds everything.
+		// A row written without the column (as before the migration) holds
+		// what every key held then: not billing, which came later.
 		old := auth.NewKey()
 		if _, err := st.DB().ExecContext(context.Background(), st.Rebind(`INSERT INTO api_keys (id, studio_id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
 			ids.New(ids.APIKey), f.Studio.ID, "old", auth.Display(old), auth.Hash(old), time.Now().UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 		e.OK(200, e.Call(old, "GET", "/validate", nil)).Into(t, &info)
-		if !slices.Equal(info.Scopes, auth.StudioScopes) {
+		if !slices.Equal(info.Scopes, []string{auth.ScopeStudioRead, auth.ScopeStudioWrite, auth.ScopeStudioAdmin}) {
 			t.Errorf("an old key holds %v", info.Scopes)
 		}
+		e.Fails(403, "FORBIDDEN", e.Call(old, "GET", "/payments", nil))
+		e.OK(200, e.Call(f.Key, "GET", "/payments", nil)) // a key made since holds billing
 		e.OK(200, e.Call(old, "GET", "/notifications", nil))
 	})
 }

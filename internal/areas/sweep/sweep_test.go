@@ -114,6 +114,7 @@ func badInputSweep(t *testing.T, e *kit.Env, f kit.Fixture, keep func(path strin
 		"exercises": f.Exercise.ID,
 		"sessions":  f.Session.ID, "benchmarks": f.Benchmark.ID,
 		"injuries": f.Injury.ID, "goals": f.Goal.ID, "programs": f.Program.ID, "plan-drafts": f.Draft.ID,
+		"payments": f.Payment.ID,
 		// An id of the kind that names no event: a body's bad text is refused before any lookup.
 		"payment-events": ids.New(ids.PaymentEvent),
 	}

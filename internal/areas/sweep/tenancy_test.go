@@ -48,6 +48,9 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"POST", bt + "/whatsapp-invite", nil},
 		{"POST", bt + "/sessions/swap", map[string]any{"exerciseId": "back-squat", "replacementId": "leg-press", "from": kit.Today(), "to": kit.Today()}},
 		{"POST", bt + "/message-drafts", map[string]any{"purpose": "payment_due"}},
+		{"GET", bt + "/billing", nil},
+		{"POST", bt + "/payments", map[string]any{"amount": 10, "method": "cash"}},
+		{"POST", "/payments/" + b.Payment.ID + "/refund", nil},
 		{"GET", "/trainees/Only%20InB", nil}, // another studio's trainee by name
 		{"POST", at + "/subscription", map[string]any{"productId": b.Product.Name}},
 		{"GET", "/trainees/by-phone/" + bOnlyPhone, nil},
@@ -147,6 +150,8 @@ func filterProbes(b kit.Fixture) []probe {
 		{"GET", "/tasks?clientId=" + b.Trainee.ID, nil},
 		{"GET", "/tasks?coachId=" + b.Coach.ID, nil},
 		{"GET", "/feedback?traineeId=" + b.Trainee.ID, nil},
+		{"GET", "/payments?traineeId=" + b.Trainee.ID, nil},
+		{"GET", "/charges?traineeId=" + b.Trainee.ID, nil},
 	}
 }
 
@@ -160,13 +165,15 @@ func listProbes(b kit.Fixture) []probe {
 		{"GET", "/rpc/tags", nil},
 		{"GET", "/keys", nil},
 		{"GET", "/notifications", nil},
+		{"GET", "/payments", nil},
+		{"GET", "/charges", nil},
 	}
 }
 
 // secretsOf are strings only studio B's data contains.
 func secretsOf(b kit.Fixture) []string {
 	return []string{b.Trainee.LastName, b.Coach.Name, b.Product.Name, b.Template.Name, b.Form.Name, b.Tag.Name,
-		b.Studio.ID, b.KeyID, b.Subscription.ID, b.Program.ID, b.Assignment.ID, b.Response.ID, b.Weight.ID, b.Task.ID, b.Exercise.ID, b.Exercise.Name, b.Session.ID, b.Benchmark.ID, b.Session.Title, b.Injury.ID, b.Goal.ID}
+		b.Studio.ID, b.KeyID, b.Subscription.ID, b.Program.ID, b.Assignment.ID, b.Response.ID, b.Weight.ID, b.Task.ID, b.Exercise.ID, b.Exercise.Name, b.Session.ID, b.Benchmark.ID, b.Session.Title, b.Injury.ID, b.Goal.ID, b.Payment.ID}
 }
 
 // check runs one probe and explains what is wrong, or "".

@@ -26,6 +26,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
 	"github.com/otherwise/perform/internal/laneclient"
+	"github.com/otherwise/perform/internal/money"
 	"github.com/otherwise/perform/internal/ratelimit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
@@ -328,6 +329,7 @@ type Fixture struct {
 	Injury       domain.Injury
 	Goal         domain.Goal
 	Draft        domain.PlanDraft // pending: one session next Monday
+	Payment      domain.Payment   // 100 in cash, paying nothing yet (the plan is of kind other)
 }
 
 // Seed makes a studio slug on the pro tier and seeds a Fixture in it
@@ -369,6 +371,9 @@ func (e *Env) Seed(slug string) Fixture {
 	f.Benchmark = domain.Benchmark{ID: bm.Benchmark.ID, TraineeID: f.Trainee.ID, Name: "Max pull-ups"}
 	e.OK(201, e.Call(k, "POST", tp+"/injuries", map[string]any{"area": "knee", "side": "left", "severity": 2})).Into(e.T, &f.Injury)
 	e.OK(201, e.Call(k, "POST", tp+"/goals", map[string]any{"title": "Train 3 times a week " + slug, "kind": "consistency", "targetValue": 3})).Into(e.T, &f.Goal)
+	var pay struct{ ID string }
+	e.OK(201, e.Call(k, "POST", tp+"/payments", map[string]any{"amount": 100, "method": "cash"})).Into(e.T, &pay)
+	f.Payment = domain.Payment{ID: pay.ID, TraineeID: f.Trainee.ID, Amount: money.Money{Minor: 10000, Currency: "ILS"}, Currency: "ILS", Method: domain.PayCash}
 	// A pending weekly plan draft, stored as the weekly plan area keeps one.
 	monday := AddDays(training.WeekStartOn(Today(), time.Sunday), 7) // the default studio's week
 	f.Draft = domain.PlanDraft{TraineeID: f.Trainee.ID, WeekStart: monday, RequestedBy: "coach", ExpiresAt: time.Now().Add(24 * time.Hour),
