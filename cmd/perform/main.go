@@ -4,6 +4,7 @@
 //	perform demo                          seed the demo studio, mint a key, then serve
 //	perform migrate                       apply database migrations
 //	perform studio create --name --slug   create a studio
+//	perform studio payments-webhook       a studio's payments webhook
 //	perform key create|list|revoke        manage a studio's API keys
 //	perform oauth client add              add an OAuth client (name, redirect URIs)
 //	perform audit --studio SLUG           read a studio's audit trail
@@ -65,6 +66,7 @@ func commands() []command {
 		{"migrate", "[--database-url URL]", "Apply pending database migrations.", cmdMigrate},
 		{"studio create", "--name NAME --slug SLUG [--region IL] [--tier free|pro|business]", "Create a studio.", cmdStudioCreate},
 		{"studio settings", "--studio SLUG [--trainee-assistant on|off] [--digest-template NAME|none]", "Show a studio's settings, turn the WhatsApp assistant on or off for its trainees, or name the template of the coaches' morning digest.", cmdStudioSettings},
+		{"studio payments-webhook", "--studio SLUG [--do status|enable|rotate|disable|test-event] [--signing-secret S] [--keep-url] [--trainee ID --amount N]", "Show, turn on, rotate or turn off a studio's payments webhook, or sign a test event for it; a URL and secret are printed once, on stdout.", cmdPaymentsWebhook},
 		{"key create", "--studio SLUG --name NAME [--kind studio|platform]", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
 		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, scopes, created, last used, live or revoked.", cmdKeyList},
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/otherwise/perform/internal/agent"
 	"github.com/otherwise/perform/internal/areas/appointments"
+	"github.com/otherwise/perform/internal/areas/payhook"
 	"github.com/otherwise/perform/internal/auth"
 	"github.com/otherwise/perform/internal/config"
 	"github.com/otherwise/perform/internal/demo"
@@ -190,7 +191,21 @@ func pluginsWith(cfg config.Config, o oauth.Options) []server.Option {
 			p.Handle(appointments.FeedPattern, appointments.Feed(p.Store, p.Logger, nil), true)
 			return nil
 		}),
+		server.WithPlugin(func(p *server.Parts) error { return mountPaymentsWebhook(cfg, p) }),
 	}
+}
+
+// mountPaymentsWebhook serves the payment processors' webhook (POST
+// /v1/hooks/payments/{token}) behind the server's limiter: a studio that
+// turned it on gets its processor's signed events recorded. Without
+// PERFORM_SECRET_KEY no studio can turn it on, and it answers 404.
+func mountPaymentsWebhook(cfg config.Config, p *server.Parts) error {
+	h, err := payhook.NewHook(payhook.HookOptions{Store: p.Store, SecretKey: cfg.SecretKey, Logger: p.Logger})
+	if err != nil {
+		return fmt.Errorf("PERFORM_SECRET_KEY cannot seal the payments webhook's secrets: %w", err)
+	}
+	p.Handle(payhook.Route, h, true)
+	return nil
 }
 
 // planModel lays drafted weeks out with the assistant's model and key;

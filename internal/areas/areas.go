@@ -10,6 +10,7 @@
 //	weekplans  weekly plan drafts and applying them
 //	billing  session credits, charges, payments and refunds, membership renewals
 //	appointments  coaches' hours and slots, bookings, the waiting list, the calendar feed
+//	payhook  the payments webhook's settings and the events it took
 //
 // Each area declares what it holds (lane.Declaration): the kernel and the
 // server read the declarations, and name no area.
@@ -23,10 +24,11 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/otherwise/perform/internal/areas/billing"
 	"github.com/otherwise/perform/internal/areas/appointments"
+	"github.com/otherwise/perform/internal/areas/billing"
 	"github.com/otherwise/perform/internal/areas/catalog"
 	"github.com/otherwise/perform/internal/areas/health"
+	"github.com/otherwise/perform/internal/areas/payhook"
 	"github.com/otherwise/perform/internal/areas/public"
 	"github.com/otherwise/perform/internal/areas/roster"
 	"github.com/otherwise/perform/internal/areas/sessions"
@@ -47,6 +49,9 @@ import (
 type Options struct {
 	Public    public.Options
 	WeekPlans weekplans.Options
+	// PayHook is the payments webhook's: PERFORM_SECRET_KEY and the
+	// public URL its URL is given on.
+	PayHook payhook.Options
 	// ModelBudget are the operator's model budget ceilings (a studio may
 	// set its own below them).
 	ModelBudget modelbudget.Ceilings
@@ -71,7 +76,7 @@ type Set struct {
 func New(o Options) *Set {
 	pub, plans := public.New(o.Public), weekplans.New(o.WeekPlans)
 	list := []lane.Area{&studio.Area{Budget: o.ModelBudget}, &catalog.Area{}, &roster.Area{Store: o.Store, Logger: o.Logger}, &sessions.Area{}, &health.Area{}, &appointments.Area{}, plans, pub,
-		&billing.Area{Store: o.Store, Logger: o.Logger}}
+		&billing.Area{Store: o.Store, Logger: o.Logger}, payhook.New(o.PayHook)}
 	return &Set{WeekPlans: plans, list: list, decls: lane.Declarations(list)}
 }
 
@@ -111,7 +116,8 @@ func Compose(e Env) *Set {
 			// A count that must not become N times itself: refused while Redis is down.
 			CodeSends: e.Limiter(public.VerifyCodesPerHour, time.Hour, ratelimit.Refuse), CodeSendsDown: e.Down,
 			Broker: public.BrokerOptions{Hosts: cfg.AgentPlatformCallbackHosts, AllowLoopback: cfg.AgentPlatformCallbackLoopback}},
-		WeekPlans: weekplans.Options{Model: e.PlanModel, Prices: e.PlanPrices, Store: e.Store, Budget: budget, Logger: e.Logger}})
+		WeekPlans: weekplans.Options{Model: e.PlanModel, Prices: e.PlanPrices, Store: e.Store, Budget: budget, Logger: e.Logger},
+		PayHook:   payhook.Options{SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL, Logger: e.Logger}})
 	set.Budget = budget
 	return set
 }

@@ -53,6 +53,7 @@ const (
 	CreditUse       Kind = "cru"
 	Charge          Kind = "chg"
 	Payment         Kind = "pay"
+	PaymentEvent    Kind = "pev"
 )
 
 // kinds maps each kind to the noun a person would use and the tool that
@@ -94,6 +95,7 @@ var kinds = map[Kind]struct{ noun, source string }{
 	CreditUse:       {"credit use", "get_trainee_billing"},
 	Charge:          {"charge", "get_trainee_billing"},
 	Payment:         {"payment", "list_payments"},
+	PaymentEvent:    {"payment event", "GET /payment-events"},
 }
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

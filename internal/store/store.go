@@ -107,6 +107,9 @@ type Store interface {
 	Digests() DigestStore
 	// Budget is the model budget's counters and model calls (model_budget.go).
 	Budget() BudgetStore
+	// PaymentHooks are the studios' payment processor webhooks and the
+	// events they took (payment_hooks.go).
+	PaymentHooks() PaymentHookStore
 	// InTx runs fn in one transaction. The Store given to fn is bound to it;
 	// fn's error rolls everything back.
 	InTx(ctx context.Context, fn func(tx Store) error) error

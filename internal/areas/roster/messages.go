@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/otherwise/perform/internal/areas/payhook"
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/lane"
@@ -59,6 +60,17 @@ func (a *Area) draftMessage(c *lane.Call, in *draftMessageInput) (messageDraft, 
 		lang = "he"
 	}
 	text := strings.ReplaceAll(drafts[lang][in.Purpose], "{name}", t.FirstName)
+	if in.Purpose == "payment_due" {
+		// Her plan's payment link, carrying her id, so her payment's
+		// event names her (internal/areas/payhook).
+		link, err := payhook.TraineeLink(c, c.Studio(), t.ID)
+		if err != nil {
+			return messageDraft{}, err
+		}
+		if link != "" {
+			text += " " + link
+		}
+	}
 	if given := lane.Trimmed(in.Text); given != nil {
 		text = *given
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/areas"
 	"github.com/otherwise/perform/internal/lane"
@@ -28,6 +29,9 @@ type dryRunCase struct {
 	// prepare, when set, makes the record the write changes.
 	prepare func(e *kit.Env, f kit.Fixture)
 }
+
+// dryPaymentEvent is the unmatched payment event the match's case keeps.
+const dryPaymentEvent = "pev_000000000000000000000000dr"
 
 // noSuch are ids of the right kind that name nothing.
 const (
@@ -77,6 +81,8 @@ var dryRunExempt = map[string]string{
 	"POST /public/verification/start":    "needs an agent platform's conversation",
 	"POST /public/verification/confirm":  "needs an agent platform's conversation",
 	"POST /public/verification/sign-out": "needs an agent platform's conversation",
+	"POST /payments-webhook":             "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
+	"POST /payments-webhook/rotate":      "needs PERFORM_SECRET_KEY, which the sweep's lane has not; internal/areas/payhook runs its dry run",
 }
 
 var dryRunCases = map[string]dryRunCase{
@@ -466,6 +472,48 @@ var dryRunCases = map[string]dryRunCase{
 			return "/studio/persona", map[string]any{"name": "Coach", "tone": "Warm and direct.", "answerFormat": "Numbers first."}
 		},
 		bad: func(f kit.Fixture) (string, any) { return "/studio/persona", map[string]any{"name": "Coach"} },
+	},
+	"POST /payment-events/{id}/match": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			now := time.Now()
+			ev := store.PaymentEvent{ID: dryPaymentEvent, StudioID: f.Studio.ID, Processor: "stripe", EventID: "evt_dry", Type: "invoice.paid", ObjectID: "in_dry",
+				ExternalID: "in_dry", AmountMinor: 35000, Currency: "ILS", Outcome: store.PaymentEventUnmatched, OccurredAt: now, ReceivedAt: now}
+			if _, err := e.St.PaymentHooks().AddPaymentEvent(context.Background(), &ev); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		good: func(f kit.Fixture) (string, any) {
+			return "/payment-events/" + dryPaymentEvent + "/match", map[string]any{"traineeId": f.Trainee.ID}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/payment-events/" + dryPaymentEvent + "/match", map[string]any{"traineeId": noTrainee}
+		},
+	},
+	"PUT /products/{id}/payment-link": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/products/" + f.Product.ID + "/payment-link", map[string]any{"url": "https://buy.stripe.com/test_dry"}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/products/" + f.Product.ID + "/payment-link", map[string]any{"url": "http://buy.stripe.com/test_dry"}
+		},
+	},
+	"DELETE /products/{id}/payment-link": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			e.OK(200, e.Call(f.Key, "PUT", "/products/"+f.Product.ID+"/payment-link", map[string]any{"url": "https://buy.stripe.com/test_dry"}))
+		},
+		good: func(f kit.Fixture) (string, any) { return "/products/" + f.Product.ID + "/payment-link", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/products/" + f.OpenProduct.ID + "/payment-link", nil },
+	},
+	"DELETE /payments-webhook": {
+		prepare: func(e *kit.Env, f kit.Fixture) {
+			now := time.Now()
+			if err := e.St.PaymentHooks().PutPaymentHook(context.Background(), store.PaymentHook{StudioID: f.Studio.ID, TokenHash: []byte("dry-run " + f.Studio.ID),
+				TokenHint: "pwh_dryrun", Secret: "v1:sealed", Processor: "stripe", CreatedAt: now, RotatedAt: now}); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		good: func(f kit.Fixture) (string, any) { return "/payments-webhook", nil },
+		bad:  func(f kit.Fixture) (string, any) { return "/payments-webhook?force=1", nil },
 	},
 	"DELETE /studio/persona": {
 		prepare: func(e *kit.Env, f kit.Fixture) {

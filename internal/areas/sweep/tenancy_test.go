@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/lane"
@@ -131,6 +132,26 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"POST", "/coaches/" + b.Coach.ID + "/calendar-feed", nil},
 		{"DELETE", "/coaches/" + b.Coach.ID + "/calendar-feed", nil},
 		{"POST", "/appointment-slots", map[string]any{"coachId": b.Coach.ID, "day": "tomorrow", "time": "10:00"}},
+		{"GET", "/products/" + b.Product.ID + "/payment-link", nil},
+		{"PUT", "/products/" + b.Product.ID + "/payment-link", map[string]any{"url": "https://buy.stripe.com/taken_over"}},
+		{"DELETE", "/products/" + b.Product.ID + "/payment-link", nil},
+		// B's unmatched payment event (addPaymentEvent), matched to A's trainee.
+		{"POST", "/payment-events/" + bPaymentEvent + "/match", map[string]any{"traineeId": a.Trainee.ID}},
+	}
+}
+
+// bPaymentEvent is the unmatched payment event TestTenancy gives studio B.
+const bPaymentEvent = "pev_0000000000000000000000000b"
+
+// addPaymentEvent keeps an unmatched event of a processor's webhook in
+// studio B, as the webhook would (internal/areas/payhook).
+func addPaymentEvent(t *testing.T, st store.Store, b kit.Fixture) {
+	t.Helper()
+	now := time.Now()
+	e := store.PaymentEvent{ID: bPaymentEvent, StudioID: b.Studio.ID, Processor: "stripe", EventID: "evt_tenancy", Type: "invoice.paid", ObjectID: "in_tenancy",
+		ExternalID: "in_tenancy", AmountMinor: 35000, Currency: "ILS", Outcome: store.PaymentEventUnmatched, OccurredAt: now, ReceivedAt: now}
+	if kept, err := st.PaymentHooks().AddPaymentEvent(context.Background(), &e); err != nil || !kept {
+		t.Fatalf("B's payment event: %v, %v", kept, err)
 	}
 }
 
@@ -199,6 +220,7 @@ func TestTenancy(t *testing.T) {
 		b := e.Seed("tenb")
 		var bOnly domain.Trainee
 		e.OK(201, e.Call(b.Key, "POST", "/trainees", map[string]any{"firstName": "Only", "lastName": "InB", "phone": "053-333-3333"})).Into(t, &bOnly)
+		addPaymentEvent(t, st, b)
 		bNotes := len(e.Notifications(b.Studio.ID))
 		secrets := append(secretsOf(b), bOnly.ID, "InB")
 

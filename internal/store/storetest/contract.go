@@ -66,6 +66,7 @@ func Run(t *testing.T, open Opener) {
 		{"AppointmentRaces", testAppointmentRaces},
 		{"Credits", testCredits},
 		{"Billing", testBilling},
+		{"PaymentHooks", testPaymentHooks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, st) })
