@@ -45,9 +45,13 @@ func seedAppointments(ctx context.Context, ss store.StudioStore, coaches []domai
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, zone)
 	next := 0 // the next trainee to book, round the list
 	pickTrainee := func() domain.Trainee {
-		t := trainees[next%len(trainees)]
-		next += 3 // spread over the list
-		return t
+		for {
+			t := trainees[next%len(trainees)]
+			next += 3 // spread over the list
+			if !inBillingStory(t) {
+				return t
+			}
+		}
 	}
 	noShowDone := false
 	for offset := -2; offset <= 5; offset++ {

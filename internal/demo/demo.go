@@ -168,7 +168,9 @@ func seedStudio(ctx context.Context, ss store.StudioStore, now time.Time) error 
 	if err := seedTraining(ctx, ss, trainees.Items, now); err != nil {
 		return err
 	}
-	return seedBilling(ctx, ss, trainees.Items, now)
+	if err := seedBilling(ctx, ss, trainees.Items, now); err != nil {
+		return err
+	}
 	return seedAppointments(ctx, ss, coaches, trainees.Items, now)
 }
 
