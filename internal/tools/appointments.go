@@ -7,7 +7,7 @@ package tools
 func appointmentTools() []spec {
 	return []spec{
 		{name: "list_appointments", title: "List appointments", readOnly: true, route: "GET /appointments",
-			description: "Appointments by start (trainee, coach, place, status); default today: what's on today.",
+			description: "Appointments by start; default today (what's on today).",
 			args: map[string]string{
 				"from":      "Default today.",
 				"to":        "Default from.",

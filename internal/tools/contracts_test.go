@@ -265,9 +265,11 @@ func fieldsLeftOut(t *testing.T, tool tools.Tool, route *jsonschema.Schema) []st
 	return left
 }
 
-// withoutLongBounds is s less every maxLength of 100 or more: what a
-// catalogue may leave out of a tool's listed input (its validator keeps
-// it), as may the coach catalogue the paging bounds its instructions state.
+// withoutLongBounds is s less every maxLength of 100 or more and every
+// "additionalProperties": false: what a catalogue may leave out of a
+// tool's listed input (its validator keeps them, and the instructions say
+// the second once), as may the coach catalogue the paging bounds its
+// instructions state.
 func withoutLongBounds(s *jsonschema.Schema) *jsonschema.Schema {
 	c := s.CloneSchemas()
 	var walk func(*jsonschema.Schema)
@@ -277,6 +279,9 @@ func withoutLongBounds(s *jsonschema.Schema) *jsonschema.Schema {
 		}
 		if s.MaxLength != nil && *s.MaxLength >= 100 {
 			s.MaxLength = nil
+		}
+		if b, err := json.Marshal(s.AdditionalProperties); err == nil && string(b) == "false" {
+			s.AdditionalProperties = nil
 		}
 		walk(s.Items)
 		walk(s.AdditionalProperties)

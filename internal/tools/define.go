@@ -107,7 +107,11 @@ const RepeatSentence = "A repeat within 10 minutes changes nothing."
 // DateRule is said once in the instructions instead of in every dated
 // argument: the lane refuses a date outside its field's range with a
 // sentence that gives the range.
-const DateRule = "Dates are YYYY-MM-DD; one outside what its field allows (years back, a year ahead, the future for what already happened) is refused with a sentence giving the range."
+const DateRule = "Dates are YYYY-MM-DD; one outside what its field allows (years back, a year ahead, the future for what already happened) is refused with a sentence giving the range. " + ClosedRule
+
+// ClosedRule says once what every schema's "additionalProperties": false
+// would say on every object (catalogued leaves it out).
+const ClosedRule = "Arguments a tool's schema does not list are refused."
 
 // DefaultLimit is a list tool's page when the model gives no limit: a
 // model reads every row it is given, so its first page is shorter than the

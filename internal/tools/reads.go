@@ -62,10 +62,10 @@ func reads() []spec {
 			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null is open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
-			description: "The plans the studio sells (productId); price null: priced per trainee; durationDays null: open-ended; kind package (sessions, validDays) or membership (sessions a week, period)."},
+			description: "Plans the studio sells (productId); price null: per trainee; durationDays null: open-ended; kind package (sessions, validDays) or membership (sessions a week, period)."},
 
 		{name: "get_trainee_billing", title: "A trainee's billing", readOnly: true, route: "GET /trainees/{id}/billing", pathArg: "traineeId",
-			description: "Sessions used and left, expiry, payment state (paid, partly_paid, overdue, due) per package or membership; what she owes, open charges (chargeId), latest payments. Who owes: needs_attention reason owes."},
+			description: "Per package or membership: sessions used and left, expiry, payment state; what she owes, open charges (chargeId), latest payments. Who owes: needs_attention reason owes."},
 
 		{name: "list_payments", title: "List payments", readOnly: true, route: "GET /payments",
 			description: "Payments recorded, newest first, refunds negative; by trainee and days paid (from, to)."},

@@ -35,10 +35,10 @@ func writes() []spec {
 			}},
 
 		{name: "record_payment", title: "Record a payment", route: "POST /trainees/{id}/payments", pathArg: "traineeId",
-			description: "Record money a trainee paid (never edited: a correction is a refund in the studio's app). Without chargeId it pays her charge due soonest.",
+			description: "Record money a trainee paid; never edited (a refund in the studio's app corrects it).",
 			args: map[string]string{
 				"amount":   "In major units (250, 249.90).",
-				"chargeId": "From get_trainee_billing's openCharges; omit for the one due soonest.",
+				"chargeId": "From get_trainee_billing; default her charge due soonest.",
 			}},
 
 		{name: "assign_program", title: "Assign a program", route: "POST /trainees/{id}/programs/assign", pathArg: "traineeId",

@@ -169,11 +169,11 @@ func summary(name, owes string, owed, overdue map[string]money.Money, open []dom
 
 type paymentInput struct {
 	Amount   float64 `json:"amount" jsonschema:"What she paid, in major units of the currency (250, 249.90)." lane:"min=0,max=1000000"`
-	Currency *string `json:"currency,omitempty" jsonschema:"ISO 4217 code; the charge's when chargeId is given, else the studio's." lane:"minLength=3,maxLength=3"`
-	Method   string  `json:"method" jsonschema:"How she paid: cash, bank_transfer, bit, card or other." lane:"enum=cash|bank_transfer|bit|card|other"`
+	Currency *string `json:"currency,omitempty" jsonschema:"ISO 4217; default the charge's, else the studio's." lane:"minLength=3,maxLength=3"`
+	Method   string  `json:"method" lane:"enum=cash|bank_transfer|bit|card|other"`
 	PaidOn   *string `json:"paidOn,omitempty" jsonschema:"The day she paid; today when omitted." lane:"format=date" when:"past"`
 	ChargeID *string `json:"chargeId,omitempty" jsonschema:"The charge it pays (get_trainee_billing's openCharges); when omitted, her charge due soonest." lane:"maxLength=100" ref:"charge"`
-	Note     *string `json:"note,omitempty" jsonschema:"A note kept with the payment (a receipt number, what it was for)." lane:"maxLength=500"`
+	Note     *string `json:"note,omitempty" jsonschema:"Receipt number, what for." lane:"maxLength=500"`
 }
 
 func recordPayment(c *lane.Call, in *paymentInput) (domain.Payment, error) {
