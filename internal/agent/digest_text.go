@@ -32,6 +32,10 @@ var reasonLabels = map[string]string{
 	"form_past_due":     "טופס שלא מולא בזמן",
 	"feedback":          "השאירו משוב לסטודיו",
 	"no_show":           "לא הגיע/ה לתור בלי לבטל",
+	// Billing's reasons (the assistant's key holds the billing scope).
+	"owes":         "יש חוב שמועד תשלומו עבר",
+	"package_ends": "החבילה מסתיימת בקרוב",
+	"no_credits":   "לא נשארו אימונים בחבילה",
 }
 
 // reasonDrafts are short messages the coach can forward to the trainee, by
@@ -48,6 +52,9 @@ var reasonDrafts = map[string]string{
 	"form_past_due":     "היי %s, נשאר טופס קצר למלא. זה לוקח דקה ועוזר לי להתאים לך את האימונים 🙏",
 	"feedback":          "היי %s, תודה על מה ששיתפת! קראתי ואחזור אליך היום 🙏",
 	"no_show":           "היי %s, התגעגענו אליך בתור האחרון. הכול בסדר? נקבע מועד חדש שמתאים לך 🙂",
+	"owes":              "היי %s, תזכורת קטנה: נשאר תשלום פתוח על המנוי. אפשר להסדיר בביט, בהעברה או במזומן באימון הבא 🙏",
+	"package_ends":      "היי %s, החבילה שלך מסתיימת בקרוב. רוצה שנחדש ונמשיך ביחד? 😊",
+	"no_credits":        "היי %s, נגמרו האימונים בחבילה שלך. רוצה לחדש כדי שנמשיך? 💪",
 }
 
 const genericDraft = "היי %s, רציתי לשמוע מה שלומך ואיך האימונים הולכים 🙂"

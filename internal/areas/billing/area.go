@@ -44,10 +44,7 @@ func (a *Area) Routes(rs *lane.Routes) {
 	lane.Add(rs, "PATCH", "/billing/settings", "Change the studio's billing settings given.", patchSettings, lane.Admin())
 }
 
-var (
-	getPayment = func(ss store.StudioStore) func(context.Context, string) (domain.Payment, error) { return ss.GetPayment }
-	getCharge  = func(ss store.StudioStore) func(context.Context, string) (domain.Charge, error) { return ss.GetCharge }
-)
+var getCharge = func(ss store.StudioStore) func(context.Context, string) (domain.Charge, error) { return ss.GetCharge }
 
 // Declare says what billing holds: payments and charges (a trainee's
 // own), the renewal job, and what it adds to the triage and a trainee's

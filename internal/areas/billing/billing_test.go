@@ -299,6 +299,9 @@ func TestBillingScopeTenancyAndTheTraineesOwn(t *testing.T) {
 		if strings.Contains(string(own["payments"]), p.ID) {
 			t.Errorf("her payments keep their ids: %s", own["payments"])
 		}
+		if a := e.OK(200, e.Call(token, "GET", "/trainees/me/overview", nil)); !strings.Contains(a.Raw, "Five: 5 of 5 sessions left") {
+			t.Errorf("her overview shows no credits: %s", a.Raw)
+		}
 		second := e.SecondTrainee(f)
 		e.Fails(404, "NOT_FOUND", e.Call(token, "GET", "/trainees/"+second.Trainee+"/billing", nil))
 		e.Fails(403, "FORBIDDEN", e.Call(token, "POST", "/trainees/me/payments", map[string]any{"amount": 1, "method": "cash"}))

@@ -23,7 +23,7 @@ import (
 func (a *Area) insightRoutes(rs *lane.Routes) {
 	lane.Add(rs, "GET", "/trainees/{id}/overview", "A trainee's training at a glance, summary first: the active program's week and phase, the last 14 days of sessions (no sets), completion against plan, the latest check-ins, active injuries, active goals with progress.", a.traineeOverview, lane.Tool("get_trainee_overview"),
 		lane.Trainee(auth.ScopeTrainingRead), lane.TraineeTool("get_training_overview"),
-		lane.Allow("summary", "from", "to", "program", "sessions", "completion"),
+		lane.Allow("summary", "from", "to", "program", "sessions", "completion", "more"),
 		lane.Allow(lane.Under("activeGoals.goal", health.GoalFields...)...), lane.Allow("activeGoals.progress"),
 		lane.Allow(lane.Under("latestCheckIns", health.CheckInFields...)...),
 		lane.Allow("activeInjuries.id", "activeInjuries.area", "activeInjuries.side", "activeInjuries.severity", "activeInjuries.status", "activeInjuries.onsetOn", "activeInjuries.notes", "activeInjuries.affectedExercises"))
