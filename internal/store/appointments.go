@@ -410,7 +410,7 @@ func (s *studioStore) CancelAppointment(ctx context.Context, id string, at time.
 			return &ConflictError{Message: fmt.Sprintf("Appointment %s is %s already: only a booked or waitlisted appointment is cancelled.", id, strings.ReplaceAll(a.Status, "_", " ")), ExistingID: id}
 		}
 		at := at.UTC().Truncate(time.Millisecond)
-		wasBooked := a.Status == domain.AppointmentBooked
+		wasBooked, left := a.Status == domain.AppointmentBooked, a.Position
 		a.Status = domain.AppointmentCancelled
 		if wasBooked && late {
 			a.Status = domain.AppointmentLateCancelled
@@ -427,7 +427,7 @@ func (s *studioStore) CancelAppointment(ctx context.Context, id string, at time.
 		}
 		cancelled = a
 		if !wasBooked {
-			return nil
+			return t.closeLine(ctx, a.SlotID, left)
 		}
 		promoted, err = t.promote(ctx, a.SlotID, at)
 		return err
@@ -459,9 +459,23 @@ func (s *studioStore) promote(ctx context.Context, slotID string, at time.Time) 
 		if err != nil {
 			return nil, err
 		}
+		if err := s.closeLine(ctx, slotID, waitingPosition(waiting.Items, w.ID)); err != nil {
+			return nil, err
+		}
 		return &w, nil
 	}
 	return nil, nil
+}
+
+// closeLine moves up the slot's waiting list behind a place left at
+// position (nil: none), so 1 is always next.
+func (s *studioStore) closeLine(ctx context.Context, slotID string, position *int) error {
+	if position == nil {
+		return nil
+	}
+	_, err := s.exec(ctx, `UPDATE appointments SET position = position - 1 WHERE studio_id = ? AND slot_id = ? AND status = 'waitlisted' AND position > ?`,
+		s.studioID, slotID, *position)
+	return err
 }
 
 func waitingPosition(list []domain.Appointment, id string) *int {

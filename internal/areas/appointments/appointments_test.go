@@ -209,6 +209,11 @@ func TestMarkingAndTheRoster(t *testing.T) {
 		if i < 0 || !slices.ContainsFunc(attention.Items[i].Reasons, func(r training.Reason) bool { return r.Code == appointments.ReasonNoShow }) {
 			t.Errorf("no no_show reason on the roster: %+v", attention.Items)
 		}
+		var noShows struct{ Items []training.Attention }
+		e.OK(200, e.Call(k, "GET", "/trainees/needs-attention?reason=no_show", nil)).Into(t, &noShows)
+		if len(noShows.Items) != 1 || noShows.Items[0].TraineeID != w.f.Trainee.ID {
+			t.Errorf("who missed an appointment, in one call: %+v", noShows.Items)
+		}
 	})
 }
 

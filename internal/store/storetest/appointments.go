@@ -88,11 +88,27 @@ func testAppointments(t *testing.T, st store.Store) {
 		t.Fatalf("waitlisted = %+v", wait.Appointment)
 	}
 
+	// The waiting list keeps 1 next: a second and a third wait, the second leaves.
+	fourth, fifth := newTrainee(t, ss, "Fourth", "Slot"), newTrainee(t, ss, "Fifth", "Slot")
+	w2, err := ss.Book(ctx, store.Booking{TraineeID: fourth.ID, SlotID: group.ID, Waitlist: true, BookedBy: domain.LoggedByCoach, At: at})
+	must(t, "Book second in line", err)
+	w3, err := ss.Book(ctx, store.Booking{TraineeID: fifth.ID, SlotID: group.ID, Waitlist: true, BookedBy: domain.LoggedByCoach, At: at})
+	must(t, "Book third in line", err)
+	if _, _, err := ss.CancelAppointment(ctx, w2.Appointment.ID, at, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ss.GetAppointment(ctx, w3.Appointment.ID); got.Position == nil || *got.Position != 2 {
+		t.Fatalf("third in line after the second left: %+v", got.Position)
+	}
+
 	// Cancelling a booked place moves the waiting list up.
 	c, promoted, err := ss.CancelAppointment(ctx, bk.Appointment.ID, at, true)
 	must(t, "CancelAppointment", err)
 	if c.Status != domain.AppointmentLateCancelled || promoted == nil || promoted.ID != wait.Appointment.ID || promoted.Status != domain.AppointmentBooked {
 		t.Fatalf("cancel = %+v, promoted %+v", c, promoted)
+	}
+	if got, _ := ss.GetAppointment(ctx, w3.Appointment.ID); got.Position == nil || *got.Position != 1 {
+		t.Fatalf("the last in line after one moved up: %+v", got.Position)
 	}
 	if _, _, err := ss.CancelAppointment(ctx, bk.Appointment.ID, at, false); err == nil {
 		t.Fatal("a cancelled appointment cancelled again")
@@ -120,12 +136,12 @@ func testAppointments(t *testing.T, st store.Store) {
 	mustNotFound(t, "NextAppointment of a trainee with none", err)
 	day, err := ss.ListAppointments(ctx, store.AppointmentFilter{CoachID: coach.ID, From: base.Add(-time.Hour), To: base.Add(24 * time.Hour), Page: page(50, 0)})
 	must(t, "ListAppointments", err)
-	if day.Total != 4 || day.Items[0].StartsAt.After(day.Items[3].StartsAt) {
+	if day.Total != 6 || day.Items[0].StartsAt.After(day.Items[5].StartsAt) {
 		t.Fatalf("ListAppointments = %+v", day)
 	}
 	slots, err := ss.ListSlots(ctx, store.SlotFilter{CoachID: coach.ID, From: base, To: base.Add(24 * time.Hour)})
 	must(t, "ListSlots", err)
-	if len(slots) != 2 || slots[0].ID != group.ID || slots[0].Booked != 1 || slots[0].Waitlisted != 0 {
+	if len(slots) != 2 || slots[0].ID != group.ID || slots[0].Booked != 1 || slots[0].Waitlisted != 1 {
 		t.Fatalf("ListSlots = %+v", slots)
 	}
 	theirList, err := other.ListAppointments(ctx, store.AppointmentFilter{Page: page(50, 0)})
