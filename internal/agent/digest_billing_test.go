@@ -15,7 +15,7 @@ func TestDigestNamesWhoOwes(t *testing.T) {
 		{FirstName: "Daniel", LastName: "Levi", Reasons: []training.Reason{{Code: "owes"}}},
 		{FirstName: "נועה", LastName: "כהן", Reasons: []training.Reason{{Code: "package_ends"}, {Code: "no_credits"}}},
 	}}
-	msgs := digestMessages("Dana Levi", page)
+	msgs := digestMessages("Dana Levi", page, nil)
 	if len(msgs) != 3 || !strings.Contains(msgs[0], "*Daniel Levi* – יש חוב שמועד תשלומו עבר") ||
 		!strings.Contains(msgs[0], "החבילה מסתיימת בקרוב, לא נשארו אימונים בחבילה") {
 		t.Fatalf("digest: %q", msgs)
