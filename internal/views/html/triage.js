@@ -4,11 +4,13 @@ App.labels.en = {
   waiting: "Waiting for the answer…", nothing: "Nothing to draw.", title: "Who needs attention", none: "Nobody needs attention now.", score: "score", of: "of",
   low_readiness: "Low readiness", active_injury: "Injury", plan_ended: "Plan ended", no_recent_session: "No recent session", missed_sessions: "Missed sessions",
   plan_ending: "Plan ending", weight_off_goal: "Weight off goal", overdue_tasks: "Overdue tasks", form_past_due: "Form past due", feedback: "Feedback",
+  owes: "Owes", package_ends: "Package ending", no_credits: "No sessions left", no_show: "No-show", payment_failed: "Payment failed",
 };
 App.labels.he = {
   waiting: "ממתין לתשובה…", nothing: "אין מה להציג.", title: "מי צריך תשומת לב", none: "אף אחד לא צריך תשומת לב כרגע.", score: "ציון", of: "מתוך",
   low_readiness: "מוכנות נמוכה", active_injury: "פציעה", plan_ended: "המנוי הסתיים", no_recent_session: "אין אימון לאחרונה", missed_sessions: "אימונים שהוחמצו",
   plan_ending: "המנוי מסתיים", weight_off_goal: "משקל מתרחק מהיעד", overdue_tasks: "משימות באיחור", form_past_due: "טופס באיחור", feedback: "משוב",
+  owes: "חוב", package_ends: "החבילה מסתיימת", no_credits: "לא נשארו אימונים", no_show: "לא הגיע/ה", payment_failed: "תשלום נכשל",
 };
 // In English a reason reads as the lane's sentence (message); in Hebrew
 // the view says it from the reason's numbers, so a coach reading in Hebrew
@@ -20,6 +22,11 @@ function quoteOf(message) {
   var m = /: ("(?:[^"\\]|\\.)*")\.$/.exec(message || "");
   if (!m) return null;
   try { return JSON.parse(m[1]); } catch (e) { return m[1]; }
+}
+// money is an amount the lane gives in major units of currency.
+function money(v, currency) {
+  var sign = { ILS: "₪", USD: "$", EUR: "€", GBP: "£" }[currency];
+  return App.el("span", { class: "num", dir: "ltr" }, (sign || (currency ? currency + " " : "")) + App.fmt(v, 2));
 }
 var SAY_HE = {
   low_readiness: function (n) {
@@ -44,6 +51,16 @@ var SAY_HE = {
   },
   overdue_tasks: function (n) { return [count(n.overdue, "משימה אחת", "משימות"), " באיחור."]; },
   form_past_due: function (n) { return [count(n.pastDue, "טופס אחד", "טפסים"), " באיחור."]; },
+  owes: function (n) {
+    var owed = n.owed && typeof n.owed === "object" ? Object.keys(n.owed).sort() : [];
+    return ["חוב של ", owed.map(function (c, i) { return [i ? " ו-" : "", money(n.owed[c], c)]; }), " שמועד תשלומו עבר ב-", App.day(n.dueSince), "."];
+  },
+  package_ends: function (n) {
+    return [count(n.sessionsLeft, "נשאר אימון אחד", "אימונים נשארו"), " בחבילה", n.expiresOn ? [", והיא מסתיימת ב-", App.day(n.expiresOn)] : "", "."];
+  },
+  no_credits: function (n) { return ["לא נשארו אימונים: ", count(n.sessionsUsed, "אימון אחד נוצל", "אימונים נוצלו"), "."]; },
+  no_show: function (n) { return ["לא הגיע/ה בלי לבטל ", count(n.noShows, "פעם אחת", "פעמים"), " ב-", App.num(n.days, "", 0), " הימים האחרונים."]; },
+  payment_failed: function (n) { return ["תשלום של ", money(n.amount, ""), " נכשל ב-", App.day(n.failedOn), ", ולא הגיע תשלום מאז."]; },
   feedback: function (n, r) {
     var quote = quoteOf(r.message);
     return [count(n.count, "משוב אחד", "משובים"), " לסטודיו ב-7 הימים האחרונים; האחרון ב-", App.day(n.latestOn),
@@ -51,7 +68,8 @@ var SAY_HE = {
       quote ? [": ", App.el("q", null, App.el("bdi", { class: "quote" }, quote))] : "", quote ? "" : "."];
   },
 };
-var CODES = ["low_readiness", "active_injury", "plan_ended", "no_recent_session", "missed_sessions", "plan_ending", "weight_off_goal", "overdue_tasks", "form_past_due", "feedback"];
+var CODES = ["low_readiness", "active_injury", "plan_ended", "no_recent_session", "missed_sessions", "plan_ending", "weight_off_goal", "overdue_tasks", "form_past_due", "feedback",
+  "owes", "package_ends", "no_credits", "no_show", "payment_failed"];
 function reasonLine(r) {
   var say = App.lang() === "he" && r.numbers && SAY_HE[r.code];
   return App.el("div", { class: "sub why", dir: say ? "rtl" : "auto" }, say ? say(r.numbers, r) : r.message);
