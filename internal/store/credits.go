@@ -11,6 +11,7 @@ import (
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/training"
 )
 
 // ErrNoCredit is UseCredit's answer when none of the trainee's
@@ -72,22 +73,15 @@ func (s *studioStore) studioDay(ctx context.Context, t time.Time) (day, weekStar
 		return "", "", notFoundAs(err, "studio", s.studioID)
 	}
 	local := t.In(st.TimeZone())
-	d := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
-	back := (int(d.Weekday()) - int(st.FirstDay()) + 7) % 7
-	return d.Format(time.DateOnly), d.AddDate(0, 0, -back).Format(time.DateOnly), nil
+	return local.Format(time.DateOnly), training.StartOfWeek(local, st.FirstDay()).Format(time.DateOnly), nil
 }
 
 func (s *studioStore) UseCredit(ctx context.Context, traineeID, appointmentID string, on time.Time) (string, error) {
 	var subID string
 	err := s.InTx(ctx, func(tx Store) error {
 		t := tx.Studio(s.studioID).(*studioStore)
-		lock := `SELECT id FROM trainees WHERE studio_id = ? AND id = ?`
-		if t.engine == EnginePostgres {
-			lock += ` FOR UPDATE`
-		}
-		var one string
-		if err := t.queryRow(ctx, lock, t.studioID, traineeID).Scan(&one); err != nil {
-			return notFoundAs(notFound(err), "trainee", traineeID)
+		if err := t.lockRow(ctx, tableTrainees, "trainee", traineeID); err != nil {
+			return err
 		}
 		var useID string
 		if appointmentID != "" {
