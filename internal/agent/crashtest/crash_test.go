@@ -3,7 +3,6 @@
 package crashtest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -12,11 +11,9 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,83 +33,32 @@ const (
 var secretKey = hex.EncodeToString(bytes.Repeat([]byte{9}, 32))
 
 // instance is one running `perform serve`.
-type instance struct {
-	cmd  *exec.Cmd
-	url  string
-	done chan struct{}
-}
+type instance struct{ *testkit.Served }
 
 // start runs perform serve on databaseURL with the fakes, and waits until it
 // serves. name tells instances apart in the fake model's request paths.
 func start(t *testing.T, databaseURL, name string, llm *fakes.Anthropic, sms *fakes.SmartSend) *instance {
 	t.Helper()
-	cmd := exec.Command(testkit.PerformBinary(t), "serve")
-	cmd.Env = append(os.Environ(),
-		"PORT=0",
-		"PERFORM_DATABASE_URL="+databaseURL,
-		"PERFORM_SECRET_KEY="+secretKey,
-		"LOG_FORMAT=json",
-		"LOG_LEVEL=info",
-		"RATE_LIMIT_MAX=100000",
-		"SMARTSEND_WEBHOOK_SECRET="+webhookToken,
-		"SMARTSEND_API_URL="+sms.URL,
-		"AGENT_SMARTSEND_API_KEY="+smartSendKey,
+	return &instance{testkit.Serve(t, name, []string{
+		"PERFORM_DATABASE_URL=" + databaseURL,
+		"PERFORM_SECRET_KEY=" + secretKey,
+		"SMARTSEND_WEBHOOK_SECRET=" + webhookToken,
+		"SMARTSEND_API_URL=" + sms.URL,
+		"AGENT_SMARTSEND_API_KEY=" + smartSendKey,
 		"ANTHROPIC_API_KEY=crash-anthropic",
-		"ANTHROPIC_BASE_URL="+llm.URL+"/"+name,
+		"ANTHROPIC_BASE_URL=" + llm.URL + "/" + name,
 		// A burst is the messages within the debounce of each other. The
 		// reply job runs the moment it ends, so under a loaded -race run a
 		// short debounce split the tests' bursts of three (sent one after
 		// another over HTTP) into two turns; 2 s keeps each burst whole.
 		"AGENT_DEBOUNCE_MS=2000",
-	)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	inst := &instance{cmd: cmd, done: make(chan struct{})}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var line map[string]any
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line["msg"] == "perform serving" {
-				a, _ := line["address"].(string)
-				addr <- a
-			}
-			if testing.Verbose() {
-				t.Logf("[%s] %s", name, sc.Text())
-			}
-		}
-	}()
-	go func() { _ = cmd.Wait(); close(inst.done) }()
-	t.Cleanup(func() { inst.kill() })
-	select {
-	case a := <-addr:
-		inst.url = "http://" + a
-	case <-inst.done:
-		t.Fatalf("perform serve (%s) exited before serving", name)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("perform serve (%s) did not start in 60s", name)
-	}
-	return inst
-}
-
-// kill is SIGKILL: no shutdown, no flush, no lease release.
-func (i *instance) kill() {
-	if i.cmd.Process != nil {
-		_ = i.cmd.Process.Signal(syscall.SIGKILL)
-	}
-	<-i.done
+	}, nil)}
 }
 
 func (i *instance) send(t *testing.T, phone, conv, text string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]string{"text": text, "phone": phone, "conversationId": conv, "senderName": "Coach"})
-	resp, err := http.Post(i.url+"/v1/agent/webhook?token="+webhookToken, "application/json", bytes.NewReader(body))
+	resp, err := http.Post(i.URL+"/v1/agent/webhook?token="+webhookToken, "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +250,7 @@ func runCrashScenario(t *testing.T, st store.Store, databaseURL string) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the turn never reached the model")
 	}
-	a.kill()
+	a.Kill()
 	killed := time.Now()
 	close(releaseModel)
 	b := start(t, databaseURL, "b", llm, sms)
@@ -320,7 +266,7 @@ func runCrashScenario(t *testing.T, st store.Store, databaseURL string) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the second turn never reached its second chunk")
 	}
-	b.kill()
+	b.Kill()
 	killed = time.Now()
 	close(releaseChunk)
 	c := start(t, databaseURL, "c", llm, sms)
@@ -412,7 +358,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 	wg.Wait()
 	select {
 	case <-inModelX:
-		x.kill()
+		x.Kill()
 	case <-time.After(60 * time.Second):
 		t.Log("instance x ran no turn; nothing to kill")
 	}

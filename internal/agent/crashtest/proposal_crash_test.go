@@ -67,7 +67,7 @@ func TestCrashAfterConfirmation(t *testing.T) {
 		_ = st.DB().QueryRow(`SELECT count(*) FROM pg_locks WHERE NOT granted`).Scan(&waiting)
 		return countState(t, st, "confirmed") == 1 && waiting > 0
 	})
-	a.kill()
+	a.Kill()
 	_ = lock.Rollback()
 	killed := time.Now()
 

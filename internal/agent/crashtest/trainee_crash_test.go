@@ -76,7 +76,7 @@ func runTraineeBacklogCrash(t *testing.T, st store.Store, databaseURL string) {
 		dumpState(t, st)
 		t.Fatal("the backlog's first turn never reached the model")
 	}
-	a.kill()
+	a.Kill()
 	killed := time.Now()
 	close(releaseModel)
 

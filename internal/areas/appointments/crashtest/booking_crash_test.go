@@ -3,19 +3,14 @@
 package crashtest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,57 +20,12 @@ import (
 	"github.com/otherwise/perform/internal/testkit"
 )
 
-type server struct {
-	cmd  *exec.Cmd
-	url  string
-	done chan struct{}
-}
+// server is one running perform serve.
+type server struct{ *testkit.Served }
 
-func serve(t *testing.T, bin, db, name string) *server {
+func serve(t *testing.T, db, name string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "PORT=0", "PERFORM_DATABASE_URL="+db, "LOG_FORMAT=json", "LOG_LEVEL=info", "RATE_LIMIT_MAX=100000")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{cmd: cmd, done: make(chan struct{})}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var line map[string]any
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line["msg"] == "perform serving" {
-				a, _ := line["address"].(string)
-				addr <- a
-			}
-			if testing.Verbose() {
-				t.Logf("[%s] %s", name, sc.Text())
-			}
-		}
-	}()
-	go func() { _ = cmd.Wait(); close(s.done) }()
-	t.Cleanup(s.kill)
-	select {
-	case a := <-addr:
-		s.url = "http://127.0.0.1:" + a[strings.LastIndex(a, ":")+1:]
-	case <-s.done:
-		t.Fatalf("perform serve (%s) exited before serving", name)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("perform serve (%s) did not start in 60s", name)
-	}
-	return s
-}
-
-func (s *server) kill() {
-	if s.cmd.Process != nil {
-		_ = s.cmd.Process.Signal(syscall.SIGKILL)
-	}
-	<-s.done
+	return &server{testkit.Serve(t, name, []string{"PERFORM_DATABASE_URL=" + db}, nil)}
 }
 
 // call sends one lane request and answers its status and data; a request
@@ -86,7 +36,7 @@ func (s *server) call(key, method, path string, body any, idem string) (int, jso
 		b, _ := json.Marshal(body)
 		r = bytes.NewReader(b)
 	}
-	req, _ := http.NewRequest(method, s.url+"/v1/automation"+path, r)
+	req, _ := http.NewRequest(method, s.URL+"/v1/automation"+path, r)
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	if idem != "" {
@@ -135,7 +85,6 @@ type booking struct {
 // as it was acknowledged, and in the end the trainee holds each booking
 // exactly once, with one credit used for each.
 func TestABookingBurstSurvivesAKilledServer(t *testing.T) {
-	bin := testkit.PerformBinary(t)
 	db := filepath.Join(t.TempDir(), "perform.db")
 	ctx := context.Background()
 	st, err := store.Open(ctx, db, nil)
@@ -153,7 +102,7 @@ func TestABookingBurstSurvivesAKilledServer(t *testing.T) {
 	}
 	st.Close()
 
-	first := serve(t, bin, db, "first")
+	first := serve(t, db, "first")
 	var coach, trainee, plan struct{ ID string }
 	first.must(t, key, "POST", "/coaches", map[string]any{"name": "Dana Levi"}, &coach)
 	first.must(t, key, "POST", "/trainees", map[string]any{"firstName": "Omer", "lastName": "Tal", "phone": "050-123-4567", "coachIds": []string{coach.ID}}, &trainee)
@@ -201,7 +150,7 @@ func TestABookingBurstSurvivesAKilledServer(t *testing.T) {
 				n := len(acked)
 				mu.Unlock()
 				if n == 8 {
-					once.Do(func() { first.kill(); close(killed) })
+					once.Do(func() { first.Kill(); close(killed) })
 				}
 			}
 		})
@@ -214,13 +163,13 @@ func TestABookingBurstSurvivesAKilledServer(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	once.Do(func() { first.kill(); close(killed) })
+	once.Do(func() { first.Kill(); close(killed) })
 	if len(acked) < 8 || len(acked) == len(burst) {
 		t.Fatalf("%d of %d bookings were acknowledged before the kill; the test wants the kill part-way", len(acked), len(burst))
 	}
 	t.Logf("%d of %d bookings acknowledged before the kill", len(acked), len(burst))
 
-	second := serve(t, bin, db, "second")
+	second := serve(t, db, "second")
 	for _, b := range burst {
 		var status int
 		var data json.RawMessage

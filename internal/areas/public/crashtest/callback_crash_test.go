@@ -3,7 +3,6 @@
 package crashtest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -12,12 +11,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,70 +28,27 @@ var secretKey = hex.EncodeToString(bytes.Repeat([]byte{5}, 32))
 // instance is one running `perform serve`; codes are the verification
 // codes it wrote to its log (no WhatsApp gateway is configured).
 type instance struct {
-	cmd   *exec.Cmd
-	url   string
-	done  chan struct{}
+	*testkit.Served
 	codes chan string
 }
 
-func start(t *testing.T, bin, databaseURL, name string) *instance {
+func start(t *testing.T, databaseURL, name string) *instance {
 	t.Helper()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "PORT=0", "PERFORM_DATABASE_URL="+databaseURL, "PERFORM_SECRET_KEY="+secretKey,
-		"LOG_FORMAT=json", "LOG_LEVEL=info", "RATE_LIMIT_MAX=100000", "PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	inst := &instance{cmd: cmd, done: make(chan struct{}), codes: make(chan string, 8)}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var line map[string]any
-			if json.Unmarshal(sc.Bytes(), &line) == nil {
-				if line["msg"] == "perform serving" {
-					a, _ := line["address"].(string)
-					addr <- a
-				}
-				if code, ok := line["code"].(string); ok && strings.HasPrefix(fmt.Sprint(line["msg"]), "agent platform verification code") {
-					inst.codes <- code
-				}
-			}
-			if testing.Verbose() {
-				t.Logf("[%s] %s", name, sc.Text())
-			}
+	codes := make(chan string, 8)
+	served := testkit.Serve(t, name, []string{"PERFORM_DATABASE_URL=" + databaseURL, "PERFORM_SECRET_KEY=" + secretKey,
+		"PERFORM_AGENT_PLATFORM_CALLBACK_LOOPBACK=1"}, func(line map[string]any) {
+		if code, ok := line["code"].(string); ok && strings.HasPrefix(fmt.Sprint(line["msg"]), "agent platform verification code") {
+			codes <- code
 		}
-	}()
-	go func() { _ = cmd.Wait(); close(inst.done) }()
-	t.Cleanup(inst.kill)
-	select {
-	case a := <-addr:
-		inst.url = "http://127.0.0.1:" + a[strings.LastIndex(a, ":")+1:]
-	case <-inst.done:
-		t.Fatalf("perform serve (%s) exited before serving", name)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("perform serve (%s) did not start in 60s", name)
-	}
-	return inst
-}
-
-func (i *instance) kill() {
-	if i.cmd.Process != nil {
-		_ = i.cmd.Process.Signal(syscall.SIGKILL)
-	}
-	<-i.done
+	})
+	return &instance{Served: served, codes: codes}
 }
 
 // lane POSTs to the lane with a studio key and answers the data.
 func (i *instance) lane(t *testing.T, key, path string, body any) map[string]any {
 	t.Helper()
 	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, i.url+"/v1/automation"+path, bytes.NewReader(b))
+	req, _ := http.NewRequest(http.MethodPost, i.URL+"/v1/automation"+path, bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
@@ -118,7 +71,7 @@ func (i *instance) lane(t *testing.T, key, path string, body any) map[string]any
 func (i *instance) tool(t *testing.T, key string, headers map[string]string, name string, args map[string]any) string {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{"name": name, "arguments": args}})
-	req, _ := http.NewRequest(http.MethodPost, i.url+"/mcp", bytes.NewReader(b))
+	req, _ := http.NewRequest(http.MethodPost, i.URL+"/mcp", bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -148,7 +101,6 @@ type callback struct {
 // a River job inserted with the verification, is delivered by the
 // restarted server.
 func TestACallbackSurvivesAKilledServer(t *testing.T) {
-	bin := testkit.PerformBinary(t)
 	dbURL := filepath.Join(t.TempDir(), "perform.db")
 	st, err := store.Open(context.Background(), dbURL, nil)
 	if err != nil {
@@ -184,7 +136,7 @@ func TestACallbackSurvivesAKilledServer(t *testing.T) {
 	defer platform.Close()
 	defer close(stall)
 
-	first := start(t, bin, dbURL, "first")
+	first := start(t, dbURL, "first")
 	first.lane(t, studioKey, "/trainees", map[string]any{"firstName": "Dana", "lastName": "Levi", "phone": "+972501000001"})
 	platformKey, _ := first.lane(t, studioKey, "/keys", map[string]any{"name": "Perfox", "kind": "platform"})["key"].(string)
 	headers := map[string]string{
@@ -206,9 +158,9 @@ func TestACallbackSurvivesAKilledServer(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the callback never reached the platform")
 	}
-	first.kill()
+	first.Kill()
 
-	start(t, bin, dbURL, "second")
+	start(t, dbURL, "second")
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) {
 		mu.Lock()
