@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 
+	sjson "github.com/segmentio/encoding/json"
+
 	"github.com/otherwise/perform/internal/auth"
 )
 
@@ -209,8 +211,12 @@ func (c *Client) DoMeta(ctx context.Context, apiKey string, r Request) (json.Raw
 	if err != nil {
 		return nil, meta, fmt.Errorf("reading the answer to %s %s: %w", r.Method, r.Path, err)
 	}
+	// The envelope is decoded with the parser the hosted endpoint and the
+	// MCP SDK use: on every tool call it is a quarter of the cost of
+	// encoding/json's, which scans the answer once to check it and again to
+	// decode it.
 	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil || (!env.OK && env.Error == nil) {
+	if err := sjson.Unmarshal(raw, &env); err != nil || (!env.OK && env.Error == nil) {
 		return nil, meta, fmt.Errorf("the Perform server at %s answered %s to %s %s without the lane's JSON envelope; check that the URL is a Perform server's root",
 			c.base, resp.Status, r.Method, r.Path)
 	}
