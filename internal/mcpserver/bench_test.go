@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -169,14 +170,48 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 
 // BenchmarkGetTraineeLoopback is end to end over 127.0.0.1 with parallel
 // keep-alive clients, under several GC targets (the server's
-// PERFORM_GC_PERCENT); req/s is reported.
+// PERFORM_GC_PERCENT); req/s is reported. Run one GC target with
+// -bench 'Loopback/.*/gc=100$'.
 func BenchmarkGetTraineeLoopback(b *testing.B) {
 	f := mcptest.New(b)
 	call := getTraineeCall(f.A.TraineeID)
+	// The endpoint's floor: the same endpoint, fast path and tool, over a
+	// lane that answers the trainee's envelope it already holds (no store,
+	// no auth, no audit). Beside lane-get it bounds what /mcp can reach:
+	// a call costs the lane's work plus at least the floor's.
+	w := &memoryResponse{header: http.Header{}}
+	req, _ := http.NewRequest("GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, nil)
+	req.Header.Set("Authorization", "Bearer "+f.A.Key)
+	f.Lane.ServeHTTP(w, req)
+	answer := w.body.Bytes()
+	held := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	})
+	floor := httptest.NewServer(mcpserver.New(mcpserver.Options{
+		Client: laneclient.New("http://perform.internal", laneclient.HandlerTransport(held), "mcp"), Logger: mcptest.Quiet(),
+	}))
+	b.Cleanup(floor.Close)
+	// The SDK's floor: the endpoint's fast path over an mcp.Server whose
+	// one tool answers the trainee's JSON it holds (no executor, no lane
+	// call): what a call costs on the SDK's public interfaces alone.
+	var env struct{ Data json.RawMessage }
+	if err := json.Unmarshal(answer, &env); err != nil {
+		b.Fatal(err)
+	}
+	bare := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	bare.AddTool(&mcp.Tool{Name: "get_trainee", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env.Data)}}, StructuredContent: env.Data}, nil
+		})
+	sdkFloor := httptest.NewServer(mcpserver.EndpointFor(bare))
+	b.Cleanup(sdkFloor.Close)
 	targets := []struct{ name, method, url, body string }{
 		{"mcp-lane-in-process", "POST", f.URL + "/mcp", call},
 		{"mcp-lane-tcp", "POST", f.URL + "/mcp-tcp", call},
 		{"lane-get", "GET", f.URL + "/v1/automation/trainees/" + f.A.TraineeID, ""},
+		{"mcp-floor-held-answer", "POST", floor.URL + "/mcp", call},
+		{"sdk-floor-fast-path", "POST", sdkFloor.URL + "/mcp", call},
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	for _, gc := range []int{100, 400, 800} {
