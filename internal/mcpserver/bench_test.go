@@ -206,12 +206,28 @@ func BenchmarkGetTraineeLoopback(b *testing.B) {
 		})
 	sdkFloor := httptest.NewServer(mcpserver.EndpointFor(bare))
 	b.Cleanup(sdkFloor.Close)
+	// HTTP's floor: the same answer's bytes written by a bare handler, so
+	// the SDK's part is the sdk floor less this one.
+	rec := &memoryResponse{header: http.Header{}}
+	sdkReq, _ := http.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(call))
+	sdkReq.Header.Set("Authorization", "Bearer "+f.A.Key)
+	sdkReq.Header.Set("Content-Type", "application/json")
+	sdkReq.Header.Set("Accept", "application/json, text/event-stream")
+	mcpserver.EndpointFor(bare).ServeHTTP(rec, sdkReq)
+	mcpAnswer := rec.body.Bytes()
+	httpFloor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(mcpAnswer)
+	}))
+	b.Cleanup(httpFloor.Close)
 	targets := []struct{ name, method, url, body string }{
 		{"mcp-lane-in-process", "POST", f.URL + "/mcp", call},
 		{"mcp-lane-tcp", "POST", f.URL + "/mcp-tcp", call},
 		{"lane-get", "GET", f.URL + "/v1/automation/trainees/" + f.A.TraineeID, ""},
 		{"mcp-floor-held-answer", "POST", floor.URL + "/mcp", call},
 		{"sdk-floor-fast-path", "POST", sdkFloor.URL + "/mcp", call},
+		{"http-floor-held-mcp-answer", "POST", httpFloor.URL + "/mcp", call},
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	for _, gc := range []int{100, 400, 800} {
