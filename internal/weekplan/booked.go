@@ -249,14 +249,3 @@ func (w *week) bookedStarts(d int) []string {
 	}
 	return out
 }
-
-// bookedCount is how many of the week's days to plan are booked.
-func (w *week) bookedCount() int {
-	n := 0
-	for _, d := range w.days {
-		if w.isBooked(d) {
-			n++
-		}
-	}
-	return n
-}

@@ -223,14 +223,15 @@ func TestBookedDayInHerProgramsWeek(t *testing.T) {
 }
 
 // TestRunnerBookedDayIsStrength: a runner's booked day is a strength day
-// of her week (the appointment is coached work), her runs on the others;
-// on a studio week that starts on Sunday, a booked Sunday and Friday.
+// of her week (the appointment is coached work) while her free days can
+// hold her runs; on a studio week that starts on Sunday, a booked Sunday
+// (Monday gives way: her own days run two long at most) and Friday.
 func TestRunnerBookedDayIsStrength(t *testing.T) {
 	t.Parallel()
 	in := baseInput()
 	in.FirstDay, in.WeekStart = time.Sunday, "2026-12-06"
 	in.Experience, in.Days, in.Minutes, in.Equipment = "beginner", []int{1, 2, 4, 5}, 55, []string{"none", "dumbbell"}
-	in.History = runs(19, 50, 9)
+	in.History = runs(10, 50, 9)
 	in.Booked = []Appointment{
 		appt("apt_sun", "2026-12-06", "09:00", "Dana Levi", domain.AppointmentBooked),
 		appt("apt_fri", "2026-12-11", "13:00", "Dana Levi", domain.AppointmentBooked),
@@ -245,8 +246,11 @@ func TestRunnerBookedDayIsStrength(t *testing.T) {
 			t.Errorf("the booked %s is a run: %+v", d, s.Items[0])
 		}
 	}
-	if n, _ := sportMinutes(p, "running"); n < 2 {
-		t.Errorf("%d runs in her week", n)
+	if n, _ := sportMinutes(p, "running"); n != 2 {
+		t.Errorf("%d runs in her week of %v; her two a week", n, dates(p))
+	}
+	if sessionOn(p, "2026-12-07") != nil {
+		t.Errorf("Monday makes Sunday to Tuesday a run of three: %v", dates(p))
 	}
 }
 

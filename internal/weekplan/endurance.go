@@ -177,9 +177,6 @@ func (w *week) planEndurance() {
 	if sp.sessions == len(w.days) && len(w.days) >= 3 && name != "conditioning" {
 		sp.sessions-- // a day for strength
 	}
-	if free := len(w.days) - w.bookedCount(); free >= 1 {
-		sp.sessions = min(sp.sessions, free) // a booked day is coached work at the studio, not her sport
-	}
 	// The exercise: the one of the sport she logged most, else the default.
 	best := ""
 	for id, n := range logged {

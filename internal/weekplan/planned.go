@@ -235,6 +235,9 @@ func (w *week) holdToCap(p *Plan) {
 	for p.HardSets > w.cap {
 		si, xi := -1, -1
 		for i, s := range p.Sessions {
+			if _, ok := w.planned[s.Weekday]; !ok {
+				continue // a booked day's session is the rules' own, prescribed as the rules give it
+			}
 			for j, it := range s.Items {
 				if !w.strengthItem(it.ExerciseID) || it.Sets <= least {
 					continue
@@ -250,10 +253,14 @@ func (w *week) holdToCap(p *Plan) {
 		}
 		p.Sessions[si].Items[xi].Sets--
 		p.HardSets--
+		w.relighten(p) // a booked day after a day no longer heavy gets its sets back
 	}
 	for i := range p.Sessions {
 		// The minutes the sets leave go to a cool-down: the session keeps
 		// the length her program gave it.
+		if _, ok := w.planned[p.Sessions[i].Weekday]; !ok {
+			continue
+		}
 		w.padTo(&p.Sessions[i], before[i])
 		p.Sessions[i].DurationMin = duration(p.Sessions[i].Items)
 	}
