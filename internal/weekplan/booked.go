@@ -249,3 +249,64 @@ func (w *week) bookedStarts(d int) []string {
 	}
 	return out
 }
+
+// fitBooked holds a program week's booked-day sessions (the rules' own,
+// beside her program's) to the week's cap and each muscle's band once
+// holdToCap has taken what it may off the program's: a booked session
+// loses its last strength exercise that trains a muscle over its band,
+// or, over the cap, its last strength exercise, down to one; its filling
+// is laid again.
+func (w *week) fitBooked(p *Plan) {
+	for range 50 {
+		muscles := map[string]int{}
+		for _, s := range p.Sessions {
+			for _, it := range s.Items {
+				if w.strengthItem(it.ExerciseID) {
+					for _, m := range w.lookup(it.ExerciseID).Primary {
+						muscles[m] += it.Sets
+					}
+				}
+			}
+		}
+		overCap := w.cap > 0 && p.HardSets > w.cap
+		si, xi := -1, -1
+		for i, s := range p.Sessions {
+			if _, ok := w.planned[s.Weekday]; ok || !w.isBooked(s.Weekday) {
+				continue
+			}
+			var strength []int
+			for j, it := range s.Items {
+				if !it.pad && w.strengthItem(it.ExerciseID) {
+					strength = append(strength, j)
+				}
+			}
+			if len(strength) < 2 {
+				continue
+			}
+			for k := len(strength) - 1; k >= 0 && xi < 0; k-- {
+				for _, m := range w.lookup(s.Items[strength[k]].ExerciseID).Primary {
+					if muscles[m] > w.band {
+						si, xi = i, strength[k]
+						break
+					}
+				}
+			}
+			if xi < 0 && overCap {
+				si, xi = i, strength[len(strength)-1]
+			}
+			if xi >= 0 {
+				break
+			}
+		}
+		if xi < 0 {
+			return
+		}
+		s := &p.Sessions[si]
+		p.HardSets -= s.Items[xi].Sets
+		s.Items = slices.Delete(s.Items, xi, xi+1)
+		s.Items = slices.DeleteFunc(s.Items, func(it Item) bool { return it.pad })
+		w.pad(s)
+		s.DurationMin = duration(s.Items)
+		w.relighten(p)
+	}
+}

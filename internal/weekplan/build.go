@@ -350,6 +350,7 @@ func (w *week) fill(l Layout) Plan {
 	}
 	if len(w.planned) > 0 {
 		w.holdToCap(&p)
+		w.fitBooked(&p)
 	}
 	if p.Summary == "" {
 		p.Summary = w.summary(p)

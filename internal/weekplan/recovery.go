@@ -55,9 +55,11 @@ func (w *week) lightWords() string {
 	return w.tr("; two sets: the day after a heavy session of the same movement", "; שני סטים: יום אחרי אימון כבד של אותה תנועה")
 }
 
-// relighten prescribes the sets of the rules' own sessions of a program's
-// week (a booked day's) again once holdToCap took sets off the program's:
-// a day before that is no longer heavy leaves the day after it its sets.
+// relighten prescribes the strength work of the rules' own sessions of a
+// program's week (a booked day's) again once holdToCap took sets off the
+// program's or fitBooked an exercise off them: a day before that is no
+// longer heavy leaves the day after it its sets, and an exercise that
+// moved up the session takes its new role.
 func (w *week) relighten(p *Plan) {
 	for i := range p.Sessions {
 		s := &p.Sessions[i]
@@ -77,9 +79,9 @@ func (w *week) relighten(p *Plan) {
 				want.Sets = 2
 				want.Basis += w.lightWords()
 			}
-			if want.Sets != it.Sets {
+			if !sameLoad(want, it) {
 				p.HardSets += want.Sets - it.Sets
-				s.Items[j].Sets, s.Items[j].Basis = want.Sets, want.Basis
+				s.Items[j] = want
 			}
 		}
 		s.DurationMin = duration(s.Items)
