@@ -31,7 +31,7 @@ type params struct {
 }
 
 // gather reads what the core plans from: her profile, health, history,
-// planned week and readiness, and the studio's settings, and its
+// planned week, appointments and readiness, and the studio's settings, and its
 // fingerprint. It needs no lane call, so a refinement's job reads it as
 // the route did. The fingerprint is of her records alone, not of the
 // ask's days and rule: a plain ask answers a pending draft a coach drafted
