@@ -188,6 +188,14 @@ func input(f planbar.Fixture, extra *planbar.Injury) weekplan.Input {
 		}
 		in.History = append(in.History, ds)
 	}
+	for _, b := range f.Booked {
+		status := b.Status
+		if status == "" {
+			status = domain.AppointmentBooked
+		}
+		in.Booked = append(in.Booked, weekplan.Appointment{ID: b.ID, Date: f.BookedDate(b), Start: b.Time, Minutes: max(b.Minutes, 60),
+			With: b.With, Status: status})
+	}
 	for _, p := range f.Planned {
 		ds := domain.Session{ID: p.ID, Date: f.PlannedDate(p), Status: domain.SessionPlanned,
 			Source: domain.SessionFromProgram, Sport: p.Sport, Title: p.Title, ProgramID: ptr("prg_bar")}

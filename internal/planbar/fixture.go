@@ -36,6 +36,9 @@ type Fixture struct {
 	Readiness []int     `json:"readiness,omitempty"`
 	Program   *Program  `json:"program,omitempty"`
 	Planned   []Planned `json:"planned,omitempty"`
+	// Booked are her appointments in the planned week: a booked (or
+	// attended) one fixes a training day, her days or not.
+	Booked []Booked `json:"booked,omitempty"`
 	// Logs repeat one exercise on one weekday over past weeks; Extra are
 	// single sets on a date (an outlier, a one-off).
 	Logs []Log `json:"logs,omitempty"`
@@ -72,6 +75,34 @@ type Planned struct {
 	Sport   string        `json:"sport"`
 	Minutes int           `json:"minutes,omitempty"`
 	Items   []PlannedItem `json:"items"`
+}
+
+// Booked is an appointment of hers in the planned week, in the studio's
+// time.
+type Booked struct {
+	ID      string `json:"id"`
+	Weekday int    `json:"day"`  // ISO weekday
+	Time    string `json:"time"` // local start, HH:MM
+	Minutes int    `json:"minutes,omitempty"`
+	With    string `json:"with,omitempty"`   // the coach's name, or the place
+	Status  string `json:"status,omitempty"` // booked (default), attended, waitlisted, cancelled
+}
+
+// Fixes: the appointment fixes a training day (booked or attended).
+func (b Booked) Fixes() bool { return b.Status == "" || b.Status == "booked" || b.Status == "attended" }
+
+// BookedDate is the date of a booked appointment.
+func (f Fixture) BookedDate(b Booked) string { return f.date(b.Weekday) }
+
+// fixed are the weekdays her booked appointments fix, from today on.
+func (f Fixture) fixed() map[int][]Booked {
+	out := map[int][]Booked{}
+	for _, b := range f.Booked {
+		if b.Fixes() && f.date(b.Weekday) >= f.Today {
+			out[b.Weekday] = append(out[b.Weekday], b)
+		}
+	}
+	return out
 }
 
 // PlannedItem is one exercise of a planned session.
@@ -225,6 +256,16 @@ func (f Fixture) check() error {
 	}
 	if _, ok := levels[f.Experience]; !ok {
 		return fmt.Errorf("experience %q is not beginner, intermediate or advanced", f.Experience)
+	}
+	for _, b := range f.Booked {
+		if _, err := time.Parse("15:04", b.Time); err != nil || b.Weekday < 1 || b.Weekday > 7 || b.ID == "" {
+			return fmt.Errorf("booked %q: an id, an ISO weekday and a time HH:MM are required", b.ID)
+		}
+		switch b.Status {
+		case "", "booked", "attended", "waitlisted", "cancelled":
+		default:
+			return fmt.Errorf("booked %q: status %q is not booked, attended, waitlisted or cancelled", b.ID, b.Status)
+		}
 	}
 	for _, m := range f.Logs {
 		if m.Weekday < 1 || m.Weekday > 7 {

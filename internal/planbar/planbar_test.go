@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -301,6 +302,17 @@ func TestFixturesCover(t *testing.T) {
 		if len(f.Planned) > 0 {
 			has["program"] = true
 		}
+		for _, b := range f.Booked {
+			if !b.Fixes() || slices.Contains(f.Days, b.Weekday) {
+				continue
+			}
+			has["booked outside her days"] = true
+			has["booked "+[]string{"", "", "", "", "", "friday", "saturday", "sunday"}[b.Weekday]] = true
+			has["booked "+f.Sport] = has["booked "+f.Sport] || f.Sport != "" || len(f.Logs) > 0
+			has["booked lifter"] = has["booked lifter"] || f.Sport == "" && len(f.Logs) > 0
+			has["booked injury"] = has["booked injury"] || len(f.Injuries) > 0
+			has["booked program"] = has["booked program"] || len(f.Planned) > 0
+		}
 		if f.Goal == "fat_loss" {
 			has["fat loss"] = true
 		}
@@ -321,7 +333,8 @@ func TestFixturesCover(t *testing.T) {
 		"first sunday", "first monday", "condition hypertension", "condition pregnancy", "condition osteoporosis",
 		"condition heart_condition", "tendinopathy knee", "tendinopathy shoulder", "tendinopathy ankle", "sprain", "after_surgery",
 		"age 60", "age 62", "age 68", "age 75", "no equipment beginner", "advanced deload", "program", "fat loss", "holds",
-		"outlier", "tiny", "huge"} {
+		"outlier", "tiny", "huge", "booked outside her days", "booked friday", "booked saturday", "booked sunday", "booked running",
+		"booked lifter", "booked injury", "booked program"} {
 		if !has[want] {
 			t.Errorf("no fixture covers %q", want)
 		}
@@ -352,6 +365,33 @@ func TestDaysOfASundayFirstWeek(t *testing.T) {
 	expectItem(t, f, monday, "days", false, false)
 	two := Plan{WeekStart: f.WeekStart, Sessions: good.Sessions[:2]}
 	expectItem(t, f, two, "days", false, false) // she runs three times a week
+}
+
+// A booked appointment fixes its day: a week without a session on it,
+// or whose session there does not give its time, fails days; so does a
+// session on a day only a waitlisted or cancelled appointment names. The
+// same week with the booked Sunday planned and noted passes.
+func TestBookedDaysAreFixed(t *testing.T) {
+	f := fixture(t, "lifter booked on the studio's Sunday, a waitlisted Monday and a cancelled Wednesday")
+	if f.date(7) != "2026-12-06" {
+		t.Fatalf("the booked Sunday is %s; the week starts on it", f.date(7))
+	}
+	day := func(d int, note string) Session {
+		s := session(f, d, lift("back-squat", 3, 5, 85), lift("bench-press", 3, 5, 60))
+		s.Note = note
+		return s
+	}
+	good := Plan{WeekStart: f.WeekStart, Sessions: []Session{day(7, "נקבע: 08:00 עם אורי כהן."), day(2, ""), day(4, "")}}
+	expectItem(t, f, good, "days", true, false)
+	missing := Plan{WeekStart: f.WeekStart, Sessions: good.Sessions[1:]}
+	r := expectItem(t, f, missing, "days", false, false)
+	if !slices.ContainsFunc(r.Findings, func(x Finding) bool { return x.Item == "days" && strings.Contains(x.Text, "apt_sun") }) {
+		t.Errorf("no finding names the booked appointment: %v", r.Findings)
+	}
+	silent := Plan{WeekStart: f.WeekStart, Sessions: []Session{day(7, ""), day(2, ""), day(4, "")}}
+	expectItem(t, f, silent, "days", false, false)
+	waitlisted := Plan{WeekStart: f.WeekStart, Sessions: []Session{good.Sessions[0], day(1, ""), day(4, "")}}
+	expectItem(t, f, waitlisted, "days", false, false)
 }
 
 // Session fill by the checker's own estimate, not the plan's durationMin.

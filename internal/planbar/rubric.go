@@ -1,6 +1,7 @@
 package planbar
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -9,19 +10,27 @@ import (
 	"unicode"
 )
 
-// days: sessions only on her days, in the week, not before today, one a
-// day, and as many as make sense (her program's count, her sport's usual
-// count, at least two of a strength week's days).
+// days: sessions only on her days and the days her appointments fix, in
+// the week, not before today, one a day, and as many as make sense (her
+// program's count, her sport's usual count, at least two of a strength
+// week's days; a booked day outside her days may add one, or take a free
+// day's place). Every booked day has a session whose note gives its time.
 func (c *checker) days() {
 	const item = "days"
 	f, p := c.f, c.p
 	if p.WeekStart != f.WeekStart {
 		c.fail(item, false, "the plan's week starts %s, not %s (her studio's weeks start on %s)", p.WeekStart, f.WeekStart, f.First())
 	}
-	open := 0
+	fixed := f.fixed()
+	open, extra := 0, 0
 	for _, d := range f.Days {
 		if f.date(d) >= f.Today {
 			open++
+		}
+	}
+	for d := range fixed {
+		if !slices.Contains(f.Days, d) {
+			extra++
 		}
 	}
 	lo, hi := min(2, open), open
@@ -30,7 +39,15 @@ func (c *checker) days() {
 	}
 	if len(f.Planned) > 0 {
 		lo, hi = len(f.Planned), len(f.Planned)
+		for d := range fixed {
+			if !slices.ContainsFunc(f.Planned, func(pl Planned) bool { return pl.Weekday == d }) {
+				lo, hi = lo+1, hi+1 // a booked day her program leaves free
+			}
+		}
+		extra = 0
 	}
+	hi += extra
+	lo = max(lo, len(fixed))
 	if f.Expect.MinSessions > 0 {
 		lo = f.Expect.MinSessions
 	}
@@ -40,10 +57,22 @@ func (c *checker) days() {
 	if n := len(p.Sessions); n < lo || n > hi {
 		c.fail(item, false, "%d sessions; her week should have %d to %d", n, lo, hi)
 	}
+	for _, d := range slices.Sorted(maps.Keys(fixed)) {
+		i := slices.IndexFunc(p.Sessions, func(s Session) bool { return s.Date == f.date(d) })
+		if i < 0 {
+			c.fail(item, false, "%s is booked (%s at %s) and has no session: a booked appointment is a fixed day", f.date(d), fixed[d][0].ID, fixed[d][0].Time)
+			continue
+		}
+		for _, b := range fixed[d] {
+			if !strings.Contains(p.Sessions[i].Note, b.Time) {
+				c.fail(item, false, "%s's session does not say it is booked at %s: its note is %q", f.date(d), b.Time, p.Sessions[i].Note)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, s := range p.Sessions {
-		if !slices.Contains(f.Days, s.Weekday) {
-			c.fail(item, false, "%s (weekday %d) is not one of her days %v", s.Date, s.Weekday, f.Days)
+		if !slices.Contains(f.Days, s.Weekday) && len(fixed[s.Weekday]) == 0 {
+			c.fail(item, false, "%s (weekday %d) is not one of her days %v nor booked", s.Date, s.Weekday, f.Days)
 		}
 		if want := f.date(s.Weekday); s.Date != want {
 			c.fail(item, false, "weekday %d of the week of %s is %s, not %s", s.Weekday, f.WeekStart, want, s.Date)
@@ -220,6 +249,8 @@ func (c *checker) sport() {
 		used := map[string]bool{}
 		for _, s := range p.Sessions {
 			switch {
+			case s.PlannedID == "" && len(f.fixed()[s.Weekday]) > 0 && !slices.ContainsFunc(f.Planned, func(pl Planned) bool { return pl.Weekday == s.Weekday }):
+				// a booked day her program leaves free: the one session beside them
 			case s.PlannedID == "":
 				c.fail(item, false, "%s is a session beside her program's, not one of them adjusted", s.Date)
 			case !ids[s.PlannedID]:

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/exercises"
@@ -155,13 +157,18 @@ func traineeRequests(w *world) []request {
 }
 
 // weekDrafted checks a drafted week against the trainee's records: on her
-// training days, and nothing that loads an area she has injured.
+// training days or the days her appointments of the week fix (each such
+// session's note giving the booking's time), and nothing that loads an
+// area she has injured.
 func weekDrafted(w *world, traineeID, answer string) error {
 	var d struct {
 		Status string `json:"status"`
 		Plan   struct {
-			Sessions []struct {
-				Weekday   int `json:"weekday"`
+			WeekStart string `json:"weekStart"`
+			Sessions  []struct {
+				Date      string `json:"date"`
+				Weekday   int    `json:"weekday"`
+				Note      string `json:"note"`
 				Exercises []struct {
 					ExerciseID string `json:"exerciseId"`
 				} `json:"exercises"`
@@ -176,9 +183,29 @@ func weekDrafted(w *world, traineeID, answer string) error {
 		return err
 	}
 	injuries, _ := w.ss.ListInjuries(w.ctx, traineeID, "")
+	start, err := time.ParseInLocation(time.DateOnly, d.Plan.WeekStart, w.zone)
+	if err != nil {
+		return fmt.Errorf("the draft's week %q: %w", d.Plan.WeekStart, err)
+	}
+	appts, err := w.ss.ListAppointments(w.ctx, store.AppointmentFilter{TraineeID: traineeID, From: start, To: start.AddDate(0, 0, 7),
+		Statuses: []string{domain.AppointmentBooked, domain.AppointmentAttended}, Page: store.Page{Limit: 50}})
+	if err != nil {
+		return err
+	}
+	booked := map[string][]string{} // local day → starts
+	for _, a := range appts.Items {
+		local := a.StartsAt.In(w.zone)
+		booked[local.Format(time.DateOnly)] = append(booked[local.Format(time.DateOnly)], local.Format("15:04"))
+	}
 	for _, s := range d.Plan.Sessions {
-		if !slices.Contains(prof.Availability, s.Weekday) {
-			return fmt.Errorf("a session on weekday %d, not one of %v", s.Weekday, prof.Availability)
+		if starts := booked[s.Date]; len(starts) > 0 {
+			for _, at := range starts {
+				if !strings.Contains(s.Note, at) {
+					return fmt.Errorf("the booked %s's session does not say it is booked at %s: %q", s.Date, at, s.Note)
+				}
+			}
+		} else if !slices.Contains(prof.Availability, s.Weekday) {
+			return fmt.Errorf("a session on weekday %d, not one of %v nor booked", s.Weekday, prof.Availability)
 		}
 		for _, e := range s.Exercises {
 			ex, ok := exercises.Get(e.ExerciseID)

@@ -155,6 +155,7 @@ func (w *week) baseline() Layout {
 		for i := range w.days {
 			sportDays[i] = !sportDays[i]
 		}
+		w.bookedForStrength(sportDays)
 	}
 	strengthDays := 0
 	for i := range w.days {
@@ -330,7 +331,7 @@ func (w *week) fill(l Layout) Plan {
 	slices.SortStableFunc(days, func(a, b LayoutDay) int { return compareDates(w.dates[a.Weekday], w.dates[b.Weekday]) })
 	share := w.sportShare(l)
 	for _, d := range days {
-		p.Sessions = append(p.Sessions, Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: d.Note, Items: w.dayItems(d, share)})
+		p.Sessions = append(p.Sessions, Session{Date: w.dates[d.Weekday], Weekday: d.Weekday, Title: d.Title, Note: w.noteFor(d.Weekday, d.Note), Items: w.dayItems(d, share)})
 	}
 	w.lighten(&p)
 	for i := range p.Sessions {
@@ -349,6 +350,7 @@ func (w *week) fill(l Layout) Plan {
 	}
 	if len(w.planned) > 0 {
 		w.holdToCap(&p)
+		w.fitBooked(&p)
 	}
 	if p.Summary == "" {
 		p.Summary = w.summary(p)

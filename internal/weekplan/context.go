@@ -56,6 +56,8 @@ type week struct {
 	sport        sportPlan
 	finisher     string                 // the conditioning exercise her goal adds ("" none)
 	planned      map[int]domain.Session // weekday → her program's session adjusted in place
+	booked       map[int][]Appointment  // weekday → her booked appointments that day, in start order (booked.go)
+	freed        []int                  // free days left out for a booked day (keepRuns)
 	program      *Layout                // her program's week as a layout (nil without one)
 }
 
@@ -166,6 +168,10 @@ func prepare(in Input) (*week, error) {
 	dateOf := func(d int) string {
 		return start.AddDate(0, 0, (d%7-int(in.FirstDay)+7)%7).Format(time.DateOnly)
 	}
+	booked, err := w.bookedDays(done)
+	if err != nil {
+		return nil, err
+	}
 	days := in.Days
 	if len(in.Planned) > 0 {
 		// Her program's week: its planned days, adjusted in place.
@@ -188,8 +194,13 @@ func prepare(in Input) (*week, error) {
 			w.planned[d] = s
 			days = append(days, d)
 		}
-		if len(days) == 0 {
+		if len(days) == 0 && len(booked) == 0 {
 			return nil, inputErr("planned", "every planned session of the week of %s is done, skipped or past: there is nothing left to adjust", in.WeekStart)
+		}
+	}
+	for _, d := range booked {
+		if !slices.Contains(days, d) {
+			days = append(slices.Clone(days), d) // a booked day is a training day, whatever her days
 		}
 	}
 	if len(days) == 0 {
@@ -207,6 +218,9 @@ func prepare(in Input) (*week, error) {
 		w.days = append(w.days, d)
 	}
 	slices.SortFunc(w.days, func(a, b int) int { return strings.Compare(w.dates[a], w.dates[b]) })
+	if len(w.planned) == 0 {
+		w.keepRuns(dateOf)
+	}
 	if len(w.days) == 0 {
 		return nil, inputErr("days", "none of the training days (%s) is left in the week of %s: plan next week", daysList(days), in.WeekStart)
 	}
@@ -256,6 +270,7 @@ func prepare(in Input) (*week, error) {
 	w.judgeStalls()
 	w.decide()
 	w.planSport()
+	w.bookedAdjustment()
 	if len(w.planned) > 0 {
 		l := w.plannedLayout()
 		w.program = &l

@@ -22,6 +22,7 @@ Perform has already decided what is safe and how hard: the allowed exercises (he
 - a short title for each session, and a one-sentence note for a session where it helps (a cue, why an exercise was swapped);
 - a summary of the week in one or two sentences that names each adjustment the context lists and why, in the adjustments' own terms.
 
+Every day the context lists under booked holds a session: an appointment she booked is a fixed day (the rules write its note).
 Keep her sport: when the context names one, at least sport.sessions sessions hold sport.exercise (the rules give their minutes). When it names rehab exercises, open strength sessions with one of them; when it names a conditioning exercise, end strength sessions with it. Keep every session within her minutes (each exercise's minutes are given; a session with sets also takes 8 minutes of warm-up); the rules fill a short session to fillMinutes with a cool-down and easy aerobic work, so do not pad. Keep each muscle's hard sets and the week's total within the caps given, balance pushing and pulling, knee and hip work, and prefer exercises she has logged before. The baseline is a valid week built by the rules alone: improve its layout and order, or keep it.
 Write the titles, notes and summary in the language the context names (Hebrew: plain, short, the words a coach uses, addressing the trainee in the gender the context gives).`
 
@@ -127,6 +128,15 @@ func (w *week) contextText() string {
 	}
 	if w.in.Program != nil {
 		ctx["program"] = w.in.Program
+	}
+	booked := map[string]string{}
+	for _, d := range w.days {
+		if w.isBooked(d) {
+			booked[fmt.Sprint(d)] = w.bookedWords(d)
+		}
+	}
+	if len(booked) > 0 {
+		ctx["booked"] = booked
 	}
 	b, _ := json.Marshal(ctx)
 	return "The week to lay out:\n" + string(b)

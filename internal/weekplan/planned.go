@@ -19,17 +19,17 @@ func (w *week) plannedLayout() Layout {
 	var swaps, drops []string
 	empty := 0 // strength sessions planned without exercises
 	for _, d := range w.days {
-		if s := w.planned[d]; len(s.Exercises) == 0 && w.sessionExercise(s) == "" {
-			empty++
+		if s, ok := w.planned[d]; !ok || len(s.Exercises) == 0 && w.sessionExercise(s) == "" {
+			empty++ // a booked day her program has no session on is a strength day of the rules
 		}
 	}
 	tpl := split(max(empty, 1))
 	if w.experience == beginner {
 		tpl = []template{fullA, fullB, fullC}
 	}
-	used, j := map[string]int{}, 0
+	used, j, planned := map[string]int{}, 0, 0
 	for _, d := range w.days {
-		s := w.planned[d]
+		s, isPlanned := w.planned[d]
 		day := LayoutDay{Weekday: d, Title: s.Title}
 		if day.Title == "" {
 			day.Title = w.tr(titleCase(s.Sport), sportHe[s.Sport])
@@ -50,7 +50,7 @@ func (w *week) plannedLayout() Layout {
 			}
 		}
 		if len(s.Exercises) == 0 {
-			if id := w.sessionExercise(s); id != "" {
+			if id := w.sessionExercise(s); id != "" && isPlanned {
 				day.Exercises = append(day.Exercises, id)
 			} else {
 				for _, slot := range tpl[j%len(tpl)].slots {
@@ -64,11 +64,20 @@ func (w *week) plannedLayout() Layout {
 		}
 		if len(day.Exercises) > 0 {
 			out.Sessions = append(out.Sessions, day)
+			if isPlanned {
+				planned++
+			} else {
+				w.fitMinutes(&out, len(out.Sessions)-1) // a booked day's session is held to her minutes
+			}
 		}
 	}
 	sort.Strings(swaps)
 	reason := w.trf("The week is %s program's: %d planned sessions adjusted in place, none added.",
-		"השבוע הוא של התוכנית %s: %d אימונים מתוכננים הותאמו במקומם, בלי להוסיף אימונים.", w.her(), len(out.Sessions))
+		"השבוע הוא של התוכנית %s: %d אימונים מתוכננים הותאמו במקומם, בלי להוסיף אימונים.", w.her(), planned)
+	if added := len(out.Sessions) - planned; added > 0 {
+		reason = w.trf("The week is %s program's: %d planned sessions adjusted in place, and %d added on booked days the program leaves free.",
+			"השבוע הוא של התוכנית %s: %d אימונים מתוכננים הותאמו במקומם, ו-%d נוספו בימים שנקבעו בהם תורים והתוכנית משאירה פנויים.", w.her(), planned, added)
+	}
 	if len(swaps) > 0 {
 		reason += w.trf(" Swapped: %s.", " הוחלפו: %s.", joinIDs(swaps))
 	}
@@ -226,6 +235,9 @@ func (w *week) holdToCap(p *Plan) {
 	for p.HardSets > w.cap {
 		si, xi := -1, -1
 		for i, s := range p.Sessions {
+			if _, ok := w.planned[s.Weekday]; !ok {
+				continue // a booked day's session is the rules' own, prescribed as the rules give it
+			}
 			for j, it := range s.Items {
 				if !w.strengthItem(it.ExerciseID) || it.Sets <= least {
 					continue
@@ -241,10 +253,14 @@ func (w *week) holdToCap(p *Plan) {
 		}
 		p.Sessions[si].Items[xi].Sets--
 		p.HardSets--
+		w.relighten(p) // a booked day after a day no longer heavy gets its sets back
 	}
 	for i := range p.Sessions {
 		// The minutes the sets leave go to a cool-down: the session keeps
 		// the length her program gave it.
+		if _, ok := w.planned[p.Sessions[i].Weekday]; !ok {
+			continue
+		}
 		w.padTo(&p.Sessions[i], before[i])
 		p.Sessions[i].DurationMin = duration(p.Sessions[i].Items)
 	}

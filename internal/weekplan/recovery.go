@@ -45,9 +45,45 @@ func (w *week) lighten(p *Plan) {
 		for j, it := range p.Sessions[i].Items {
 			if it.Sets > 2 && w.strengthItem(it.ExerciseID) && w.lightAfter(*p, i, it) {
 				p.Sessions[i].Items[j].Sets = 2
-				p.Sessions[i].Items[j].Basis += w.tr("; two sets: the day after a heavy session of the same movement",
-					"; שני סטים: יום אחרי אימון כבד של אותה תנועה")
+				p.Sessions[i].Items[j].Basis += w.lightWords()
 			}
 		}
+	}
+}
+
+func (w *week) lightWords() string {
+	return w.tr("; two sets: the day after a heavy session of the same movement", "; שני סטים: יום אחרי אימון כבד של אותה תנועה")
+}
+
+// relighten prescribes the strength work of the rules' own sessions of a
+// program's week (a booked day's) again once holdToCap took sets off the
+// program's or fitBooked an exercise off them: a day before that is no
+// longer heavy leaves the day after it its sets, and an exercise that
+// moved up the session takes its new role.
+func (w *week) relighten(p *Plan) {
+	for i := range p.Sessions {
+		s := &p.Sessions[i]
+		if _, ok := w.planned[s.Weekday]; ok {
+			continue
+		}
+		pos := 0
+		for j, it := range s.Items {
+			if it.pad {
+				continue
+			}
+			want := w.itemFor(s.Weekday, it.ExerciseID, &pos, nil)
+			if !w.strengthItem(it.ExerciseID) {
+				continue
+			}
+			if w.lightAfter(*p, i, it) && want.Sets > 2 {
+				want.Sets = 2
+				want.Basis += w.lightWords()
+			}
+			if !sameLoad(want, it) {
+				p.HardSets += want.Sets - it.Sets
+				s.Items[j] = want
+			}
+		}
+		s.DurationMin = duration(s.Items)
 	}
 }

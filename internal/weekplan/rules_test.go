@@ -192,6 +192,8 @@ func FuzzPlanNeverBreaksItsRules(f *testing.F) {
 	f.Add(uint8(0b0010101), uint8(60), uint8(1), 100.0, uint8(5), uint8(3), uint8(0), uint16(0))
 	f.Add(uint8(0b1111111), uint8(20), uint8(2), 0.0, uint8(0), uint8(9), uint8(1), uint16(0xffff))
 	f.Add(uint8(0b0110101), uint8(35), uint8(0), 40.0, uint8(8), uint8(7), uint8(2), uint16(0b1010_0110_0101))
+	f.Add(uint8(0b1001_0101), uint8(35), uint8(1), 60.0, uint8(8), uint8(7), uint8(0b0000_0101), uint16(0))                  // booked Saturday outside her days
+	f.Add(uint8(0b1111_1111), uint8(40), uint8(2), 80.0, uint8(5), uint8(3), uint8(0b0000_0110), uint16(0b1_0000_0000_0001)) // every day, a runner on a Sunday week, booked
 	f.Fuzz(func(t *testing.T, dayBits, minutes, exp uint8, kg float64, reps, readiness, equip uint8, flags uint16) {
 		in := baseInput()
 		in.Days = nil
@@ -231,6 +233,12 @@ func FuzzPlanNeverBreaksItsRules(f *testing.F) {
 		}
 		in.Sport = []string{"", "running", "cycling", "swimming", "conditioning", "strength"}[int(readiness)%6]
 		in.CheckIns = []domain.CheckIn{{Day: "2026-12-04", Readiness: new(1 + int(readiness)%10)}}
+		if dayBits&(1<<7) != 0 {
+			// A booked appointment, on one of her days or not.
+			start, _ := time.Parse(time.DateOnly, in.WeekStart)
+			in.Booked = []Appointment{{ID: "apt_f", Date: start.AddDate(0, 0, int(equip>>2)%7).Format(time.DateOnly), Start: "18:00",
+				Minutes: 60, With: "Dana Levi", Status: domain.AppointmentBooked}}
+		}
 		w, err := prepare(in)
 		if err != nil {
 			return // refused with a sentence: fine

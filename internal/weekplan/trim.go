@@ -77,20 +77,7 @@ func (w *week) dropIn(d LayoutDay, count map[string]int) (index, rank int) {
 // each movement family she trains as long as it can.
 func (w *week) trim(l *Layout) {
 	for i := range l.Sessions {
-		// Over her minutes: strength exercises go, down to one; then the
-		// goal's conditioning; then the last strength exercise when a
-		// rehabilitation hold stays.
-		d := &l.Sessions[i]
-		for len(d.Exercises) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
-			x, _ := w.dropIn(*d, w.families(*l))
-			if f := slices.Index(d.Exercises, w.finisher); w.strengthCount(*d) <= 1 && f >= 0 && w.finisher != "" {
-				x = f
-			}
-			if x < 0 {
-				break
-			}
-			d.Exercises = slices.Delete(d.Exercises, x, x+1)
-		}
+		w.fitMinutes(l, i)
 	}
 	for range 200 {
 		p := w.fill(*l)
@@ -138,10 +125,11 @@ func (w *week) trim(l *Layout) {
 			continue
 		}
 		// One strength exercise a session and still over: the week's
-		// last strength-only session goes.
+		// last strength-only session of a free day goes (a booked day's
+		// never does).
 		drop := -1
 		for i, d := range l.Sessions {
-			if w.strengthCount(d) > 0 && !slices.Contains(d.Exercises, w.sport.exercise) {
+			if w.strengthCount(d) > 0 && !slices.Contains(d.Exercises, w.sport.exercise) && !w.isBooked(d.Weekday) {
 				drop = i
 			}
 		}
@@ -216,4 +204,21 @@ func (w *week) overworked(p Plan) (session, index int) {
 		}
 	}
 	return -1, -1
+}
+
+// fitMinutes trims session i of a layout to her minutes: strength
+// exercises go, down to one; then the goal's conditioning; then the last
+// strength exercise when a rehabilitation hold stays.
+func (w *week) fitMinutes(l *Layout, i int) {
+	d := &l.Sessions[i]
+	for len(d.Exercises) > 1 && duration(w.dayItems(*d, nil)) > w.in.Minutes {
+		x, _ := w.dropIn(*d, w.families(*l))
+		if f := slices.Index(d.Exercises, w.finisher); w.strengthCount(*d) <= 1 && f >= 0 && w.finisher != "" {
+			x = f
+		}
+		if x < 0 {
+			break
+		}
+		d.Exercises = slices.Delete(d.Exercises, x, x+1)
+	}
 }

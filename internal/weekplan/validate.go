@@ -39,7 +39,7 @@ func (w *week) check(p Plan) []string {
 		seen[s.Weekday] = true
 		pl, isPlanned := w.planned[s.Weekday]
 		switch {
-		case len(w.planned) > 0 && !isPlanned:
+		case len(w.planned) > 0 && !isPlanned && !w.isBooked(s.Weekday):
 			say("%s has no planned session in her program's week; the plan adjusts the planned sessions and adds none.", day)
 		case isPlanned && s.PlannedID != pl.ID:
 			say("%s's session must adjust her planned session %s in place (plannedId).", day, pl.ID)
@@ -140,6 +140,11 @@ func (w *week) check(p Plan) []string {
 		}
 		if hasStrength {
 			strengthDays++
+		}
+	}
+	for _, d := range w.days {
+		if w.isBooked(d) && !seen[d] {
+			say("%s is booked (%s): a booked day is fixed; lay out a session on it.", weekdayName(d), strings.Join(w.bookedStarts(d), ", "))
 		}
 	}
 	if len(w.planned) == 0 {

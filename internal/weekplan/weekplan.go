@@ -36,7 +36,7 @@ import (
 
 // PromptVersion names the brief and tool the model is given; it is kept
 // with every draft, so a plan can be traced to the words that made it.
-const PromptVersion = "weekly-plan/2"
+const PromptVersion = "weekly-plan/3"
 
 // The progression rules a coach or a program may choose.
 const (
@@ -64,6 +64,7 @@ const (
 	AdjustGoal         = "goal"      // what her goal adds (conditioning for fat loss)
 	AdjustProgram      = "program"   // her program's planned sessions, adjusted in place
 	AdjustRehab        = "rehab"     // rehabilitation exercises an injury's kind allows
+	AdjustBooked       = "booked"    // booked appointments kept as fixed days
 )
 
 // Input is what the lane knows of the trainee and her week.
@@ -106,6 +107,21 @@ type Input struct {
 	// Planned are the sessions already on her calendar in the planned week
 	// (her active program's): the plan adjusts these in place.
 	Planned []domain.Session
+	// Booked are her appointments in the planned week, in the studio's
+	// time: each day holding one booked (or attended) is a fixed training
+	// day, whatever her Days say; a waitlisted or cancelled one is not.
+	Booked []Appointment
+}
+
+// Appointment is a booked appointment as the plan reads it: its day and
+// local start in the studio's time zone.
+type Appointment struct {
+	ID      string
+	Date    string // the studio's local day, YYYY-MM-DD
+	Start   string // local start, HH:MM
+	Minutes int    // its length
+	With    string // the coach's name, or the place ("" neither)
+	Status  string // domain.AppointmentBooked or AppointmentAttended
 }
 
 // Program is where the trainee's active program stands in the planned week.

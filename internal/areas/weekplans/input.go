@@ -31,7 +31,7 @@ type params struct {
 }
 
 // gather reads what the core plans from: her profile, health, history,
-// planned week and readiness, and the studio's settings, and its
+// planned week, appointments and readiness, and the studio's settings, and its
 // fingerprint. It needs no lane call, so a refinement's job reads it as
 // the route did. The fingerprint is of her records alone, not of the
 // ask's days and rule: a plain ask answers a pending draft a coach drafted
@@ -106,7 +106,45 @@ func records(ctx context.Context, ss store.StudioStore, studio domain.Studio, t 
 	}
 	pin.Exercises = append(append([]domain.Exercise(nil), exercises.All()...), own...)
 	pin.Program, err = programIn(ctx, ss, t.ID, p.Week, p.FirstDay)
+	if err != nil {
+		return pin, err
+	}
+	pin.Booked, err = bookedIn(ctx, ss, t.ID, p.Week, studio.TimeZone())
 	return pin, err
+}
+
+// bookedIn are her appointments of the week that fix a training day
+// (booked, and attended), in the studio's time: its local day and start,
+// its length, and the coach's name (or the place).
+func bookedIn(ctx context.Context, ss store.StudioStore, traineeID, week string, zone *time.Location) ([]weekplan.Appointment, error) {
+	at := func(day string) time.Time {
+		d, _ := time.Parse(time.DateOnly, day)
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, zone)
+	}
+	list, err := ss.ListAppointments(ctx, store.AppointmentFilter{TraineeID: traineeID, From: at(week), To: at(lane.AddDays(week, 7)),
+		Statuses: []string{domain.AppointmentBooked, domain.AppointmentAttended}, Page: store.Page{Limit: 100}})
+	if err != nil {
+		return nil, err
+	}
+	coaches := map[string]string{}
+	var out []weekplan.Appointment
+	for _, a := range list.Items {
+		name, ok := coaches[a.CoachID]
+		if !ok {
+			c, err := ss.GetCoach(ctx, a.CoachID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			name, coaches[a.CoachID] = c.Name, c.Name
+		}
+		if name == "" {
+			name = a.Place
+		}
+		local := a.StartsAt.In(zone)
+		out = append(out, weekplan.Appointment{ID: a.ID, Date: local.Format(time.DateOnly), Start: local.Format("15:04"),
+			Minutes: int(a.EndsAt.Sub(a.StartsAt) / time.Minute), With: name, Status: a.Status})
+	}
+	return out, nil
 }
 
 // ageOn is her age on today, nil without a birth date.
@@ -156,7 +194,12 @@ func programIn(ctx context.Context, ss store.StudioStore, traineeID, week string
 // changed fingerprint says what changed. Timestamps of the draft or the
 // ask are no part of it (today's date is, through the windows it sets: a
 // check-in that leaves the window changes the readiness).
-var fingerprintParts = []string{"profile", "conditions", "injuries", "history", "planned", "checkins", "program"}
+var fingerprintParts = []string{"profile", "conditions", "injuries", "history", "planned", "checkins", "program", "appointments"}
+
+// optionalParts are parts left out of a fingerprint while empty: a draft
+// made before the part existed (or with nothing in it) keeps answering
+// until something is in it.
+var optionalParts = map[string]bool{"appointments": true}
 
 // fingerprint hashes pin's parts, "profile=…;conditions=…;…".
 func fingerprint(pin weekplan.Input) string {
@@ -204,11 +247,25 @@ func fingerprint(pin weekplan.Input) string {
 		"checkins":   checks,
 		"program":    []any{pin.Program, own},
 	}
+	type appointment struct {
+		ID, Date, Start, Status string
+		Minutes                 int
+	}
+	var booked []appointment
+	for _, a := range pin.Booked {
+		booked = append(booked, appointment{a.ID, a.Date, a.Start, a.Status, a.Minutes})
+	}
+	if len(booked) > 0 {
+		parts["appointments"] = booked
+	}
 	var b strings.Builder
-	for i, name := range fingerprintParts {
+	for _, name := range fingerprintParts {
+		if _, ok := parts[name]; !ok && optionalParts[name] {
+			continue
+		}
 		raw, _ := json.Marshal(parts[name])
 		sum := sha256.Sum256(raw)
-		if i > 0 {
+		if b.Len() > 0 {
 			b.WriteByte(';')
 		}
 		b.WriteString(name + "=" + hex.EncodeToString(sum[:6]))
@@ -216,19 +273,24 @@ func fingerprint(pin weekplan.Input) string {
 	return b.String()
 }
 
-// changed names the parts that differ between two fingerprints (every
-// part when the old one is not a fingerprint of today's form).
+// changed names the parts that differ between two fingerprints, in
+// fingerprintParts' order: a part in one and not the other differs (an
+// optional part is absent while empty), and every part differs when the
+// old one is not a fingerprint at all.
 func changed(old, now string) []string {
-	was := map[string]string{}
-	for _, kv := range strings.Split(old, ";") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			was[k] = v
+	read := func(fp string) map[string]string {
+		out := map[string]string{}
+		for _, kv := range strings.Split(fp, ";") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				out[k] = v
+			}
 		}
+		return out
 	}
+	was, is := read(old), read(now)
 	var out []string
-	for _, kv := range strings.Split(now, ";") {
-		k, v, _ := strings.Cut(kv, "=")
-		if was[k] != v {
+	for _, k := range fingerprintParts {
+		if was[k] != is[k] {
 			out = append(out, k)
 		}
 	}

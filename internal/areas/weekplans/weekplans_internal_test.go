@@ -2,6 +2,7 @@ package weekplans
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,9 @@ func TestTheFingerprintNamesWhatChanged(t *testing.T) {
 		{"history", func(in *weekplan.Input) { in.History[0].UpdatedAt = at.Add(time.Minute) }},
 		{"planned", func(in *weekplan.Input) { in.Planned = []domain.Session{{ID: "ses_2", Date: "2026-03-03"}} }},
 		{"checkins", func(in *weekplan.Input) { in.CheckIns = nil }},
+		{"appointments", func(in *weekplan.Input) {
+			in.Booked = []weekplan.Appointment{{ID: "apt_1", Date: "2026-03-03", Start: "18:00", Minutes: 60, Status: domain.AppointmentBooked}}
+		}},
 	} {
 		in := base()
 		c.change(&in)
@@ -43,8 +47,44 @@ func TestTheFingerprintNamesWhatChanged(t *testing.T) {
 			t.Errorf("%s: changed %v", c.want, got)
 		}
 	}
-	if got := changed("", fp); len(got) != len(fingerprintParts) {
+	if got := changed("", fp); len(got) != len(strings.Split(fp, ";")) {
 		t.Errorf("a draft without a fingerprint: changed %v; want every part", got)
+	}
+}
+
+// Her booked appointments of the week are a part of the fingerprint: a
+// booking, a move, a mark and a cancellation each change it and say
+// "appointments". While she has none the part is absent, so a draft
+// fingerprinted before appointments were read still answers.
+func TestTheFingerprintHoldsHerAppointments(t *testing.T) {
+	in := weekplan.Input{WeekStart: "2026-03-02", Days: []int{1, 3, 5}, Minutes: 60}
+	before := fingerprint(in)
+	if strings.Contains(before, "appointments") || len(strings.Split(before, ";")) != len(fingerprintParts)-1 {
+		t.Fatalf("a week without appointments: %s; want the parts a draft made before appointments has", before)
+	}
+	in.Booked = []weekplan.Appointment{{ID: "apt_1", Date: "2026-03-03", Start: "18:00", Minutes: 60, Status: domain.AppointmentBooked}}
+	booked := fingerprint(in)
+	for _, c := range []struct {
+		name   string
+		change func(a *weekplan.Appointment)
+	}{
+		{"moved", func(a *weekplan.Appointment) { a.Start = "19:00" }},
+		{"another day", func(a *weekplan.Appointment) { a.Date = "2026-03-04" }},
+		{"attended", func(a *weekplan.Appointment) { a.Status = domain.AppointmentAttended }},
+		{"another booking", func(a *weekplan.Appointment) { a.ID = "apt_2" }},
+	} {
+		x := in
+		x.Booked = slices.Clone(in.Booked)
+		c.change(&x.Booked[0])
+		if got := changed(booked, fingerprint(x)); !slices.Equal(got, []string{"appointments"}) {
+			t.Errorf("%s: changed %v", c.name, got)
+		}
+	}
+	if got := changed(before, booked); !slices.Equal(got, []string{"appointments"}) {
+		t.Errorf("booked after a draft: changed %v", got)
+	}
+	if got := changed(booked, before); !slices.Equal(got, []string{"appointments"}) {
+		t.Errorf("cancelled after a draft: changed %v", got)
 	}
 }
 

@@ -104,12 +104,14 @@ func (w words) refining() string {
 func (w words) reasons(parts []string) string {
 	en := map[string]string{"profile": w.her() + " training profile changed", "conditions": w.her() + " health conditions changed",
 		"injuries": w.her() + " injuries changed", "history": "a session was logged", "planned": w.her() + " planned sessions changed",
-		"checkins": "a new check-in", "program": w.her() + " program or the studio's exercises changed"}
+		"checkins": "a new check-in", "program": w.her() + " program or the studio's exercises changed",
+		"appointments": w.her() + " appointments of the week changed"}
 	he := map[string]string{"profile": w.g("פרופיל האימון שלה השתנה", "פרופיל האימון שלו השתנה", "פרופיל האימון השתנה"),
 		"conditions": w.g("מצבי הבריאות שלה השתנו", "מצבי הבריאות שלו השתנו", "מצבי הבריאות השתנו"),
 		"injuries":   w.g("הפציעות שלה השתנו", "הפציעות שלו השתנו", "הפציעות השתנו"), "history": "נרשם אימון",
 		"planned":  w.g("האימונים המתוכננים שלה השתנו", "האימונים המתוכננים שלו השתנו", "האימונים המתוכננים השתנו"),
-		"checkins": "נרשם צ'ק-אין חדש", "program": "התוכנית או התרגילים של הסטודיו השתנו"}
+		"checkins": "נרשם צ'ק-אין חדש", "program": "התוכנית או התרגילים של הסטודיו השתנו",
+		"appointments": w.g("התורים שלה השבוע השתנו", "התורים שלו השבוע השתנו", "התורים של השבוע השתנו")}
 	names := he
 	if w.en {
 		names = en
