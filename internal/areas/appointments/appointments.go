@@ -186,6 +186,9 @@ type bookInput struct {
 type Booked struct {
 	View
 	SlotOpened bool `json:"slotOpened" jsonschema:"true when a one-to-one slot was opened for it within the coach's hours."`
+	// again: the trainee's appointment already there, answered as the
+	// same booking made again.
+	again bool
 }
 
 func book(c *lane.Call, in *bookInput) (Booked, error) {
@@ -229,7 +232,7 @@ func bookFor(c *lane.Call, ss store.StudioStore, t domain.Trainee, in *bookInput
 			same, gerr := ss.GetAppointment(c.Ctx, clash.ID)
 			if gerr == nil && (same.SlotID == b.SlotID || b.SlotID == "" && same.CoachID == b.CoachID && same.StartsAt.Equal(b.StartsAt)) {
 				// The same booking again is the one booking.
-				out = Booked{View: newNames(c).view(ss, same)}
+				out = Booked{View: newNames(c).view(ss, same), again: true}
 				c.SetStatus(200)
 				return nil
 			}
@@ -306,6 +309,11 @@ func move(c *lane.Call, in *moveInput) (Moved, error) {
 		booked, err := bookFor(c, ss, t, &b)
 		if err != nil {
 			return err
+		}
+		if booked.again {
+			// Not the same booking again: two of hers would become one.
+			return lane.Conflict(fmt.Sprintf("%s already has an appointment at %s (%s); this one stays where it is. Move it to another time, or cancel one of them.",
+				strings.TrimSpace(t.FirstName+" "+t.LastName), booked.Local, booked.ID))
 		}
 		out = Moved{Booked: booked, From: a.ID}
 		return movedUp(c, ss, st, promoted)

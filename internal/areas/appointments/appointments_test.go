@@ -508,6 +508,18 @@ func TestATraineeMovesHerOwnAppointment(t *testing.T) {
 		}) {
 			t.Errorf("the trainee moved up into the place a move freed was not told")
 		}
+		// Onto a time she already holds: refused, both kept (not one
+		// booking made again).
+		var second appointments.Booked
+		e.OK(201, w.book(hers, "me", map[string]any{"day": w.day(2), "time": "11:00"})).Into(t, &second)
+		a = e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+second.ID+"/move", body))
+		if !strings.Contains(a.Message(), "already has an appointment at") {
+			t.Errorf("a move onto her own time: %s", a.Message())
+		}
+		e.OK(200, e.Call(k, "GET", "/appointments/"+second.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("a move onto her own time left %+v", still)
+		}
 		// A moved appointment moves no more.
 		e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+mine.ID+"/move", map[string]any{"day": w.day(6), "time": "09:30"}))
 
