@@ -214,6 +214,10 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 		if err := json.Unmarshal(e.run(coach, tools.All(), "book_appointment", map[string]any{"traineeId": e.trainee.ID, "day": later, "time": "12:00", "coachId": e.coach.ID}, false), &booked); err != nil || booked.ID == "" {
 			t.Fatalf("book_appointment: %v", err)
 		}
+		var moving struct{ ID string }
+		if err := json.Unmarshal(e.run(coach, tools.All(), "book_appointment", map[string]any{"traineeId": e.trainee.ID, "day": later, "time": "14:00", "coachId": e.coach.ID}, false), &moving); err != nil || moving.ID == "" {
+			t.Fatalf("book_appointment: %v", err)
+		}
 		cases := []receiptCase{
 			{"log_weight", map[string]any{"weightKg": 70.4, "recordedAt": past + "T09:00:00Z"}, []string{"✅ נרשמה שקילה: 70.4 ק\"ג (" + pastShown + ")"}, ids.Weight},
 			{"log_workout", map[string]any{"date": past, "sport": "strength", "exercises": []map[string]any{
@@ -226,6 +230,7 @@ func TestTraineeReceiptsReadTheLanesAnswers(t *testing.T) {
 			{"record_injury", map[string]any{"area": "knee", "severity": 2}, []string{"✅ נרשמה פציעה (knee)"}, ""},
 			{"book_appointment", map[string]any{"day": soon, "time": "11:00"}, []string{"📅 נקבע תור ל-" + soonShown + " 11:00"}, ""},
 			{"cancel_appointment", map[string]any{"appointmentId": booked.ID}, []string{"❌ בוטל התור של " + laterShown + " 12:00"}, ""},
+			{"move_appointment", map[string]any{"appointmentId": moving.ID, "day": later, "time": "16:00"}, []string{"🔁 התור הועבר ל-" + laterShown + " 16:00"}, ""},
 		}
 		for tool := range receipts {
 			if !slices.ContainsFunc(cases, func(c receiptCase) bool { return c.tool == tool }) {

@@ -13,8 +13,8 @@ import (
 )
 
 // The lines a trainee reads for her appointments on WhatsApp, and the line
-// a coach reads for a proposed booking. A booking or a cancellation is no
-// record undo withdraws: a bare "בטל" stays the undo of the last workout,
+// a coach reads for a proposed booking. A booking, a cancellation or a move
+// is no record undo withdraws: a bare "בטל" stays the undo of the last workout,
 // check-in or weigh-in, and cancelling an appointment names it.
 
 // bookedAnswer is what a booking or a cancellation answers a trainee (the
@@ -54,6 +54,23 @@ func cancellationReceipt(data json.RawMessage, _ exerciseNames) (string, string,
 	line := "❌ בוטל התור של " + hebrewWhen(out.StartsAt)
 	if out.CreditKept {
 		line += " (ביטול מאוחר: האימון נספר מהחבילה)"
+	}
+	return line, "", nil
+}
+
+// moveReceipt is the line of a move: the new time, or her place on the
+// new slot's waiting list when she asked to wait.
+func moveReceipt(data json.RawMessage, _ exerciseNames) (string, string, error) {
+	out, err := decode[bookedAnswer]("the lane's answer", data)
+	if err != nil {
+		return "", "", err
+	}
+	line := "🔁 התור הועבר ל-" + hebrewWhen(out.StartsAt)
+	if out.Status == "waitlisted" && out.Position != nil {
+		line = fmt.Sprintf("🔁 התור הועבר: ל-%s נרשמת לרשימת ההמתנה (מקום %d)", hebrewWhen(out.StartsAt), *out.Position)
+	}
+	if out.Place != "" {
+		line += ", " + out.Place
 	}
 	return line, "", nil
 }

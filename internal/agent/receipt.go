@@ -64,6 +64,7 @@ var receipts = map[string]func(data json.RawMessage, names exerciseNames) (line,
 	"record_injury":      injuryReceipt,
 	"book_appointment":   bookingReceipt,
 	"cancel_appointment": cancellationReceipt,
+	"move_appointment":   moveReceipt,
 }
 
 // fixedReceipts are the lines of the writes whose answer they do not read.

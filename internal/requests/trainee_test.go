@@ -130,6 +130,11 @@ func traineeRequests(w *world) []request {
 				}
 				return fmt.Errorf("no ankle injury stored")
 			}},
+		{trainee: true, ask: "Move my Tuesday session to Thursday 18:00", steps: []step{call("list_my_appointments", nil),
+			{tool: "move_appointment", args: func(_ *world, prev []string) map[string]any {
+				return map[string]any{"appointmentId": firstOn(prev[0], "Tue "), "day": "next thursday", "time": "18:00"}
+			}}},
+			check: func(w *world, a []string) error { return movedToThursday(w, me.ID, a) }},
 		{trainee: true, ask: "Tell the studio the Wednesday class is too crowded", steps: []step{call("log_feedback", map[string]any{"text": "The Wednesday class is too crowded", "rating": 3})},
 			check: func(w *world, a []string) error {
 				fb, _ := w.ss.ListFeedback(w.ctx, me.ID, store.Page{Limit: 1})
@@ -154,6 +159,50 @@ func traineeRequests(w *world) []request {
 				return contains(a[1], s.ID, exercise)
 			}},
 	}
+}
+
+// firstOn is the id of the first appointment of a list answer whose local
+// start begins with day ("Tue ").
+func firstOn(answer, day string) string {
+	var a struct {
+		Items []struct {
+			ID    string `json:"id"`
+			Local string `json:"local"`
+		} `json:"items"`
+	}
+	_ = json.Unmarshal([]byte(answer), &a)
+	for _, it := range a.Items {
+		if strings.HasPrefix(it.Local, day) {
+			return it.ID
+		}
+	}
+	return ""
+}
+
+// movedToThursday checks a move of her coming Tuesday's appointment
+// against the store: the Tuesday one cancelled with its credit given
+// back, hers booked on Thursday 10 December at 18:00 in its place.
+func movedToThursday(w *world, traineeID string, a []string) error {
+	from := firstOn(a[0], "Tue ")
+	if from == "" {
+		return fmt.Errorf("the demo gives her no appointment on Tuesday: the request tests nothing")
+	}
+	var got struct {
+		ID string `json:"id"`
+	}
+	if err := decode(a[1], &got); err != nil {
+		return err
+	}
+	old, err := w.ss.GetAppointment(w.ctx, from)
+	if err != nil || old.TraineeID != traineeID || old.Status != domain.AppointmentCancelled || old.StartsAt.In(w.zone).Weekday() != time.Tuesday {
+		return fmt.Errorf("her Tuesday appointment %s is not cancelled: %+v (%v)", from, old, err)
+	}
+	moved, err := w.ss.GetAppointment(w.ctx, got.ID)
+	if err != nil || moved.TraineeID != traineeID || moved.Status != domain.AppointmentBooked || moved.CoachID != old.CoachID ||
+		moved.StartsAt.In(w.zone).Format("Mon 2006-01-02 15:04") != "Thu 2026-12-10 18:00" {
+		return fmt.Errorf("the stored appointment %s is not hers on Thursday 10 December at 18:00: %+v (%v)", got.ID, moved, err)
+	}
+	return nil
 }
 
 // weekDrafted checks a drafted week against the trainee's records: on her

@@ -213,6 +213,17 @@ func traineeSpecs() []spec {
 			description: "Cancel one of your appointments; late (the studio's hours) keeps the credit used.",
 			args:        map[string]string{"appointmentId": "From list_my_appointments."}},
 
+		{name: "move_appointment", title: "Move an appointment", route: "POST /appointments/{id}/move", pathArg: "appointmentId",
+			description: "Move one of your appointments to another day and time in one step, its credit going with it; not within the studio's hours before it.",
+			keep:        []string{"day", "time", "waitlist"},
+			require:     []string{"day", "time"},
+			args: map[string]string{
+				"appointmentId": "From list_my_appointments.",
+				"day":           "As book_appointment's.",
+				"time":          "HH:MM.",
+				"waitlist":      "Default false: a full slot keeps yours.",
+			}},
+
 		{name: "generate_weekly_plan", title: "Draft my training week", route: "POST /trainees/{id}/plan-drafts", unkeyed: true,
 			description: "Draft your week from your training profile (days, equipment, session length), injuries, program and logged sets: loads by progression rules, a deload when due, each change with its reason. " +
 				"Your coach reviews and applies it; nothing is planned before. Answers your pending draft of the week unless fresh.",

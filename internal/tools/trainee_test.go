@@ -45,6 +45,7 @@ var traineeTable = []struct{ name, route, scope string }{
 	{"list_my_appointments", "GET /trainees/{id}/appointments", auth.ScopeTrainingRead},
 	{"book_appointment", "POST /trainees/{id}/appointments", auth.ScopeTrainingWrite},
 	{"cancel_appointment", "POST /appointments/{id}/cancel", auth.ScopeTrainingWrite},
+	{"move_appointment", "POST /appointments/{id}/move", auth.ScopeTrainingWrite},
 	{"generate_weekly_plan", "POST /trainees/{id}/plan-drafts", auth.ScopeTrainingWrite},
 }
 
@@ -86,6 +87,7 @@ func TestEveryTraineeToolMatchesItsLaneRoute(t *testing.T) {
 		"swap_exercise":    {"date", "loadPercent", "operation", "percent", "rpeIncrease", "startTime"},
 		"answer_form":      {"formTemplateId", "submittedAt"},           // the assignment names the form; answered now
 		"book_appointment": {"coachId", "lengthMin", "place", "slotId"}, // her coach, at a time: the coach's tools name slots
+		"move_appointment": {"coachId", "lengthMin", "place", "slotId"}, // as book_appointment: the appointment's coach, at a time
 	}
 	for _, tool := range tools.Trainee() {
 		rt, ok := routes[tool.Name]

@@ -186,6 +186,9 @@ type bookInput struct {
 type Booked struct {
 	View
 	SlotOpened bool `json:"slotOpened" jsonschema:"true when a one-to-one slot was opened for it within the coach's hours."`
+	// again: the trainee's appointment already there, answered as the
+	// same booking made again.
+	again bool
 }
 
 func book(c *lane.Call, in *bookInput) (Booked, error) {
@@ -229,7 +232,7 @@ func bookFor(c *lane.Call, ss store.StudioStore, t domain.Trainee, in *bookInput
 			same, gerr := ss.GetAppointment(c.Ctx, clash.ID)
 			if gerr == nil && (same.SlotID == b.SlotID || b.SlotID == "" && same.CoachID == b.CoachID && same.StartsAt.Equal(b.StartsAt)) {
 				// The same booking again is the one booking.
-				out = Booked{View: newNames(c).view(ss, same)}
+				out = Booked{View: newNames(c).view(ss, same), again: true}
 				c.SetStatus(200)
 				return nil
 			}
@@ -258,10 +261,23 @@ type Moved struct {
 	From string `json:"from" jsonschema:"The appointment moved from (now cancelled, its credit given back)."`
 }
 
+// moveInput is a booking's input, but a move that could only wait keeps
+// the place it has: a full slot refuses unless waitlist is true.
+type moveInput struct {
+	bookInput
+	Waitlist *bool `json:"waitlist,omitempty" jsonschema:"A full slot: false (the default) refuses and keeps the appointment; true gives up its place for the waiting list."`
+}
+
 // move cancels a live appointment and books its trainee as in asks, in
 // one transaction: a move is not a late cancellation (the credit goes
-// with her), and a booking that cannot be made keeps the old one.
-func move(c *lane.Call, in *bookInput) (Moved, error) {
+// with her), and a booking that cannot be made keeps the old one. The
+// trainee moves only her own (the lane's trainee policy, by the
+// appointment's Owner, as for cancel), and not within the studio's
+// lateCancelHours of its start: there the move is refused in words, so a
+// late change is never made cheaper by calling it a move, nor charged a
+// credit she did not choose to lose (she cancels late, or asks her coach,
+// who may still move it).
+func move(c *lane.Call, in *moveInput) (Moved, error) {
 	var out Moved
 	err := c.InTx(func(ss store.StudioStore) error {
 		a, err := lane.Lookup(c.Ctx, ids.Appointment, c.ID(), ss.GetAppointment)
@@ -272,21 +288,40 @@ func move(c *lane.Call, in *bookInput) (Moved, error) {
 		if err != nil {
 			return err
 		}
-		if in.SlotID == "" && in.CoachID == "" {
-			in.CoachID = a.CoachID // her coach of the appointment, unless she names another
-		}
-		if _, _, err := ss.CancelAppointment(c.Ctx, a.ID, c.Now(), false); err != nil {
-			return err
-		}
-		booked, err := bookFor(c, ss, t, in)
+		st, err := c.DB().StudioByID(c.Ctx, c.P.StudioID)
 		if err != nil {
 			return err
 		}
+		hours := st.LateCancelHours()
+		if c.P.IsTrainee() && a.Status == domain.AppointmentBooked && a.StartsAt.Sub(c.Now()) < time.Duration(hours)*time.Hour {
+			return lane.Conflict(fmt.Sprintf("Your appointment at %s is less than %d hours away, the studio's notice for changing one, so it cannot be moved now. Keep it, ask your coach to move it, or cancel it (a late cancellation keeps its credit used) and book another time.",
+				localLabel(a.StartsAt, c.Zone()), hours))
+		}
+		b := in.bookInput
+		b.Waitlist = ptrTo(in.Waitlist != nil && *in.Waitlist)
+		if b.SlotID == "" && b.CoachID == "" {
+			b.CoachID = a.CoachID // her coach of the appointment, unless she names another
+		}
+		_, promoted, err := ss.CancelAppointment(c.Ctx, a.ID, c.Now(), false)
+		if err != nil {
+			return err
+		}
+		booked, err := bookFor(c, ss, t, &b)
+		if err != nil {
+			return err
+		}
+		if booked.again {
+			// Not the same booking again: two of hers would become one.
+			return lane.Conflict(fmt.Sprintf("%s already has an appointment at %s (%s); this one stays where it is. Move it to another time, or cancel one of them.",
+				strings.TrimSpace(t.FirstName+" "+t.LastName), booked.Local, booked.ID))
+		}
 		out = Moved{Booked: booked, From: a.ID}
-		return nil
+		return movedUp(c, ss, st, promoted)
 	})
 	return out, err
 }
+
+func ptrTo[T any](v T) *T { return &v }
 
 // localDay is the booking's day as the studio reads it.
 func localDay(b store.Booking, ss store.StudioStore, c *lane.Call) string {
@@ -406,17 +441,22 @@ func cancel(c *lane.Call, _ *cancelInput) (CancelAnswer, error) {
 		}
 		n := newNames(c)
 		out = CancelAnswer{View: n.view(ss, done), CreditKept: done.Status == domain.AppointmentLateCancelled}
-		if promoted == nil {
-			return nil
+		if promoted != nil {
+			out.Promoted = &promoted.ID
 		}
-		out.Promoted = &promoted.ID
-		if !st.NotifyWaitlistPromotion() {
-			return nil
-		}
-		return c.Notify(ss, promoted.TraineeID, "appointment_waitlist_promoted", map[string]any{
-			"appointmentId": promoted.ID, "startsAt": promoted.StartsAt.UTC(), "local": localLabel(promoted.StartsAt, c.Zone()), "place": promoted.Place})
+		return movedUp(c, ss, st, promoted)
 	})
 	return out, err
+}
+
+// movedUp tells the trainee moved up from the waiting list into a place a
+// cancellation or a move freed, when the studio says she is told.
+func movedUp(c *lane.Call, ss store.StudioStore, st domain.Studio, promoted *domain.Appointment) error {
+	if promoted == nil || !st.NotifyWaitlistPromotion() {
+		return nil
+	}
+	return c.Notify(ss, promoted.TraineeID, "appointment_waitlist_promoted", map[string]any{
+		"appointmentId": promoted.ID, "startsAt": promoted.StartsAt.UTC(), "local": localLabel(promoted.StartsAt, c.Zone()), "place": promoted.Place})
 }
 
 type markInput struct {

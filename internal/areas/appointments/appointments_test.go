@@ -450,3 +450,106 @@ func TestMovingAnAppointment(t *testing.T) {
 		e.Fails(404, "NOT_FOUND", e.Call(hers, "POST", "/appointments/"+moved.ID+"/move", map[string]any{"day": w.day(5), "time": "11:00"}))
 	})
 }
+
+// A trainee moves her own appointment through the coach's route, by the
+// same rules: one step, the old place to the first waiting (told, when the
+// studio says so), the same move twice one move, audited. A full slot
+// keeps her place unless she asks to wait; within the studio's notice her
+// move is refused in words that name it, and her coach's is not.
+func TestATraineeMovesHerOwnAppointment(t *testing.T) {
+	kit.EachEngine(t, func(t *testing.T, st store.Store) {
+		w := newWorld(t, st, "trainee-move")
+		e, k := w.e, w.f.Key
+		hers := e.TraineeToken(w.f)
+		e.OK(200, e.Call(k, "PATCH", "/appointment-settings", map[string]any{"notifyWaitlistPromotion": true}))
+		var mine, waiting, full appointments.Booked
+		e.OK(201, w.book(hers, "me", map[string]any{"day": w.day(3), "time": "10:00"})).Into(t, &mine)
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(3), "time": "10:00"})).Into(t, &waiting)
+		e.OK(201, w.book(k, w.other.Trainee, map[string]any{"day": w.day(4), "time": "12:00"})).Into(t, &full)
+		if waiting.Status != "waitlisted" || full.Status != "booked" {
+			t.Fatalf("waiting = %+v, full = %+v", waiting, full)
+		}
+
+		// Another trainee's appointment is not found, to move as to cancel.
+		e.Fails(404, "NOT_FOUND", e.Call(hers, "POST", "/appointments/"+full.ID+"/move", map[string]any{"day": w.day(5), "time": "12:00"}))
+		// A full slot: refused unless she asks to wait, and hers is kept.
+		a := e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+mine.ID+"/move", map[string]any{"day": w.day(4), "time": "12:00"}))
+		if !strings.Contains(a.Message(), "waitlist true") {
+			t.Errorf("a move into a full slot: %s", a.Message())
+		}
+		var still appointments.View
+		e.OK(200, e.Call(k, "GET", "/appointments/"+mine.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("a refused move left %+v", still)
+		}
+
+		// The move, twice with one key: one move.
+		body := map[string]any{"day": w.day(5), "time": "09:30"}
+		var moved, again appointments.Moved
+		e.OK(200, e.Call(hers, "POST", "/appointments/"+mine.ID+"/move", body, "Idempotency-Key", "move-1")).Into(t, &moved)
+		replay := e.OK(200, e.Call(hers, "POST", "/appointments/"+mine.ID+"/move", body, "Idempotency-Key", "move-1"))
+		replay.Into(t, &again)
+		if moved.Status != "booked" || moved.StartsAt.In(w.zone).Format("2006-01-02 15:04") != w.day(5)+" 09:30" ||
+			again.ID != moved.ID || replay.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("moved = %+v, again = %+v (%s)", moved, again, replay.Header)
+		}
+		var day kit.List[appointments.View]
+		e.OK(200, e.Call(k, "GET", "/appointments?from="+w.day(5)+"&to="+w.day(5)+"&traineeId="+w.f.Trainee.ID, nil)).Into(t, &day)
+		if day.Total != 1 || day.Items[0].BookedBy != "trainee" {
+			t.Fatalf("her day after the move: %+v", day)
+		}
+		// Her old place went to the first waiting, who was told.
+		e.OK(200, e.Call(k, "GET", "/appointments/"+waiting.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("the waiting trainee = %+v", still)
+		}
+		if !slices.ContainsFunc(e.Notifications(w.f.Studio.ID), func(n domain.Notification) bool {
+			return n.Kind == "appointment_waitlist_promoted" && n.TraineeID == w.other.Trainee
+		}) {
+			t.Errorf("the trainee moved up into the place a move freed was not told")
+		}
+		// Onto a time she already holds: refused, both kept (not one
+		// booking made again).
+		var second appointments.Booked
+		e.OK(201, w.book(hers, "me", map[string]any{"day": w.day(2), "time": "11:00"})).Into(t, &second)
+		a = e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+second.ID+"/move", body))
+		if !strings.Contains(a.Message(), "already has an appointment at") {
+			t.Errorf("a move onto her own time: %s", a.Message())
+		}
+		e.OK(200, e.Call(k, "GET", "/appointments/"+second.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("a move onto her own time left %+v", still)
+		}
+		// A moved appointment moves no more.
+		e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+mine.ID+"/move", map[string]any{"day": w.day(6), "time": "09:30"}))
+
+		// Within the studio's notice: her move is refused, naming it; the
+		// coach's is not.
+		e.OK(200, e.Call(k, "PATCH", "/appointment-settings", map[string]any{"lateCancelHours": 168}))
+		a = e.Fails(409, "CONFLICT", e.Call(hers, "POST", "/appointments/"+moved.ID+"/move", map[string]any{"day": w.day(6), "time": "09:30"}))
+		if !strings.Contains(a.Message(), "less than 168 hours away") || !strings.Contains(a.Message(), "ask your coach") {
+			t.Errorf("a late move: %s", a.Message())
+		}
+		e.OK(200, e.Call(k, "GET", "/appointments/"+moved.ID, nil)).Into(t, &still)
+		if still.Status != "booked" {
+			t.Fatalf("a refused late move left %+v", still)
+		}
+		var byCoach appointments.Moved
+		e.OK(200, e.Call(k, "POST", "/appointments/"+moved.ID+"/move", map[string]any{"day": w.day(6), "time": "09:30"})).Into(t, &byCoach)
+		if byCoach.Status != "booked" || byCoach.BookedBy != "coach" {
+			t.Fatalf("the coach's move = %+v", byCoach)
+		}
+
+		// Her move is audited as the move of her appointment.
+		e.Audit.Flush()
+		l, err := st.ListAudit(t.Context(), w.f.Studio.ID, store.Page{Limit: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(l.Items, func(ev domain.AuditEvent) bool {
+			return ev.Route == "POST /v1/automation/appointments/{id}/move" && ev.ResourceID == mine.ID && ev.Status == 200
+		}) {
+			t.Errorf("her move is not in the audit")
+		}
+	})
+}

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/otherwise/perform/internal/auth"
@@ -43,8 +42,8 @@ func (a *Area) Routes(rs *lane.Routes) {
 		lane.Created(), lane.Tool("book_appointment"), lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("book_appointment"), lane.Allow(traineeBooked...))
 	lane.Add(rs, "POST", "/appointments/{id}/cancel", "Cancel an appointment. Later than the studio's lateCancelHours before its start it is a late cancellation and keeps its credit used; earlier, the credit is given back. A place freed goes to the first on the waiting list.", cancel,
 		lane.Tool("cancel_appointment"), lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("cancel_appointment"), lane.Allow(traineeCancel...))
-	lane.Add(rs, "POST", "/appointments/{id}/move", "Move an appointment to another day and time (or slot), in one step: the old one is cancelled with its credit given back (never a late cancellation), the new one booked as a booking is; a new time that cannot be booked keeps the old one.", move,
-		lane.Trainee(auth.ScopeTrainingWrite), lane.Allow(append(slices.Clone(traineeBooked), "from")...))
+	lane.Add(rs, "POST", "/appointments/{id}/move", "Move an appointment to another day and time (or slot), in one step: the old one is cancelled with its credit given back (never a late cancellation) and its place goes to the first waiting, the new one booked as a booking is; a new time that cannot be booked, or a full slot unless waitlist is true, keeps the old one. A trainee moves her own, and not later than the studio's lateCancelHours before its start.", move,
+		lane.Trainee(auth.ScopeTrainingWrite), lane.TraineeTool("move_appointment"), lane.Allow(traineeBooked...)) // "from" is the id she gave, and no id field: it would read redacted
 	lane.Add(rs, "POST", "/appointments/{id}/mark", "Mark an appointment that has begun attended (optionally with the training session logged for it) or no_show.", mark,
 		lane.Tool("mark_appointment"))
 	// The studio's rules and the coach's calendar feed: for the studio's own apps.

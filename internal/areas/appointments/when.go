@@ -14,7 +14,8 @@ import (
 // "today", "tomorrow", a weekday ("tuesday": the next one from today; "this
 // tuesday" and "next tuesday": in this and next week of the studio), or a
 // date (YYYY-MM-DD); in English or Hebrew ("מחר", "יום שלישי", "שלישי
-// הבא"). A time is HH:MM (or H, HH, H:MM) on the 24-hour clock.
+// הבא"), as said of a booking or a move ("on tuesday", "ביום שלישי", "to
+// thursday", "ליום חמישי"). A time is HH:MM (or H, HH, H:MM) on the 24-hour clock.
 
 var weekdayWords = map[string]time.Weekday{
 	"sunday": time.Sunday, "sun": time.Sunday, "ראשון": time.Sunday,
@@ -60,8 +61,8 @@ func ParseDay(day, today string, first time.Weekday) (date string, bare bool, er
 			s, week = rest, w.which
 		}
 	}
-	s = strings.TrimPrefix(s, "on ")
-	s = strings.TrimPrefix(s, "ב")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "on "), "to ")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "ב"), "ל") // ביום, and a move's ליום
 	s = strings.TrimPrefix(s, "יום ")
 	wd, ok := weekdayWords[s]
 	if !ok {

@@ -19,6 +19,7 @@ func TestParseDay(t *testing.T) {
 		{"tuesday", "2026-12-08", true}, {"wednesday", "2026-12-02", true}, {"Thu", "2026-12-03", true},
 		{"שלישי", "2026-12-08", true}, {"יום שלישי", "2026-12-08", true}, {"ביום שלישי", "2026-12-08", true}, {"בשני", "2026-12-07", true},
 		{"next tuesday", "2026-12-08", false}, {"this tuesday", "2026-12-01", false}, {"next sunday", "2026-12-06", false},
+		{"ליום חמישי", "2026-12-03", true}, {"לחמישי", "2026-12-03", true}, {"to thursday", "2026-12-03", true}, {"ליום חמישי הבא", "2026-12-10", false},
 		{"שלישי הבא", "2026-12-08", false}, {"2027-01-05", "2027-01-05", false}, {"מחרתיים", "2026-12-04", false},
 	} {
 		got, bare, err := ParseDay(c.in, today, time.Sunday)
