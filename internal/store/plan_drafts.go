@@ -30,11 +30,12 @@ type PlanDrafts interface {
 	WeekTaskIDs(ctx context.Context, traineeID, weekStart string) ([]string, error)
 	// SetPlanDraftTasks records the coaches' tasks about a draft's week.
 	SetPlanDraftTasks(ctx context.Context, id string, taskIDs []string) error
-	// RefinePlanDraft records the model's refinement of a draft: while the
-	// draft is pending with its refinement pending, plan and report (nil:
-	// kept) replace its own and refinement becomes state with note; a draft
-	// no longer pending keeps its plan and only records state and note.
-	// applied reports whether the refinement was taken.
+	// RefinePlanDraft records the model's refinement of a draft. With a plan
+	// and report, it is taken only while the draft and its refinement are
+	// pending: they replace the draft's own and refinement becomes state
+	// with note; otherwise nothing is written and taken is false (the
+	// caller records why, in one write, so no reader sees the state
+	// without its note). Without them, state and note are recorded.
 	RefinePlanDraft(ctx context.Context, id string, plan, report []byte, state string, note *string) (taken bool, err error)
 }
 
@@ -132,9 +133,12 @@ func (s *studioStore) RefinePlanDraft(ctx context.Context, id string, plan, repo
 		if err != nil {
 			return false, err
 		}
-		if n, err := res.RowsAffected(); err != nil || n > 0 {
+		n, err := res.RowsAffected()
+		if err != nil || n > 0 {
 			return n > 0, err
 		}
+		err = s.queryRow(ctx, `SELECT 1 FROM plan_drafts WHERE studio_id = ? AND id = ?`, s.studioID, id).Scan(new(int))
+		return false, notFoundAs(notFound(err), "weekly plan draft", id)
 	}
 	res, err := s.exec(ctx, `UPDATE plan_drafts SET refinement = ?, refinement_note = ? WHERE studio_id = ? AND id = ?`,
 		state, note, s.studioID, id)

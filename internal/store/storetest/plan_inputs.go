@@ -77,10 +77,19 @@ func testPlanInputs(t *testing.T, st store.Store) {
 	}
 	third := draft("fp3")
 	must(t, "ApplyPlanDraft", ss.ApplyPlanDraft(ctx, third.ID, nil, []string{"ses_x"}, now))
-	note := "landed after the draft was applied: dropped"
-	if taken, err := ss.RefinePlanDraft(ctx, third.ID, []byte(`{"v":9}`), []byte(`{}`), domain.RefineDone, &note); err != nil || taken {
+	if taken, err := ss.RefinePlanDraft(ctx, third.ID, []byte(`{"v":9}`), []byte(`{}`), domain.RefineDone, nil); err != nil || taken {
 		t.Fatalf("refine an applied draft: %v, %v", taken, err)
 	}
+	// Not taken, nothing is written: no reader sees the refinement done
+	// before the caller says why.
+	if d, _ := ss.GetPlanDraft(ctx, third.ID); string(d.Plan) != `{"v":1}` || d.Refinement != domain.RefinePending {
+		t.Fatalf("a refinement not taken wrote %s %s", d.Plan, d.Refinement)
+	}
+	note := "landed after the draft was applied: dropped"
+	must(t, "RefinePlanDraft", func() error {
+		_, err := ss.RefinePlanDraft(ctx, third.ID, nil, nil, domain.RefineDone, &note)
+		return err
+	}())
 	if d, _ := ss.GetPlanDraft(ctx, third.ID); string(d.Plan) != `{"v":1}` || d.RefinementNote == nil || *d.RefinementNote != note {
 		t.Fatalf("applied draft after a late refinement: %s %v", d.Plan, d.RefinementNote)
 	}
