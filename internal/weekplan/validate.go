@@ -190,18 +190,26 @@ func (w *week) check(p Plan) []string {
 
 // roomForConditioning reports whether a strength session of the plan has
 // room for the goal's conditioning within her minutes (a session too
-// short for it keeps its strength work first).
+// short for it keeps its strength work first). The room is judged as the
+// builder judges it: the session's own exercises with the conditioning
+// added, prescribed afresh for the day, against her minutes; a session's
+// sets trimmed later for the week's cap make no room the builder never
+// had.
 func (w *week) roomForConditioning(p Plan) bool {
 	for _, s := range p.Sessions {
-		var own []Item // the session without the core's filling
+		day := LayoutDay{Weekday: s.Weekday}
 		strength := false
 		for _, it := range s.Items {
 			if !it.pad {
-				own = append(own, it)
+				day.Exercises = append(day.Exercises, it.ExerciseID)
 			}
 			strength = strength || w.strengthItem(it.ExerciseID)
 		}
-		if strength && duration(own)+w.finisherMinutes() <= w.in.Minutes {
+		if !strength {
+			continue
+		}
+		day.Exercises = append(day.Exercises, w.finisher)
+		if duration(w.dayItems(day, nil)) <= w.in.Minutes {
 			return true
 		}
 	}
