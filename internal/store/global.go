@@ -219,7 +219,7 @@ func (s *sqlStore) RevokeAPIKey(ctx context.Context, keyID string, at time.Time)
 	return affected(res, err, "API key", keyID)
 }
 
-func (s *sqlStore) SetAPIKeyScopes(ctx context.Context, studioID, keyID string, change func(have []string) ([]string, error), ev *domain.AuditEvent) (domain.APIKey, error) {
+func (s *sqlStore) SetAPIKeyScopes(ctx context.Context, studioID, keyID string, change func(k domain.APIKey) ([]string, error), ev *domain.AuditEvent) (domain.APIKey, error) {
 	var k domain.APIKey
 	err := s.InTx(ctx, func(tx Store) error {
 		t := tx.(*sqlStore)
@@ -238,7 +238,7 @@ func (s *sqlStore) SetAPIKeyScopes(ctx context.Context, studioID, keyID string, 
 		if k.RevokedAt != nil {
 			return &ConflictError{Message: fmt.Sprintf("API key %s (%s) was revoked; a revoked key keeps the scopes it had. Mint a new key with the scopes it needs.", k.Prefix, k.Name), ExistingID: k.ID}
 		}
-		next, err := change(slices.Clone(k.Scopes))
+		next, err := change(domain.APIKey{ID: k.ID, StudioID: k.StudioID, Name: k.Name, Prefix: k.Prefix, Kind: k.Kind, Scopes: slices.Clone(k.Scopes)})
 		if err != nil {
 			return err
 		}

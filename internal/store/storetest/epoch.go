@@ -66,16 +66,16 @@ func testAPIKeyScopes(t *testing.T, st store.Store) {
 	a, b := newStudio(t, st), newStudio(t, st)
 	_, k := newKey(t, st, a.ID, "scopes")
 	old := []string{auth.ScopeStudioRead, auth.ScopeStudioWrite}
-	_, err := st.SetAPIKeyScopes(ctx, a.ID, k.ID, func([]string) ([]string, error) { return old, nil }, nil)
+	_, err := st.SetAPIKeyScopes(ctx, a.ID, k.ID, func(domain.APIKey) ([]string, error) { return old, nil }, nil)
 	must(t, "SetAPIKeyScopes", err)
 
 	before, err := st.CredentialsEpoch(ctx)
 	must(t, "CredentialsEpoch", err)
 	ev := &domain.AuditEvent{CredentialID: "cli", Method: "PATCH", Route: "perform key scopes", Status: 200, Source: domain.SourceCLI}
 	var had []string
-	got, err := st.SetAPIKeyScopes(ctx, a.ID, k.ID, func(have []string) ([]string, error) {
-		had = have
-		return auth.ScopeChange{Add: []string{auth.ScopeBilling}}.Apply(have)
+	got, err := st.SetAPIKeyScopes(ctx, a.ID, k.ID, func(have domain.APIKey) ([]string, error) {
+		had = have.Scopes
+		return auth.ScopeChange{Add: []string{auth.ScopeBilling}}.Apply(have.Scopes)
 	}, ev)
 	must(t, "SetAPIKeyScopes add billing", err)
 	want := []string{auth.ScopeStudioRead, auth.ScopeStudioWrite, auth.ScopeBilling}
@@ -101,17 +101,17 @@ func testAPIKeyScopes(t *testing.T, st store.Store) {
 		if name == "no key" {
 			id = "key_nothing"
 		}
-		if _, err := st.SetAPIKeyScopes(ctx, studio, id, func(have []string) ([]string, error) { return have, nil }, nil); !errors.Is(err, store.ErrNotFound) {
+		if _, err := st.SetAPIKeyScopes(ctx, studio, id, func(have domain.APIKey) ([]string, error) { return have.Scopes, nil }, nil); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("%s: %v; want not found", name, err)
 		}
 	}
 	refused := errors.New("refused")
-	if _, err := st.SetAPIKeyScopes(ctx, "", k.ID, func([]string) ([]string, error) { return nil, refused }, ev); !errors.Is(err, refused) {
+	if _, err := st.SetAPIKeyScopes(ctx, "", k.ID, func(domain.APIKey) ([]string, error) { return nil, refused }, ev); !errors.Is(err, refused) {
 		t.Fatalf("a refused change: %v", err)
 	}
 	must(t, "RevokeAPIKey", st.RevokeAPIKey(ctx, k.ID, time.Now()))
 	var ce *store.ConflictError
-	if _, err := st.SetAPIKeyScopes(ctx, "", k.ID, func(have []string) ([]string, error) { return have, nil }, ev); !errors.As(err, &ce) || !strings.Contains(ce.Message, "revoked") {
+	if _, err := st.SetAPIKeyScopes(ctx, "", k.ID, func(have domain.APIKey) ([]string, error) { return have.Scopes, nil }, ev); !errors.As(err, &ce) || !strings.Contains(ce.Message, "revoked") {
 		t.Fatalf("a revoked key's scopes: %v; want a conflict saying it was revoked", err)
 	}
 	if stored, _ := st.FindAPIKey(ctx, a.ID, k.ID); !slices.Equal(stored.Scopes, want) {
