@@ -324,7 +324,9 @@ func cmdKeyScopes(ctx context.Context, e env, args []string) error {
 	if len(rest) != 1 {
 		return usagef("give exactly one key prefix (pf_live_…), key id (key_…) or the whole key, as perform key list shows, then --add, --remove or --set")
 	}
-	list := func(s string) []string { return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) }
+	list := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	}
 	change := auth.ScopeChange{Set: list(*set), Add: list(*add), Remove: list(*remove)}
 	if change.Empty() {
 		return usagef("name the scopes: --add billing, --remove studio:write, or --set studio:read,billing")
