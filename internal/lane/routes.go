@@ -56,6 +56,8 @@ type route struct {
 	// word: the path's second segment is a word where the collection's
 	// other routes take an {id} (see Word).
 	word bool
+	// reasonFilter is the input field that filters by reason (ReasonFilter).
+	reasonFilter string
 	// limit is the declared limit the route is held to (Limited).
 	limit  string
 	idKind ids.Kind // the kind of the {id} wildcard, if any (set by New)
