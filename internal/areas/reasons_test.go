@@ -64,6 +64,17 @@ func TestEveryDeclaredReasonFiltersNeedsAttention(t *testing.T) {
 			t.Fatalf("a second lane's reason filter: %q %v", again.Description, again.Enum)
 		}
 
+		// Nor does a lane of other areas change this lane's filter: each
+		// lane's reasons are its own, whatever the input type shares.
+		kit.New(t, st, kit.Options{Areas: append([]lane.Area{misdeclared{}}, areas.All(areas.Options{})...)})
+		var after []string
+		for _, v := range e.Lane.Contracts()[i].Input.Properties["reason"].Enum {
+			after = append(after, v.(string))
+		}
+		if !slices.Equal(after, want) {
+			t.Fatalf("after another lane was built, this lane's reason filter takes %v; want %v", after, want)
+		}
+
 		f := e.Seed("reasons")
 		for _, code := range want {
 			e.OK(200, e.Call(f.Key, "GET", "/trainees/needs-attention?reason="+code, nil))

@@ -144,6 +144,9 @@ func (l *Lane) withReasons(rt *route) {
 	if p == nil || len(p.Enum) == 0 {
 		panic("lane: " + rt.method + " " + rt.path + " filters by reason on " + rt.reasonFilter + ", which is not a field with its own reasons (enum=…)")
 	}
+	// CloneSchemas copies schemas, not their slices: the enum the type's
+	// schema shares is copied before it grows.
+	p.Enum = slices.Clone(p.Enum)
 	var plain, scoped []string
 	scopes := map[string][]string{}
 	for _, c := range codes {
