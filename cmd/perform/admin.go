@@ -311,6 +311,58 @@ func cmdKeyRevoke(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
+func cmdKeyScopes(ctx context.Context, e env, args []string) error {
+	fs := newFlags("key scopes")
+	add := fs.String("add", "", "scopes the key gains, comma-separated: studio:read, studio:write, studio:admin, billing")
+	remove := fs.String("remove", "", "scopes the key loses, comma-separated; it keeps at least one")
+	set := fs.String("set", "", "the key's whole new list of scopes, comma-separated, in place of --add and --remove")
+	st, rest, err := adminStore(ctx, e, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if len(rest) != 1 {
+		return usagef("give exactly one key prefix (pf_live_…), key id (key_…) or the whole key, as perform key list shows, then --add, --remove or --set")
+	}
+	list := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	change := auth.ScopeChange{Set: list(*set), Add: list(*add), Remove: list(*remove)}
+	if change.Empty() {
+		return usagef("name the scopes: --add billing, --remove studio:write, or --set studio:read,billing")
+	}
+	k, err := findKey(ctx, st, rest[0])
+	if err != nil {
+		return err
+	}
+	before := strings.Join(k.Scopes, ",")
+	ev := &domain.AuditEvent{CredentialID: "cli", Method: "PATCH", Route: "perform key scopes", Status: 200, Source: domain.SourceCLI, RequestID: ids.New(ids.Request)}
+	var usage error
+	k, err = st.SetAPIKeyScopes(ctx, k.StudioID, k.ID, func(k domain.APIKey) ([]string, error) {
+		if k.Kind == string(auth.KindPlatformKey) {
+			usage = usagef("key %s (%s) is an agent platform's key: it reads only the studio's public offer and takes no scopes", k.Prefix, k.Name)
+			return nil, usage
+		}
+		next, err := change.Apply(k.Scopes)
+		if err != nil {
+			usage = usagef("%v", err)
+			return nil, usage
+		}
+		return next, nil
+	}, ev)
+	var ce *store.ConflictError
+	switch {
+	case usage != nil:
+		return usage
+	case errors.As(err, &ce):
+		return errors.New(strings.TrimSuffix(ce.Message, "."))
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Key %s (%s) had %s and now has %s, from its next request.\n", k.Prefix, k.Name, before, strings.Join(k.Scopes, ","))
+	return nil
+}
+
 // findKey finds a key by its prefix, its id or the whole key pasted in.
 // A whole key is looked up by its prefix and must match the stored hash;
 // it is never repeated, only its prefix.

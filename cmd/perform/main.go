@@ -5,7 +5,7 @@
 //	perform migrate                       apply database migrations
 //	perform studio create --name --slug   create a studio
 //	perform studio payments-webhook       a studio's payments webhook
-//	perform key create|list|revoke        manage a studio's API keys
+//	perform key create|list|scopes|revoke manage a studio's API keys
 //	perform oauth client add              add an OAuth client (name, redirect URIs)
 //	perform audit --studio SLUG           read a studio's audit trail
 //	perform agent cost [--hours N]        the agent's model usage and cost per studio
@@ -69,6 +69,7 @@ func commands() []command {
 		{"studio payments-webhook", "--studio SLUG [--do status|enable|rotate|disable|test-event] [--signing-secret S] [--keep-url] [--trainee ID --amount N]", "Show, turn on, rotate or turn off a studio's payments webhook, or sign a test event for it; a URL and secret are printed once, on stdout.", cmdPaymentsWebhook},
 		{"key create", "--studio SLUG --name NAME [--kind studio|platform]", "Mint an API key; it is printed once, alone on stdout.", cmdKeyCreate},
 		{"key list", "--studio SLUG", "List a studio's keys, one a line: prefix, id, name, scopes, created, last used, live or revoked.", cmdKeyList},
+		{"key scopes", "PREFIX_OR_ID_OR_KEY --add|--remove|--set SCOPES", "Change a live key's scopes (studio:read, studio:write, studio:admin, billing): add or remove some, or set the whole list; the key holds them from its next request.", cmdKeyScopes},
 		{"key revoke", "PREFIX_OR_ID_OR_KEY", "Revoke a key, named by its prefix, its id or the whole key; the next request with it is refused.", cmdKeyRevoke},
 		{"oauth client add", "--name NAME --redirect-uri URI [--redirect-uri URI…] [--public]", "Add an OAuth client; its id is printed on stdout, then a confidential client's secret (shown once).", cmdOAuthClientAdd},
 		{"audit", "--studio SLUG [--limit N] [--offset N]", "Print a studio's audit trail, newest first.", cmdAudit},

@@ -36,6 +36,8 @@ var reasonLabels = map[string]string{
 	"owes":         "יש חוב שמועד תשלומו עבר",
 	"package_ends": "החבילה מסתיימת בקרוב",
 	"no_credits":   "לא נשארו אימונים בחבילה",
+	// The payments webhook's (also under billing).
+	"payment_failed": "תשלום נכשל אצל חברת הסליקה",
 }
 
 // reasonDrafts are short messages the coach can forward to the trainee, by
@@ -55,6 +57,7 @@ var reasonDrafts = map[string]string{
 	"owes":              "היי %s, תזכורת קטנה: נשאר תשלום פתוח על המנוי. אפשר להסדיר בביט, בהעברה או במזומן באימון הבא 🙏",
 	"package_ends":      "היי %s, החבילה שלך מסתיימת בקרוב. רוצה שנחדש ונמשיך ביחד? 😊",
 	"no_credits":        "היי %s, נגמרו האימונים בחבילה שלך. רוצה לחדש כדי שנמשיך? 💪",
+	"payment_failed":    "היי %s, נראה שהתשלום האחרון לא עבר. אפשר לבדוק את אמצעי התשלום, או להסדיר בביט, בהעברה או במזומן 🙏",
 }
 
 const genericDraft = "היי %s, רציתי לשמוע מה שלומך ואיך האימונים הולכים 🙂"

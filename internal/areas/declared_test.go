@@ -105,6 +105,7 @@ func (n *nudges) Declare(d *lane.Declaration) {
 	d.Limits = append(d.Limits, lane.Limit{Name: nudgeLimit, Max: 1, Window: time.Hour})
 	d.Workers = func(w *river.Workers) { river.AddWorker(w, &nudgeWorker{n: n}) }
 	d.Jobs = func(c *river.Client[*sql.Tx]) { n.jobs.Store(c) }
+	d.Adds.Codes = []lane.ReasonCode{{Code: "nudged", Means: "nudged about a form"}}
 	d.Adds.Reasons = func(c *lane.Call, trainees []string) (map[string][]training.Reason, error) {
 		n.mu.Lock()
 		defer n.mu.Unlock()
@@ -217,6 +218,12 @@ func TestAnAreaIsServedFromItsDeclaration(t *testing.T) {
 			i := slices.IndexFunc(attention.Items, func(x training.Attention) bool { return x.TraineeID == dana.ID })
 			if i < 0 || !slices.ContainsFunc(attention.Items[i].Reasons, func(r training.Reason) bool { return r.Code == "nudged" }) {
 				t.Errorf("the nudge's reason is not on the roster: %+v", attention.Items)
+			}
+			// Its reason filters the roster, as every declared reason does.
+			var nudged struct{ Items []training.Attention }
+			call(t, srv, akey, "GET", "/trainees/needs-attention?reason=nudged", "").ok(t, 200, &nudged)
+			if len(nudged.Items) != 1 || nudged.Items[0].TraineeID != dana.ID {
+				t.Errorf("needs-attention?reason=nudged: %+v; want Dana alone", nudged.Items)
 			}
 			var overview training.Overview
 			call(t, srv, akey, "GET", "/trainees/"+dana.ID+"/overview", "").ok(t, 200, &overview)

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -119,3 +120,50 @@ func CheckScopes(scopes []string) ([]string, error) {
 
 // Has reports whether the principal holds scope.
 func (p *Principal) Has(scope string) bool { return slices.Contains(p.Scopes, scope) }
+
+// A ScopeChange is how a live studio key's scopes change: Set names its
+// whole new list, or Add and Remove name what it gains and loses (both at
+// once; a scope in both is refused). The CLI (perform key scopes) and the
+// lane (PATCH /keys/{id}) take it the same way.
+type ScopeChange struct {
+	Set, Add, Remove []string
+}
+
+// Empty reports whether the change names no scope at all.
+func (c ScopeChange) Empty() bool { return len(c.Set)+len(c.Add)+len(c.Remove) == 0 }
+
+// ErrNoScopes refuses a change that would leave a key no scope.
+var ErrNoScopes = errors.New("a key keeps at least one scope; to stop a key, revoke it")
+
+// Apply is the scopes a key holding have holds after the change, in
+// display order, each scope named checked as CheckScopes checks it. A
+// change naming nothing, both Set and Add or Remove, a scope both added and
+// removed, or one leaving no scope is refused with a sentence.
+func (c ScopeChange) Apply(have []string) ([]string, error) {
+	switch {
+	case c.Empty():
+		return nil, errors.New("name the scopes to set, or to add or remove")
+	case len(c.Set) > 0 && len(c.Add)+len(c.Remove) > 0:
+		return nil, errors.New("set the whole list, or add and remove scopes, not both")
+	}
+	for _, list := range [][]string{c.Set, c.Add, c.Remove} {
+		if len(list) > 0 {
+			if _, err := CheckScopes(list); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, s := range c.Add {
+		if slices.Contains(c.Remove, s) {
+			return nil, fmt.Errorf("%q is both added and removed; name it once", s)
+		}
+	}
+	next := c.Set
+	if len(c.Set) == 0 {
+		next = slices.DeleteFunc(append(slices.Clone(have), c.Add...), func(s string) bool { return slices.Contains(c.Remove, s) })
+	}
+	if len(next) == 0 {
+		return nil, ErrNoScopes
+	}
+	return CheckScopes(next)
+}

@@ -68,3 +68,45 @@ func FuzzParseScopes(f *testing.F) {
 		}
 	})
 }
+
+// A key's scopes change by a whole new list or by what it gains and loses;
+// every scope named is checked, the answer is in display order, and a
+// change that would leave the key nothing is refused.
+func TestScopeChangeApply(t *testing.T) {
+	old := []string{ScopeStudioRead, ScopeStudioWrite} // a key made before billing
+	for name, tc := range map[string]struct {
+		change ScopeChange
+		want   []string
+	}{
+		"add billing":          {ScopeChange{Add: []string{ScopeBilling}}, []string{ScopeStudioRead, ScopeStudioWrite, ScopeBilling}},
+		"add what it has":      {ScopeChange{Add: []string{ScopeStudioRead}}, old},
+		"remove write":         {ScopeChange{Remove: []string{ScopeStudioWrite}}, []string{ScopeStudioRead}},
+		"remove what it lacks": {ScopeChange{Remove: []string{ScopeStudioAdmin}}, old},
+		"add and remove":       {ScopeChange{Add: []string{ScopeBilling, ScopeStudioAdmin}, Remove: []string{ScopeStudioWrite}}, []string{ScopeStudioRead, ScopeStudioAdmin, ScopeBilling}},
+		"set":                  {ScopeChange{Set: []string{ScopeBilling, ScopeStudioRead, ScopeBilling}}, []string{ScopeStudioRead, ScopeBilling}},
+	} {
+		got, err := tc.change.Apply(old)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, %v; want %v", name, got, err, tc.want)
+		}
+	}
+	for name, tc := range map[string]struct {
+		change ScopeChange
+		says   string
+	}{
+		"nothing":         {ScopeChange{}, "name the scopes"},
+		"set and add":     {ScopeChange{Set: []string{ScopeStudioRead}, Add: []string{ScopeBilling}}, "not both"},
+		"unknown added":   {ScopeChange{Add: []string{"billing:write"}}, `"billing:write" is not a scope`},
+		"unknown removed": {ScopeChange{Remove: []string{"studio:root"}}, `"studio:root" is not a scope`},
+		"unknown set":     {ScopeChange{Set: []string{ScopeStudioRead, "profile:read"}}, `"profile:read" is not a scope`},
+		"both ways":       {ScopeChange{Add: []string{ScopeBilling}, Remove: []string{ScopeBilling}}, "both added and removed"},
+		"none left":       {ScopeChange{Remove: []string{ScopeStudioRead, ScopeStudioWrite}}, "revoke it"},
+	} {
+		if got, err := tc.change.Apply(old); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: %v, %v; want a refusal saying %q", name, got, err, tc.says)
+		}
+	}
+	if !slices.Equal(old, []string{ScopeStudioRead, ScopeStudioWrite}) {
+		t.Fatalf("Apply changed the list it was given: %v", old)
+	}
+}

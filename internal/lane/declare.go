@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/ratelimit"
+	"github.com/otherwise/perform/internal/schema"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/training"
 )
@@ -102,8 +104,82 @@ func Limited(name string) Opt { return func(r *route) { r.limit = name } }
 // roster's needs-attention, and the coach's digest that reads it); lines
 // of a trainee's overview.
 type Adds struct {
+	// Codes are every reason code Reasons may answer: a route's
+	// ReasonFilter takes each one, and an area that adds reasons declares
+	// them or the lane does not start.
+	Codes    []ReasonCode
 	Reasons  func(c *Call, traineeIDs []string) (map[string][]training.Reason, error)
 	Overview func(c *Call, traineeID string) ([]string, error)
+}
+
+// A ReasonCode is a reason an area adds: its code, what it means (a few
+// words, or none) and the scope a credential needs to be told it ("" for
+// any), as the reason filter's description says them.
+type ReasonCode struct {
+	Code, Means, Scope string
+}
+
+// ReasonFilter makes the route's input field the filter by reason: beside
+// the reasons its lane tag lists (its own area's), it takes every reason
+// code the areas declare (Adds.Codes), and its description says them, so
+// no reason an area adds is left out of the filter.
+func ReasonFilter(field string) Opt { return func(r *route) { r.reasonFilter = field } }
+
+// declaredReasons are the reason codes the areas add, in declaration order.
+func (h *held) declaredReasons() []ReasonCode {
+	var out []ReasonCode
+	for _, a := range h.adds {
+		out = append(out, a.Codes...)
+	}
+	return out
+}
+
+// withReasons is the route's input with the declared reasons added to its
+// reason filter's enum and description (the process-wide schema of the
+// input type is left as it is: the route gets its own).
+func (l *Lane) withReasons(rt *route) {
+	codes := l.held.declaredReasons()
+	s := rt.input.schema.CloneSchemas()
+	p := s.Properties[rt.reasonFilter]
+	if p == nil || len(p.Enum) == 0 {
+		panic("lane: " + rt.method + " " + rt.path + " filters by reason on " + rt.reasonFilter + ", which is not a field with its own reasons (enum=…)")
+	}
+	// CloneSchemas copies schemas, not their slices: the enum the type's
+	// schema shares is copied before it grows.
+	p.Enum = slices.Clone(p.Enum)
+	var plain, scoped []string
+	scopes := map[string][]string{}
+	for _, c := range codes {
+		if slices.Contains(p.Enum, any(c.Code)) {
+			panic("lane: the reason " + c.Code + " is declared twice")
+		}
+		p.Enum = append(p.Enum, c.Code)
+		said := c.Code
+		if c.Means != "" {
+			said += " (" + c.Means + ")"
+		}
+		if c.Scope == "" {
+			plain = append(plain, said)
+			continue
+		}
+		if scopes[c.Scope] == nil {
+			scoped = append(scoped, c.Scope)
+		}
+		scopes[c.Scope] = append(scopes[c.Scope], said)
+	}
+	desc := strings.TrimSuffix(p.Description, ".")
+	if len(plain) > 0 {
+		desc += ", " + strings.Join(plain, ", ")
+	}
+	for _, scope := range scoped {
+		desc += "; with the " + scope + " scope " + strings.Join(scopes[scope], ", ")
+	}
+	p.Description = desc + "."
+	o, err := schema.NewObject(s)
+	if err != nil {
+		panic("lane: " + rt.method + " " + rt.path + ": " + err.Error())
+	}
+	rt.input = &inputSchema{schema: s, object: o}
 }
 
 // Adds is what every area adds to the reads other areas own.
@@ -147,6 +223,9 @@ func hold(decls []Declaration) *held {
 		for _, lim := range d.Limits {
 			once(h.limits, lim.Name, lim, "limit")
 		}
+		if d.Adds.Reasons != nil && len(d.Adds.Codes) == 0 {
+			panic("lane: an area adds reasons (Adds.Reasons) without declaring their codes (Adds.Codes)")
+		}
 		h.adds = append(h.adds, d.Adds)
 	}
 	return h
@@ -167,6 +246,9 @@ func (l *Lane) bind(rt *route) {
 		rt.idKind = l.held.paths[before[strings.LastIndexByte(before, '/')+1:]]
 	}
 	l.checkTraineeRoute(rt)
+	if rt.reasonFilter != "" {
+		l.withReasons(rt)
+	}
 	rt.refs = l.refFieldsOf(rt.inType)
 	if _, ok := l.held.limits[rt.limit]; rt.limit != "" && (!ok || rt.idKind == "") {
 		panic("lane: " + rt.method + " " + rt.path + " is Limited(" + rt.limit + "), a limit nobody declared or a path without an {id}")

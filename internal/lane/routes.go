@@ -56,6 +56,8 @@ type route struct {
 	// word: the path's second segment is a word where the collection's
 	// other routes take an {id} (see Word).
 	word bool
+	// reasonFilter is the input field that filters by reason (ReasonFilter).
+	reasonFilter string
 	// limit is the declared limit the route is held to (Limited).
 	limit  string
 	idKind ids.Kind // the kind of the {id} wildcard, if any (set by New)
@@ -373,8 +375,12 @@ func forbidden(rt *route, p *auth.Principal, scope string) *Error {
 		}
 		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: msg}
 	}
-	msg := fmt.Sprintf("%s %s needs the scope %s, and this key has %s. Use a key that has %s: the studio creates one with perform key create --studio SLUG --name NAME --scopes %s (or POST %s/keys).",
-		rt.method, Prefix+rt.path, scope, has, scope, scope, Prefix)
+	msg := fmt.Sprintf("%s %s needs the scope %s, and this key has %s.", rt.method, Prefix+rt.path, scope, has)
+	if rt.adminOnly() || p.Kind == auth.KindPlatformKey {
+		msg += fmt.Sprintf(" Use a key that has %s: the studio creates one with perform key create --studio SLUG --name NAME --scopes %s (or POST %s/keys).", scope, scope, Prefix)
+	} else {
+		msg += fmt.Sprintf(" The studio adds it to this key with perform key scopes %s --add %s (or PATCH %s/keys/%s), or creates a key that has it (perform key create --scopes, or POST %s/keys).", p.CredentialID, scope, Prefix, p.CredentialID, Prefix)
+	}
 	if rt.adminOnly() {
 		msg += " This endpoint is for the studio's own apps; no AI tool calls it."
 	}

@@ -219,6 +219,49 @@ func (s *sqlStore) RevokeAPIKey(ctx context.Context, keyID string, at time.Time)
 	return affected(res, err, "API key", keyID)
 }
 
+func (s *sqlStore) SetAPIKeyScopes(ctx context.Context, studioID, keyID string, change func(k domain.APIKey) ([]string, error), ev *domain.AuditEvent) (domain.APIKey, error) {
+	var k domain.APIKey
+	err := s.InTx(ctx, func(tx Store) error {
+		t := tx.(*sqlStore)
+		query := `SELECT ` + apiKeyColumns + ` FROM api_keys k WHERE k.id = ?`
+		args := []any{keyID}
+		if studioID != "" {
+			query += ` AND k.studio_id = ?`
+			args = append(args, studioID)
+		}
+		if t.engine == EnginePostgres {
+			query += ` FOR UPDATE` // SQLite's write transaction is already the studio's lock
+		}
+		if err := scanAPIKey(t.queryRow(ctx, query, args...), &k); err != nil {
+			return notFoundAs(notFound(err), "API key", keyID)
+		}
+		if k.RevokedAt != nil {
+			return &ConflictError{Message: fmt.Sprintf("API key %s (%s) was revoked; a revoked key keeps the scopes it had. Mint a new key with the scopes it needs.", k.Prefix, k.Name), ExistingID: k.ID}
+		}
+		next, err := change(domain.APIKey{ID: k.ID, StudioID: k.StudioID, Name: k.Name, Prefix: k.Prefix, Kind: k.Kind, Scopes: slices.Clone(k.Scopes)})
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(ctx, `UPDATE api_keys SET scopes = ? WHERE id = ?`, strings.Join(next, " "), k.ID); err != nil {
+			return err
+		}
+		k.Scopes = next
+		if ev == nil {
+			return nil
+		}
+		e := *ev
+		e.StudioID, e.ResourceID = k.StudioID, k.ID
+		if e.ID == "" {
+			e.ID = ids.New(ids.Audit)
+		}
+		if e.At.IsZero() {
+			e.At = t.now()
+		}
+		return t.InsertAudit(ctx, []domain.AuditEvent{e})
+	})
+	return k, err
+}
+
 func (s *sqlStore) CountLiveAPIKeys(ctx context.Context, studioID string) (int, error) {
 	var n int
 	err := s.queryRow(ctx, `SELECT count(*) FROM api_keys WHERE studio_id = ? AND revoked_at IS NULL`, studioID).Scan(&n)

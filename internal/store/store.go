@@ -164,6 +164,14 @@ type APIKeys interface {
 	// FindAPIKey finds a key by id or display prefix, in any studio when studioID is "".
 	FindAPIKey(ctx context.Context, studioID, idOrPrefix string) (domain.APIKey, error)
 	RevokeAPIKey(ctx context.Context, keyID string, at time.Time) error
+	// SetAPIKeyScopes gives the live key keyID of studioID (of any studio
+	// when studioID is "") the scopes change answers for it (as it is, scopes and kind),
+	// under the key's row lock, with ev (when not nil) as its audit event,
+	// in one transaction (joining the caller's, if any). No such key is
+	// ErrNotFound, a revoked one *ConflictError; change's error is answered
+	// as it is. The credentials epoch moves with the scopes (a trigger), so
+	// a principal kept for the key is read again on its next request.
+	SetAPIKeyScopes(ctx context.Context, studioID, keyID string, change func(k domain.APIKey) ([]string, error), ev *domain.AuditEvent) (domain.APIKey, error)
 	CountLiveAPIKeys(ctx context.Context, studioID string) (int, error)
 	// MintAPIKey is how a key is made within the plan (the lane, the CLI
 	// and the assistant all use it): under the studio's lock it writes k

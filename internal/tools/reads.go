@@ -59,13 +59,13 @@ func reads() []spec {
 			description: "A trainee's weigh-ins in kg, newest first."},
 
 		{name: "list_trainee_subscriptions", title: "List a trainee's plans", readOnly: true, route: "GET /trainees/{id}/subscriptions", pathArg: "traineeId",
-			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null is open-ended."},
+			description: "A trainee's plans (subscriptions): dates, price, status; endsOn null: open-ended."},
 
 		{name: "list_plans", title: "List plans", readOnly: true, route: "GET /products",
 			description: "Plans the studio sells (productId); price null: per trainee; durationDays null: open-ended; kind package (sessions, validDays) or membership (sessions a week, period)."},
 
 		{name: "get_trainee_billing", title: "A trainee's billing", readOnly: true, route: "GET /trainees/{id}/billing", pathArg: "traineeId",
-			description: "Per package or membership: sessions used and left, expiry, payment state; what she owes, open charges (chargeId), latest payments. Who owes: needs_attention reason owes."},
+			description: "Per package or membership: sessions used and left, expiry, payment state; what she owes, open charges (chargeId), latest payments. Who owes: needs_attention."},
 
 		{name: "list_payments", title: "List payments", readOnly: true, route: "GET /payments",
 			description: "Payments recorded, newest first, refunds negative; by trainee and days paid (from, to)."},

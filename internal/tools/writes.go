@@ -3,7 +3,7 @@ package tools
 func writes() []spec {
 	return []spec{
 		{name: "create_trainee", title: "Create a trainee", route: "POST /trainees",
-			description: "Add a trainee, optionally with a plan; one per phone (find_trainee_by_phone first).",
+			description: "Add a trainee, maybe with a plan; one per phone (find_trainee_by_phone first).",
 			forced:      map[string]any{"sendWhatsappInvite": false, "notify": false},
 			args: map[string]string{
 				"firstName": "First name.",

@@ -80,6 +80,7 @@ func (a *Area) Declare(d *lane.Declaration) {
 		"session": lane.RefOf(ids.Session, func(ss store.StudioStore) func(context.Context, string) (domain.Session, error) { return ss.GetSession }),
 		"slot":    lane.RefOf(ids.Slot, func(ss store.StudioStore) func(context.Context, string) (domain.Slot, error) { return ss.GetSlot }),
 	}
+	d.Adds.Codes = []lane.ReasonCode{{Code: ReasonNoShow, Means: "missed an appointment without cancelling in 30 days"}}
 	d.Adds.Reasons = noShowReasons
 	d.Adds.Overview = nextOnOverview
 }

@@ -70,6 +70,10 @@ func (a *Area) Declare(d *lane.Declaration) {
 				return c.PlanName + " from " + c.PeriodStart, err
 			}})
 	d.Refs = map[string]lane.RefCheck{"charge": lane.RefOf(ids.Charge, getCharge)}
+	d.Adds.Codes = []lane.ReasonCode{
+		{Code: ReasonOwes, Means: "a charge past due unpaid", Scope: auth.ScopeBilling},
+		{Code: ReasonPackageEnds, Means: "a package ends within 14 days or has 1 session left", Scope: auth.ScopeBilling},
+		{Code: ReasonNoCredits, Scope: auth.ScopeBilling}}
 	d.Adds.Reasons = reasons
 	d.Adds.Overview = overview
 	if a.Store != nil {

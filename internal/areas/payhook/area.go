@@ -72,6 +72,7 @@ func (a *Area) Routes(rs *lane.Routes) {
 // and so the coach's morning digest).
 func (a *Area) Declare(d *lane.Declaration) {
 	d.Nouns = append(d.Nouns, lane.Noun{Kind: ids.PaymentEvent, Collections: []string{"payment-events"}})
+	d.Adds.Codes = []lane.ReasonCode{{Code: ReasonPaymentFailed, Means: "a payment failed at the processor in 14 days, none since", Scope: auth.ScopeBilling}}
 	d.Adds.Reasons = failedReasons
 }
 

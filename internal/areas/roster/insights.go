@@ -33,13 +33,14 @@ func (a *Area) insightRoutes(rs *lane.Routes) {
 	lane.Add(rs, "GET", "/trainees/{id}/insights", "Coaching insights, each observation with its numbers: consistency (4-week completion, streaks), fatigue (readiness, soreness and session RPE, last 7 days against the 21 before), progress (benchmark trends, lifts whose best e1RM has not improved for 3 weeks).", a.coachingInsights, lane.Tool("get_coaching_insights"),
 		lane.Trainee(auth.ScopeCoachRead), lane.TraineeTool("get_coach_insight"),
 		lane.Allow("summary", "observations", "consistency", "fatigue", "benchmarks", "stalledLifts"))
-	lane.Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", a.needsAttention, lane.Tool("needs_attention"), lane.View(views.Triage))
+	lane.Add(rs, "GET", "/trainees/needs-attention", "The studio's active trainees who need a coach now, most urgent first, each with its reasons and the numbers behind them.", a.needsAttention, lane.Tool("needs_attention"), lane.View(views.Triage),
+		lane.ReasonFilter("reason")) // and every reason the areas add
 }
 
 type needsAttentionQuery struct {
 	CoachID string `json:"coachId,omitempty" jsonschema:"Whose trainees: a coach id from list_coaches, me or all; left out, yours when a coach signed in, else all." lane:"maxLength=100" ref:"coachScope"`
 	Tag     string `json:"tag,omitempty" jsonschema:"Only this tag's trainees (list_tags); the rest of them are listed under fine." lane:"maxLength=100" ref:"tagName"`
-	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due, feedback (the trainee told the studio something in the last 7 days), no_show (missed an appointment without cancelling in 30 days); with the billing scope owes (a charge past due unpaid), package_ends (a package ends within 14 days or has 1 session left), no_credits." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due|feedback|no_show|owes|package_ends|no_credits"`
+	Reason  string `json:"reason,omitempty" jsonschema:"Only trainees with this reason: low_readiness (readiness 4 or lower 3 days running, the last today or yesterday), active_injury, plan_ended (the plan's last day passed with no renewal), no_recent_session (a program is active and no session was completed in 10 days), missed_sessions (2 or more missed this week), plan_ending (the plan ends within 7 days), weight_off_goal (4 weekly weight averages each further from the goal weight), overdue_tasks, form_past_due, feedback (the trainee told the studio something in the last 7 days)." lane:"enum=low_readiness|active_injury|plan_ended|no_recent_session|missed_sessions|plan_ending|weight_off_goal|overdue_tasks|form_past_due|feedback"`
 	lane.PageQuery
 }
 
@@ -94,6 +95,12 @@ func moreReasons(c *lane.Call, facts []domain.RosterFacts) (map[string][]trainin
 			more = map[string][]training.Reason{}
 		}
 		for id, rs := range got {
+			for _, r := range rs {
+				if !slices.ContainsFunc(add.Codes, func(d lane.ReasonCode) bool { return d.Code == r.Code }) {
+					// Not in the reason filter: an area's mistake, not the caller's.
+					return nil, fmt.Errorf("an area added the reason %q, which its declaration (lane.Adds.Codes) does not list", r.Code)
+				}
+			}
 			more[id] = append(more[id], rs...)
 		}
 	}

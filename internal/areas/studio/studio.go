@@ -47,6 +47,13 @@ func callerOf(c *lane.Call) (string, error) {
 	return fmt.Sprintf("Coach %s (%s): coach filters default to her own trainees and tasks; coachId all asks about the whole studio.", coach.Name, id), nil
 }
 
+// keyScopesInput changes a key's scopes; auth.ScopeChange checks it.
+type keyScopesInput struct {
+	Add    []string `json:"add,omitempty" jsonschema:"Scopes the key gains: studio:read, studio:write, studio:admin or billing." lane:"maxItems=4"`
+	Remove []string `json:"remove,omitempty" jsonschema:"Scopes the key loses; it keeps at least one." lane:"maxItems=4"`
+	Scopes []string `json:"scopes,omitempty" jsonschema:"The key's whole new list of scopes, in place of add and remove." lane:"maxItems=4"`
+}
+
 type createKeyInput struct {
 	Name   string   `json:"name" jsonschema:"What the key is for, e.g. the integration's name." lane:"minLength=1,maxLength=200"`
 	Scopes []string `json:"scopes,omitempty" jsonschema:"What the key may do: any of studio:read, studio:write, studio:admin, billing. When omitted the key gets all four." lane:"maxItems=4"`
@@ -179,6 +186,7 @@ func (a *Area) studioRoutes(rs *lane.Routes) {
 		return lane.PageSlice(keys, q.Page()), err
 	}, lane.Admin())
 	lane.Add(rs, "POST", "/keys", "Create an API key with the scopes given; the answer is the only time the key is shown.", a.createKey, lane.Admin(), lane.Created())
+	lane.Add(rs, "PATCH", "/keys/{id}", "Change a live API key's scopes: add and remove, or set the whole list (a key keeps at least one). The key holds them from its next request; the assistant's own key (GET /keys) changes the same way.", a.changeKeyScopes, lane.Admin())
 	lane.Add(rs, "DELETE", "/keys/{id}", "Revoke an API key; it stops working on the next request.", func(c *lane.Call, _ *lane.NoInput) (domain.APIKey, error) {
 		k, err := c.DB().FindAPIKey(c.Ctx, c.P.StudioID, c.ID())
 		if errors.Is(err, store.ErrNotFound) || (err == nil && k.StudioID != c.P.StudioID) {
@@ -360,6 +368,37 @@ func (a *Area) createKey(c *lane.Call, in *createKeyInput) (createdKey, error) {
 	}
 	c.SetResource(k.ID)
 	return createdKey{APIKey: k, Key: secret}, nil
+}
+
+// changeKeyScopes gives a live key of the studio the scopes the change
+// makes of its own, under the key's lock (store.SetAPIKeyScopes): the
+// credentials epoch moves with them, so the key's next request, on any
+// instance, holds them. The request's own audit event records it.
+func (a *Area) changeKeyScopes(c *lane.Call, in *keyScopesInput) (domain.APIKey, error) {
+	change := auth.ScopeChange{Set: in.Scopes, Add: in.Add, Remove: in.Remove}
+	field := "scopes"
+	switch {
+	case len(in.Scopes) > 0:
+	case len(in.Add) > 0:
+		field = "add"
+	case len(in.Remove) > 0:
+		field = "remove"
+	}
+	k, err := c.DB().SetAPIKeyScopes(c.Ctx, c.P.StudioID, c.ID(), func(k domain.APIKey) ([]string, error) {
+		c.SetResource(k.ID)
+		if k.Kind == string(auth.KindPlatformKey) {
+			return nil, lane.Conflict(fmt.Sprintf("Key %s (%s) is an agent platform's key: it reads only the studio's public offer and takes no scopes. Mint a studio key (POST /keys) for what it should do.", k.Prefix, k.Name))
+		}
+		next, err := change.Apply(k.Scopes)
+		if err != nil {
+			return nil, lane.InvalidField(field, field+": "+err.Error()+".")
+		}
+		return next, nil
+	}, nil)
+	if errors.Is(err, store.ErrNotFound) {
+		return k, lane.NotFound(ids.APIKey, c.ID())
+	}
+	return k, err
 }
 
 // KeyLimitError turns MintAPIKey's *store.LimitError into the lane's

@@ -234,6 +234,14 @@ var dryRunCases = map[string]dryRunCase{
 			return "/keys", map[string]any{"name": "Zapier", "scopes": []string{"everything"}}
 		},
 	},
+	"PATCH /keys/{id}": {
+		good: func(f kit.Fixture) (string, any) {
+			return "/keys/" + f.OtherKeyID, map[string]any{"remove": []string{"studio:admin"}}
+		},
+		bad: func(f kit.Fixture) (string, any) {
+			return "/keys/" + f.OtherKeyID, map[string]any{"add": []string{"everything"}}
+		},
+	},
 	"DELETE /keys/{id}": {
 		good: func(f kit.Fixture) (string, any) { return "/keys/" + f.OtherKeyID, nil },
 		bad:  func(f kit.Fixture) (string, any) { return "/keys/key_00000000000000000000000000", nil },

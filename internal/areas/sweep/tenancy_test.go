@@ -62,6 +62,7 @@ func tenancyProbes(a, b kit.Fixture, bOnlyPhone string) []probe {
 		{"PUT", "/coaches/" + b.Coach.ID + "/digest", map[string]any{"enabled": true, "hour": 5}},
 		{"DELETE", "/tags/" + b.Tag.ID, nil},
 		{"PATCH", "/tasks/" + b.Task.ID, map[string]any{"status": "done"}},
+		{"PATCH", "/keys/" + b.KeyID, map[string]any{"remove": []string{"studio:admin"}}},
 		{"DELETE", "/keys/" + b.KeyID, nil},
 		{"GET", "/exercises/" + b.Exercise.ID, nil},
 		{"GET", "/program-templates/" + b.Template.ID, nil},

@@ -77,7 +77,7 @@ func TestPathIDsThatAreNotIDsAreNotFound(t *testing.T) {
 			{"GET", "/trainees/%s"}, {"PATCH", "/trainees/%s"}, {"DELETE", "/trainees/%s"},
 			{"GET", "/trainees/%s/weights"}, {"POST", "/trainees/%s/weights"},
 			{"POST", "/subscriptions/%s/freeze"}, {"PATCH", "/products/%s"}, {"PATCH", "/coaches/%s"},
-			{"DELETE", "/tags/%s"}, {"PATCH", "/tasks/%s"}, {"DELETE", "/keys/%s"},
+			{"DELETE", "/tags/%s"}, {"PATCH", "/tasks/%s"}, {"PATCH", "/keys/%s"}, {"DELETE", "/keys/%s"},
 		} {
 			prefix := strings.Split(strings.TrimPrefix(c.path, "/"), "/")[0]
 			kind := map[string]string{"trainees": "trn", "subscriptions": "sub", "products": "prd", "coaches": "coa", "tags": "tag", "tasks": "tsk", "keys": "key"}[prefix]

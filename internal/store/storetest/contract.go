@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 		{"Studios", testStudios},
 		{"APIKeys", testAPIKeys},
 		{"CredentialsEpoch", testCredentialsEpoch},
+		{"APIKeyScopes", testAPIKeyScopes},
 		{"Audit", testAudit},
 		{"Coaches", testCoaches},
 		{"Tags", testTags},
