@@ -480,8 +480,10 @@ func TestToolCallsPassTheLanesLimiter(t *testing.T) {
 }
 
 // The hosted endpoint counts tool calls by tool and outcome.
+// Not parallel: the counter is the process's, and the package's parallel
+// tests make the same call (another studio's trainee); they start only
+// after the sequential tests are done.
 func TestToolCallsAreCountedInMetrics(t *testing.T) {
-	t.Parallel()
 	f := mcptest.New(t)
 	cs := mcptest.Connect(t, f.URL+"/mcp", f.A.Key)
 	before := toolCalls(t, "get_trainee", "lane_error")
