@@ -134,8 +134,10 @@ func TestTraineeLogsAWorkoutByWhatsApp(t *testing.T) {
 			t.Fatalf("with the assistant off Dana got %q", got)
 		}
 		e.turnOn(true)
-		// First contact: what is kept and for whom; nothing logged until yes.
-		if got := joined(e.say(danaPhone, "squats 5x5 at 90, bench 3x8 at 65")); !strings.Contains(got, `הסטודיו "Studio"`) || !strings.Contains(got, `ענו "כן"`) {
+		// First contact: what is kept and for whom (her appointments too,
+		// which it books, moves and cancels); nothing logged until yes.
+		if got := joined(e.say(danaPhone, "squats 5x5 at 90, bench 3x8 at 65")); !strings.Contains(got, `הסטודיו "Studio"`) || !strings.Contains(got, `ענו "כן"`) ||
+			!strings.Contains(got, "התורים שלך") {
 			t.Fatalf("first contact: %q", got)
 		}
 		if got := joined(e.say(danaPhone, "כן")); got != msgTraineeWelcome {
