@@ -93,7 +93,7 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 		}
 	}
 	a, b := w.st.Studio(w.studioA.ID), w.st.Studio(w.studioB.ID)
-	w.coach = domain.Coach{Name: "Dana", Active: true, Phone: ptrTo("+972501110009")}
+	w.coach = domain.Coach{Name: "Dana", Active: true, Phone: new("+972501110009")}
 	must(t, a.CreateCoach(ctx, &w.coach))
 	for _, tr := range []struct {
 		ss    store.StudioStore
@@ -103,7 +103,7 @@ func newASWorld(t *testing.T, dbURL string, edit ...func(*oauth.Options)) *asWor
 	}{{a, &w.trainee, "נועה", "+972501110001"}, {a, &w.other, "Other", "+972501110002"}, {b, &w.traineeB, "Bee", "+972501110003"}} {
 		*tr.into = domain.Trainee{FirstName: tr.first, LastName: "T", Phone: tr.phone}
 		if tr.first == "נועה" {
-			tr.into.Gender = ptrTo("female") // the pages call her מתאמנת
+			tr.into.Gender = new("female") // the pages call her מתאמנת
 		}
 		must(t, tr.ss.CreateTrainee(ctx, tr.into))
 	}
@@ -122,8 +122,6 @@ func must(t *testing.T, err error) {
 
 // randomSlug is ten random characters (the random tail of an id).
 func randomSlug() string { id := ids.New(ids.Request); return id[len(id)-10:] }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // signIn signs a browser in as the person whose phone it is, as a person
 // would: the phone on /login, then the one-time code, which with no

@@ -140,20 +140,20 @@ func plannedExercises(t planTemplate, d planDay, p phase, w int) []domain.Sessio
 		add("running", domain.ExerciseTarget{Metres: &metres})
 	case d.mobility:
 		for _, id := range []string{"worlds-greatest-stretch", "hip-flexor-stretch", "foam-rolling"} {
-			add(id, domain.ExerciseTarget{Seconds: ptrTo(300)})
+			add(id, domain.ExerciseTarget{Seconds: new(300)})
 		}
 	default:
 		for _, l := range d.lifts {
 			e, _ := exercises.Get(l.id)
-			target := domain.ExerciseTarget{Sets: ptrTo(p.sets), Reps: ptrTo(p.reps), RestSeconds: ptrTo(120)}
+			target := domain.ExerciseTarget{Sets: new(p.sets), Reps: new(p.reps), RestSeconds: new(120)}
 			switch e.Measure {
 			case domain.MeasureRepsLoad:
 				pct := p.percent
 				target.PercentRM = &pct
 			case domain.MeasureTime:
-				target.Reps, target.Seconds = nil, ptrTo(45)
+				target.Reps, target.Seconds = nil, new(45)
 			default:
-				target.RIR = ptrTo(2)
+				target.RIR = new(2)
 			}
 			add(l.id, target)
 		}

@@ -20,7 +20,7 @@ func (a *athlete) session(rnd *rand.Rand, pt planTemplate, d planDay, w int, dat
 		p = pt.phaseOf(w)
 	}
 	minutes := d.minutes
-	x := &domain.Session{ID: ids.New(ids.Session), TraineeID: a.t.ID, ProgramID: programID, Date: date, StartTime: ptrTo([]string{"07:00", "18:30", "20:00"}[a.k%3]),
+	x := &domain.Session{ID: ids.New(ids.Session), TraineeID: a.t.ID, ProgramID: programID, Date: date, StartTime: new([]string{"07:00", "18:30", "20:00"}[a.k%3]),
 		Sport: daySport(pt, d), Title: d.title, Status: domain.SessionPlanned, Source: domain.SessionFromProgram, DurationMin: &minutes,
 		Exercises: plannedExercises(pt, d, p, w), CreatedAt: dayAt(date, 8, zone).AddDate(0, 0, -14)}
 	if programID == nil {
@@ -35,7 +35,7 @@ func (a *athlete) session(rnd *rand.Rand, pt planTemplate, d planDay, w int, dat
 	}
 	switch r := rnd.IntN(100); {
 	case r < 6:
-		x.Status, x.Notes = domain.SessionSkipped, ptrTo([]string{"Sick", "עבודה עד מאוחר", "Travelling"}[rnd.IntN(3)])
+		x.Status, x.Notes = domain.SessionSkipped, new([]string{"Sick", "עבודה עד מאוחר", "Travelling"}[rnd.IntN(3)])
 		return x
 	case r < 14:
 		x.Status = domain.SessionMissed
@@ -58,10 +58,10 @@ func (a *athlete) session(rnd *rand.Rand, pt planTemplate, d planDay, w int, dat
 			ex.Sets = []domain.SetEntry{{Metres: &m, Seconds: &secs, Done: true}}
 			minutes = secs / 60
 		case tg.Seconds != nil && tg.Sets == nil:
-			ex.Sets = []domain.SetEntry{{Seconds: ptrTo(*tg.Seconds), Done: true}}
+			ex.Sets = []domain.SetEntry{{Seconds: new(*tg.Seconds), Done: true}}
 		case tg.Seconds != nil:
 			for range *tg.Sets {
-				ex.Sets = append(ex.Sets, domain.SetEntry{Seconds: ptrTo(*tg.Seconds + 5*rnd.IntN(4)), Done: true})
+				ex.Sets = append(ex.Sets, domain.SetEntry{Seconds: new(*tg.Seconds + 5*rnd.IntN(4)), Done: true})
 			}
 		default:
 			share := 0.0
@@ -75,7 +75,7 @@ func (a *athlete) session(rnd *rand.Rand, pt planTemplate, d planDay, w int, dat
 				if s == *tg.Sets-1 && rnd.IntN(4) == 0 {
 					reps-- // the last set fell short
 				}
-				set := domain.SetEntry{Reps: &reps, Done: true, RPE: ptrTo(float64(7 + rnd.IntN(3)))}
+				set := domain.SetEntry{Reps: &reps, Done: true, RPE: new(float64(7 + rnd.IntN(3)))}
 				if e.Measure == domain.MeasureRepsLoad && tg.PercentRM != nil && share > 0 {
 					load := math.Round(a.squat1RM*share*growth**tg.PercentRM/100/2.5) * 2.5
 					set.LoadKg = &load
@@ -87,9 +87,9 @@ func (a *athlete) session(rnd *rand.Rand, pt planTemplate, d planDay, w int, dat
 	x.Status = domain.SessionCompleted
 	x.Totals = training.Totals(x.Exercises)
 	x.DurationMin = &minutes
-	x.RPE = ptrTo(5 + rnd.IntN(5))
+	x.RPE = new(5 + rnd.IntN(5))
 	if rnd.IntN(6) == 0 {
-		x.Feedback = ptrTo([]string{"Felt strong today", "הרגשתי כבד, אבל סיימתי", "Great session, legs on fire", "Knees a bit achy on squats"}[rnd.IntN(4)])
+		x.Feedback = new([]string{"Felt strong today", "הרגשתי כבד, אבל סיימתי", "Great session, legs on fire", "Knees a bit achy on squats"}[rnd.IntN(4)])
 	}
 	done := dayAt(date, 19, zone).Add(time.Duration(minutes) * time.Minute)
 	x.CompletedAt, x.UpdatedAt = &done, done

@@ -115,7 +115,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	if k%4 == 3 {
 		onboarding = onboarding[:2] // still mid-intake
 	}
-	profile := domain.TrainingProfile{TraineeID: t.ID, Equipment: equipment, Availability: availability, SessionMinutes: ptrTo(45 + 15*(k%3)),
+	profile := domain.TrainingProfile{TraineeID: t.ID, Equipment: equipment, Availability: availability, SessionMinutes: new(45 + 15*(k%3)),
 		Experience: &exp, Units: "metric", Onboarding: onboarding, UpdatedAt: now.AddDate(0, 0, -k)}
 	if err := ss.PutTrainingProfile(ctx, &profile); err != nil {
 		return fmt.Errorf("profile: %w", err)
@@ -241,8 +241,8 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 		if day < start || !write {
 			continue
 		}
-		c := domain.CheckIn{TraineeID: t.ID, Day: day, Readiness: ptrTo(5 + rnd.IntN(5)), Soreness: ptrTo(1 + rnd.IntN(5)),
-			SleepHours: ptrTo(float64(55+rnd.IntN(30)) / 10), SleepQuality: ptrTo(2 + rnd.IntN(4)), Mood: ptrTo(2 + rnd.IntN(4)), Stress: ptrTo(1 + rnd.IntN(4)),
+		c := domain.CheckIn{TraineeID: t.ID, Day: day, Readiness: new(5 + rnd.IntN(5)), Soreness: new(1 + rnd.IntN(5)),
+			SleepHours: new(float64(55+rnd.IntN(30)) / 10), SleepQuality: new(2 + rnd.IntN(4)), Mood: new(2 + rnd.IntN(4)), Stress: new(1 + rnd.IntN(4)),
 			SoreAreas: []string{}, CreatedAt: dayAt(day, 7, zone).Add(time.Duration(rnd.IntN(90)) * time.Minute)}
 		if *c.Soreness >= 4 {
 			c.SoreAreas = []string{[]string{"quadriceps", "glute", "hamstring", "upper_back", "calf"}[rnd.IntN(5)]}
@@ -252,15 +252,15 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 				continue // today's is not in yet
 			}
 			if back <= 3 {
-				c.Readiness, c.SleepHours, c.Stress = ptrTo([]int{3, 4, 3}[back-1]), ptrTo(4.5+0.5*float64(back%2)), ptrTo(5)
-				c.Note = ptrTo([]string{"עייפה מאוד, לילה קשה", "Work deadline, barely slept", "Legs heavy, low energy"}[back-1])
+				c.Readiness, c.SleepHours, c.Stress = new([]int{3, 4, 3}[back-1]), new(4.5+0.5*float64(back%2)), new(5)
+				c.Note = new([]string{"עייפה מאוד, לילה קשה", "Work deadline, barely slept", "Legs heavy, low energy"}[back-1])
 			}
 		}
 		if k == roleInjury && back <= 9 {
-			c.SoreAreas, c.Soreness = []string{"knee"}, ptrTo(6)
+			c.SoreAreas, c.Soreness = []string{"knee"}, new(6)
 		}
 		if k%10 == 5 && back <= 1 {
-			c.SoreAreas, c.Soreness = []string{"hamstring", "glute"}, ptrTo(7) // sore after a hard week: the roster's soreness question
+			c.SoreAreas, c.Soreness = []string{"hamstring", "glute"}, new(7) // sore after a hard week: the roster's soreness question
 		}
 		c.UpdatedAt = c.CreatedAt
 		if _, err := ss.PutCheckIn(ctx, &c); err != nil {
@@ -273,7 +273,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	switch {
 	case k == roleInjury:
 		injuries = append(injuries, domain.Injury{Area: "knee", Side: "left", Severity: 3, Status: domain.InjuryActive, OnsetOn: addDays(today, -9),
-			AffectedExercises: []string{"back-squat", "walking-lunge", "running"}, Notes: ptrTo("Pain on the inside of the left knee when squatting deep.")})
+			AffectedExercises: []string{"back-squat", "walking-lunge", "running"}, Notes: new("Pain on the inside of the left knee when squatting deep.")})
 	case k%7 == 3:
 		onset := addDays(today, -150)
 		if onset < start {
@@ -281,10 +281,10 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 		}
 		resolved := addDays(onset, 40)
 		injuries = append(injuries, domain.Injury{Area: "lower_back", Side: "none", Severity: 2, Status: domain.InjuryResolved, OnsetOn: onset, ResolvedOn: &resolved,
-			AffectedExercises: []string{"deadlift", "barbell-row"}, Notes: ptrTo("כאב גב תחתון אחרי דדליפט כבד")})
+			AffectedExercises: []string{"deadlift", "barbell-row"}, Notes: new("כאב גב תחתון אחרי דדליפט כבד")})
 	case k%11 == 6:
 		injuries = append(injuries, domain.Injury{Area: "shoulder", Side: "right", Severity: 2, Status: domain.InjuryRecovering, OnsetOn: addDays(today, -30),
-			AffectedExercises: []string{"overhead-press", "bench-press"}, Notes: ptrTo("Impingement; pressing light, pain-free range only.")})
+			AffectedExercises: []string{"overhead-press", "bench-press"}, Notes: new("Impingement; pressing light, pain-free range only.")})
 	}
 	for i := range injuries {
 		injuries[i].TraineeID = t.ID
@@ -299,10 +299,10 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	var goals []domain.Goal
 	if id, ok := benchmarks["back-squat"]; ok && k%3 == 0 {
 		target := math.Round(a.best["back-squat"]*1.1/2.5) * 2.5
-		goals = append(goals, domain.Goal{Title: fmt.Sprintf("Squat %g kg", target), Kind: domain.GoalBenchmark, BenchmarkID: &id, TargetValue: &target, Unit: ptrTo("kg"), TargetDate: ptrTo(addDays(today, 90))})
+		goals = append(goals, domain.Goal{Title: fmt.Sprintf("Squat %g kg", target), Kind: domain.GoalBenchmark, BenchmarkID: &id, TargetValue: &target, Unit: new("kg"), TargetDate: new(addDays(today, 90))})
 	}
 	if hasProgram && k%2 == 0 {
-		goals = append(goals, domain.Goal{Title: "3 sessions every week", Kind: domain.GoalConsistency, TargetValue: ptrTo(3.0), Unit: ptrTo("sessions/week")})
+		goals = append(goals, domain.Goal{Title: "3 sessions every week", Kind: domain.GoalConsistency, TargetValue: new(3.0), Unit: new("sessions/week")})
 	}
 	if k == roleWeightAway || k%4 == 1 {
 		w := 70.0
@@ -310,7 +310,7 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 			w = *t.WeightKg
 		}
 		target := math.Round(w) - 6
-		goals = append(goals, domain.Goal{Title: fmt.Sprintf("להגיע ל-%g ק\"ג", target), Kind: domain.GoalMeasurement, Measure: ptrTo("weightKg"), TargetValue: &target, Unit: ptrTo("kg"), TargetDate: ptrTo(addDays(today, 120))})
+		goals = append(goals, domain.Goal{Title: fmt.Sprintf("להגיע ל-%g ק\"ג", target), Kind: domain.GoalMeasurement, Measure: new("weightKg"), TargetValue: &target, Unit: new("kg"), TargetDate: new(addDays(today, 120))})
 	}
 	if k%5 == 2 {
 		goals = append(goals, domain.Goal{Title: "Run a half marathon in the spring", Kind: domain.GoalText})
@@ -343,9 +343,9 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	if k%2 == 0 {
 		fat, waist := 18+float64(rnd.IntN(14)), 75+float64(rnd.IntN(25))
 		for date := start; date <= today; date = addDays(date, 30) {
-			m := domain.Measurement{TraineeID: t.ID, RecordedAt: dayAt(date, 8, zone), BodyFatPct: ptrTo(round1(fat)), WaistCm: ptrTo(round1(waist)),
-				HipsCm: ptrTo(round1(waist + 18)), ChestCm: ptrTo(round1(waist + 20)), ArmCm: ptrTo(round1(30 + fat/10)), ThighCm: ptrTo(round1(52 + fat/5)),
-				RestingHR: ptrTo(58 + rnd.IntN(14))}
+			m := domain.Measurement{TraineeID: t.ID, RecordedAt: dayAt(date, 8, zone), BodyFatPct: new(round1(fat)), WaistCm: new(round1(waist)),
+				HipsCm: new(round1(waist + 18)), ChestCm: new(round1(waist + 20)), ArmCm: new(round1(30 + fat/10)), ThighCm: new(round1(52 + fat/5)),
+				RestingHR: new(58 + rnd.IntN(14))}
 			m.CreatedAt = m.RecordedAt
 			if err := ss.CreateMeasurement(ctx, &m); err != nil {
 				return fmt.Errorf("measurement: %w", err)
@@ -372,8 +372,6 @@ func seedAthlete(ctx context.Context, ss store.StudioStore, rnd *rand.Rand, a *a
 	}
 	return seedTriageFacts(ctx, ss, a, now, today, zone)
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 func dayCount(from, to string) int {
 	a, _ := time.Parse(time.DateOnly, from)

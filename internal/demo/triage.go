@@ -52,7 +52,7 @@ func seedTriageFacts(ctx context.Context, ss store.StudioStore, a *athlete, now 
 		}
 		off := false
 		due := now.Add(-50 * time.Hour).Truncate(time.Hour)
-		f := domain.FormAssignment{TraineeID: t.ID, FormTemplateID: forms.Items[len(forms.Items)-1].ID, DueAt: &due, Prompt: ptrTo("Your weekly check-in, please"), Notify: &off, CreatedAt: now.AddDate(0, 0, -5)}
+		f := domain.FormAssignment{TraineeID: t.ID, FormTemplateID: forms.Items[len(forms.Items)-1].ID, DueAt: &due, Prompt: new("Your weekly check-in, please"), Notify: &off, CreatedAt: now.AddDate(0, 0, -5)}
 		if err := ss.CreateFormAssignment(ctx, &f); err != nil {
 			return fmt.Errorf("form: %w", err)
 		}

@@ -30,7 +30,7 @@ func BenchmarkBillingReasons(b *testing.B) {
 			ctx := context.Background()
 			studio := seedTrainees(b, st, n)
 			ss := st.Studio(studio.ID)
-			plan := domain.Product{Name: "Ten", Currency: "ILS", Active: true, Kind: domain.PlanPackage, Sessions: ptrTo(10), ValidDays: ptrTo(90)}
+			plan := domain.Product{Name: "Ten", Currency: "ILS", Active: true, Kind: domain.PlanPackage, Sessions: new(10), ValidDays: new(90)}
 			if err := ss.CreateProduct(ctx, &plan); err != nil {
 				b.Fatal(err)
 			}
@@ -93,5 +93,3 @@ func BenchmarkBillingReasons(b *testing.B) {
 		})
 	}
 }
-
-func ptrTo[T any](v T) *T { return &v }

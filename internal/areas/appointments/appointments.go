@@ -298,7 +298,7 @@ func move(c *lane.Call, in *moveInput) (Moved, error) {
 				localLabel(a.StartsAt, c.Zone()), hours))
 		}
 		b := in.bookInput
-		b.Waitlist = ptrTo(in.Waitlist != nil && *in.Waitlist)
+		b.Waitlist = new(in.Waitlist != nil && *in.Waitlist)
 		if b.SlotID == "" && b.CoachID == "" {
 			b.CoachID = a.CoachID // her coach of the appointment, unless she names another
 		}
@@ -320,8 +320,6 @@ func move(c *lane.Call, in *moveInput) (Moved, error) {
 	})
 	return out, err
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // localDay is the booking's day as the studio reads it.
 func localDay(b store.Booking, ss store.StudioStore, c *lane.Call) string {
