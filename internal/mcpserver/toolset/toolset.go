@@ -37,6 +37,7 @@ A question about all the trainees at once (who trained or not, plans ending, sor
 Other ids come from the list tools: plans (prd_…) from list_plans, program templates from list_program_templates, forms from list_forms, coaches from list_coaches, tags from list_tags, tasks from list_tasks.
 Lists take limit (1-200, default 20) and offset (from 0), and answer {items, total, nextOffset}; nextOffset null is the last page. ` + tools.DateRule + `
 No tool messages a trainee, deletes anything, freezes or cancels a plan: writes are silent, except send_form, which by default announces the form once. To have a coach act, use create_task. ` + tools.RepeatSentence + `
+To move an appointment, book the new time first, then cancel the old one: a time that cannot be booked leaves her place as it was.
 A failed call answers a sentence saying what to fix (often which tool gives a valid id): follow it and call again.`
 
 // Options configure the MCP server.
