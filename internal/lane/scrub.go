@@ -9,6 +9,7 @@ import (
 
 	"github.com/otherwise/perform/internal/httpx"
 	"github.com/otherwise/perform/internal/ids"
+	"github.com/otherwise/perform/internal/orderedjson"
 	"github.com/otherwise/perform/internal/redaction"
 	"github.com/otherwise/perform/internal/store"
 )
@@ -57,14 +58,14 @@ func scrubAnswer(data any, allow []string, people []string) (json.RawMessage, er
 // scrubJSON runs both passes on a JSON value, keeping its fields' order
 // (answers put their summary first).
 func scrubJSON(raw []byte, allow []string, people ...string) (json.RawMessage, error) {
-	v, err := parseOrdered(raw)
+	v, err := orderedjson.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
 	names := redaction.Names(people)
 	v = keepAllowed(redact(v, func(s string) string { return redaction.NamesIn(redaction.Text(s), names) }), allowTree(allow))
 	var buf bytes.Buffer
-	if err := writeOrdered(&buf, v); err != nil {
+	if err := orderedjson.Write(&buf, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -80,12 +81,12 @@ func redact(v any, text func(string) string) any { return redactIn(v, text, fals
 
 func redactIn(v any, text func(string) string, idField bool) any {
 	switch t := v.(type) {
-	case object:
+	case orderedjson.Object:
 		for i, m := range t {
-			if redactedField(m.key) {
-				t[i].val = redactAll(m.val)
+			if redactedField(m.Key) {
+				t[i].Val = redactAll(m.Val)
 			} else {
-				t[i].val = redactIn(m.val, text, holdsIDs(m.key))
+				t[i].Val = redactIn(m.Val, text, holdsIDs(m.Key))
 			}
 		}
 		return t
@@ -143,9 +144,9 @@ func redactAll(v any) any {
 	switch t := v.(type) {
 	case nil:
 		return nil
-	case object:
+	case orderedjson.Object:
 		for i := range t {
-			t[i].val = redactAll(t[i].val)
+			t[i].Val = redactAll(t[i].Val)
 		}
 		return t
 	case []any:
@@ -194,12 +195,12 @@ func keepAllowed(v any, n *allowNode) any {
 		return v
 	}
 	switch t := v.(type) {
-	case object:
-		kept := object{}
+	case orderedjson.Object:
+		kept := orderedjson.Object{}
 		for _, m := range t {
-			if c := n.children[m.key]; c != nil {
-				if val, ok := keepAllowedValue(m.val, c); ok {
-					kept = append(kept, member{m.key, val})
+			if c := n.children[m.Key]; c != nil {
+				if val, ok := keepAllowedValue(m.Val, c); ok {
+					kept = append(kept, orderedjson.Member{Key: m.Key, Val: val})
 				}
 			}
 		}
@@ -223,7 +224,7 @@ func keepAllowedValue(v any, n *allowNode) (any, bool) {
 		return v, true
 	}
 	switch v.(type) {
-	case object, []any, nil:
+	case orderedjson.Object, []any, nil:
 		return keepAllowed(v, n), true
 	}
 	return nil, false

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/otherwise/perform/internal/orderedjson"
 	"github.com/otherwise/perform/internal/redaction"
 )
 
@@ -40,7 +41,7 @@ func FuzzScrub(f *testing.F) {
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("scrub is not stable on %q: %q then %q (%v)", in, out, again, err)
 		}
-		v, _ := parseOrdered(out)
+		v, _ := orderedjson.Parse(out)
 		tree := allowTree(allow)
 		checkUnder(t, v, tree, "")
 	})
@@ -51,16 +52,16 @@ func FuzzScrub(f *testing.F) {
 func checkUnder(t *testing.T, v any, n *allowNode, at string) {
 	t.Helper()
 	switch x := v.(type) {
-	case object:
+	case orderedjson.Object:
 		for _, m := range x {
-			if n == nil || !n.all && n.children[m.key] == nil {
-				t.Fatalf("%s.%s kept, not allowed", at, m.key)
+			if n == nil || !n.all && n.children[m.Key] == nil {
+				t.Fatalf("%s.%s kept, not allowed", at, m.Key)
 			}
 			next := n
 			if !n.all {
-				next = n.children[m.key]
+				next = n.children[m.Key]
 			}
-			checkUnder(t, m.val, next, at+"."+m.key)
+			checkUnder(t, m.Val, next, at+"."+m.Key)
 		}
 	case []any:
 		for _, e := range x {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/otherwise/perform/internal/orderedjson"
 	"github.com/otherwise/perform/internal/redaction"
 )
 
@@ -32,12 +33,12 @@ func TestRedactKeepsIDFields(t *testing.T) {
 	const trn, ses, coa, key = "trn_06h346y008j1ak8jzerevqemb0", "ses_06h346y008j1ak8jzerevqemb1", "coa_06h346y008j1ak8jzerevqemb2", "key_06h346y008j1ak8jzerevqemb3"
 	in := `{"id":"` + ses + `","traineeId":"` + trn + `","exerciseIds":["` + ses + `","` + coa + `"],"ownerID":"` + key + `",` +
 		`"notes":"` + ses + `","title":"see ` + trn + `","ids":["x ` + ses + `"],"session":{"id":"` + trn + ` or ` + ses + `"}}`
-	v, err := parseOrdered([]byte(in))
+	v, err := orderedjson.Parse([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeOrdered(&buf, redact(v, redaction.Text)); err != nil {
+	if err := orderedjson.Write(&buf, redact(v, redaction.Text)); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"id":"` + ses + `","traineeId":"` + trn + `","exerciseIds":["` + ses + `","[REDACTED]"],"ownerID":"[REDACTED]",` +
@@ -108,12 +109,12 @@ func mustScrub(t *testing.T, in string, allow []string) string {
 // redactOnly runs the first pass alone.
 func redactOnly(t *testing.T, in string) string {
 	t.Helper()
-	v, err := parseOrdered([]byte(in))
+	v, err := orderedjson.Parse([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeOrdered(&buf, redact(v, redaction.Text)); err != nil {
+	if err := orderedjson.Write(&buf, redact(v, redaction.Text)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()

@@ -1,4 +1,7 @@
-package lane
+// Package orderedjson reads a JSON value into values that keep each
+// object's fields in the order they came, and writes it back in that order
+// (answers put their summary first), which encoding/json's maps would lose.
+package orderedjson
 
 import (
 	"bytes"
@@ -8,22 +11,18 @@ import (
 	"io"
 )
 
-// The ordered-JSON codec: the scrubber reads an answer into these values
-// and writes it back with its objects' fields in the order they came
-// (answers put their summary first), which encoding/json's maps would lose.
-
-// member is one field of an object, in the order it came.
-type member struct {
-	key string
-	val any
+// Member is one field of an object, in the order it came.
+type Member struct {
+	Key string
+	Val any
 }
 
-// object is a JSON object keeping its fields' order; the other values
+// Object is a JSON object keeping its fields' order; the other values
 // are []any, string, json.Number, bool and nil.
-type object []member
+type Object []Member
 
-// parseOrdered reads one JSON value.
-func parseOrdered(raw []byte) (any, error) {
+// Parse reads one JSON value.
+func Parse(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := parseValue(dec)
@@ -45,7 +44,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			obj := object{}
+			obj := Object{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -59,7 +58,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				obj = append(obj, member{key, val})
+				obj = append(obj, Member{key, val})
 			}
 			if _, err := dec.Token(); err != nil {
 				return nil, err
@@ -85,18 +84,19 @@ func parseValue(dec *json.Decoder) (any, error) {
 	}
 }
 
-func writeOrdered(buf *bytes.Buffer, v any) error {
+// Write writes v, a value Parse read, to buf.
+func Write(buf *bytes.Buffer, v any) error {
 	switch t := v.(type) {
-	case object:
+	case Object:
 		buf.WriteByte('{')
 		for i, m := range t {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			k, _ := json.Marshal(m.key)
+			k, _ := json.Marshal(m.Key)
 			buf.Write(k)
 			buf.WriteByte(':')
-			if err := writeOrdered(buf, m.val); err != nil {
+			if err := Write(buf, m.Val); err != nil {
 				return err
 			}
 		}
@@ -107,7 +107,7 @@ func writeOrdered(buf *bytes.Buffer, v any) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeOrdered(buf, x); err != nil {
+			if err := Write(buf, x); err != nil {
 				return err
 			}
 		}
