@@ -145,19 +145,7 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	// tool that answers the trainee's JSON it already holds (no gate, no
 	// lane, no store): what any tool call costs before Perform does
 	// anything.
-	w := &memoryResponse{header: http.Header{}}
-	req, _ := http.NewRequest("GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, nil)
-	req.Header.Set("Authorization", "Bearer "+f.A.Key)
-	f.Lane.ServeHTTP(w, req)
-	var env struct{ Data json.RawMessage }
-	if err := json.Unmarshal(w.body.Bytes(), &env); err != nil {
-		b.Fatal(err)
-	}
-	floor := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
-	floor.AddTool(&mcp.Tool{Name: "get_trainee", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env.Data)}}, StructuredContent: env.Data}, nil
-		})
+	floor := bareServer(b, laneAnswer(f))
 	sdkOnly := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return floor },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	b.Run("sdk-floor-fixed-answer", func(b *testing.B) {
@@ -166,6 +154,31 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 			serveOnce(b, sdkOnly, "POST", "http://127.0.0.1/mcp", f.A.Key, call, f.A.TraineeLastName)
 		}
 	})
+}
+
+// laneAnswer is the lane's answer to the fixture's get_trainee, envelope
+// and all.
+func laneAnswer(f *mcptest.Fixture) []byte {
+	w := &memoryResponse{header: http.Header{}}
+	req, _ := http.NewRequest("GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, nil)
+	req.Header.Set("Authorization", "Bearer "+f.A.Key)
+	f.Lane.ServeHTTP(w, req)
+	return w.body.Bytes()
+}
+
+// bareServer is an mcp.Server whose one tool, get_trainee, answers the
+// data of the lane answer it holds: no executor, no lane call.
+func bareServer(b *testing.B, answer []byte) *mcp.Server {
+	var env struct{ Data json.RawMessage }
+	if err := json.Unmarshal(answer, &env); err != nil {
+		b.Fatal(err)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "get_trainee", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env.Data)}}, StructuredContent: env.Data}, nil
+		})
+	return srv
 }
 
 // BenchmarkGetTraineeLoopback is end to end over 127.0.0.1 with parallel
@@ -179,11 +192,7 @@ func BenchmarkGetTraineeLoopback(b *testing.B) {
 	// lane that answers the trainee's envelope it already holds (no store,
 	// no auth, no audit). Beside lane-get it bounds what /mcp can reach:
 	// a call costs the lane's work plus at least the floor's.
-	w := &memoryResponse{header: http.Header{}}
-	req, _ := http.NewRequest("GET", "http://127.0.0.1/v1/automation/trainees/"+f.A.TraineeID, nil)
-	req.Header.Set("Authorization", "Bearer "+f.A.Key)
-	f.Lane.ServeHTTP(w, req)
-	answer := w.body.Bytes()
+	answer := laneAnswer(f)
 	held := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(answer)
@@ -195,15 +204,7 @@ func BenchmarkGetTraineeLoopback(b *testing.B) {
 	// The SDK's floor: the endpoint's fast path over an mcp.Server whose
 	// one tool answers the trainee's JSON it holds (no executor, no lane
 	// call): what a call costs on the SDK's public interfaces alone.
-	var env struct{ Data json.RawMessage }
-	if err := json.Unmarshal(answer, &env); err != nil {
-		b.Fatal(err)
-	}
-	bare := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
-	bare.AddTool(&mcp.Tool{Name: "get_trainee", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env.Data)}}, StructuredContent: env.Data}, nil
-		})
+	bare := bareServer(b, answer)
 	sdkFloor := httptest.NewServer(mcpserver.EndpointFor(bare))
 	b.Cleanup(sdkFloor.Close)
 	// HTTP's floor: the same answer's bytes written by a bare handler, so

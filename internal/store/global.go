@@ -249,14 +249,8 @@ func (s *sqlStore) SetAPIKeyScopes(ctx context.Context, studioID, keyID string, 
 		if ev == nil {
 			return nil
 		}
-		e := *ev
+		e := *ev // InsertAudit gives it an id and the time when it has none
 		e.StudioID, e.ResourceID = k.StudioID, k.ID
-		if e.ID == "" {
-			e.ID = ids.New(ids.Audit)
-		}
-		if e.At.IsZero() {
-			e.At = t.now()
-		}
 		return t.InsertAudit(ctx, []domain.AuditEvent{e})
 	})
 	return k, err

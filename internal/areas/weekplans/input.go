@@ -117,10 +117,7 @@ func records(ctx context.Context, ss store.StudioStore, studio domain.Studio, t 
 // (booked, and attended), in the studio's time: its local day and start,
 // its length, and the coach's name (or the place).
 func bookedIn(ctx context.Context, ss store.StudioStore, traineeID, week string, zone *time.Location) ([]weekplan.Appointment, error) {
-	at := func(day string) time.Time {
-		d, _ := time.Parse(time.DateOnly, day)
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, zone)
-	}
+	at := func(day string) time.Time { t, _ := time.ParseInLocation(time.DateOnly, day, zone); return t }
 	list, err := ss.ListAppointments(ctx, store.AppointmentFilter{TraineeID: traineeID, From: at(week), To: at(lane.AddDays(week, 7)),
 		Statuses: []string{domain.AppointmentBooked, domain.AppointmentAttended}, Page: store.Page{Limit: 100}})
 	if err != nil {
