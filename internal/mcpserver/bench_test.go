@@ -10,9 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/otherwise/perform/internal/laneclient"
 	"github.com/otherwise/perform/internal/mcpserver"
 	"github.com/otherwise/perform/internal/mcpserver/mcptest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // These benchmarks compare one get_trainee five ways on the same seeded
@@ -158,15 +157,6 @@ func BenchmarkGetTraineeHandler(b *testing.B) {
 	})
 }
 
-// processCPU is the CPU time the process has used, user and system.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
-}
-
 // laneAnswer is the lane's answer to the fixture's get_trainee, envelope
 // and all.
 func laneAnswer(f *mcptest.Fixture) []byte {
@@ -249,7 +239,7 @@ func BenchmarkGetTraineeLoopback(b *testing.B) {
 				defer debug.SetGCPercent(previous)
 				b.ReportAllocs()
 				b.SetParallelism(4)
-				cpu0 := processCPU()
+				cpu0 := testkit.ProcessCPU()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
 						req, _ := http.NewRequest(tg.method, tg.url, strings.NewReader(tg.body))
@@ -273,7 +263,7 @@ func BenchmarkGetTraineeLoopback(b *testing.B) {
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 				// The process's CPU time a request, server and client
 				// together: steadier than req/s on a shared machine.
-				b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/req")
+				b.ReportMetric(float64((testkit.ProcessCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/req")
 			})
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/translit"
 )
 
@@ -248,10 +249,10 @@ func reportP50(b *testing.B) (lap func(), done func()) {
 // reportCPU adds cpu-ns/op, the process CPU time per operation: steadier
 // than ns/op when other work shares the machine's cores.
 func reportCPU(b *testing.B) func() {
-	start := processCPU()
+	start := testkit.ProcessCPU()
 	return func() {
 		if b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testkit.ProcessCPU()-start)/float64(b.N), "cpu-ns/op")
 		}
 	}
 }
