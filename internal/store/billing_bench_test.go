@@ -9,6 +9,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // Billing's reads of the triage (the reasons owes, package_ends and
@@ -23,9 +24,9 @@ func BenchmarkBillingReasons(b *testing.B) {
 		"sqlite":   func(tb testing.TB) store.Store { return storetest.OpenSQLite(tb) },
 		"postgres": func(tb testing.TB) store.Store { return storetest.OpenPostgres(tb) },
 	}
+	n := testkit.Size(5_000, 500)
 	for _, engine := range []string{"sqlite", "postgres"} {
-		b.Run(fmt.Sprintf("%s/5000", engine), func(b *testing.B) {
-			const n = 5_000
+		b.Run(fmt.Sprintf("%s/%d", engine, n), func(b *testing.B) {
 			st := openers[engine](b)
 			ctx := context.Background()
 			studio := seedTrainees(b, st, n)

@@ -11,6 +11,7 @@ import (
 	"github.com/otherwise/perform/internal/ids"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 	"github.com/otherwise/perform/internal/training"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkRosterTriage(b *testing.B) {
 		"postgres": func(tb testing.TB) store.Store { return storetest.OpenPostgres(tb) },
 	}
 	for _, engine := range []string{"sqlite", "postgres"} {
-		for _, n := range []int{1_000, 5_000} {
+		for _, n := range testkit.Sizes(1_000, 5_000) {
 			b.Run(fmt.Sprintf("%s/%d", engine, n), func(b *testing.B) {
 				st := openers[engine](b)
 				ctx := context.Background()

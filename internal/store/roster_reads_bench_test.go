@@ -9,6 +9,7 @@ import (
 	"github.com/otherwise/perform/internal/domain"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // Each roster question (GET /roster) over a studio of 5,000 active
@@ -29,11 +30,12 @@ func BenchmarkRosterReads(b *testing.B) {
 		domain.RosterGoalsReached:  {"2026-11-03", benchToday},
 		domain.RosterFeedback:      {"2026-11-03", benchToday},
 	}
+	n := testkit.Size(5_000, 500)
 	for _, engine := range []string{"sqlite", "postgres"} {
-		b.Run(fmt.Sprintf("%s/5000", engine), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/%d", engine, n), func(b *testing.B) {
 			st := openers[engine](b)
 			ctx := context.Background()
-			studio := seedTrainees(b, st, 5_000)
+			studio := seedTrainees(b, st, n)
 			seedRosterData(b, st, studio.ID)
 			ss := st.Studio(studio.ID)
 			for _, question := range domain.RosterQuestions {

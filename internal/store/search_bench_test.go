@@ -29,7 +29,7 @@ func BenchmarkSearchTrainees(b *testing.B) {
 		"postgres": func(tb testing.TB) store.Store { return storetest.OpenPostgres(tb) },
 	}
 	for _, engine := range []string{"sqlite", "postgres"} {
-		for _, n := range []int{1_000, 10_000, 100_000} {
+		for _, n := range testkit.Sizes(1_000, 10_000, 100_000) {
 			b.Run(fmt.Sprintf("%s/%dk", engine, n/1000), func(b *testing.B) {
 				st := openers[engine](b)
 				ctx := context.Background()

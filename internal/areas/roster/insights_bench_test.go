@@ -18,6 +18,7 @@ import (
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // The per-trainee read models through the whole lane, for a trainee with
@@ -28,7 +29,7 @@ import (
 //	go test -run '^$' -bench ReadModels -benchtime 200x ./internal/areas/roster/
 func BenchmarkReadModels(b *testing.B) {
 	for _, engine := range []string{"sqlite", "postgres"} {
-		for _, years := range []int{1, 3} {
+		for _, years := range testkit.Sizes(1, 3) {
 			b.Run(fmt.Sprintf("%s/%dy", engine, years), func(b *testing.B) {
 				var st store.Store
 				if engine == "sqlite" {

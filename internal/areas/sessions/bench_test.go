@@ -15,6 +15,7 @@ import (
 	"github.com/otherwise/perform/internal/lane/lanetest/kit"
 	"github.com/otherwise/perform/internal/store"
 	"github.com/otherwise/perform/internal/store/storetest"
+	"github.com/otherwise/perform/internal/testkit"
 )
 
 // The lane's whole chain in process (request id, audit, auth lookup,
@@ -24,7 +25,7 @@ import (
 //	go test -run '^$' -bench Lane -benchmem ./internal/areas/sessions/
 func BenchmarkLane(b *testing.B) {
 	for _, engine := range []string{"sqlite", "postgres"} {
-		for _, n := range []int{1_000, 10_000} {
+		for _, n := range testkit.Sizes(1_000, 10_000) {
 			b.Run(fmt.Sprintf("%s/%dk", engine, n/1000), func(b *testing.B) {
 				var st store.Store
 				if engine == "sqlite" {
