@@ -258,16 +258,7 @@ func (w *week) bookedStarts(d int) []string {
 // is laid again.
 func (w *week) fitBooked(p *Plan) {
 	for range 50 {
-		muscles := map[string]int{}
-		for _, s := range p.Sessions {
-			for _, it := range s.Items {
-				if w.strengthItem(it.ExerciseID) {
-					for _, m := range w.lookup(it.ExerciseID).Primary {
-						muscles[m] += it.Sets
-					}
-				}
-			}
-		}
+		_, muscles := w.hardSets(*p)
 		overCap := w.cap > 0 && p.HardSets > w.cap
 		si, xi := -1, -1
 		for i, s := range p.Sessions {

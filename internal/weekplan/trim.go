@@ -140,10 +140,10 @@ func (w *week) trim(l *Layout) {
 	}
 }
 
-// overCaps reports whether a plan is over the week's hard-set cap or a
-// muscle's band.
-func (w *week) overCaps(p Plan) bool {
-	total, muscles := 0, map[string]int{}
+// hardSets are a plan's hard sets, in all and by each strength
+// exercise's primary muscles.
+func (w *week) hardSets(p Plan) (total int, muscles map[string]int) {
+	muscles = map[string]int{}
 	for _, s := range p.Sessions {
 		for _, it := range s.Items {
 			if w.strengthItem(it.ExerciseID) {
@@ -154,6 +154,13 @@ func (w *week) overCaps(p Plan) bool {
 			}
 		}
 	}
+	return total, muscles
+}
+
+// overCaps reports whether a plan is over the week's hard-set cap or a
+// muscle's band.
+func (w *week) overCaps(p Plan) bool {
+	total, muscles := w.hardSets(p)
 	for _, n := range muscles {
 		if n > w.band {
 			return true
@@ -167,16 +174,7 @@ func (w *week) overCaps(p Plan) bool {
 // another strength exercise. -1 when no muscle is over, or none can go.
 // The plan's sessions are the layout's, in the same order.
 func (w *week) overworked(p Plan) (session, index int) {
-	count := map[string]int{}
-	for _, s := range p.Sessions {
-		for _, it := range s.Items {
-			if w.strengthItem(it.ExerciseID) {
-				for _, m := range w.lookup(it.ExerciseID).Primary {
-					count[m] += it.Sets
-				}
-			}
-		}
-	}
+	_, count := w.hardSets(p)
 	for _, accessories := range []bool{true, false} {
 		for si := len(p.Sessions) - 1; si >= 0; si-- {
 			var strength []int // indexes of the layout's strength exercises
