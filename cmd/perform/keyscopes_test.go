@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -44,17 +42,7 @@ func TestKeyScopesCommand(t *testing.T) {
 				srv.Close()
 				s.Close()
 			}()
-			charges := func() int {
-				req, _ := http.NewRequest("GET", srv.URL+"/v1/automation/charges", nil)
-				req.Header.Set("Authorization", "Bearer "+key)
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				return res.StatusCode
-			}
+			charges := func() int { return statusOf(t, srv.URL+"/v1/automation/charges", key) }
 			if got := charges(); got != 403 {
 				t.Fatalf("a key without billing read the charges: %d", got)
 			}

@@ -143,17 +143,7 @@ func TestKeyLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv := httptest.NewServer(s.Handler())
-			validate := func() int {
-				req, _ := http.NewRequest("GET", srv.URL+"/v1/automation/validate", nil)
-				req.Header.Set("Authorization", "Bearer "+key)
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				return res.StatusCode
-			}
+			validate := func() int { return statusOf(t, srv.URL+"/v1/automation/validate", key) }
 			if got := validate(); got != 200 {
 				t.Fatalf("a fresh key answered %d", got)
 			}
@@ -330,4 +320,18 @@ func TestKeyListHelpNamesEveryColumn(t *testing.T) {
 	if !strings.Contains(readDoc(t, "docs/operations.md"), "| `perform key list --studio SLUG` | One key a line: "+columns+" |") {
 		t.Errorf("the row of perform key list in docs/operations.md's CLI reference does not name the columns %q", columns)
 	}
+}
+
+// statusOf is the status of a GET of url with key as its bearer.
+func statusOf(t *testing.T, url, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
 }
